@@ -1,0 +1,137 @@
+// The runtime graph: the data form of an EVG (evg-semantics §2, §3.4) and the problem it runs in.
+//
+// A Graph is a list of nodes with ordered input edges (indices into the list), like TopologicalVisitor's
+// EdgeTuple; the last node is the root. External tensors (inputs such as X, bias, row/column vectors;
+// outputs such as D and reduction results) are named and carry element type, shape and row stride.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evg/graph/functor.hpp"
+#include "evg/hw/arch.hpp"
+#include "evg/hw/numeric/convert.hpp"
+#include "evg/hw/numeric/types.hpp"
+
+namespace evg::graph {
+
+using hw::ArchId;
+using hw::DType;
+using hw::RoundMode;
+
+enum class NodeKind : uint8_t {
+    AccLoad,          // the GEMM C tile (GM or UB workspace)
+    AuxLoad,          // M x N input tensor tile
+    AuxStore,         // writes its input to an M x N output tensor; returns the input
+    Cast,             // ElementFrom -> ElementTo with a RoundMode
+    Compute,          // element-wise functor over ElementCompute inputs, with scalars
+    RowBroadcast,     // 1 x N vector repeated down the rows
+    ColBroadcast,     // M x 1 vector repeated across the columns
+    ScalarBroadcast,  // 1 x 1 value repeated over the tile
+    RowReduce,        // reduces over rows into a 1 x N output (atomic); returns the input
+    ColReduce,        // reduces over columns into an M x 1 output (atomic); returns the input
+    ScalarReduce,     // reduces the whole matrix into a 1 x 1 output (atomic); returns the input
+};
+inline constexpr NodeKind kAllNodeKinds[] = {
+    NodeKind::AccLoad,   NodeKind::AuxLoad,      NodeKind::AuxStore,     NodeKind::Cast,
+    NodeKind::Compute,   NodeKind::RowBroadcast, NodeKind::ColBroadcast, NodeKind::ScalarBroadcast,
+    NodeKind::RowReduce, NodeKind::ColReduce,    NodeKind::ScalarReduce};
+
+std::string_view node_kind_name(NodeKind k);  // "AccLoad", ...
+std::optional<NodeKind> node_kind_from_name(std::string_view s);
+
+// Kind predicates.
+bool is_broadcast(NodeKind k);   // Row/Col/ScalarBroadcast
+bool is_reduce(NodeKind k);      // Row/Col/ScalarReduce
+bool reads_tensor(NodeKind k);   // AuxLoad and the broadcasts: the tensor is an input
+bool writes_tensor(NodeKind k);  // AuxStore and the reduces: the tensor is an output
+inline bool has_tensor(NodeKind k) {
+    return reads_tensor(k) || writes_tensor(k);
+}
+
+// Where a graph element came from in a text (1-based). 0 = not parsed from text.
+// Positions are provenance, not content: graphs that differ only in positions compare equal.
+struct SourcePos {
+    int line = 0;
+    int column = 0;
+    friend constexpr bool operator==(const SourcePos&, const SourcePos&) { return true; }
+};
+
+struct Node {
+    NodeKind kind = NodeKind::AccLoad;
+    // ElementOutput of the node: AccLoad/AuxLoad/AuxStore/broadcasts/reduces: Element; Cast: ElementTo;
+    // Compute: ElementCompute.
+    DType element = DType::f32;
+    // Ordered input edges: indices into Graph::nodes (duplicates allowed, e.g. {2, 2}).
+    std::vector<int> inputs;
+
+    // AccLoad only: VisitorAccLoad<E, USE_UB_WORKSPACE = use_ub>.
+    bool use_ub = false;
+    // Cast only: ElementFrom and the RoundMode.
+    DType from = DType::f32;
+    RoundMode round = RoundMode::CAST_NONE;
+    // Compute: the ComputeFn. Row/Col/ScalarReduce: the ReduceFn (Add, Max or Min).
+    Functor fn = Functor::Add;
+    // Compute only: the scalar values, in the order of the functor's fields.
+    std::vector<double> scalars;
+    // AuxLoad/AuxStore/broadcasts/reduces: the external tensor's name.
+    std::string tensor;
+
+    SourcePos pos;
+
+    // Compares only the fields that mean something for the kind (scalars bitwise, NaN == NaN).
+    friend bool operator==(const Node& a, const Node& b);
+};
+
+enum class TensorRole : uint8_t { Input, Output };
+std::string_view tensor_role_name(TensorRole r);  // "input", "output"
+
+struct Tensor {
+    std::string name;  // an identifier: [A-Za-z_][A-Za-z0-9_]*
+    TensorRole role = TensorRole::Input;
+    DType element = DType::f16;
+    int64_t rows = 0;
+    int64_t cols = 0;
+    int64_t row_stride = 0;  // elements between the starts of consecutive rows (dense: = cols)
+    SourcePos pos;
+    friend bool operator==(const Tensor&, const Tensor&) = default;
+};
+
+struct Graph {
+    std::vector<Tensor> tensors;
+    std::vector<Node> nodes;  // the last node is the root
+
+    int root() const { return static_cast<int>(nodes.size()) - 1; }
+    const Tensor* find_tensor(std::string_view name) const;
+    friend bool operator==(const Graph&, const Graph&) = default;
+};
+
+// Whether the GEMM result reaches the epilogue through GM (BasicMatmulTlaVisitor) or directly in UB
+// (BasicMatmulTlaUbVisitor, Ascend950 only; EVG buffers start at L0C_SIZE/2).
+enum class WorkspacePath : uint8_t { GM, UB };
+std::string_view workspace_path_name(WorkspacePath p);  // "gm", "ub"
+
+struct TileShape {
+    uint32_t m = 0, n = 0, k = 0;
+    friend bool operator==(const TileShape&, const TileShape&) = default;
+};
+// L1 tile per arch: AtlasA2 128x256x256, Ascend950 256x256x128 (evg-semantics §10.2, §10.3).
+constexpr TileShape default_tile(ArchId arch) {
+    return arch == ArchId::Ascend950 ? TileShape{256, 256, 128} : TileShape{128, 256, 256};
+}
+
+struct Problem {
+    Graph graph;
+    int64_t m = 0, n = 0, k = 0;
+    DType a = DType::f16, b = DType::f16, c = DType::f32;  // element types of A, B and C (= AccLoad's)
+    ArchId arch = ArchId::AtlasA2;
+    uint32_t compute_length = 0;  // CL: elements per UB buffer
+    WorkspacePath path = WorkspacePath::GM;
+    TileShape tile = default_tile(ArchId::AtlasA2);  // set with default_tile(arch) for other archs
+    SourcePos pos;                                   // of the `problem` line
+    friend bool operator==(const Problem&, const Problem&) = default;
+};
+
+}  // namespace evg::graph
