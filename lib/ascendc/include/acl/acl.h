@@ -1,0 +1,60 @@
+// An ACL-like host runtime shim: enough of the ACL runtime for Catlass example host code, on the model.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+
+#include "evg/hw/machine.hpp"
+
+using aclError = int;
+constexpr aclError ACL_SUCCESS = 0;
+constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
+constexpr aclError ACL_ERROR_BAD_ALLOC = 200000;
+constexpr aclError ACL_ERROR_RT_KERNEL_CHECK = 507015;  // a launch reported violations
+
+struct EvgAclStream;
+using aclrtStream = EvgAclStream*;
+using aclrtContext = void*;
+
+enum aclrtMemMallocPolicy { ACL_MEM_MALLOC_HUGE_FIRST = 0, ACL_MEM_MALLOC_HUGE_ONLY = 1, ACL_MEM_MALLOC_NORMAL_ONLY = 2 };
+enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST = 0,
+    ACL_MEMCPY_HOST_TO_DEVICE = 1,
+    ACL_MEMCPY_DEVICE_TO_HOST = 2,
+    ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+};
+
+aclError aclInit(const char* configPath);
+aclError aclFinalize();
+aclError aclrtSetDevice(int32_t deviceId);
+aclError aclrtResetDevice(int32_t deviceId);
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtFree(void* devPtr);
+aclError aclrtMallocHost(void** hostPtr, size_t size);
+aclError aclrtFreeHost(void* hostPtr);
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
+aclError aclrtCreateStream(aclrtStream* stream);
+// Returns ACL_ERROR_RT_KERNEL_CHECK, and prints the report on stderr, when a launch on the stream found
+// violations since the last synchronisation. EVG_REPORT=path also writes the JSON report there.
+aclError aclrtSynchronizeStream(aclrtStream stream);
+aclError aclrtDestroyStream(aclrtStream stream);
+const char* aclGetRecentErrMsg();
+
+#ifndef ACL_CHECK
+#define ACL_CHECK(status)                                                                             \
+    do {                                                                                              \
+        aclError evg_acl_error_ = (status);                                                           \
+        if (evg_acl_error_ != ACL_SUCCESS) {                                                          \
+            std::fprintf(stderr, "%s:%d aclError:%d %s\n", __FILE__, __LINE__, evg_acl_error_,        \
+                         aclGetRecentErrMsg());                                                       \
+        }                                                                                             \
+    } while (0)
+#endif
+
+namespace evg::acl {
+// Launches `kernel` on `block_dim` blocks of the given kernel type, in stream order (the model runs it at once).
+// Its report is kept on the stream until aclrtSynchronizeStream.
+aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type, const std::function<void()>& kernel);
+}  // namespace evg::acl

@@ -1,0 +1,7 @@
+// The AscendC kernel API on the evgcheck machine. Kernel code includes this exactly as on device.
+#pragma once
+#include "ascendc/data_copy.hpp"
+#include "ascendc/sync.hpp"
+#include "ascendc/tensor.hpp"
+#include "ascendc/types.hpp"
+#include "ascendc/vector.hpp"

@@ -1,0 +1,143 @@
+#include "acl/acl.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "evg/hw/device.hpp"
+#include "evg/hw/error.hpp"
+
+struct EvgAclStream {
+    std::vector<evg::hw::Report> reports;  // since the last synchronisation
+};
+
+namespace {
+thread_local std::string g_last_error;
+
+aclError fail(aclError code, std::string msg) {
+    g_last_error = std::move(msg);
+    return code;
+}
+}  // namespace
+
+const char* aclGetRecentErrMsg() { return g_last_error.c_str(); }
+
+aclError aclInit(const char*) { return ACL_SUCCESS; }
+aclError aclFinalize() { return ACL_SUCCESS; }
+aclError aclrtSetDevice(int32_t deviceId) {
+    if (deviceId < 0) return fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclrtSetDevice: device id {} < 0", deviceId));
+    return ACL_SUCCESS;
+}
+aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
+    if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: devPtr is null");
+    try {
+        *devPtr = evg::hw::device().malloc(size);
+    } catch (const evg::Error& e) {
+        *devPtr = nullptr;
+        return fail(ACL_ERROR_BAD_ALLOC, e.what());
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtFree(void* devPtr) {
+    if (!evg::hw::device().free(devPtr))
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: pointer is not the base of a live GM allocation");
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+    if (!hostPtr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
+    *hostPtr = std::malloc(size ? size : 1);
+    return *hostPtr ? ACL_SUCCESS : fail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: out of host memory");
+}
+aclError aclrtFreeHost(void* hostPtr) {
+    std::free(hostPtr);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    if (count > destMax)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    fmt::format("aclrtMemcpy: count {} exceeds destMax {}", count, destMax));
+    if (count == 0) return ACL_SUCCESS;
+    if (!dst || !src) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: null pointer");
+    try {
+        auto& dev = evg::hw::device();
+        switch (kind) {
+            case ACL_MEMCPY_HOST_TO_HOST: std::memmove(dst, src, count); break;
+            case ACL_MEMCPY_HOST_TO_DEVICE: dev.copy_to_device(dst, src, count); break;
+            case ACL_MEMCPY_DEVICE_TO_HOST: dev.copy_to_host(dst, src, count); break;
+            case ACL_MEMCPY_DEVICE_TO_DEVICE: {
+                std::vector<uint8_t> tmp(count);
+                dev.copy_to_host(tmp.data(), src, count);
+                dev.copy_to_device(dst, tmp.data(), count);
+                break;
+            }
+            default: return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: unknown copy kind");
+        }
+    } catch (const evg::Error& e) {
+        return fail(ACL_ERROR_INVALID_PARAM, e.what());
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (count > maxCount) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count exceeds maxCount");
+    std::vector<uint8_t> tmp(count, static_cast<uint8_t>(value));
+    try {
+        evg::hw::device().copy_to_device(devPtr, tmp.data(), count);
+    } catch (const evg::Error& e) {
+        return fail(ACL_ERROR_INVALID_PARAM, e.what());
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+    if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
+    *stream = new EvgAclStream;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+    delete stream;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+    if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: stream is null");
+    bool clean = true;
+    std::string json = "[";
+    for (size_t i = 0; i < stream->reports.size(); ++i) {
+        const auto& r = stream->reports[i];
+        if (!r.clean()) {
+            clean = false;
+            std::fputs(r.text().c_str(), stderr);
+        }
+        json += (i ? ",\n" : "") + r.json();
+    }
+    json += "]\n";
+    if (const char* path = std::getenv("EVG_REPORT"); path && *path && !stream->reports.empty()) {
+        std::ofstream(path) << json;
+    }
+    stream->reports.clear();
+    if (!clean) return fail(ACL_ERROR_RT_KERNEL_CHECK, "a kernel launch on this stream reported violations");
+    return ACL_SUCCESS;
+}
+
+namespace evg::acl {
+aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type, const std::function<void()>& kernel) {
+    if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
+    try {
+        stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel));
+    } catch (const evg::Error& e) {
+        return fail(ACL_ERROR_INVALID_PARAM, e.what());
+    }
+    return ACL_SUCCESS;
+}
+}  // namespace evg::acl

@@ -1,0 +1,32 @@
+// Resolving AscendC operands to machine memory, with the memory checker's bounds and alignment rules.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ascendc/tensor.hpp"
+#include "evg/hw/core.hpp"
+#include "evg/hw/instruction.hpp"
+#include "evg/hw/memory.hpp"
+
+namespace AscendC::detail {
+
+struct Place {
+    evg::hw::Memory* mem;
+    uint64_t off;
+};
+
+// `what` names the instruction and the operand role for messages, e.g. "Add dst".
+std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes, const std::string& what,
+                                   Site site);
+std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes, uint32_t align,
+                                const std::string& what, Site site);
+
+std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Site site);
+
+// Copies bytes and their written-shadow. When the destination is GM, never-written source bytes are reported
+// (uninit_to_gm) against instruction `in`; returns false if it reported.
+bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src, uint64_t src_off,
+                uint64_t bytes, bool reported_already);
+
+}  // namespace AscendC::detail

@@ -1,0 +1,364 @@
+// Vector instructions (PIPE_V). Arithmetic on 16-bit floats widens to float, computes, and rounds once per
+// instruction to nearest even. Integer arithmetic wraps. Output lanes are "written" only where every input lane
+// was, so garbage lanes carry their taint to wherever they go.
+#include "ascendc/vector.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "evg/hw/machine.hpp"
+#include "evg/hw/numeric/cast_rules.hpp"
+#include "evg/hw/numeric/convert.hpp"
+#include "operands.hpp"
+
+namespace AscendC::detail {
+
+using evg::hw::Core;
+using evg::hw::DType;
+using evg::hw::Memory;
+using evg::hw::Pipe;
+using evg::hw::ViolationKind;
+
+const char* vec_op_name(VecOp op) {
+    switch (op) {
+        case VecOp::Add: return "Add";
+        case VecOp::Sub: return "Sub";
+        case VecOp::Mul: return "Mul";
+        case VecOp::Div: return "Div";
+        case VecOp::Max: return "Max";
+        case VecOp::Min: return "Min";
+        case VecOp::Prelu: return "Prelu";
+        case VecOp::Adds: return "Adds";
+        case VecOp::Muls: return "Muls";
+        case VecOp::Maxs: return "Maxs";
+        case VecOp::Mins: return "Mins";
+        case VecOp::DivsTensorScalar: return "Divs";
+        case VecOp::DivsScalarTensor: return "Divs";
+        case VecOp::LeakyRelu: return "LeakyRelu";
+        case VecOp::Exp: return "Exp";
+        case VecOp::Ln: return "Ln";
+        case VecOp::Abs: return "Abs";
+        case VecOp::Relu: return "Relu";
+        case VecOp::Sqrt: return "Sqrt";
+        case VecOp::Rsqrt: return "Rsqrt";
+        case VecOp::Reciprocal: return "Reciprocal";
+        case VecOp::Silu: return "Silu";
+        case VecOp::Duplicate: return "Duplicate";
+    }
+    return "?";
+}
+
+namespace {
+
+enum class Family { arith, float_only, relu, dup };
+
+Family family(VecOp op) {
+    switch (op) {
+        case VecOp::Add: case VecOp::Sub: case VecOp::Mul: case VecOp::Max: case VecOp::Min:
+        case VecOp::Adds: case VecOp::Muls: case VecOp::Maxs: case VecOp::Mins: return Family::arith;
+        case VecOp::Relu: return Family::relu;
+        case VecOp::Duplicate: return Family::dup;
+        default: return Family::float_only;
+    }
+}
+
+// Element types each instruction accepts (hardware-model.md §6.3); bf16 arithmetic only where the chip has it.
+bool dtype_ok(evg::hw::ArchId arch, VecOp op, DType t) {
+    if (t == DType::bf16 && op != VecOp::Duplicate) return evg::hw::arithmetic_dtype_legal(arch, t);
+    switch (family(op)) {
+        case Family::arith: return t == DType::f32 || t == DType::f16 || t == DType::i16 || t == DType::i32;
+        case Family::float_only: return t == DType::f32 || t == DType::f16;
+        case Family::relu: return t == DType::f32 || t == DType::f16 || t == DType::i32;
+        case Family::dup:
+            return t == DType::f32 || t == DType::f16 || t == DType::bf16 || t == DType::i16 || t == DType::i32;
+    }
+    return false;
+}
+
+bool check_dtype(Core& c, VecOp op, DType t, Site site) {
+    if (dtype_ok(c.arch().id, op, t)) return true;
+    c.violate(ViolationKind::illegal_dtype,
+              fmt::format("{} does not support element type {} on {}", vec_op_name(op), evg::hw::dtype_name(t),
+                          c.arch().name),
+              {c.site_location(vec_op_name(op), site)});
+    return false;
+}
+
+inline float nan_max(float a, float b) { return (a != a || b != b) ? NAN : (a > b ? a : b); }
+inline float nan_min(float a, float b) { return (a != a || b != b) ? NAN : (a < b ? a : b); }
+
+inline float apply_f(VecOp op, float a, float b, float s) {
+    switch (op) {
+        case VecOp::Add: return a + b;
+        case VecOp::Sub: return a - b;
+        case VecOp::Mul: return a * b;
+        case VecOp::Div: return a / b;
+        case VecOp::Max: return nan_max(a, b);
+        case VecOp::Min: return nan_min(a, b);
+        case VecOp::Prelu: return a >= 0.0f ? a : a * b;
+        case VecOp::Adds: return a + s;
+        case VecOp::Muls: return a * s;
+        case VecOp::Maxs: return nan_max(a, s);
+        case VecOp::Mins: return nan_min(a, s);
+        case VecOp::DivsTensorScalar: return a / s;
+        case VecOp::DivsScalarTensor: return s / a;
+        case VecOp::LeakyRelu: return a >= 0.0f ? a : a * s;
+        case VecOp::Exp: return std::exp(a);
+        case VecOp::Ln: return std::log(a);
+        case VecOp::Abs: return std::fabs(a);
+        case VecOp::Relu: return a != a ? a : (a > 0.0f ? a : 0.0f);
+        case VecOp::Sqrt: return std::sqrt(a);
+        case VecOp::Rsqrt: return 1.0f / std::sqrt(a);
+        case VecOp::Reciprocal: return 1.0f / a;
+        case VecOp::Silu: return a / (1.0f + std::exp(-a));
+        case VecOp::Duplicate: return s;
+    }
+    return 0.0f;
+}
+
+inline int64_t apply_i(VecOp op, int64_t a, int64_t b, int64_t s) {
+    switch (op) {
+        case VecOp::Add: return a + b;
+        case VecOp::Sub: return a - b;
+        case VecOp::Mul: return a * b;
+        case VecOp::Max: return a > b ? a : b;
+        case VecOp::Min: return a < b ? a : b;
+        case VecOp::Adds: return a + s;
+        case VecOp::Muls: return a * s;
+        case VecOp::Maxs: return a > s ? a : s;
+        case VecOp::Mins: return a < s ? a : s;
+        case VecOp::Relu: return a > 0 ? a : 0;
+        case VecOp::Duplicate: return s;
+        default: return 0;
+    }
+}
+
+template <class T>
+struct Lane;
+template <>
+struct Lane<float> {
+    static float ld(const uint8_t* p) {
+        float v;
+        std::memcpy(&v, p, 4);
+        return v;
+    }
+    static void st(uint8_t* p, float v) { std::memcpy(p, &v, 4); }
+};
+template <>
+struct Lane<evg::hw::half> {
+    static float ld(const uint8_t* p) {
+        uint16_t b;
+        std::memcpy(&b, p, 2);
+        return evg::hw::half_to_float(b);
+    }
+    static void st(uint8_t* p, float v) {
+        uint16_t b = evg::hw::float_to_half(v, evg::hw::RoundMode::CAST_RINT);
+        std::memcpy(p, &b, 2);
+    }
+};
+template <>
+struct Lane<evg::hw::bfloat16> {
+    static float ld(const uint8_t* p) {
+        uint16_t b;
+        std::memcpy(&b, p, 2);
+        return evg::hw::bf16_to_float(b);
+    }
+    static void st(uint8_t* p, float v) {
+        uint16_t b = evg::hw::float_to_bf16(v, evg::hw::RoundMode::CAST_RINT);
+        std::memcpy(p, &b, 2);
+    }
+};
+template <class I>
+struct IntLane {
+    static int64_t ld(const uint8_t* p) {
+        I v;
+        std::memcpy(&v, p, sizeof(I));
+        return v;
+    }
+    static void st(uint8_t* p, int64_t v) {
+        I w = static_cast<I>(static_cast<std::make_unsigned_t<I>>(v));  // wraps
+        std::memcpy(p, &w, sizeof(I));
+    }
+};
+
+// dst[i] = op(a[i], b[i]) for count lanes; a or b may be null (unused).
+template <class L>
+void run_float(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, float s, uint64_t n, uint32_t es) {
+    for (uint64_t i = 0; i < n; ++i) {
+        float x = a ? L::ld(a + i * es) : 0.0f;
+        float y = b ? L::ld(b + i * es) : 0.0f;
+        L::st(d + i * es, apply_f(op, x, y, s));
+    }
+}
+template <class L>
+void run_int(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t s, uint64_t n, uint32_t es) {
+    for (uint64_t i = 0; i < n; ++i) {
+        int64_t x = a ? L::ld(a + i * es) : 0;
+        int64_t y = b ? L::ld(b + i * es) : 0;
+        L::st(d + i * es, apply_i(op, x, y, s));
+    }
+}
+
+void compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n) {
+    uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
+    switch (t) {
+        case DType::f32: run_float<Lane<float>>(op, d, a, b, static_cast<float>(s), n, es); break;
+        case DType::f16: run_float<Lane<evg::hw::half>>(op, d, a, b, static_cast<float>(s), n, es); break;
+        case DType::bf16: run_float<Lane<evg::hw::bfloat16>>(op, d, a, b, static_cast<float>(s), n, es); break;
+        case DType::i16: run_int<IntLane<int16_t>>(op, d, a, b, static_cast<int64_t>(s), n, es); break;
+        case DType::i32: run_int<IntLane<int32_t>>(op, d, a, b, static_cast<int64_t>(s), n, es); break;
+        default: break;
+    }
+}
+
+// Output lane i is written iff all of its input lanes were.
+void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<Memory*, uint64_t>> ins,
+                       uint64_t n, uint32_t in_es, uint32_t out_es) {
+    bool all = true;
+    for (auto [m, off] : ins) all &= m->first_unwritten(off, n * in_es) < 0;
+    if (all) {
+        std::memset(dm->written() + d, 1, n * out_es);
+        return;
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+        uint8_t w = 1;
+        for (auto [m, off] : ins)
+            for (uint32_t k = 0; k < in_es; ++k) w &= m->written()[off + i * in_es + k] ? 1 : 0;
+        std::memset(dm->written() + d + i * out_es, w, out_es);
+    }
+}
+
+void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRef* a, const LocalRef* b,
+                  double scalar, uint64_t count, Site site) {
+    if (c.aborting()) return;
+    if (!check_dtype(c, op, t, site) || count == 0) return;
+    uint64_t bytes = count * static_cast<uint64_t>(evg::hw::dtype_size(t));
+    std::string name = vec_op_name(op);
+    auto d = local_operand(c, dst, bytes, name + " dst", site);
+    std::optional<Place> pa, pb;
+    if (a) pa = local_operand(c, *a, bytes, name + " src0", site);
+    if (b) pb = local_operand(c, *b, bytes, name + " src1", site);
+    if (!d || (a && !pa) || (b && !pb)) return;
+    auto in = new_instr(Pipe::V, name, site);
+    if (pa) in->accesses.push_back({pa->mem, pa->off, pa->off + bytes, false, false});
+    if (pb) in->accesses.push_back({pb->mem, pb->off, pb->off + bytes, false, false});
+    in->accesses.push_back({d->mem, d->off, d->off + bytes, true, false});
+    bool track = c.machine().config().checks.uninit;
+    Place pd = *d;
+    std::optional<Place> qa = pa, qb = pb;
+    in->exec = [=](evg::hw::Instr&) {
+        // Inputs may alias the output: take the written-shadow before computing.
+        if (track) {
+            uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
+            if (qa && qb)
+                propagate_written(pd.mem, pd.off, {{qa->mem, qa->off}, {qb->mem, qb->off}}, count, es, es);
+            else if (qa)
+                propagate_written(pd.mem, pd.off, {{qa->mem, qa->off}}, count, es, es);
+            else
+                std::memset(pd.mem->written() + pd.off, 1, bytes);
+        }
+        compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
+                qb ? qb->mem->data() + qb->off : nullptr, scalar, count);
+    };
+    c.issue(std::move(in));
+}
+
+}  // namespace
+
+void vec_binary(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, const LocalRef& b, uint64_t count,
+                Site site) {
+    issue_vector(evg::hw::current_core(), op, t, dst, &a, &b, 0.0, count, site);
+}
+void vec_scalar(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, double scalar, uint64_t count, Site site) {
+    issue_vector(evg::hw::current_core(), op, t, dst, &a, nullptr, scalar, count, site);
+}
+void vec_unary(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, uint64_t count, Site site) {
+    issue_vector(evg::hw::current_core(), op, t, dst, &a, nullptr, 0.0, count, site);
+}
+void vec_duplicate(DType t, const LocalRef& dst, double scalar, uint64_t count, Site site) {
+    issue_vector(evg::hw::current_core(), VecOp::Duplicate, t, dst, nullptr, nullptr, scalar, count, site);
+}
+
+void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, RoundMode m, uint64_t count,
+              Site site) {
+    Core& c = evg::hw::current_core();
+    if (c.aborting()) return;
+    std::string name = fmt::format("Cast<{}, {}, {}>", evg::hw::dtype_name(to), evg::hw::dtype_name(from),
+                                   evg::hw::round_mode_name(m));
+    auto rule = evg::hw::cast_rule(c.arch().id, from, to, m);
+    if (!rule.legal) {
+        c.violate(ViolationKind::illegal_cast, rule.reason, {c.site_location(name, site)});
+        return;
+    }
+    if (count == 0) return;
+    uint32_t ti = static_cast<uint32_t>(evg::hw::dtype_size(from)), to_ = static_cast<uint32_t>(evg::hw::dtype_size(to));
+    auto s = local_operand(c, src, count * ti, name + " src", site);
+    auto d = local_operand(c, dst, count * to_, name + " dst", site);
+    if (!s || !d) return;
+    auto in = new_instr(Pipe::V, name, site);
+    in->accesses.push_back({s->mem, s->off, s->off + count * ti, false, false});
+    in->accesses.push_back({d->mem, d->off, d->off + count * to_, true, false});
+    bool track = c.machine().config().checks.uninit;
+    Place ps = *s, pd = *d;
+    in->exec = [=](evg::hw::Instr&) {
+        if (track) propagate_written(pd.mem, pd.off, {{ps.mem, ps.off}}, count, ti, to_);
+        if (to_ > ti && ps.mem == pd.mem && pd.off < ps.off + count * ti && ps.off < pd.off + count * to_) {
+            // Overlapping widening cast: convert through a copy (hardware gives wrong results; checked elsewhere).
+            std::vector<uint8_t> tmp(ps.mem->data() + ps.off, ps.mem->data() + ps.off + count * ti);
+            for (uint64_t i = 0; i < count; ++i)
+                evg::hw::convert_element(from, tmp.data() + i * ti, to, pd.mem->data() + pd.off + i * to_, m);
+            return;
+        }
+        for (uint64_t i = 0; i < count; ++i)
+            evg::hw::convert_element(from, ps.mem->data() + ps.off + i * ti, to, pd.mem->data() + pd.off + i * to_, m);
+    };
+    c.issue(std::move(in));
+}
+
+void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& work, uint64_t count,
+                Site site) {
+    Core& c = evg::hw::current_core();
+    if (c.aborting()) return;
+    const char* name = kind == 0 ? "ReduceSum" : (kind == 1 ? "ReduceMax" : "ReduceMin");
+    if (t != DType::f32 && t != DType::f16) {
+        c.violate(ViolationKind::illegal_dtype,
+                  fmt::format("{} does not support element type {} (half and float only)", name, evg::hw::dtype_name(t)),
+                  {c.site_location(name, site)});
+        return;
+    }
+    if (count == 0) return;
+    uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
+    auto s = local_operand(c, src, count * es, std::string(name) + " src", site);
+    auto d = local_operand(c, dst, es, std::string(name) + " dst", site);
+    auto w = local_operand(c, work, 32, std::string(name) + " work", site);
+    if (!s || !d || !w) return;
+    auto in = new_instr(Pipe::V, name, site);
+    in->accesses.push_back({s->mem, s->off, s->off + count * es, false, false});
+    in->accesses.push_back({w->mem, w->off, w->off + 32, true, false});
+    in->accesses.push_back({d->mem, d->off, d->off + es, true, false});
+    bool track = c.machine().config().checks.uninit;
+    Place ps = *s, pd = *d, pw = *w;
+    in->exec = [=](evg::hw::Instr&) {
+        // Accumulates in float in element order and rounds once to the element type.
+        float acc = 0.0f;
+        for (uint64_t i = 0; i < count; ++i) {
+            float v = t == DType::f32 ? Lane<float>::ld(ps.mem->data() + ps.off + i * es)
+                                      : Lane<evg::hw::half>::ld(ps.mem->data() + ps.off + i * es);
+            if (i == 0) acc = v;
+            else if (kind == 0) acc += v;
+            else acc = kind == 1 ? nan_max(acc, v) : nan_min(acc, v);
+        }
+        bool all = ps.mem->first_unwritten(ps.off, count * es) < 0;
+        if (t == DType::f32) Lane<float>::st(pd.mem->data() + pd.off, acc);
+        else Lane<evg::hw::half>::st(pd.mem->data() + pd.off, acc);
+        if (track) {
+            pd.mem->mark_written(pd.off, es, all);
+            pw.mem->mark_written(pw.off, 32, true);
+        }
+    };
+    c.issue(std::move(in));
+}
+
+}  // namespace AscendC::detail

@@ -1,0 +1,129 @@
+// One core of a launch (an AIC or an AIV): its scalar unit, its pipe queues, its local memories, its flags.
+// Kernel code reaches the core it runs on through current_core().
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "evg/hw/arch.hpp"
+#include "evg/hw/clock.hpp"
+#include "evg/hw/instruction.hpp"
+#include "evg/hw/memory.hpp"
+#include "evg/hw/numeric/types.hpp"
+#include "evg/hw/report.hpp"
+
+namespace evg::hw {
+
+class Machine;
+
+namespace detail {
+// Thrown to unwind a kernel thread that keeps calling the API after its launch was stopped.
+struct CoreAbortTag {};
+}  // namespace detail
+
+enum class AtomicOp : uint8_t { none, add, max, min };
+
+struct PipeQueue {
+    std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
+    uint32_t issued = 0;       // epochs handed out
+    VectorClock known;         // what every not-yet-executed instruction of this pipe happens-after
+};
+
+// One-bit intra-core flag, kept as the sequence of its sets and waits (the k-th wait consumes the k-th set).
+struct FlagState {
+    struct Set {
+        VectorClock clock;
+        uint64_t instr;
+    };
+    std::deque<Set> pending;    // sets not yet consumed
+    std::vector<Epoch> waits;   // every executed wait, in order
+    uint64_t sets = 0;          // executed sets
+    uint64_t last_set_instr = 0;
+};
+
+// A cross-core flag counter of one core.
+struct CounterState {
+    std::deque<VectorClock> pending;  // increments not yet consumed
+    std::vector<Epoch> waits;         // executed waits
+    uint64_t increments = 0;
+    uint64_t last_set_instr = 0;
+};
+
+class Core {
+public:
+    Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num);
+
+    Machine& machine() { return machine_; }
+    const ArchSpec& arch() const;
+    int index() const { return index_; }
+    CoreType type() const { return type_; }
+    int block() const { return block_; }
+    int sub() const { return sub_; }
+    int sub_num() const { return sub_num_; }
+    const std::string& name() const { return name_; }
+    AgentId agent(Pipe p) const { return static_cast<AgentId>(index_ * kPipeSlots + pipe_slot(p)); }
+    bool owns(Pipe p) const;
+
+    // The local memory of this core, or nullptr if this core type has none of that kind.
+    Memory* local(MemKind k);
+
+    // ---- Issue (called by the AscendC layer) ----
+    // Queues an instruction on its pipe. The instruction must already carry op, site, accesses and exec.
+    void issue(std::unique_ptr<Instr> instr);
+    // Runs an access of the scalar unit now (GetValue/SetValue), after checking it like any instruction.
+    void scalar(std::unique_ptr<Instr> instr);
+    void set_flag(HardEvent e, int id, Site site);
+    void wait_flag(HardEvent e, int id, Site site);
+    void pipe_barrier(Pipe p, Site site);
+    void cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site);
+    void cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site);
+    void set_atomic(AtomicOp op, DType t, Site site);
+    AtomicOp atomic_op() const { return atomic_; }
+    DType atomic_dtype() const { return atomic_dtype_; }
+
+    // Records a violation found while issuing or executing on this core.
+    void violate(ViolationKind k, std::string message, std::vector<Location> locs = {},
+                 Severity sev = Severity::error);
+    Location location(const Instr& i, const Access* a = nullptr) const;
+    Location site_location(std::string op, Site site) const;
+
+    bool aborting() const { return aborting_; }
+
+private:
+    friend class Machine;
+    Machine& machine_;
+    int index_;
+    CoreType type_;
+    int block_, sub_, sub_num_;
+    std::string name_;
+    std::map<MemKind, std::unique_ptr<Memory>> local_;
+    std::array<PipeQueue, kPipeSlots> pipes_;
+    // Scalar unit: its knowledge, shared copy-on-write with the instructions it issues.
+    VectorClock s_known_;
+    std::shared_ptr<const VectorClock> s_snapshot_;
+    uint32_t s_epoch_ = 0;
+    std::map<std::pair<int, int>, FlagState> flags_;        // (HardEvent, id)
+    std::map<std::pair<int, int>, CounterState> counters_;  // (namespace: 0 = modes 0-2, 4 = mode 4; flag id)
+    AtomicOp atomic_ = AtomicOp::none;
+    DType atomic_dtype_ = DType::f32;
+    Site atomic_site_;
+    bool aborting_ = false;
+    uint64_t calls_after_abort_ = 0;
+
+    std::shared_ptr<const VectorClock> scalar_snapshot();
+    void s_learn(const VectorClock& c);
+    bool check_event(HardEvent e, int id, Site site, const char* what);
+    bool abort_guard();  // true when this call must do nothing
+    std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string op, Site site);
+};
+
+// The core the calling kernel thread runs on. Throws evg::hw::HostError outside a kernel.
+Core& current_core();
+Core* current_core_or_null();
+
+}  // namespace evg::hw

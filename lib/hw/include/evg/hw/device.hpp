@@ -1,0 +1,61 @@
+// The simulated device as host code sees it: global memory allocations, the configuration, and launches.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "evg/hw/config.hpp"
+#include "evg/hw/machine.hpp"
+#include "evg/hw/memory.hpp"
+#include "evg/hw/report.hpp"
+
+namespace evg::hw {
+
+class Device {
+public:
+    explicit Device(Config cfg = {});
+    ~Device();
+
+    Config& config() { return cfg_; }
+    const Config& config() const { return cfg_; }
+
+    // GM allocation. Bytes start never-written. Throws HostError when bytes == 0 or host memory runs out.
+    void* malloc(uint64_t bytes, std::string name = {});
+    // Returns false if `p` is not the base of a live allocation.
+    bool free(void* p);
+    void set_name(void* p, std::string name);
+
+    struct GmRef {
+        Memory* mem;
+        uint64_t offset;
+    };
+    // The allocation holding byte `p`, if any.
+    std::optional<GmRef> find(const void* p) const;
+
+    // Host copies (aclrtMemcpy). Throw HostError naming the rule when a range is not inside one allocation.
+    void copy_to_device(void* dst, const void* src, uint64_t bytes);
+    void copy_to_host(void* dst, const void* src, uint64_t bytes);
+
+    // Runs a kernel on `block_dim` blocks and returns its report (also kept as last_report()).
+    const Report& launch(int block_dim, KernelType type, const std::function<void()>& kernel);
+    const Report& last_report() const { return last_; }
+    // Instruction trace of the last launch (when config().keep_trace).
+    const std::vector<TraceEntry>& last_trace() const { return last_trace_; }
+
+private:
+    Config cfg_;
+    std::map<uintptr_t, std::unique_ptr<Memory>> gm_;  // by base address
+    uint64_t alloc_count_ = 0;
+    Report last_;
+    std::vector<TraceEntry> last_trace_;
+};
+
+// The process-wide device used by the ACL shim and AscendC calls from host code.
+Device& device();
+// Replaces the process-wide device with a fresh one (all allocations are freed).
+Device& reset_device(Config cfg = {});
+
+}  // namespace evg::hw

@@ -1,0 +1,23 @@
+// The project's exception root: every runtime misuse a user can cause derives from evg::Error.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace evg {
+
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+}  // namespace evg
+
+namespace evg::hw {
+
+// Misuse of the machine from host code (bad launch, allocation failure, ...).
+class HostError : public evg::Error {
+public:
+    using evg::Error::Error;
+};
+
+}  // namespace evg::hw

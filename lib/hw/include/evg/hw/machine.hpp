@@ -1,0 +1,116 @@
+// One kernel launch: the cores, their threads, the scheduler that runs pipe queues, and the checkers.
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "evg/hw/config.hpp"
+#include "evg/hw/core.hpp"
+#include "evg/hw/report.hpp"
+
+namespace evg::hw {
+
+class Device;
+
+enum class KernelType : uint8_t {
+    mix_aic_1_2,  // blockDim AICs, each with two AIVs (KERNEL_TYPE_MIX_AIC_1_2)
+    aiv_only,     // blockDim AIVs
+    aic_only,     // blockDim AICs
+};
+
+class Machine {
+public:
+    Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);
+    ~Machine();
+
+    // Runs `kernel` on every core (each core runs it with its own identity) to completion or deadlock.
+    Report run(const std::function<void()>& kernel);
+
+    const Config& config() const { return cfg_; }
+    const ArchSpec& arch() const { return arch_spec(cfg_.arch); }
+    Device& device() { return dev_; }
+    int block_dim() const { return block_dim_; }
+    KernelType kernel_type() const { return type_; }
+    size_t agents() const { return cores_.size() * kPipeSlots; }
+    Core& core(int i) { return *cores_[static_cast<size_t>(i)]; }
+    int core_count() const { return static_cast<int>(cores_.size()); }
+    const std::vector<TraceEntry>& trace() const { return trace_; }
+    const TraceEntry* traced(uint64_t id) const { return id && id <= trace_.size() ? &trace_[id - 1] : nullptr; }
+    Core* aic_of(int block);
+    Core* aiv_of(int block, int sub);
+
+    // ---- used by Core ----
+    // Numbers an instruction and records it in the trace; false when the instruction budget is exhausted.
+    bool register_instr(Instr& in);
+    void after_issue(Core& c);  // gives the scheduler a chance to execute (in order: everything it can)
+    // Blocks the calling core's scalar unit until `ready()` holds; `what` describes the wait for deadlock reports.
+    void block_until(Core& c, const std::function<bool()>& ready, std::string what);
+    void violate(Violation v);
+    void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
+    bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op);
+    // Executes a SetFlag whose completion clock is `clock`; checks that the flag cannot still be set.
+    void flag_set(Core& c, const Instr& in, const VectorClock& clock);
+    // Consumes the oldest set of the flag `in` waits on; adds what the set knew to `learned`.
+    void flag_wait(Core& c, const Instr& in, VectorClock& learned);
+    void counter_wait(Core& c, const Instr& in, VectorClock& learned);
+    void race_check(Core& c, Instr& in, const VectorClock& known);
+
+private:
+    friend class Core;
+    Device& dev_;
+    Config cfg_;
+    int block_dim_;
+    KernelType type_;
+    std::vector<std::unique_ptr<Core>> cores_;
+    std::vector<TraceEntry> trace_;
+    uint64_t instr_count_ = 0;
+    std::vector<Violation> violations_;
+    std::map<std::string, size_t> violation_index_;
+    uint64_t dropped_violations_ = 0;
+    bool deadlocked_ = false;
+    std::mt19937_64 rng_;
+
+    // Cross-core rounds: sets of participants not yet matched (mode 0: all cores of a type; mode 1 and the
+    // AIV->AIC direction of mode 2: the two AIVs of one AI core). key: (mode, group, flag).
+    struct Round {
+        std::vector<int> members;
+        std::map<int, std::deque<VectorClock>> sets;
+    };
+    std::map<std::tuple<int, int, int>, Round> rounds_;
+
+    // ---- threads ----
+    struct Runner {
+        std::thread thread;
+        enum class State { ready, blocked, finished } state = State::ready;
+        std::function<bool()> ready;
+        std::string blocked_on;
+    };
+    std::vector<Runner> runners_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    int turn_ = -1;  // index of the core whose thread runs; -1: the scheduler
+    void core_main(int i, const std::function<void()>& kernel);
+    void yield_to_scheduler(int i);
+    int pick_runnable();
+
+    // ---- execution ----
+    bool executable(Core& c, int slot, size_t pos) const;
+    void execute(Core& c, int slot, size_t pos);
+    bool drain_in_order();       // executes until nothing can run; true if anything ran
+    bool random_step();          // adversarial: executes one random executable instruction
+    void drain();                // per scheduler kind
+    void report_deadlock();
+    void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set);
+    void end_checks();
+    Report make_report();
+};
+
+}  // namespace evg::hw

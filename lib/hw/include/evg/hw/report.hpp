@@ -1,0 +1,81 @@
+// Violations are values: a kind, a sentence, and the locations involved. A Report prints as text and JSON.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evg/hw/arch.hpp"
+#include "evg/hw/site.hpp"
+
+namespace evg::hw {
+
+enum class ViolationKind : uint8_t {
+    race,                  // two accesses, at least one a write, with no happens-before between them
+    deadlock,              // a wait that can never be satisfied
+    flag_set_twice,        // SetFlag while the flag may still be set
+    flag_left_set,         // a flag still set at kernel end
+    counter_overflow,      // a cross-core counter may exceed 15
+    counter_left_nonzero,  // a cross-core counter not zero at kernel end
+    atomic_left_on,        // SetAtomicAdd/Max/Min still active at kernel end
+    out_of_bounds,         // access outside the memory or the GM allocation
+    misaligned,            // operand address not aligned as the memory requires
+    copy_truncated,        // DataCopy of a length that is not a multiple of 32 bytes
+    ub_overflow,           // UB carving beyond capacity
+    uninit_to_gm,          // never-written bytes reach GM through a store
+    uninit_read,           // never-written bytes reach a scalar read
+    illegal_cast,          // (from, to, mode) not supported by the chip
+    illegal_dtype,         // element type not supported by the instruction on this chip
+    illegal_event,         // event id out of range, or HardEvent not valid for the core type or pipe
+    illegal_cross_core,    // cross-core mode/pipe/flag id not allowed
+    bad_param,             // instruction parameter out of its documented range
+    null_pointer,          // GM access through a null pointer
+    kernel_exception,      // the kernel body threw
+};
+std::string_view violation_kind_name(ViolationKind k);
+
+enum class Severity : uint8_t { error, warning };
+
+// One place involved in a violation: an instruction (or a core, for end-of-kernel checks).
+struct Location {
+    uint64_t instr = 0;  // instruction number (issue order, 1-based); 0 = none
+    int core = -1;       // launch-wide core index
+    std::string core_name;  // "AIV 3 (block 1, sub 1)"
+    std::string pipe;       // "V", "MTE2", ...
+    std::string op;         // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
+    std::string memory;     // "UB[AIV 3]", "GM#2 (X)"
+    uint64_t begin = 0, end = 0;  // byte range inside that memory
+    std::string access;           // "read", "write"
+    std::string site;             // "kernel.cpp:42"
+};
+
+struct Violation {
+    ViolationKind kind;
+    Severity severity = Severity::error;
+    std::string message;  // a full sentence a user can act on
+    std::vector<Location> locations;
+    uint64_t occurrences = 1;  // identical violations (same kind and sites) are folded
+};
+
+struct LaunchStats {
+    uint64_t instructions = 0;
+    std::map<std::string, uint64_t> per_pipe;  // "V" -> count
+    uint32_t ub_peak = 0;                      // highest UB byte touched, over all AIVs
+    uint64_t events_set = 0, events_waited = 0;
+};
+
+struct Report {
+    std::string arch;
+    int block_dim = 0;
+    std::vector<Violation> violations;
+    LaunchStats stats;
+
+    bool clean() const;  // no error-severity violation
+    size_t count(ViolationKind k) const;
+    const Violation* first(ViolationKind k) const;
+    std::string text() const;
+    std::string json() const;
+};
+
+}  // namespace evg::hw

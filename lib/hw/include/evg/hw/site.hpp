@@ -1,0 +1,16 @@
+// Where an instruction was issued: a source position, captured at the AscendC call site.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace evg::hw {
+
+struct Site {
+    const char* file = "";
+    uint32_t line = 0;
+    // Captures the caller's position when used as a default argument: `Site site = Site::here()`.
+    static constexpr Site here(const char* f = __builtin_FILE(), uint32_t l = __builtin_LINE()) { return {f, l}; }
+    std::string str() const;  // "file.cpp:42" (file name without directories)
+};
+
+}  // namespace evg::hw

@@ -1,0 +1,324 @@
+#include "evg/hw/core.hpp"
+
+#include <fmt/format.h>
+
+#include <exception>
+
+#include "evg/hw/error.hpp"
+#include "evg/hw/machine.hpp"
+
+namespace evg::hw {
+
+namespace detail {
+thread_local Core* tls_core = nullptr;
+}
+
+Core& current_core() {
+    if (!detail::tls_core)
+        throw HostError("an AscendC kernel call was made outside a kernel launch (no current core)");
+    return *detail::tls_core;
+}
+Core* current_core_or_null() { return detail::tls_core; }
+
+Core::Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num)
+    : machine_(m), index_(index), type_(type), block_(block), sub_(sub), sub_num_(sub_num) {
+    const ArchSpec& a = m.arch();
+    if (type == CoreType::AIV) {
+        int vid = block * sub_num + sub;
+        name_ = sub_num > 1 ? fmt::format("AIV {} (block {}, sub {})", vid, block, sub) : fmt::format("AIV {}", vid);
+        local_[MemKind::UB] = std::make_unique<Memory>(MemKind::UB, fmt::format("UB[AIV {}]", vid), a.ub_size, 512);
+    } else {
+        name_ = fmt::format("AIC {}", block);
+        for (MemKind k : {MemKind::L1, MemKind::L0A, MemKind::L0B, MemKind::L0C, MemKind::BT, MemKind::FB})
+            local_[k] = std::make_unique<Memory>(k, fmt::format("{}[AIC {}]", mem_name(k), block),
+                                                 mem_capacity(a, k), 512);
+    }
+    s_known_ = VectorClock(m.agents());
+    for (auto& p : pipes_) p.known = VectorClock(m.agents());
+}
+
+const ArchSpec& Core::arch() const { return machine_.arch(); }
+
+bool Core::owns(Pipe p) const { return core_owns_pipe(arch(), type_, p); }
+
+Memory* Core::local(MemKind k) {
+    auto it = local_.find(k);
+    return it == local_.end() ? nullptr : it->second.get();
+}
+
+std::shared_ptr<const VectorClock> Core::scalar_snapshot() {
+    if (!s_snapshot_) s_snapshot_ = std::make_shared<const VectorClock>(s_known_);
+    return s_snapshot_;
+}
+
+void Core::s_learn(const VectorClock& c) {
+    s_known_.join(c);
+    s_snapshot_.reset();
+}
+
+bool Core::abort_guard() {
+    if (!aborting_) return false;
+    if (++calls_after_abort_ > 10'000'000 && std::uncaught_exceptions() == 0) throw detail::CoreAbortTag{};
+    return true;
+}
+
+std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string op, Site site) {
+    auto in = std::make_unique<Instr>();
+    in->pipe = p;
+    in->kind = k;
+    in->op = std::move(op);
+    in->site = site;
+    return in;
+}
+
+void Core::issue(std::unique_ptr<Instr> in) {
+    if (abort_guard()) return;
+    in->core = this;
+    if (!machine_.register_instr(*in)) return;
+    auto& q = pipes_[static_cast<size_t>(pipe_slot(in->pipe))];
+    in->epoch = ++q.issued;
+    in->issued = scalar_snapshot();
+    q.queue.push_back(std::move(in));
+    machine_.after_issue(*this);
+}
+
+void Core::scalar(std::unique_ptr<Instr> in) {
+    if (abort_guard()) return;
+    in->core = this;
+    in->pipe = Pipe::S;
+    if (!machine_.register_instr(*in)) return;
+    auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+    in->epoch = ++q.issued;
+    s_known_.set(agent(Pipe::S), in->epoch);
+    s_snapshot_.reset();
+    if (machine_.config().checks.race) machine_.race_check(*this, *in, s_known_);
+    if (in->exec) in->exec(*in);
+}
+
+void Core::violate(ViolationKind k, std::string message, std::vector<Location> locs, Severity sev) {
+    Violation v{k, sev, std::move(message), std::move(locs), 1};
+    machine_.violate(std::move(v));
+}
+
+Location Core::location(const Instr& i, const Access* a) const {
+    Location l;
+    l.instr = i.id;
+    l.core = index_;
+    l.core_name = name_;
+    l.pipe = std::string(pipe_name(i.pipe));
+    l.op = i.op;
+    l.site = i.site.str();
+    if (a && a->mem) {
+        l.memory = a->mem->name();
+        l.begin = a->begin;
+        l.end = a->end;
+        l.access = a->write ? "write" : "read";
+    }
+    return l;
+}
+
+Location Core::site_location(std::string op, Site site) const {
+    Location l;
+    l.core = index_;
+    l.core_name = name_;
+    l.op = std::move(op);
+    l.site = site.str();
+    return l;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Intra-core flags and barriers
+
+bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
+    std::string op = fmt::format("{}<{}>({})", what, event_name(e), id);
+    if (!machine_.config().checks.flags) return id >= 0 && id <= arch().max_event_id && e < HardEvent::MAX;
+    if (e >= HardEvent::MAX) {
+        violate(ViolationKind::illegal_event, fmt::format("{}: HardEvent value {} is not a valid event", op,
+                                                          static_cast<int>(e)),
+                {site_location(op, site)});
+        return false;
+    }
+    if (id < 0 || id > arch().max_event_id) {
+        violate(ViolationKind::illegal_event,
+                fmt::format("{} uses event id {}; {} has event ids 0..{} per HardEvent", op, id, arch().name,
+                            arch().max_event_id),
+                {site_location(op, site)});
+        return false;
+    }
+    if (!event_valid_for(type_, e)) {
+        violate(ViolationKind::illegal_event,
+                fmt::format("{}: HardEvent {} does not exist on an {} core (not in its event pool)", op,
+                            event_name(e), type_ == CoreType::AIV ? "AIV" : "AIC"),
+                {site_location(op, site)});
+        return false;
+    }
+    if (id > arch().max_user_event_id)
+        violate(ViolationKind::illegal_event,
+                fmt::format("{} uses event id {}, reserved for the system (6) or TPipe auto-sync (7); use 0..{}", op,
+                            id, arch().max_user_event_id),
+                {site_location(op, site)}, Severity::warning);
+    if (!owns(event_src(e)) || !owns(event_dst(e))) {
+        violate(ViolationKind::illegal_event,
+                fmt::format("{}: {} has no pipe {}; the flag operation compiles to nothing", op, name_,
+                            pipe_name(owns(event_src(e)) ? event_dst(e) : event_src(e))),
+                {site_location(op, site)}, Severity::warning);
+        return false;
+    }
+    return true;
+}
+
+void Core::set_flag(HardEvent e, int id, Site site) {
+    if (abort_guard()) return;
+    if (!check_event(e, id, site, "SetFlag")) return;
+    auto in = make(event_src(e), InstrKind::set_flag, fmt::format("SetFlag<{}>({})", event_name(e), id), site);
+    in->event = e;
+    in->event_id = id;
+    if (in->pipe == Pipe::S) {
+        in->core = this;
+        if (!machine_.register_instr(*in)) return;
+        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+        in->epoch = ++q.issued;
+        s_known_.set(agent(Pipe::S), in->epoch);
+        s_snapshot_.reset();
+        machine_.flag_set(*this, *in, s_known_);
+        return;
+    }
+    issue(std::move(in));
+}
+
+void Core::wait_flag(HardEvent e, int id, Site site) {
+    if (abort_guard()) return;
+    if (!check_event(e, id, site, "WaitFlag")) return;
+    auto in = make(event_dst(e), InstrKind::wait_flag, fmt::format("WaitFlag<{}>({})", event_name(e), id), site);
+    in->event = e;
+    in->event_id = id;
+    if (in->pipe == Pipe::S) {
+        in->core = this;
+        if (!machine_.register_instr(*in)) return;
+        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+        in->epoch = ++q.issued;
+        auto key = std::make_pair(static_cast<int>(e), id);
+        machine_.block_until(
+            *this, [this, key] { return !flags_[key].pending.empty(); },
+            fmt::format("{} (issued at {})", in->op, site.str()));
+        if (aborting_) return;
+        VectorClock learned;
+        machine_.flag_wait(*this, *in, learned);
+        s_known_.set(agent(Pipe::S), in->epoch);
+        s_learn(learned);
+        return;
+    }
+    issue(std::move(in));
+}
+
+void Core::pipe_barrier(Pipe p, Site site) {
+    if (abort_guard()) return;
+    std::string op = fmt::format("PipeBarrier<PIPE_{}>", pipe_name(p));
+    if (p == Pipe::S) {
+        violate(ViolationKind::bad_param, "PipeBarrier<PIPE_S> is not allowed: the scalar pipe is always in order",
+                {site_location(op, site)});
+        return;
+    }
+    if (p == Pipe::ALL) {
+        machine_.block_until(
+            *this,
+            [this] {
+                for (auto& q : pipes_)
+                    if (!q.queue.empty()) return false;
+                return true;
+            },
+            fmt::format("{} (issued at {}) waiting for every pipe to drain", op, site.str()));
+        if (aborting_) return;
+        auto in = make(Pipe::S, InstrKind::barrier, op, site);
+        in->core = this;
+        if (!machine_.register_instr(*in)) return;
+        for (int s = 0; s < kPipeSlots; ++s) {
+            s_known_.join(pipes_[static_cast<size_t>(s)].known);
+            s_known_.raise(agent(slot_pipe(s)), pipes_[static_cast<size_t>(s)].issued);
+        }
+        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+        s_known_.set(agent(Pipe::S), ++q.issued);
+        s_snapshot_.reset();
+        return;
+    }
+    if (!owns(p)) {
+        violate(ViolationKind::bad_param, fmt::format("{} on {}: this core has no such pipe; the barrier does nothing",
+                                                      op, name_),
+                {site_location(op, site)}, Severity::warning);
+        return;
+    }
+    issue(make(p, InstrKind::barrier, op, site));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cross-core flags
+
+void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
+    if (abort_guard()) return;
+    std::string op = fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag);
+    if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
+    auto in = make(p, InstrKind::cross_set, op, site);
+    in->cross_mode = mode;
+    in->cross_flag = flag;
+    if (p == Pipe::S) {
+        in->core = this;
+        if (!machine_.register_instr(*in)) return;
+        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+        in->epoch = ++q.issued;
+        s_known_.set(agent(Pipe::S), in->epoch);
+        s_snapshot_.reset();
+        machine_.deliver_cross(*this, *in, s_known_);
+        return;
+    }
+    issue(std::move(in));
+}
+
+void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
+    if (abort_guard()) return;
+    std::string op = fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag);
+    if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
+    auto in = make(p, InstrKind::cross_wait, op, site);
+    in->cross_mode = mode;
+    in->cross_flag = flag;
+    // On AtlasA2 the wait stalls every pipe of the waiter: the scalar unit stops issuing until it is satisfied.
+    if (p == Pipe::S || arch().cross_wait_blocks_all) {
+        in->pipe = Pipe::S;
+        in->core = this;
+        if (!machine_.register_instr(*in)) return;
+        auto key = std::make_pair(mode == 4 ? 4 : 0, static_cast<int>(flag));
+        machine_.block_until(
+            *this, [this, key] { return !counters_[key].pending.empty(); },
+            fmt::format("{} (issued at {})", in->op, site.str()));
+        if (aborting_) return;
+        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+        in->epoch = ++q.issued;
+        VectorClock learned;
+        machine_.counter_wait(*this, *in, learned);
+        s_known_.set(agent(Pipe::S), in->epoch);
+        s_learn(learned);
+        return;
+    }
+    issue(std::move(in));
+}
+
+void Core::set_atomic(AtomicOp op, DType t, Site site) {
+    if (abort_guard()) return;
+    static constexpr DType kAtomicTypes[] = {DType::i8, DType::i16, DType::f16, DType::bf16, DType::i32, DType::f32};
+    if (op != AtomicOp::none) {
+        bool ok = false;
+        for (auto x : kAtomicTypes) ok |= x == t;
+        if (!ok) {
+            violate(ViolationKind::illegal_dtype,
+                    fmt::format("SetAtomic with element type {}: GM atomics support int8, int16, half, bfloat16, "
+                                "int32 and float",
+                                dtype_name(t)),
+                    {site_location("SetAtomic", site)});
+            return;
+        }
+    }
+    atomic_ = op;
+    atomic_dtype_ = t;
+    atomic_site_ = site;
+}
+
+}  // namespace evg::hw

@@ -1,0 +1,91 @@
+#include "evg/hw/device.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "evg/hw/error.hpp"
+
+namespace evg::hw {
+
+Device::Device(Config cfg) : cfg_(cfg) {}
+Device::~Device() = default;
+
+void* Device::malloc(uint64_t bytes, std::string name) {
+    if (bytes == 0) throw HostError("aclrtMalloc: a GM allocation of 0 bytes is not allowed");
+    if (name.empty()) name = fmt::format("GM#{}", alloc_count_ + 1);
+    auto mem = std::make_unique<Memory>(MemKind::GM, std::move(name), bytes, 512);
+    ++alloc_count_;
+    void* p = mem->data();
+    gm_.emplace(reinterpret_cast<uintptr_t>(p), std::move(mem));
+    return p;
+}
+
+bool Device::free(void* p) { return gm_.erase(reinterpret_cast<uintptr_t>(p)) > 0; }
+
+void Device::set_name(void* p, std::string name) {
+    auto r = find(p);
+    if (!r) throw HostError("set_name: pointer is not inside a GM allocation");
+    r->mem->set_name(std::move(name));
+}
+
+std::optional<Device::GmRef> Device::find(const void* p) const {
+    auto a = reinterpret_cast<uintptr_t>(p);
+    auto it = gm_.upper_bound(a);
+    if (it == gm_.begin()) return std::nullopt;
+    --it;
+    uint64_t off = a - it->first;
+    if (off >= it->second->size()) return std::nullopt;
+    return GmRef{it->second.get(), off};
+}
+
+void Device::copy_to_device(void* dst, const void* src, uint64_t bytes) {
+    if (bytes == 0) return;
+    auto r = find(dst);
+    if (!r || !r->mem->contains(r->offset, bytes))
+        throw HostError(fmt::format("aclrtMemcpy host-to-device: destination range of {} bytes is not inside one GM "
+                                    "allocation",
+                                    bytes));
+    std::memcpy(r->mem->data() + r->offset, src, bytes);
+    r->mem->mark_written(r->offset, bytes);
+}
+
+void Device::copy_to_host(void* dst, const void* src, uint64_t bytes) {
+    if (bytes == 0) return;
+    auto r = find(src);
+    if (!r || !r->mem->contains(r->offset, bytes))
+        throw HostError(fmt::format("aclrtMemcpy device-to-host: source range of {} bytes is not inside one GM "
+                                    "allocation",
+                                    bytes));
+    std::memcpy(dst, r->mem->data() + r->offset, bytes);
+}
+
+const Report& Device::launch(int block_dim, KernelType type, const std::function<void()>& kernel) {
+    if (block_dim <= 0 || block_dim > 4096)
+        throw HostError(fmt::format("kernel launch: blockDim {} is outside 1..4096", block_dim));
+    for (auto& [base, mem] : gm_) mem->reset_shadow();
+    Machine m(*this, cfg_, block_dim, type);
+    last_ = m.run(kernel);
+    last_trace_ = m.trace();
+    return last_;
+}
+
+namespace {
+std::unique_ptr<Device>& device_slot() {
+    static std::unique_ptr<Device> d;
+    return d;
+}
+}  // namespace
+
+Device& device() {
+    auto& d = device_slot();
+    if (!d) d = std::make_unique<Device>();
+    return *d;
+}
+
+Device& reset_device(Config cfg) {
+    device_slot() = std::make_unique<Device>(cfg);
+    return *device_slot();
+}
+
+}  // namespace evg::hw

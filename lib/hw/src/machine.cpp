@@ -1,0 +1,623 @@
+#include "evg/hw/machine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "evg/hw/device.hpp"
+#include "evg/hw/error.hpp"
+#include "evg/hw/race_shadow.hpp"
+
+namespace evg::hw {
+
+namespace detail {
+extern thread_local Core* tls_core;
+}
+
+Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
+    : dev_(dev), cfg_(cfg), block_dim_(block_dim), type_(type), rng_(cfg.seed) {
+    // Core numbering: AICs first (index = block), then AIVs (index = aic_count + block * sub_num + sub).
+    int aics = type == KernelType::aiv_only ? 0 : block_dim;
+    int aivs = type == KernelType::aic_only ? 0 : (type == KernelType::mix_aic_1_2 ? 2 * block_dim : block_dim);
+    int sub_num = type == KernelType::mix_aic_1_2 ? 2 : 1;
+    cores_.reserve(static_cast<size_t>(aics + aivs));
+    // Clocks need the agent count before cores build them.
+    cores_.resize(static_cast<size_t>(aics + aivs));
+    for (int b = 0; b < aics; ++b)
+        cores_[static_cast<size_t>(b)] = std::make_unique<Core>(*this, b, CoreType::AIC, b, 0, 1);
+    for (int v = 0; v < aivs; ++v) {
+        int idx = aics + v;
+        cores_[static_cast<size_t>(idx)] =
+            std::make_unique<Core>(*this, idx, CoreType::AIV, v / sub_num, v % sub_num, sub_num);
+    }
+}
+
+Machine::~Machine() {
+    for (auto& r : runners_)
+        if (r.thread.joinable()) r.thread.join();
+}
+
+Core* Machine::aic_of(int block) {
+    if (type_ == KernelType::aiv_only || block < 0 || block >= block_dim_) return nullptr;
+    return cores_[static_cast<size_t>(block)].get();
+}
+
+Core* Machine::aiv_of(int block, int sub) {
+    if (type_ == KernelType::aic_only || block < 0 || block >= block_dim_) return nullptr;
+    int aics = type_ == KernelType::aiv_only ? 0 : block_dim_;
+    int sub_num = type_ == KernelType::mix_aic_1_2 ? 2 : 1;
+    if (sub < 0 || sub >= sub_num) return nullptr;
+    return cores_[static_cast<size_t>(aics + block * sub_num + sub)].get();
+}
+
+bool Machine::register_instr(Instr& in) {
+    if (instr_count_ >= cfg_.max_instructions) {
+        if (!deadlocked_) {
+            deadlocked_ = true;
+            violate({ViolationKind::kernel_exception, Severity::error,
+                     fmt::format("the kernel issued more than {} instructions; the launch was stopped (raise "
+                                 "Config::max_instructions if this is intended)",
+                                 cfg_.max_instructions),
+                     {in.core->location(in)}, 1});
+            for (auto& c : cores_) c->aborting_ = true;
+        }
+        return false;
+    }
+    in.id = ++instr_count_;
+    trace_.push_back({in.id, in.core->index(), in.pipe, in.kind, in.op, in.site});
+    return true;
+}
+
+void Machine::violate(Violation v) {
+    std::string key(violation_kind_name(v.kind));
+    for (const auto& l : v.locations) key += fmt::format("|{}|{}|{}", l.site, l.op, l.pipe);
+    if (v.locations.empty()) key += "|" + v.message;
+    auto it = violation_index_.find(key);
+    if (it != violation_index_.end()) {
+        violations_[it->second].occurrences++;
+        return;
+    }
+    if (violations_.size() >= cfg_.max_violations) {
+        ++dropped_violations_;
+        return;
+    }
+    violation_index_.emplace(key, violations_.size());
+    violations_.push_back(std::move(v));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Race checking
+
+void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
+    std::vector<Conflict> conflicts;
+    AgentId me = c.agent(in.pipe);
+    AccessRecord rec{{me, in.epoch}, in.id, false};
+    auto ordered = [&](const Epoch& e) { return known.covers(e); };
+    for (const auto& a : in.accesses) {
+        if (!a.mem || a.begin >= a.end) continue;
+        conflicts.clear();
+        rec.atomic = a.atomic;
+        a.mem->shadow().access(a.begin, a.end, a.write, rec, ordered, conflicts);
+        for (const auto& k : conflicts) {
+            const TraceEntry* e = traced(k.earlier.instr);
+            if (!e) continue;
+            Core& ec = core(e->core);
+            std::string ew = k.earlier_is_write ? "write" : "read";
+            std::string nw = a.write ? "write" : "read";
+            std::string kind = k.earlier_is_write ? (a.write ? "WAW" : "RAW") : "WAR";
+            std::string edge;
+            std::string ename = fmt::format("{} {} #{}", pipe_name(e->pipe), ew, e->id);
+            std::string nname = fmt::format("{} {} #{}", pipe_name(in.pipe), nw, in.id);
+            if (e->core != c.index()) {
+                edge = fmt::format("no cross-core flag orders {} of {} before {} of {}", ename, ec.name(), nname,
+                                   c.name());
+            } else if (e->pipe == in.pipe) {
+                edge = fmt::format("no PipeBarrier<PIPE_{}> orders {} before {}", pipe_name(in.pipe), ename, nname);
+            } else {
+                auto ev = event_between(e->pipe, in.pipe);
+                if (ev && event_valid_for(c.type(), *ev))
+                    edge = fmt::format("no WaitFlag<{}> orders {} before {}", event_name(*ev), ename, nname);
+                else
+                    edge = fmt::format("no flag chain orders {} before {}", ename, nname);
+            }
+            Location le;
+            le.instr = e->id;
+            le.core = e->core;
+            le.core_name = ec.name();
+            le.pipe = std::string(pipe_name(e->pipe));
+            le.op = e->op;
+            le.memory = a.mem->name();
+            le.begin = k.begin;
+            le.end = k.end;
+            le.access = ew;
+            le.site = e->site.str();
+            Location ln = c.location(in, &a);
+            ln.begin = k.begin;
+            ln.end = k.end;
+            violate({ViolationKind::race, Severity::error,
+                     fmt::format("{} race on {} bytes [{}, {}) between {} ({}) and {} ({}): {}", kind, a.mem->name(),
+                                 k.begin, k.end, ename, e->op, nname, in.op, edge),
+                     {le, ln}, 1});
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Flags
+
+void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
+    auto& f = c.flags_[{static_cast<int>(in.event), in.event_id}];
+    ++f.sets;
+    if (cfg_.checks.flags && f.sets >= 2) {
+        // The previous set must have been consumed by a wait that happens-before this set.
+        size_t need = static_cast<size_t>(f.sets - 1);  // waits that must precede
+        bool ok = f.waits.size() >= need && clock.covers(f.waits[need - 1]);
+        if (!ok) {
+            Location prev;
+            if (const TraceEntry* e = traced(f.last_set_instr)) {
+                prev.instr = e->id;
+                prev.core = c.index();
+                prev.core_name = c.name();
+                prev.pipe = std::string(pipe_name(e->pipe));
+                prev.op = e->op;
+                prev.site = e->site.str();
+            }
+            violate({ViolationKind::flag_set_twice, Severity::error,
+                     fmt::format("{} on {} may execute while the flag is still set by #{}: no WaitFlag<{}>({}) "
+                                 "consumes the earlier set first (setting a set flag is undefined behaviour)",
+                                 in.op, c.name(), f.last_set_instr, event_name(in.event), in.event_id),
+                     {prev, c.location(in)}, 1});
+        }
+    }
+    f.pending.push_back({clock, in.id});
+    f.last_set_instr = in.id;
+}
+
+void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned) {
+    auto& f = c.flags_[{static_cast<int>(in.event), in.event_id}];
+    learned.join(f.pending.front().clock);
+    f.pending.pop_front();
+    f.waits.push_back({c.agent(in.pipe), in.epoch});
+}
+
+bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op) {
+    auto fail = [&](std::string msg, Severity sev = Severity::error) {
+        c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev);
+        return sev == Severity::warning;
+    };
+    if (type_ != KernelType::mix_aic_1_2)
+        return fail(fmt::format("{}: cross-core flags need a mix (AIC + AIV) kernel; this launch is {}", op,
+                                type_ == KernelType::aiv_only ? "AIV-only" : "AIC-only"));
+    if (mode != 0 && mode != 1 && mode != 2 && mode != 4)
+        return fail(fmt::format("{}: mode {} does not exist (modes are 0, 1, 2 and, on Ascend950, 4)", op, mode));
+    if (mode == 4 && !arch().cross_core_mode4)
+        return fail(fmt::format("{}: mode 4 (AIC <-> one AIV) exists only on Ascend950, not on {}", op, arch().name));
+    if (mode == 1 && c.type() == CoreType::AIC)
+        return fail(fmt::format("{}: mode 1 synchronises the AIVs of one AI core; an AIC cannot use it", op));
+    if (p == Pipe::ALL || (p == Pipe::S && mode != 4))
+        return fail(fmt::format("{}: pipe {} is not allowed in mode {} (use V, M, MTE1, MTE2, MTE3 or FIX)", op,
+                                pipe_name(p), mode));
+    if (p != Pipe::S && !c.owns(p))
+        return fail(fmt::format("{}: {} has no pipe {}", op, c.name(), pipe_name(p)));
+    int max_flag = (mode == 4 && c.type() == CoreType::AIC) ? 31 : 15;
+    if (flag > max_flag)
+        return fail(fmt::format("{}: flag id {} is above {}; the hardware keeps only the low bits", op, flag,
+                                max_flag));
+    if (mode != 4 && flag > 10)
+        fail(fmt::format("{}: flag id {} is above 10; ids 11-14 are used by SyncAll", op, flag), Severity::warning);
+    return true;
+}
+
+void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set) {
+    auto& st = target.counters_[{ns, flag}];
+    ++st.increments;
+    if (cfg_.checks.flags && st.increments > static_cast<uint64_t>(arch().cross_core_counter_max)) {
+        size_t need = static_cast<size_t>(st.increments) - static_cast<size_t>(arch().cross_core_counter_max);
+        bool ok = st.waits.size() >= need && clock.covers(st.waits[need - 1]);
+        if (!ok)
+            violate({ViolationKind::counter_overflow, Severity::error,
+                     fmt::format("{} can raise cross-core flag {} of {} to {}: the counter holds at most {} "
+                                 "unconsumed sets (the device hangs); wait on it before setting again",
+                                 set.op, flag, target.name(), st.pending.size() + 1,
+                                 arch().cross_core_counter_max),
+                     {set.core->location(set)}, 1});
+    }
+    st.pending.push_back(clock);
+    st.last_set_instr = set.id;
+}
+
+void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& clock) {
+    int mode = set.cross_mode, flag = set.cross_flag;
+    auto round = [&](std::tuple<int, int, int> key, std::vector<int> members, auto&& on_complete) {
+        auto& r = rounds_[key];
+        r.members = std::move(members);
+        r.sets[setter.index()].push_back(clock);
+        for (int m : r.members)
+            if (r.sets[m].empty()) return;
+        VectorClock joined;
+        for (int m : r.members) {
+            joined.join(r.sets[m].front());
+            r.sets[m].pop_front();
+        }
+        on_complete(joined);
+    };
+    if (mode == 4) {
+        if (setter.type() == CoreType::AIC) {
+            Core* t = aiv_of(setter.block(), flag < 16 ? 0 : 1);
+            if (t) deliver(*t, 4, flag % 16, clock, set);
+        } else if (Core* t = aic_of(setter.block())) {
+            deliver(*t, 4, flag + 16 * setter.sub(), clock, set);
+        }
+        return;
+    }
+    if (mode == 2 && setter.type() == CoreType::AIC) {
+        for (int s = 0; s < 2; ++s)
+            if (Core* t = aiv_of(setter.block(), s)) deliver(*t, 0, flag, clock, set);
+        return;
+    }
+    if (mode == 2) {  // AIV -> its AIC, once both AIVs have set
+        std::vector<int> members;
+        for (int s = 0; s < 2; ++s)
+            if (Core* t = aiv_of(setter.block(), s)) members.push_back(t->index());
+        round({2, setter.block(), flag}, members, [&](const VectorClock& joined) {
+            if (Core* t = aic_of(setter.block())) deliver(*t, 0, flag, joined, set);
+        });
+        return;
+    }
+    std::vector<int> members;
+    if (mode == 1) {
+        for (int s = 0; s < 2; ++s)
+            if (Core* t = aiv_of(setter.block(), s)) members.push_back(t->index());
+    } else {
+        for (auto& c : cores_)
+            if (c->type() == setter.type()) members.push_back(c->index());
+    }
+    int group = mode == 1 ? setter.block() : static_cast<int>(setter.type());
+    round({mode, group, flag}, members, [&](const VectorClock& joined) {
+        for (int m : members) deliver(core(m), 0, flag, joined, set);
+    });
+}
+
+void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
+    auto& st = c.counters_[{in.cross_mode == 4 ? 4 : 0, in.cross_flag}];
+    learned.join(st.pending.front());
+    st.pending.pop_front();
+    st.waits.push_back({c.agent(in.pipe), in.epoch});
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Execution
+
+bool Machine::executable(Core& c, int slot, size_t pos) const {
+    auto& q = c.pipes_[static_cast<size_t>(slot)];
+    if (pos >= q.queue.size()) return false;
+    const Instr& in = *q.queue[pos];
+    if (pos > 0) {
+        Pipe p = slot_pipe(slot);
+        bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
+        if (ordered || pos >= cfg_.reorder_window) return false;
+        for (size_t j = 0; j <= pos; ++j)
+            if (q.queue[j]->kind != InstrKind::plain) return false;
+        return true;
+    }
+    if (in.kind == InstrKind::wait_flag) {
+        auto it = c.flags_.find({static_cast<int>(in.event), in.event_id});
+        return it != c.flags_.end() && !it->second.pending.empty();
+    }
+    if (in.kind == InstrKind::cross_wait) {
+        auto it = c.counters_.find({in.cross_mode == 4 ? 4 : 0, in.cross_flag});
+        return it != c.counters_.end() && !it->second.pending.empty();
+    }
+    return true;
+}
+
+void Machine::execute(Core& c, int slot, size_t pos) {
+    auto& q = c.pipes_[static_cast<size_t>(slot)];
+    std::unique_ptr<Instr> in = std::move(q.queue[pos]);
+    q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
+    AgentId me = c.agent(in->pipe);
+    Pipe p = in->pipe;
+    bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
+    VectorClock known = q.known;
+    if (in->issued) known.join(*in->issued);
+    switch (in->kind) {
+        case InstrKind::plain:
+            if (cfg_.checks.race) race_check(c, *in, known);
+            if (in->exec) in->exec(*in);
+            break;
+        case InstrKind::barrier: q.known.raise(me, in->epoch); break;
+        case InstrKind::set_flag: {
+            known.raise(me, in->epoch);
+            flag_set(c, *in, known);
+            break;
+        }
+        case InstrKind::wait_flag: flag_wait(c, *in, q.known); break;
+        case InstrKind::cross_set: {
+            known.raise(me, in->epoch);
+            deliver_cross(c, *in, known);
+            break;
+        }
+        case InstrKind::cross_wait: counter_wait(c, *in, q.known); break;
+    }
+    if (ordered) q.known.raise(me, in->epoch);
+}
+
+bool Machine::drain_in_order() {
+    bool any = false, progress = true;
+    while (progress) {
+        progress = false;
+        for (auto& cp : cores_)
+            for (int s = 0; s < kPipeSlots; ++s)
+                while (executable(*cp, s, 0)) {
+                    execute(*cp, s, 0);
+                    progress = any = true;
+                }
+    }
+    return any;
+}
+
+bool Machine::random_step() {
+    struct Cand {
+        Core* c;
+        int slot;
+        size_t pos;
+    };
+    std::vector<Cand> cands;
+    for (auto& cp : cores_)
+        for (int s = 0; s < kPipeSlots; ++s) {
+            size_t n = std::min<size_t>(cp->pipes_[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
+            for (size_t pos = 0; pos < n; ++pos)
+                if (executable(*cp, s, pos)) cands.push_back({cp.get(), s, pos});
+        }
+    if (cands.empty()) return false;
+    auto& pick = cands[std::uniform_int_distribution<size_t>(0, cands.size() - 1)(rng_)];
+    execute(*pick.c, pick.slot, pick.pos);
+    return true;
+}
+
+void Machine::drain() {
+    if (cfg_.scheduler == SchedulerKind::in_order) {
+        drain_in_order();
+        return;
+    }
+    while (random_step()) {
+    }
+}
+
+void Machine::after_issue(Core& c) {
+    if (cfg_.scheduler == SchedulerKind::in_order) {
+        drain_in_order();
+        return;
+    }
+    // Adversarial: run a random amount of pending work, and sometimes hand the scalar baton to another core.
+    int steps = std::uniform_int_distribution<int>(0, 3)(rng_);
+    for (int i = 0; i < steps && random_step(); ++i) {
+    }
+    if (std::uniform_int_distribution<int>(0, 7)(rng_) == 0 && !c.aborting_) yield_to_scheduler(c.index());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Threads and scheduling
+
+void Machine::yield_to_scheduler(int i) {
+    std::unique_lock lk(mu_);
+    turn_ = -1;
+    cv_.notify_all();
+    cv_.wait(lk, [&] { return turn_ == i; });
+}
+
+void Machine::block_until(Core& c, const std::function<bool()>& ready, std::string what) {
+    for (;;) {
+        if (cfg_.scheduler == SchedulerKind::in_order) {
+            drain_in_order();
+        } else {
+            while (!ready() && random_step()) {
+            }
+        }
+        if (ready() || c.aborting_) return;
+        auto& r = runners_[static_cast<size_t>(c.index())];
+        r.state = Runner::State::blocked;
+        r.ready = ready;
+        r.blocked_on = what;
+        yield_to_scheduler(c.index());
+        r.state = Runner::State::ready;
+        r.ready = nullptr;
+        if (c.aborting_) return;
+    }
+}
+
+void Machine::core_main(int i, const std::function<void()>& kernel) {
+    {
+        std::unique_lock lk(mu_);
+        cv_.wait(lk, [&] { return turn_ == i; });
+    }
+    Core& c = core(i);
+    detail::tls_core = &c;
+    auto fail = [&](const std::string& what) {
+        violate({ViolationKind::kernel_exception, Severity::error,
+                 fmt::format("the kernel body on {} threw: {}", c.name(), what), {}, 1});
+    };
+    try {
+        kernel();
+    } catch (const detail::CoreAbortTag&) {
+    } catch (const evg::Error& e) {
+        fail(e.what());
+    } catch (const std::exception& e) {
+        fail(e.what());
+    } catch (...) {
+        // A kernel thread that was stopped unwinds with an internal token; anything else is reported.
+        if (!c.aborting_) fail("an exception of unknown type");
+    }
+    detail::tls_core = nullptr;
+    std::unique_lock lk(mu_);
+    runners_[static_cast<size_t>(i)].state = Runner::State::finished;
+    turn_ = -1;
+    cv_.notify_all();
+}
+
+int Machine::pick_runnable() {
+    std::vector<int> cand;
+    for (size_t i = 0; i < runners_.size(); ++i) {
+        auto& r = runners_[i];
+        if (r.state == Runner::State::ready) cand.push_back(static_cast<int>(i));
+        if (r.state == Runner::State::blocked && r.ready && r.ready()) cand.push_back(static_cast<int>(i));
+    }
+    if (cand.empty()) return -1;
+    if (cfg_.scheduler == SchedulerKind::in_order) return cand.front();
+    return cand[std::uniform_int_distribution<size_t>(0, cand.size() - 1)(rng_)];
+}
+
+Report Machine::run(const std::function<void()>& kernel) {
+    runners_.resize(cores_.size());
+    for (size_t i = 0; i < cores_.size(); ++i)
+        runners_[i].thread = std::thread([this, i, &kernel] { core_main(static_cast<int>(i), kernel); });
+    auto give_turn = [&](int i) {
+        std::unique_lock lk(mu_);
+        turn_ = i;
+        cv_.notify_all();
+        cv_.wait(lk, [&] { return turn_ == -1; });
+    };
+    for (;;) {
+        int next = pick_runnable();
+        if (next < 0) {
+            drain();
+            next = pick_runnable();
+        }
+        if (next >= 0) {
+            give_turn(next);
+            continue;
+        }
+        bool all_done = true;
+        for (auto& r : runners_) all_done &= r.state == Runner::State::finished;
+        if (all_done) break;
+        // Nobody can move: report, then let every stuck thread run to its end with its API calls disabled.
+        report_deadlock();
+        for (auto& c : cores_) c->aborting_ = true;
+        for (size_t i = 0; i < runners_.size(); ++i)
+            while (runners_[i].state != Runner::State::finished) give_turn(static_cast<int>(i));
+        break;
+    }
+    for (auto& r : runners_)
+        if (r.thread.joinable()) r.thread.join();
+    drain();
+    if (!deadlocked_) {
+        bool stuck = false;
+        for (auto& c : cores_)
+            for (auto& q : c->pipes_) stuck |= !q.queue.empty();
+        if (stuck) report_deadlock();
+    }
+    if (!deadlocked_) end_checks();
+    return make_report();
+}
+
+void Machine::report_deadlock() {
+    deadlocked_ = true;
+    std::vector<Location> locs;
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < cores_.size(); ++i) {
+        Core& c = *cores_[i];
+        auto& r = runners_[i];
+        if (r.state == Runner::State::blocked) {
+            parts.push_back(fmt::format("the scalar unit of {} is blocked in {}", c.name(), r.blocked_on));
+            locs.push_back(c.site_location(r.blocked_on, {}));
+        }
+        for (int s = 0; s < kPipeSlots; ++s) {
+            auto& q = c.pipes_[static_cast<size_t>(s)];
+            if (q.queue.empty()) continue;
+            const Instr& head = *q.queue.front();
+            std::string why;
+            if (head.kind == InstrKind::wait_flag)
+                why = fmt::format("which no SetFlag<{}>({}) will ever satisfy", event_name(head.event),
+                                  head.event_id);
+            else if (head.kind == InstrKind::cross_wait)
+                why = fmt::format("whose cross-core flag {} is never set", head.cross_flag);
+            else
+                why = "behind a blocked instruction";
+            parts.push_back(fmt::format("pipe {} of {} is stuck at #{} {} (issued at {}), {}; {} instruction(s) "
+                                        "queued behind it",
+                                        pipe_name(slot_pipe(s)), c.name(), head.id, head.op, head.site.str(), why,
+                                        q.queue.size() - 1));
+            locs.push_back(c.location(head));
+        }
+    }
+    std::string msg = "deadlock: no core can make progress";
+    for (auto& p : parts) msg += "; " + p;
+    violate({ViolationKind::deadlock, Severity::error, msg, locs, 1});
+}
+
+void Machine::end_checks() {
+    if (!cfg_.checks.flags) return;
+    for (auto& cp : cores_) {
+        Core& c = *cp;
+        for (auto& [key, f] : c.flags_) {
+            if (f.pending.empty()) continue;
+            auto e = static_cast<HardEvent>(key.first);
+            Location l;
+            if (const TraceEntry* t = traced(f.pending.back().instr)) {
+                l.instr = t->id;
+                l.core = c.index();
+                l.core_name = c.name();
+                l.pipe = std::string(pipe_name(t->pipe));
+                l.op = t->op;
+                l.site = t->site.str();
+            }
+            violate({ViolationKind::flag_left_set, Severity::error,
+                     fmt::format("SetFlag<{}>({}) of {} is still set at kernel end ({} unconsumed set(s)); the next "
+                                 "kernel on this core would inherit it",
+                                 event_name(e), key.second, c.name(), f.pending.size()),
+                     {l}, 1});
+        }
+        for (auto& [key, st] : c.counters_) {
+            if (st.pending.empty()) continue;
+            Location l;
+            if (const TraceEntry* t = traced(st.last_set_instr)) {
+                l.instr = t->id;
+                l.core = t->core;
+                l.core_name = core(t->core).name();
+                l.pipe = std::string(pipe_name(t->pipe));
+                l.op = t->op;
+                l.site = t->site.str();
+            }
+            violate({ViolationKind::counter_left_nonzero, Severity::error,
+                     fmt::format("cross-core flag {}{} of {} holds {} unconsumed set(s) at kernel end", key.second,
+                                 key.first == 4 ? " (mode 4)" : "", c.name(), st.pending.size()),
+                     {l}, 1});
+        }
+        if (c.atomic_ != AtomicOp::none)
+            violate({ViolationKind::atomic_left_on, Severity::error,
+                     fmt::format("{} ends the kernel with GM atomic mode on (set at {}); call SetAtomicNone()",
+                                 c.name(), c.atomic_site_.str()),
+                     {c.site_location("SetAtomic", c.atomic_site_)}, 1});
+    }
+    for (auto& [key, r] : rounds_)
+        for (auto& [m, sets] : r.sets)
+            if (!sets.empty())
+                violate({ViolationKind::counter_left_nonzero, Severity::error,
+                         fmt::format("mode {} cross-core flag {} was set by {} but not by every participant, so it "
+                                     "never fired",
+                                     std::get<0>(key), std::get<2>(key), core(m).name()),
+                         {}, 1});
+}
+
+Report Machine::make_report() {
+    Report r;
+    r.arch = std::string(arch().name);
+    r.block_dim = block_dim_;
+    r.violations = violations_;
+    if (dropped_violations_)
+        r.violations.push_back({ViolationKind::kernel_exception, Severity::warning,
+                                fmt::format("{} further distinct violation(s) were not kept (limit {})",
+                                            dropped_violations_, cfg_.max_violations),
+                                {}, dropped_violations_});
+    r.stats.instructions = instr_count_;
+    for (const auto& t : trace_) {
+        r.stats.per_pipe[std::string(pipe_name(t.pipe))]++;
+        if (t.kind == InstrKind::set_flag) r.stats.events_set++;
+        if (t.kind == InstrKind::wait_flag) r.stats.events_waited++;
+    }
+    for (auto& c : cores_)
+        if (Memory* ub = c->local(MemKind::UB)) r.stats.ub_peak = std::max<uint32_t>(r.stats.ub_peak, static_cast<uint32_t>(ub->peak()));
+    return r;
+}
+
+}  // namespace evg::hw

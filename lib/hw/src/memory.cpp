@@ -1,0 +1,53 @@
+#include "evg/hw/memory.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "evg/hw/error.hpp"
+#include "evg/hw/race_shadow.hpp"
+
+namespace evg::hw {
+
+Memory::Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment)
+    : kind_(kind), name_(std::move(name)), size_(size) {
+    uint64_t rounded = (size + alignment - 1) / alignment * alignment;
+    if (rounded == 0) rounded = alignment;
+    data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded));
+    written_ = static_cast<uint8_t*>(std::calloc(rounded, 1));
+    if (!data_ || !written_) {
+        std::free(data_);
+        std::free(written_);
+        throw HostError("cannot allocate " + std::to_string(size) + " bytes of host memory for " + name_);
+    }
+    std::memset(data_, 0, rounded);
+}
+
+Memory::~Memory() {
+    std::free(data_);
+    std::free(written_);
+}
+
+RaceShadow& Memory::shadow() {
+    if (!shadow_) shadow_ = std::make_unique<RaceShadow>();
+    return *shadow_;
+}
+
+void Memory::reset_shadow() {
+    if (shadow_) shadow_->clear();
+}
+
+void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {
+    if (!contains(offset, bytes)) return;
+    std::memset(written_ + offset, value ? 1 : 0, bytes);
+}
+
+bool Memory::all_written(uint64_t offset, uint64_t bytes) const { return first_unwritten(offset, bytes) < 0; }
+
+int64_t Memory::first_unwritten(uint64_t offset, uint64_t bytes) const {
+    if (!contains(offset, bytes)) return static_cast<int64_t>(offset);
+    const void* z = std::memchr(written_ + offset, 0, bytes);
+    return z ? static_cast<const uint8_t*>(z) - written_ : -1;
+}
+
+}  // namespace evg::hw

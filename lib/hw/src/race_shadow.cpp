@@ -1,0 +1,72 @@
+#include "evg/hw/race_shadow.hpp"
+
+#include <algorithm>
+
+namespace evg::hw {
+
+void RaceShadow::split_at(uint64_t pos) {
+    auto it = segs_.upper_bound(pos);
+    if (it == segs_.begin()) return;
+    --it;
+    if (it->first == pos || it->second.end <= pos) return;
+    Seg right = it->second;
+    it->second.end = pos;
+    segs_.emplace(pos, std::move(right));
+}
+
+void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRecord& rec, const Ordered& ordered,
+                        std::vector<Conflict>& conflicts) {
+    if (begin >= end) return;
+    split_at(begin);
+    split_at(end);
+    auto report = [&](const AccessRecord& e, bool e_write, uint64_t b, uint64_t en) {
+        if (e.instr == 0 || e.instr == rec.instr) return;
+        if (e.atomic && rec.atomic) return;  // atomic accumulations commute
+        if (ordered(e.at)) return;
+        for (auto& c : conflicts)
+            if (c.earlier.instr == e.instr) {
+                c.begin = std::min(c.begin, b);
+                c.end = std::max(c.end, en);
+                return;
+            }
+        conflicts.push_back({e, e_write, b, en});
+    };
+    // Check against the history.
+    for (auto it = segs_.lower_bound(begin); it != segs_.end() && it->first < end; ++it) {
+        uint64_t b = it->first, e = it->second.end;
+        report(it->second.write, true, b, e);
+        if (write)
+            for (const auto& r : it->second.reads) report(r, false, b, e);
+    }
+    // Record.
+    if (write) {
+        auto it = segs_.lower_bound(begin);
+        while (it != segs_.end() && it->first < end) it = segs_.erase(it);
+        segs_.emplace(begin, Seg{end, rec, {}});
+        return;
+    }
+    uint64_t cursor = begin;
+    auto it = segs_.lower_bound(begin);
+    auto add_read = [&](Seg& s) {
+        for (auto& r : s.reads)
+            if (r.at.agent == rec.at.agent) {
+                if (r.at.epoch < rec.at.epoch) r = rec;
+                return;
+            }
+        s.reads.push_back(rec);
+    };
+    while (cursor < end) {
+        if (it == segs_.end() || it->first > cursor) {
+            uint64_t gap_end = (it == segs_.end()) ? end : std::min(end, it->first);
+            auto ins = segs_.emplace(cursor, Seg{gap_end, AccessRecord{}, {rec}}).first;
+            cursor = gap_end;
+            it = std::next(ins);
+            continue;
+        }
+        add_read(it->second);
+        cursor = it->second.end;
+        ++it;
+    }
+}
+
+}  // namespace evg::hw

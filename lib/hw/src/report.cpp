@@ -1,0 +1,125 @@
+#include "evg/hw/report.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace evg::hw {
+
+std::string Site::str() const {
+    std::string_view f = file ? file : "";
+    auto slash = f.find_last_of('/');
+    if (slash != std::string_view::npos) f = f.substr(slash + 1);
+    if (f.empty()) return "?";
+    return fmt::format("{}:{}", f, line);
+}
+
+std::string_view violation_kind_name(ViolationKind k) {
+    switch (k) {
+        case ViolationKind::race: return "race";
+        case ViolationKind::deadlock: return "deadlock";
+        case ViolationKind::flag_set_twice: return "flag_set_twice";
+        case ViolationKind::flag_left_set: return "flag_left_set";
+        case ViolationKind::counter_overflow: return "counter_overflow";
+        case ViolationKind::counter_left_nonzero: return "counter_left_nonzero";
+        case ViolationKind::atomic_left_on: return "atomic_left_on";
+        case ViolationKind::out_of_bounds: return "out_of_bounds";
+        case ViolationKind::misaligned: return "misaligned";
+        case ViolationKind::copy_truncated: return "copy_truncated";
+        case ViolationKind::ub_overflow: return "ub_overflow";
+        case ViolationKind::uninit_to_gm: return "uninit_to_gm";
+        case ViolationKind::uninit_read: return "uninit_read";
+        case ViolationKind::illegal_cast: return "illegal_cast";
+        case ViolationKind::illegal_dtype: return "illegal_dtype";
+        case ViolationKind::illegal_event: return "illegal_event";
+        case ViolationKind::illegal_cross_core: return "illegal_cross_core";
+        case ViolationKind::bad_param: return "bad_param";
+        case ViolationKind::null_pointer: return "null_pointer";
+        case ViolationKind::kernel_exception: return "kernel_exception";
+    }
+    return "?";
+}
+
+bool Report::clean() const {
+    for (const auto& v : violations)
+        if (v.severity == Severity::error) return false;
+    return true;
+}
+
+size_t Report::count(ViolationKind k) const {
+    size_t n = 0;
+    for (const auto& v : violations) n += v.kind == k;
+    return n;
+}
+
+const Violation* Report::first(ViolationKind k) const {
+    for (const auto& v : violations)
+        if (v.kind == k) return &v;
+    return nullptr;
+}
+
+namespace {
+std::string location_text(const Location& l) {
+    std::string s;
+    if (l.instr) s += fmt::format("#{} ", l.instr);
+    if (!l.op.empty()) s += l.op;
+    if (!l.pipe.empty()) s += fmt::format(" on {}", l.pipe);
+    if (!l.core_name.empty()) s += fmt::format(" of {}", l.core_name);
+    if (!l.memory.empty())
+        s += fmt::format(", {} {} [{}, {})", l.access.empty() ? "touches" : l.access, l.memory, l.begin, l.end);
+    if (!l.site.empty()) s += fmt::format(", issued at {}", l.site);
+    return s;
+}
+}  // namespace
+
+std::string Report::text() const {
+    std::string out;
+    size_t errors = 0, warnings = 0;
+    for (const auto& v : violations) (v.severity == Severity::error ? errors : warnings)++;
+    out += fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n", arch,
+                       block_dim, stats.instructions, errors, warnings);
+    for (const auto& v : violations) {
+        out += fmt::format("{} [{}] {}", v.severity == Severity::error ? "error" : "warning",
+                           violation_kind_name(v.kind), v.message);
+        if (v.occurrences > 1) out += fmt::format(" ({} occurrences)", v.occurrences);
+        out += "\n";
+        for (const auto& l : v.locations) out += "    at " + location_text(l) + "\n";
+    }
+    if (violations.empty()) out += "no violations\n";
+    return out;
+}
+
+std::string Report::json() const {
+    nlohmann::json j;
+    j["arch"] = arch;
+    j["block_dim"] = block_dim;
+    j["clean"] = clean();
+    j["stats"] = {{"instructions", stats.instructions},
+                  {"per_pipe", stats.per_pipe},
+                  {"ub_peak", stats.ub_peak},
+                  {"events_set", stats.events_set},
+                  {"events_waited", stats.events_waited}};
+    auto& vs = j["violations"] = nlohmann::json::array();
+    for (const auto& v : violations) {
+        nlohmann::json jv{{"kind", violation_kind_name(v.kind)},
+                          {"severity", v.severity == Severity::error ? "error" : "warning"},
+                          {"message", v.message},
+                          {"occurrences", v.occurrences}};
+        auto& ls = jv["locations"] = nlohmann::json::array();
+        for (const auto& l : v.locations)
+            ls.push_back({{"instr", l.instr},
+                          {"core", l.core},
+                          {"core_name", l.core_name},
+                          {"pipe", l.pipe},
+                          {"op", l.op},
+                          {"memory", l.memory},
+                          {"begin", l.begin},
+                          {"end", l.end},
+                          {"access", l.access},
+                          {"site", l.site}});
+        vs.push_back(std::move(jv));
+    }
+    return j.dump(2);
+}
+
+}  // namespace evg::hw

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages evgcheck builds against. Idempotent; silent when all are present.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build g++ clang-14 clang-format-14
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libeigen3-dev libfmt-dev
+  nlohmann-json3-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
