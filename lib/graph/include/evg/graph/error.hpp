@@ -1,7 +1,8 @@
 // The exceptions of the graph layer. Every message names the node or the line and column it is about.
 #pragma once
-#include <stdexcept>
 #include <string>
+
+#include "evg/hw/error.hpp"
 
 namespace evg::graph {
 

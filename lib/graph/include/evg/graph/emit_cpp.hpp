@@ -1,0 +1,39 @@
+// Prints a runtime graph as C++ against the Catlass EVG API, ready to paste into a host program:
+// one TLA layout per external tensor, `using EVG = ...;` and `typename EVG::Arguments args{...};`.
+//
+// A graph in which every node but the root feeds exactly one consumer and every node is reachable (a tree)
+// becomes a nest of TreeVisitor<Node, Children...> (leaves stay bare ops); its Arguments are nested per
+// level, children first, then the node (evg-semantics §3.3). Any other graph becomes
+// TopologicalVisitor<tla::tuple<tla::seq<inputs...>...>, Ops...> in node order, with flat Arguments (§3.4).
+// The device pointers are named ptr<Name> (first letter upper-cased, e.g. ptrX, ptrRowOut) and must be
+// declared by the surrounding code as GM_ADDR.
+#pragma once
+#include <string>
+
+#include "evg/graph/graph.hpp"
+
+namespace evg::graph {
+
+struct CppEmission {
+    std::string
+        layouts;      // "auto layoutX = tla::MakeLayout<half, Catlass::layout::RowMajor>(256, 512);  // ..."
+    std::string evg;  // "using EVG = ...;"
+    std::string arguments;  // "typename EVG::Arguments args{...};"
+    std::string text() const { return layouts + evg + arguments; }
+};
+
+// Whether the graph emits as a TreeVisitor nest (see above).
+bool is_tree(const Graph& g);
+
+// Throws GraphError when the graph has no nodes, an input index out of range, or a cycle.
+CppEmission emit_cpp(const Graph& g);
+// The graph's emission preceded by a comment with the problem (arch, shapes, types, computeLength, path).
+CppEmission emit_cpp(const Problem& p);
+
+// "float", "half", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "int32_t", "int64_t"
+std::string_view cpp_element_name(DType t);
+// The C++ names of a tensor's pointer and layout: "X" -> "ptrX", "layoutX"; "rowOut" -> "ptrRowOut", ...
+std::string cpp_pointer_name(std::string_view tensor);
+std::string cpp_layout_name(std::string_view tensor);
+
+}  // namespace evg::graph

@@ -1,0 +1,51 @@
+#include "suggest.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace evg::graph::detail {
+
+namespace {
+char lower(char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t subst = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+std::optional<std::string_view> nearest(std::string_view word, std::span<const std::string_view> candidates) {
+    std::optional<std::string_view> best;
+    std::size_t best_d = 0;
+    for (std::string_view c : candidates) {
+        const std::size_t d = edit_distance(word, c);
+        if (!best || d < best_d) {
+            best = c;
+            best_d = d;
+        }
+    }
+    const std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
+    if (best && best_d <= limit) return best;
+    return std::nullopt;
+}
+
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
+    if (auto n = nearest(word, candidates)) return fmt::format("; did you mean '{}'?", *n);
+    return {};
+}
+
+}  // namespace evg::graph::detail

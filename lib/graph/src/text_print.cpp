@@ -1,0 +1,86 @@
+// Canonical printing of graphs and problems (see text.hpp for the format).
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "evg/graph/text.hpp"
+
+namespace evg::graph {
+namespace {
+
+std::string dt(DType t) {
+    return std::string(hw::dtype_name(t));
+}
+
+std::string inputs_text(const std::vector<int>& inputs) {
+    if (inputs.empty()) return {};
+    std::string s = " (";
+    for (std::size_t k = 0; k < inputs.size(); ++k) s += fmt::format("{}%{}", k == 0 ? "" : ", ", inputs[k]);
+    return s + ")";
+}
+
+std::string tensor_line(const Tensor& t) {
+    std::string s =
+        fmt::format("{:<6} {} : {}[{}, {}]", tensor_role_name(t.role), t.name, dt(t.element), t.rows, t.cols);
+    if (t.row_stride != t.cols) s += fmt::format(" stride={}", t.row_stride);
+    return s;
+}
+
+}  // namespace
+
+std::string print_scalar(double v) {
+    if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    return fmt::format("{}", v);  // shortest representation that reads back to the same double
+}
+
+std::string print_node(const Node& n, int index) {
+    std::string s = fmt::format("%{} = {}", index, node_kind_name(n.kind));
+    switch (n.kind) {
+        case NodeKind::AccLoad:
+            s += fmt::format(" {}", dt(n.element));
+            if (n.use_ub) s += " ub";
+            break;
+        case NodeKind::Cast:
+            s += fmt::format(" {} <- {} {}", dt(n.element), dt(n.from), hw::round_mode_name(n.round));
+            break;
+        case NodeKind::Compute:
+            s += fmt::format(" {} {}", functor_name(n.fn), dt(n.element));
+            if (!n.scalars.empty()) {
+                s += " [";
+                for (std::size_t k = 0; k < n.scalars.size(); ++k)
+                    s += fmt::format("{}{}", k == 0 ? "" : ", ", print_scalar(n.scalars[k]));
+                s += "]";
+            }
+            break;
+        case NodeKind::RowReduce:
+        case NodeKind::ColReduce:
+        case NodeKind::ScalarReduce:
+            s += fmt::format(" {} {} {}", functor_name(n.fn), dt(n.element), n.tensor);
+            break;
+        case NodeKind::AuxLoad:
+        case NodeKind::AuxStore:
+        case NodeKind::RowBroadcast:
+        case NodeKind::ColBroadcast:
+        case NodeKind::ScalarBroadcast:
+            s += fmt::format(" {} {}", dt(n.element), n.tensor);
+            break;
+    }
+    return s + inputs_text(n.inputs);
+}
+
+std::string print(const Graph& g) {
+    std::string s;
+    for (const Tensor& t : g.tensors) s += tensor_line(t) + "\n";
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) s += print_node(g.nodes[i], static_cast<int>(i)) + "\n";
+    return s;
+}
+
+std::string print(const Problem& p) {
+    std::string s = fmt::format("problem arch={} m={} n={} k={} a={} b={} c={} cl={} path={} tile={}x{}x{}\n",
+                                hw::arch_name(p.arch), p.m, p.n, p.k, dt(p.a), dt(p.b), dt(p.c),
+                                p.compute_length, workspace_path_name(p.path), p.tile.m, p.tile.n, p.tile.k);
+    return s + print(p.graph);
+}
+
+}  // namespace evg::graph

@@ -1,0 +1,629 @@
+#include "evg/graph/validate.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "evg/graph/error.hpp"
+#include "evg/graph/ub_budget.hpp"
+#include "evg/hw/numeric/cast_rules.hpp"
+#include "suggest.hpp"
+
+namespace evg::graph {
+namespace {
+
+constexpr std::array<RuleInfo, 34> kRules = {{
+    {"root", Severity::Error, "the graph has at least one node; the last node is the root"},
+    {"bad-input-index", Severity::Error, "every input edge names an existing node"},
+    {"cycle", Severity::Error, "no node depends on itself, directly or through other nodes"},
+    {"forward-reference", Severity::Warning, "nodes are listed in topological order"},
+    {"unreachable", Severity::Warning, "every node is reachable from the root"},
+    {"arity", Severity::Error, "the number of inputs suits the node kind and functor"},
+    {"scalar-count", Severity::Error, "a Compute node has as many scalars as its functor has fields"},
+    {"scalar-value", Severity::Error, "an integer Compute node's scalars are integers of its type"},
+    {"compute-input-dtype", Severity::Error, "every Compute input has the ElementCompute type"},
+    {"cast-input-dtype", Severity::Error, "a Cast's input has its ElementFrom type"},
+    {"cast-same-type", Severity::Error, "a Cast's source and destination types differ"},
+    {"store-dtype", Severity::Error, "an AuxStore's input has the store's element type"},
+    {"reduce-dtype", Severity::Error, "a reduce node's input has the reduce's element type"},
+    {"reduce-functor", Severity::Error, "a reduce functor is Add, Max or Min"},
+    {"tensor-name", Severity::Error, "a tensor name is a C++ identifier"},
+    {"duplicate-tensor", Severity::Error, "tensor names (and their C++ names) are unique"},
+    {"tensor-stride", Severity::Error, "a tensor's row stride is at least its column count"},
+    {"unknown-tensor", Severity::Error, "every tensor a node names is declared"},
+    {"tensor-role", Severity::Error, "loads and broadcasts read inputs; stores and reduces write outputs"},
+    {"tensor-dtype", Severity::Error, "a node's element type equals its tensor's"},
+    {"unused-tensor", Severity::Warning, "every declared tensor is used by a node"},
+    {"multiple-writers", Severity::Warning, "an output tensor is written by one node"},
+    {"no-output", Severity::Warning, "the root reaches an AuxStore or a reduce node"},
+    {"cast-illegal", Severity::Error, "the (source, destination, RoundMode) of a Cast is legal on the arch"},
+    {"bf16-arithmetic", Severity::Error, "no bfloat16 arithmetic on AtlasA2"},
+    {"arch-functor", Severity::Error, "Prelu, Reciprocal, Rsqrt and Sigmoid exist only on Ascend950"},
+    {"functor-dtype", Severity::Error, "the functor's instructions accept the element type"},
+    {"problem-shape", Severity::Error, "m, n and k are positive"},
+    {"tile-shape", Severity::Error, "the L1 tile dimensions are positive"},
+    {"acc-dtype", Severity::Error, "AccLoad reads the GEMM result type C"},
+    {"acc-path", Severity::Error,
+     "AccLoad's workspace (GM or UB) matches the problem's path; UB only on Ascend950"},
+    {"tensor-shape", Severity::Error,
+     "a node's tensor has the shape its kind needs ([m, n], [1, n], [m, 1], [1, 1])"},
+    {"compute-length-multiple", Severity::Error, "computeLength is a positive multiple of 32"},
+    {"ub-overflow", Severity::Error, "two buffer sets of the graph fit the arch's UB"},
+}};
+
+std::string dt(DType t) {
+    return std::string(hw::dtype_name(t));
+}
+
+std::string label(const Node& n, int i) {
+    switch (n.kind) {
+        case NodeKind::Cast:
+            return fmt::format("%{} Cast {} <- {}", i, dt(n.element), dt(n.from));
+        case NodeKind::Compute:
+        case NodeKind::RowReduce:
+        case NodeKind::ColReduce:
+        case NodeKind::ScalarReduce:
+            return fmt::format("%{} {} {} {}", i, node_kind_name(n.kind), functor_name(n.fn), dt(n.element));
+        default:
+            return fmt::format("%{} {} {}", i, node_kind_name(n.kind), dt(n.element));
+    }
+}
+
+std::string plural(int n, std::string_view word) {
+    return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+bool is_identifier(std::string_view s) {
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
+// The name a tensor gets in emitted C++ (ptrX, layoutX): the first letter upper-cased.
+std::string cpp_suffix(std::string_view name) {
+    std::string s(name);
+    if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+    return s;
+}
+
+class Checker {
+  public:
+    explicit Checker(const Graph& g) : g_(g) {}
+
+    std::vector<Diagnostic> take() { return std::move(out_); }
+
+    // Returns false when the graph is too broken (no nodes) for further checks.
+    bool check_structure() {
+        if (g_.nodes.empty()) {
+            add(Severity::Error, "root", -1, {}, "the graph has no nodes; the last node is the root");
+            return false;
+        }
+        const int count = static_cast<int>(g_.nodes.size());
+        for (int i = 0; i < count; ++i) {
+            const Node& n = g_.nodes[i];
+            for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+                const int in = n.inputs[k];
+                if (in < 0 || in >= count)
+                    add(Severity::Error, "bad-input-index", i, n.pos,
+                        fmt::format("{}: input {} is %{}, but the graph has only {} (%0..%{})", label(n, i),
+                                    k + 1, in, plural(count, "node"), count - 1));
+            }
+        }
+        check_cycles();
+        check_forward_references();
+        check_reachability();
+        return true;
+    }
+
+    void check_nodes() {
+        for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) check_node(i);
+    }
+
+    void check_tensors() {
+        for (std::size_t t = 0; t < g_.tensors.size(); ++t) {
+            const Tensor& x = g_.tensors[t];
+            if (!is_identifier(x.name))
+                add(Severity::Error, "tensor-name", -1, x.pos,
+                    fmt::format("tensor name '{}' is not a C++ identifier", x.name));
+            for (std::size_t u = 0; u < t; ++u) {
+                const Tensor& y = g_.tensors[u];
+                if (y.name == x.name) {
+                    add(Severity::Error, "duplicate-tensor", -1, x.pos,
+                        y.pos.line > 0 ? fmt::format("tensor '{}' is declared twice (first at line {})",
+                                                     x.name, y.pos.line)
+                                       : fmt::format("tensor '{}' is declared twice", x.name));
+                    break;
+                }
+                if (cpp_suffix(y.name) == cpp_suffix(x.name)) {
+                    add(Severity::Error, "duplicate-tensor", -1, x.pos,
+                        fmt::format("tensors '{}' and '{}' would both be named ptr{} and layout{} in C++",
+                                    y.name, x.name, cpp_suffix(x.name), cpp_suffix(x.name)));
+                    break;
+                }
+            }
+            if (x.row_stride < x.cols)
+                add(Severity::Error, "tensor-stride", -1, x.pos,
+                    fmt::format("tensor '{}' has row stride {}, less than its {} columns", x.name,
+                                x.row_stride, x.cols));
+            bool used = false;
+            std::vector<int> writers;
+            for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) {
+                const Node& n = g_.nodes[i];
+                if (!has_tensor(n.kind) || n.tensor != x.name) continue;
+                used = true;
+                if (writes_tensor(n.kind)) writers.push_back(i);
+            }
+            if (!used)
+                add(Severity::Warning, "unused-tensor", -1, x.pos,
+                    fmt::format("{} '{}' is declared but no node uses it", tensor_role_name(x.role), x.name));
+            if (writers.size() > 1) {
+                std::string list;
+                for (std::size_t w = 0; w < writers.size(); ++w)
+                    list += fmt::format("{}%{}", w == 0 ? "" : (w + 1 == writers.size() ? " and " : ", "),
+                                        writers[w]);
+                add(Severity::Warning, "multiple-writers", writers[1], g_.nodes[writers[1]].pos,
+                    fmt::format("output '{}' is written by {}", x.name, list));
+            }
+        }
+        bool output = false;
+        for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i)
+            if (reachable_.size() == g_.nodes.size() && reachable_[i] && writes_tensor(g_.nodes[i].kind))
+                output = true;
+        if (!g_.nodes.empty() && !output)
+            add(Severity::Warning, "no-output", g_.root(), g_.nodes.back().pos,
+                fmt::format(
+                    "no AuxStore or reduce node is reachable from the root %{}; the graph writes nothing",
+                    g_.root()));
+    }
+
+    void check_arch(ArchId arch) {
+        for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) {
+            const Node& n = g_.nodes[i];
+            if (n.kind == NodeKind::Cast && n.from != n.element) {
+                const hw::CastRule r = hw::cast_rule(arch, n.from, n.element, n.round);
+                if (!r.legal)
+                    add(Severity::Error, "cast-illegal", i, n.pos,
+                        fmt::format("{}: {}", label(n, i), r.reason));
+            }
+            const bool arithmetic = n.kind == NodeKind::Compute || is_reduce(n.kind);
+            if (!arithmetic) continue;
+            if (n.element == DType::bf16 && !hw::arithmetic_dtype_legal(arch, DType::bf16)) {
+                add(Severity::Error, "bf16-arithmetic", i, n.pos,
+                    fmt::format("{}: {} has no bfloat16 arithmetic; cast to float first", label(n, i),
+                                hw::arch_name(arch)));
+                continue;
+            }
+            if (n.kind == NodeKind::Compute) {
+                if (functor_info(n.fn).ascend950_only && arch != ArchId::Ascend950) {
+                    add(Severity::Error, "arch-functor", i, n.pos,
+                        fmt::format("{}: {} exists only on Ascend950 (CATLASS_ARCH 3510), not on {}",
+                                    label(n, i), functor_name(n.fn), hw::arch_name(arch)));
+                    continue;
+                }
+                if (!functor_dtype_legal(arch, n.fn, n.element))
+                    add(Severity::Error, "functor-dtype", i, n.pos,
+                        fmt::format(
+                            "{}: {} does not accept {} on {} (it accepts {})", label(n, i),
+                            functor_name(n.fn), dt(n.element), hw::arch_name(arch),
+                            accepted(arch, [&](DType t) { return functor_dtype_legal(arch, n.fn, t); })));
+            } else if (!reduce_dtype_legal(arch, n.element)) {
+                add(Severity::Error, "functor-dtype", i, n.pos,
+                    fmt::format("{}: reductions do not accept {} on {} (they accept {})", label(n, i),
+                                dt(n.element), hw::arch_name(arch),
+                                accepted(arch, [&](DType t) { return reduce_dtype_legal(arch, t); })));
+            }
+        }
+    }
+
+    void check_problem(const Problem& p) {
+        if (p.m <= 0 || p.n <= 0 || p.k <= 0)
+            add(Severity::Error, "problem-shape", -1, p.pos,
+                fmt::format("m, n and k must be positive, got m={} n={} k={}", p.m, p.n, p.k));
+        if (p.tile.m == 0 || p.tile.n == 0 || p.tile.k == 0)
+            add(Severity::Error, "tile-shape", -1, p.pos,
+                fmt::format("L1 tile {}x{}x{}: every dimension must be positive", p.tile.m, p.tile.n,
+                            p.tile.k));
+        if (p.path == WorkspacePath::UB && p.arch != ArchId::Ascend950)
+            add(Severity::Error, "acc-path", -1, p.pos,
+                fmt::format("path=ub (BasicMatmulTlaUbVisitor) exists only on Ascend950, not on {}",
+                            hw::arch_name(p.arch)));
+        for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) {
+            const Node& n = g_.nodes[i];
+            if (n.kind == NodeKind::AccLoad) {
+                if (n.element != p.c)
+                    add(Severity::Error, "acc-dtype", i, n.pos,
+                        fmt::format("{}: the GEMM result C is {}; AccLoad must read {}", label(n, i), dt(p.c),
+                                    dt(p.c)));
+                const bool ub_path = p.path == WorkspacePath::UB;
+                if (n.use_ub != ub_path)
+                    add(Severity::Error, "acc-path", i, n.pos,
+                        fmt::format("{}: AccLoad reads the {} workspace, but the problem uses path={}",
+                                    label(n, i), n.use_ub ? "UB" : "GM", workspace_path_name(p.path)));
+            }
+            if (has_tensor(n.kind)) check_tensor_shape(p, i);
+        }
+        if (p.compute_length == 0 || p.compute_length % 32 != 0) {
+            add(Severity::Error, "compute-length-multiple", -1, p.pos,
+                p.compute_length == 0
+                    ? std::string("computeLength 0 must be a positive multiple of 32 (BYTE_PER_C0 elements)")
+                    : fmt::format("computeLength {} is not a multiple of 32 (BYTE_PER_C0 elements); try {}",
+                                  p.compute_length,
+                                  p.compute_length / 32 * 32 == 0 ? 32 : p.compute_length / 32 * 32));
+        }
+        if (p.compute_length > 0) {
+            const UbBudget b = ub_budget(p);
+            if (!b.fits())
+                add(Severity::Error, "ub-overflow", -1, p.pos, ub_overflow_message(b, p.arch, p.path));
+        }
+    }
+
+  private:
+    template <class Pred>
+    static std::string accepted(ArchId, Pred pred) {
+        std::string list;
+        for (DType t : hw::kAllDTypes)
+            if (pred(t)) list += (list.empty() ? "" : ", ") + dt(t);
+        return list.empty() ? std::string("nothing") : list;
+    }
+
+    void add(Severity s, std::string_view rule, int node, SourcePos pos, std::string message) {
+        out_.push_back(Diagnostic{s, std::string(rule), node, pos.line, pos.column, std::move(message)});
+    }
+
+    bool valid_input(int in) const { return in >= 0 && in < static_cast<int>(g_.nodes.size()); }
+
+    void check_cycles() {
+        const int count = static_cast<int>(g_.nodes.size());
+        // 0 = unvisited, 1 = on the DFS stack, 2 = done.
+        std::vector<int> color(count, 0);
+        in_cycle_.assign(count, false);
+        struct Frame {
+            int node;
+            std::size_t next;
+        };
+        for (int start = 0; start < count; ++start) {
+            if (color[start] != 0) continue;
+            std::vector<Frame> stack{{start, 0}};
+            color[start] = 1;
+            while (!stack.empty()) {
+                Frame& f = stack.back();
+                const Node& n = g_.nodes[f.node];
+                if (f.next == n.inputs.size()) {
+                    color[f.node] = 2;
+                    stack.pop_back();
+                    continue;
+                }
+                const int in = n.inputs[f.next++];
+                if (!valid_input(in)) continue;
+                if (color[in] == 0) {
+                    color[in] = 1;
+                    stack.push_back({in, 0});
+                } else if (color[in] == 1) {
+                    report_cycle(stack, in);
+                }
+            }
+        }
+    }
+
+    template <class Stack>
+    void report_cycle(const Stack& stack, int target) {
+        // The cycle is target -> ... -> top of stack -> target (each arrow: "uses").
+        std::vector<int> members;
+        bool on = false;
+        for (const auto& f : stack) {
+            if (f.node == target) on = true;
+            if (on) members.push_back(f.node);
+        }
+        for (int m : members)
+            if (in_cycle_[m]) return;  // already reported through another back edge
+        for (int m : members) in_cycle_[m] = true;
+        const int first = members.front();
+        std::string msg;
+        if (members.size() == 1) {
+            msg = fmt::format("cycle: {} uses itself", label(g_.nodes[first], first));
+        } else {
+            msg = "cycle: ";
+            for (std::size_t k = 0; k < members.size(); ++k) {
+                const int uses = members[(k + 1) % members.size()];
+                msg += fmt::format("{}%{} uses %{}", k == 0 ? "" : ", ", members[k], uses);
+            }
+            msg += "; a node's inputs must be computed before it";
+        }
+        add(Severity::Error, "cycle", first, g_.nodes[first].pos, msg);
+    }
+
+    void check_forward_references() {
+        for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) {
+            if (in_cycle_[i]) continue;
+            const Node& n = g_.nodes[i];
+            for (int in : n.inputs)
+                if (valid_input(in) && in > i && !in_cycle_[in]) {
+                    add(Severity::Warning, "forward-reference", i, n.pos,
+                        fmt::format("{} uses %{}, which is listed after it; list nodes in topological order",
+                                    label(n, i), in));
+                    break;
+                }
+        }
+    }
+
+    void check_reachability() {
+        const int count = static_cast<int>(g_.nodes.size());
+        reachable_.assign(count, false);
+        std::vector<int> todo{count - 1};
+        reachable_[count - 1] = true;
+        while (!todo.empty()) {
+            const int i = todo.back();
+            todo.pop_back();
+            for (int in : g_.nodes[i].inputs)
+                if (valid_input(in) && !reachable_[in]) {
+                    reachable_[in] = true;
+                    todo.push_back(in);
+                }
+        }
+        for (int i = 0; i < count; ++i)
+            if (!reachable_[i])
+                add(Severity::Warning, "unreachable", i, g_.nodes[i].pos,
+                    fmt::format(
+                        "{} is not reachable from the root %{}; it still takes UB but is never visited",
+                        label(g_.nodes[i], i), count - 1));
+    }
+
+    void check_node(int i) {
+        const Node& n = g_.nodes[i];
+        const int got = static_cast<int>(n.inputs.size());
+        // Arity.
+        int lo = 0, hi = 0;
+        switch (n.kind) {
+            case NodeKind::AccLoad:
+            case NodeKind::AuxLoad:
+            case NodeKind::RowBroadcast:
+            case NodeKind::ColBroadcast:
+            case NodeKind::ScalarBroadcast:
+                lo = hi = 0;
+                break;
+            case NodeKind::AuxStore:
+            case NodeKind::Cast:
+            case NodeKind::RowReduce:
+            case NodeKind::ColReduce:
+            case NodeKind::ScalarReduce:
+                lo = hi = 1;
+                break;
+            case NodeKind::Compute:
+                lo = functor_info(n.fn).min_inputs;
+                hi = functor_info(n.fn).max_inputs;
+                break;
+        }
+        if (got < lo || got > hi) {
+            const std::string what = n.kind == NodeKind::Compute
+                                         ? fmt::format("%{} Compute {}", i, functor_name(n.fn))
+                                         : fmt::format("%{} {}", i, node_kind_name(n.kind));
+            std::string need = hi == 0            ? std::string("takes no inputs")
+                               : lo == hi         ? fmt::format("takes exactly {}", plural(lo, "input"))
+                               : hi == kUnbounded ? fmt::format("takes at least {}", plural(lo, "input"))
+                                                  : fmt::format("takes {} to {} inputs", lo, hi);
+            add(Severity::Error, "arity", i, n.pos, fmt::format("{} {}, got {}", what, need, got));
+        }
+        // Scalars.
+        if (n.kind == NodeKind::Compute) {
+            const int want = functor_info(n.fn).scalars;
+            const int have = static_cast<int>(n.scalars.size());
+            if (want != have)
+                add(Severity::Error, "scalar-count", i, n.pos,
+                    fmt::format("{} takes {}, got {}", label(n, i),
+                                want == 0 ? std::string("no scalars") : plural(want, "scalar"), have));
+            if (!hw::dtype_is_float(n.element))
+                for (double v : n.scalars)
+                    if (!integral_in_range(v, n.element))
+                        add(Severity::Error, "scalar-value", i, n.pos,
+                            fmt::format("{}: scalar {} is not an {} value", label(n, i), v, dt(n.element)));
+        }
+        // Element types of the inputs.
+        for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+            const int in = n.inputs[k];
+            if (!valid_input(in)) continue;
+            const DType t = g_.nodes[in].element;
+            switch (n.kind) {
+                case NodeKind::Compute:
+                    if (t != n.element)
+                        add(Severity::Error, "compute-input-dtype", i, n.pos,
+                            fmt::format("{}: input {} (%{}) is {}; every input must be {} (insert a Cast)",
+                                        label(n, i), k + 1, in, dt(t), dt(n.element)));
+                    break;
+                case NodeKind::Cast:
+                    if (t != n.from)
+                        add(Severity::Error, "cast-input-dtype", i, n.pos,
+                            fmt::format("{}: input %{} is {}, not {}", label(n, i), in, dt(t), dt(n.from)));
+                    break;
+                case NodeKind::AuxStore:
+                    if (t != n.element)
+                        add(Severity::Error, "store-dtype", i, n.pos,
+                            fmt::format("{}: input %{} is {}; insert a Cast to {} before the store",
+                                        label(n, i), in, dt(t), dt(n.element)));
+                    break;
+                case NodeKind::RowReduce:
+                case NodeKind::ColReduce:
+                case NodeKind::ScalarReduce:
+                    if (t != n.element)
+                        add(Severity::Error, "reduce-dtype", i, n.pos,
+                            fmt::format("{}: input %{} is {}; insert a Cast to {} before the reduce",
+                                        label(n, i), in, dt(t), dt(n.element)));
+                    break;
+                default:
+                    break;
+            }
+        }
+        if (n.kind == NodeKind::Cast && n.from == n.element)
+            add(Severity::Error, "cast-same-type", i, n.pos,
+                fmt::format("{}: source and destination are both {} (no need to cast)", label(n, i),
+                            dt(n.element)));
+        if (is_reduce(n.kind) && !functor_info(n.fn).reduce)
+            add(Severity::Error, "reduce-functor", i, n.pos,
+                fmt::format("{}: the reduce functor must be Add, Max or Min, not {}", label(n, i),
+                            functor_name(n.fn)));
+        if (has_tensor(n.kind)) check_tensor_use(i);
+    }
+
+    static bool integral_in_range(double v, DType t) {
+        if (!std::isfinite(v) || std::trunc(v) != v) return false;
+        double lo = 0, hi = 0;
+        switch (t) {
+            case DType::i8:
+                lo = -128, hi = 127;
+                break;
+            case DType::u8:
+                lo = 0, hi = 255;
+                break;
+            case DType::i16:
+                lo = -32768, hi = 32767;
+                break;
+            case DType::i32:
+                lo = -2147483648.0, hi = 2147483647.0;
+                break;
+            case DType::i64:
+                lo = -9223372036854775808.0, hi = 9223372036854775807.0;
+                break;
+            default:
+                return true;
+        }
+        return v >= lo && v <= hi;
+    }
+
+    void check_tensor_use(int i) {
+        const Node& n = g_.nodes[i];
+        const Tensor* t = g_.find_tensor(n.tensor);
+        const char* verb = reads_tensor(n.kind) ? "reads" : "writes";
+        if (t == nullptr) {
+            std::vector<std::string_view> names;
+            for (const Tensor& x : g_.tensors) names.push_back(x.name);
+            add(Severity::Error, "unknown-tensor", i, n.pos,
+                fmt::format("{} {} tensor '{}', which is not declared{}", label(n, i), verb, n.tensor,
+                            detail::did_you_mean(n.tensor, names)));
+            return;
+        }
+        const TensorRole want = reads_tensor(n.kind) ? TensorRole::Input : TensorRole::Output;
+        if (t->role != want)
+            add(Severity::Error, "tensor-role", i, n.pos,
+                fmt::format("{} {} '{}', which is declared as an {}", label(n, i), verb, t->name,
+                            tensor_role_name(t->role)));
+        if (t->element != n.element)
+            add(Severity::Error, "tensor-dtype", i, n.pos,
+                fmt::format("{} {} '{}', which holds {}", label(n, i), verb, t->name, dt(t->element)));
+    }
+
+    void check_tensor_shape(const Problem& p, int i) {
+        const Node& n = g_.nodes[i];
+        const Tensor* t = g_.find_tensor(n.tensor);
+        if (t == nullptr) return;
+        int64_t rows = p.m, cols = p.n;
+        std::string_view form = "[m, n]";
+        switch (n.kind) {
+            case NodeKind::RowBroadcast:
+            case NodeKind::RowReduce:
+                rows = 1;
+                form = "[1, n]";
+                break;
+            case NodeKind::ColBroadcast:
+            case NodeKind::ColReduce:
+                cols = 1;
+                form = "[m, 1]";
+                break;
+            case NodeKind::ScalarBroadcast:
+            case NodeKind::ScalarReduce:
+                rows = cols = 1;
+                form = "[1, 1]";
+                break;
+            default:
+                break;
+        }
+        if (t->rows != rows || t->cols != cols)
+            add(Severity::Error, "tensor-shape", i, n.pos,
+                fmt::format("{} {} '{}' of shape [{}, {}]; a {} tensor must be {} = [{}, {}]", label(n, i),
+                            reads_tensor(n.kind) ? "reads" : "writes", t->name, t->rows, t->cols,
+                            node_kind_name(n.kind), form, rows, cols));
+    }
+
+    const Graph& g_;
+    std::vector<Diagnostic> out_;
+    std::vector<bool> in_cycle_;
+    std::vector<bool> reachable_;
+};
+
+std::vector<Diagnostic> run(const Graph& g, std::optional<ArchId> arch, const Problem* p) {
+    Checker c(g);
+    const bool has_nodes = c.check_structure();
+    c.check_tensors();
+    if (has_nodes) c.check_nodes();
+    if (arch) c.check_arch(*arch);
+    if (p != nullptr) c.check_problem(*p);
+    return c.take();
+}
+
+}  // namespace
+
+std::string_view severity_name(Severity s) {
+    return s == Severity::Error ? "error" : "warning";
+}
+
+std::string Diagnostic::format() const {
+    const std::string where = line > 0 ? fmt::format("{}:{}: ", line, column) : std::string();
+    return fmt::format("{}{} [{}] {}", where, severity_name(severity), rule, message);
+}
+
+std::span<const RuleInfo> validation_rules() {
+    return kRules;
+}
+
+std::vector<Diagnostic> validate(const Graph& g) {
+    return run(g, std::nullopt, nullptr);
+}
+std::vector<Diagnostic> validate(const Graph& g, ArchId arch) {
+    return run(g, arch, nullptr);
+}
+std::vector<Diagnostic> validate(const Problem& p) {
+    return run(p.graph, p.arch, &p);
+}
+
+bool has_errors(std::span<const Diagnostic> diagnostics) {
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error) return true;
+    return false;
+}
+
+void throw_on_error(std::span<const Diagnostic> diagnostics) {
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error) throw ValidationError(d.rule, d.format());
+}
+
+bool functor_dtype_legal(ArchId arch, Functor fn, DType t) {
+    const bool bf16 = t == DType::bf16 && hw::arithmetic_dtype_legal(arch, DType::bf16);
+    const bool fp = t == DType::f16 || t == DType::f32 || bf16;
+    switch (fn) {
+        case Functor::Add:
+        case Functor::Sub:
+        case Functor::Mul:
+        case Functor::Max:
+        case Functor::Min:
+        case Functor::Adds:
+        case Functor::Muls:
+        case Functor::Maxs:
+        case Functor::Mins:
+            return fp || t == DType::i16 || t == DType::i32;
+        case Functor::Relu:
+        case Functor::AddRelu:
+            return fp || t == DType::i32;
+        default:
+            return fp;
+    }
+}
+
+bool reduce_dtype_legal(ArchId arch, DType t) {
+    return t == DType::f16 || t == DType::f32 || (t == DType::bf16 && hw::arithmetic_dtype_legal(arch, t));
+}
+
+}  // namespace evg::graph
