@@ -101,43 +101,58 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
         for (const auto& k : conflicts) {
             const TraceEntry* e = traced(k.earlier.instr);
             if (!e) continue;
-            Core& ec = core(e->core);
-            std::string ew = k.earlier_is_write ? "write" : "read";
-            std::string nw = a.write ? "write" : "read";
-            std::string kind = k.earlier_is_write ? (a.write ? "WAW" : "RAW") : "WAR";
+            // Describe the pair in issue order, whatever order the scheduler ran it in: the earlier-issued
+            // access is the one that should have been ordered first.
+            struct Side {
+                uint64_t id;
+                int core;
+                Pipe pipe;
+                std::string op, site;
+                bool write;
+            };
+            Side prior{e->id, e->core, e->pipe, e->op, e->site.str(), k.earlier_is_write};
+            Side now{in.id, c.index(), in.pipe, in.op, in.site.str(), a.write};
+            const Side& first = prior.id < now.id ? prior : now;
+            const Side& second = prior.id < now.id ? now : prior;
+            std::string kind = first.write ? (second.write ? "WAW" : "RAW") : "WAR";
+            auto label = [](const Side& s) {
+                return fmt::format("{} {} #{}", pipe_name(s.pipe), s.write ? "write" : "read", s.id);
+            };
+            Core& c1 = core(first.core);
+            Core& c2 = core(second.core);
             std::string edge;
-            std::string ename = fmt::format("{} {} #{}", pipe_name(e->pipe), ew, e->id);
-            std::string nname = fmt::format("{} {} #{}", pipe_name(in.pipe), nw, in.id);
-            if (e->core != c.index()) {
-                edge = fmt::format("no cross-core flag orders {} of {} before {} of {}", ename, ec.name(), nname,
-                                   c.name());
-            } else if (e->pipe == in.pipe) {
-                edge = fmt::format("no PipeBarrier<PIPE_{}> orders {} before {}", pipe_name(in.pipe), ename, nname);
+            if (first.core != second.core) {
+                edge = fmt::format("no cross-core flag orders {} of {} before {} of {}", label(first), c1.name(),
+                                   label(second), c2.name());
+            } else if (first.pipe == second.pipe) {
+                edge = fmt::format("no PipeBarrier<PIPE_{}> orders {} before {}", pipe_name(first.pipe),
+                                   label(first), label(second));
             } else {
-                auto ev = event_between(e->pipe, in.pipe);
-                if (ev && event_valid_for(c.type(), *ev))
-                    edge = fmt::format("no WaitFlag<{}> orders {} before {}", event_name(*ev), ename, nname);
+                auto ev = event_between(first.pipe, second.pipe);
+                if (ev && event_valid_for(c1.type(), *ev))
+                    edge = fmt::format("no WaitFlag<{}> orders {} before {}", event_name(*ev), label(first),
+                                       label(second));
                 else
-                    edge = fmt::format("no flag chain orders {} before {}", ename, nname);
+                    edge = fmt::format("no flag chain orders {} before {}", label(first), label(second));
             }
-            Location le;
-            le.instr = e->id;
-            le.core = e->core;
-            le.core_name = ec.name();
-            le.pipe = std::string(pipe_name(e->pipe));
-            le.op = e->op;
-            le.memory = a.mem->name();
-            le.begin = k.begin;
-            le.end = k.end;
-            le.access = ew;
-            le.site = e->site.str();
-            Location ln = c.location(in, &a);
-            ln.begin = k.begin;
-            ln.end = k.end;
+            auto loc = [&](const Side& s, Core& sc) {
+                Location l;
+                l.instr = s.id;
+                l.core = s.core;
+                l.core_name = sc.name();
+                l.pipe = std::string(pipe_name(s.pipe));
+                l.op = s.op;
+                l.memory = a.mem->name();
+                l.begin = k.begin;
+                l.end = k.end;
+                l.access = s.write ? "write" : "read";
+                l.site = s.site;
+                return l;
+            };
             violate({ViolationKind::race, Severity::error,
                      fmt::format("{} race on {} bytes [{}, {}) between {} ({}) and {} ({}): {}", kind, a.mem->name(),
-                                 k.begin, k.end, ename, e->op, nname, in.op, edge),
-                     {le, ln}, 1});
+                                 k.begin, k.end, label(first), first.op, label(second), second.op, edge),
+                     {loc(first, c1), loc(second, c2)}, 1});
         }
     }
 }

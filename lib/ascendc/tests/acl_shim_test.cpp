@@ -1,0 +1,93 @@
+// The ACL host shim: allocation, copies, launches, and a synchronise that fails on violations.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "acl/acl.h"
+#include "evg/hw/device.hpp"
+#include "kernel_operator.h"
+
+namespace {
+
+using namespace AscendC;
+
+void scale_kernel(GM_ADDR x, GM_ADDR y, bool forget_wait) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    DataCopy(t, gx, 64);
+    SetFlag<HardEvent::MTE2_V>(0);
+    if (!forget_wait) WaitFlag<HardEvent::MTE2_V>(0);
+    Muls(t[64], t, 3.0f, 64);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gy, t[64], 64);
+    if (forget_wait) WaitFlag<HardEvent::MTE2_V>(0);
+}
+
+struct Acl : ::testing::Test {
+    void SetUp() override { evg::hw::reset_device(); }
+};
+
+TEST_F(Acl, HostCodeRunsAKernelAndReadsTheResult) {
+    ACL_CHECK(aclInit(nullptr));
+    ACL_CHECK(aclrtSetDevice(0));
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    std::vector<float> hx(64), hy(64, 0.0f);
+    for (int i = 0; i < 64; ++i) hx[static_cast<size_t>(i)] = static_cast<float>(i) - 10.0f;
+    void *dx = nullptr, *dy = nullptr;
+    ASSERT_EQ(aclrtMalloc(&dx, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&dy, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(dx, 256, hx.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
+    ASSERT_EQ(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { scale_kernel(x, y, false); }),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(hy.data(), 256, dy, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(hy[static_cast<size_t>(i)], 3.0f * hx[static_cast<size_t>(i)]);
+    EXPECT_EQ(aclrtFree(dx), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(dy), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+TEST_F(Acl, SynchronizeFailsAndWritesTheJsonReportOnViolations) {
+    std::string path = ::testing::TempDir() + "evg_acl_report.json";
+    setenv("EVG_REPORT", path.c_str(), 1);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    void *dx = nullptr, *dy = nullptr;
+    aclrtMalloc(&dx, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&dy, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::vector<float> hx(64, 1.0f);
+    aclrtMemcpy(dx, 256, hx.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE);
+    auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
+    evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { scale_kernel(x, y, true); });
+    EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_KERNEL_CHECK);
+    unsetenv("EVG_REPORT");
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_NE(ss.str().find("\"kind\": \"race\""), std::string::npos) << ss.str();
+    aclrtDestroyStream(stream);
+}
+
+TEST_F(Acl, MisuseReturnsErrorsNotCrashes) {
+    void* p = nullptr;
+    EXPECT_NE(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_NE(aclrtFree(reinterpret_cast<void*>(0x1234)), ACL_SUCCESS);
+    float h[4] = {};
+    aclrtMalloc(&p, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+    EXPECT_NE(aclrtMemcpy(p, 64, h, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);  // beyond the allocation
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("not inside one GM allocation"), std::string::npos);
+    EXPECT_NE(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+}
+
+}  // namespace
