@@ -7,7 +7,7 @@
 
 namespace evg::graph::detail {
 
-// Levenshtein distance, case-insensitive (a case difference costs nothing).
+// Edit distance (optimal string alignment: an adjacent transposition costs 1), case-insensitive.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 // The candidate nearest to `word` if it is close enough to be a plausible misspelling

@@ -543,7 +543,7 @@ class Checker {
         }
         if (t->rows != rows || t->cols != cols)
             add(Severity::Error, "tensor-shape", i, n.pos,
-                fmt::format("{} {} '{}' of shape [{}, {}]; a {} tensor must be {} = [{}, {}]", label(n, i),
+                fmt::format("{} {} '{}' of shape [{}, {}]; {} needs {} = [{}, {}]", label(n, i),
                             reads_tensor(n.kind) ? "reads" : "writes", t->name, t->rows, t->cols,
                             node_kind_name(n.kind), form, rows, cols));
     }

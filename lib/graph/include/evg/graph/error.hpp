@@ -1,16 +1,16 @@
 // The exceptions of the graph layer. Every message names the node or the line and column it is about.
 #pragma once
 #include <string>
+#include <utility>
 
 #include "evg/hw/error.hpp"
 
 namespace evg::graph {
 
-// Base of every error thrown by lib/graph. (Derives from std::runtime_error until lib/hw provides
-// evg::Error.)
-class GraphError : public std::runtime_error {
+// Base of every error thrown by lib/graph.
+class GraphError : public evg::Error {
   public:
-    using std::runtime_error::runtime_error;
+    using evg::Error::Error;
 };
 
 // A text that is not a well-formed graph or problem. what() is "<line>:<column>: <message>".
