@@ -55,8 +55,9 @@ inline void Mmad(const LocalTensor<C>& c, const LocalTensor<T>& a, const LocalTe
 }
 
 // L0C (CO1, float or int32) -> GM on PIPE_FIX. Legal (src -> dst): float -> float/half/bfloat16 (round to
-// nearest even), int32 -> int32. Honours the core's atomic mode (SetAtomicAdd/Max/Min) as DataCopy to GM
-// does.
+// nearest even), int32 -> int32. Honours the core's atomic mode (SetAtomicAdd/Max/Min): each converted
+// element is combined with GM in the destination type D (float math rounded once to D, int32 saturating); the
+// dtype given to SetAtomicAdd<T> is not cross-checked against D.
 template <class D, class S>
 inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParams& p,
                     Site site = Site::here()) {
