@@ -73,15 +73,21 @@ void run_model(benchmark::State& st, bool checks) {
     dev.copy_to_device(x, hx.data(), n * 2);
     dev.copy_to_device(y, hy.data(), n * 2);
     for (auto _ : st) {
-        auto& r = dev.launch(1, evg::hw::KernelType::aiv_only,
-                             [&] { add_kernel(static_cast<GM_ADDR>(x), static_cast<GM_ADDR>(y), static_cast<GM_ADDR>(z), n); });
+        auto& r = dev.launch(1, evg::hw::KernelType::aiv_only, [&] {
+            add_kernel(static_cast<GM_ADDR>(x), static_cast<GM_ADDR>(y), static_cast<GM_ADDR>(z), n);
+        });
         if (!r.clean()) st.SkipWithError("the benchmark kernel reported violations");
     }
-    st.counters["elements/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+    st.counters["elements/s"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void BM_Model_ChecksOn(benchmark::State& st) { run_model(st, true); }
-void BM_Model_ChecksOff(benchmark::State& st) { run_model(st, false); }
+void BM_Model_ChecksOn(benchmark::State& st) {
+    run_model(st, true);
+}
+void BM_Model_ChecksOff(benchmark::State& st) {
+    run_model(st, false);
+}
 
 void BM_Eigen(benchmark::State& st) {
     uint64_t n = static_cast<uint64_t>(st.range(0));
@@ -97,7 +103,8 @@ void BM_Eigen(benchmark::State& st) {
         benchmark::DoNotOptimize(ez.data());
         benchmark::ClobberMemory();
     }
-    st.counters["elements/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+    st.counters["elements/s"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 constexpr int64_t kFull = int64_t(1) << 24;   // 16M halves: the figure

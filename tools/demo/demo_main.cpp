@@ -77,22 +77,26 @@ int main(int argc, char** argv) {
             cfg.arch = arch;
             evg::hw::Device dev(cfg);
             std::vector<uint16_t> host(total);
-            for (uint32_t i = 0; i < total; ++i) host[i] = evg::hw::half(static_cast<float>(i % 50) / 8.0f).bits;
+            for (uint32_t i = 0; i < total; ++i)
+                host[i] = evg::hw::half(static_cast<float>(i % 50) / 8.0f).bits;
             void* x = dev.malloc(total * 2, "X");
             void* y = dev.malloc(total * 2, "Y");
             dev.copy_to_device(x, host.data(), total * 2);
-            auto& r = dev.launch(1, evg::hw::KernelType::aiv_only,
-                                 [&] { kernel(static_cast<GM_ADDR>(x), static_cast<GM_ADDR>(y), total, tile, f); });
+            auto& r = dev.launch(1, evg::hw::KernelType::aiv_only, [&] {
+                kernel(static_cast<GM_ADDR>(x), static_cast<GM_ADDR>(y), total, tile, f);
+            });
             bool is_correct = std::string(f.name) == "correct";
             bool barrier_on_950 = f.drop_barrier && arch == evg::hw::ArchId::Ascend950;  // V is ordered there
             bool expect_clean = is_correct || barrier_on_950;
             bool ok = expect_clean ? r.clean() : r.count(f.expect) > 0;
             wrong += !ok;
-            std::printf("== %s, %s: %s\n%s\n", std::string(evg::hw::arch_name(arch)).c_str(), f.name,
-                        ok ? (expect_clean ? "clean, as expected" : "fault found, as expected") : "UNEXPECTED",
-                        r.text().c_str());
-            json += fmt::format("{}{{\"arch\": \"{}\", \"case\": \"{}\", \"as_expected\": {}, \"report\": {}}}",
-                                first ? "" : ",\n", evg::hw::arch_name(arch), f.name, ok ? "true" : "false", r.json());
+            std::printf(
+                "== %s, %s: %s\n%s\n", std::string(evg::hw::arch_name(arch)).c_str(), f.name,
+                ok ? (expect_clean ? "clean, as expected" : "fault found, as expected") : "UNEXPECTED",
+                r.text().c_str());
+            json += fmt::format(
+                "{}{{\"arch\": \"{}\", \"case\": \"{}\", \"as_expected\": {}, \"report\": {}}}",
+                first ? "" : ",\n", evg::hw::arch_name(arch), f.name, ok ? "true" : "false", r.json());
             first = false;
         }
     }

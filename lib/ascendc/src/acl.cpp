@@ -24,15 +24,24 @@ aclError fail(aclError code, std::string msg) {
 }
 }  // namespace
 
-const char* aclGetRecentErrMsg() { return g_last_error.c_str(); }
+const char* aclGetRecentErrMsg() {
+    return g_last_error.c_str();
+}
 
-aclError aclInit(const char*) { return ACL_SUCCESS; }
-aclError aclFinalize() { return ACL_SUCCESS; }
-aclError aclrtSetDevice(int32_t deviceId) {
-    if (deviceId < 0) return fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclrtSetDevice: device id {} < 0", deviceId));
+aclError aclInit(const char*) {
     return ACL_SUCCESS;
 }
-aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
+aclError aclFinalize() {
+    return ACL_SUCCESS;
+}
+aclError aclrtSetDevice(int32_t deviceId) {
+    if (deviceId < 0)
+        return fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclrtSetDevice: device id {} < 0", deviceId));
+    return ACL_SUCCESS;
+}
+aclError aclrtResetDevice(int32_t) {
+    return ACL_SUCCESS;
+}
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
     if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: devPtr is null");
@@ -70,16 +79,23 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
     try {
         auto& dev = evg::hw::device();
         switch (kind) {
-            case ACL_MEMCPY_HOST_TO_HOST: std::memmove(dst, src, count); break;
-            case ACL_MEMCPY_HOST_TO_DEVICE: dev.copy_to_device(dst, src, count); break;
-            case ACL_MEMCPY_DEVICE_TO_HOST: dev.copy_to_host(dst, src, count); break;
+            case ACL_MEMCPY_HOST_TO_HOST:
+                std::memmove(dst, src, count);
+                break;
+            case ACL_MEMCPY_HOST_TO_DEVICE:
+                dev.copy_to_device(dst, src, count);
+                break;
+            case ACL_MEMCPY_DEVICE_TO_HOST:
+                dev.copy_to_host(dst, src, count);
+                break;
             case ACL_MEMCPY_DEVICE_TO_DEVICE: {
                 std::vector<uint8_t> tmp(count);
                 dev.copy_to_host(tmp.data(), src, count);
                 dev.copy_to_device(dst, tmp.data(), count);
                 break;
             }
-            default: return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: unknown copy kind");
+            default:
+                return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: unknown copy kind");
         }
     } catch (const evg::Error& e) {
         return fail(ACL_ERROR_INVALID_PARAM, e.what());
@@ -131,7 +147,8 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 namespace evg::acl {
-aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type, const std::function<void()>& kernel) {
+aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
+                const std::function<void()>& kernel) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel));

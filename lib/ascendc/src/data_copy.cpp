@@ -14,8 +14,8 @@
 namespace AscendC::detail {
 
 using evg::hw::Core;
-using evg::hw::Memory;
 using evg::hw::MemKind;
+using evg::hw::Memory;
 using evg::hw::Pipe;
 using evg::hw::ViolationKind;
 
@@ -26,18 +26,29 @@ struct Seg {
 };
 struct Fill {
     uint64_t dst, len;
-    bool defined;        // padding with a value (written) or dummy bytes (never written)
-    uint64_t pattern;    // element bytes repeated
+    bool defined;      // padding with a value (written) or dummy bytes (never written)
+    uint64_t pattern;  // element bytes repeated
     uint32_t elem;
 };
 
 int64_t read_int(const uint8_t* p, evg::hw::DType t) {
     switch (t) {
-        case evg::hw::DType::i8: return *reinterpret_cast<const int8_t*>(p);
-        case evg::hw::DType::u8: return *p;
-        case evg::hw::DType::i16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-        case evg::hw::DType::i32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-        default: return 0;
+        case evg::hw::DType::i8:
+            return *reinterpret_cast<const int8_t*>(p);
+        case evg::hw::DType::u8:
+            return *p;
+        case evg::hw::DType::i16: {
+            int16_t v;
+            std::memcpy(&v, p, 2);
+            return v;
+        }
+        case evg::hw::DType::i32: {
+            int32_t v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        default:
+            return 0;
     }
 }
 
@@ -46,10 +57,14 @@ void atomic_element(uint8_t* dst, const uint8_t* src, evg::hw::DType t, evg::hw:
     using evg::hw::DType;
     auto combine = [op](double a, double b) {
         switch (op) {
-            case evg::hw::AtomicOp::add: return a + b;
-            case evg::hw::AtomicOp::max: return a != a ? a : (b != b ? b : (a > b ? a : b));
-            case evg::hw::AtomicOp::min: return a != a ? a : (b != b ? b : (a < b ? a : b));
-            default: return b;
+            case evg::hw::AtomicOp::add:
+                return a + b;
+            case evg::hw::AtomicOp::max:
+                return a != a ? a : (b != b ? b : (a > b ? a : b));
+            case evg::hw::AtomicOp::min:
+                return a != a ? a : (b != b ? b : (a < b ? a : b));
+            default:
+                return b;
         }
     };
     if (evg::hw::dtype_is_float(t)) {
@@ -62,13 +77,15 @@ void atomic_element(uint8_t* dst, const uint8_t* src, evg::hw::DType t, evg::hw:
         return;
     }
     int64_t a = read_int(dst, t), b = read_int(src, t);
-    int64_t r = op == evg::hw::AtomicOp::add ? a + b : (op == evg::hw::AtomicOp::max ? std::max(a, b) : std::min(a, b));
+    int64_t r = op == evg::hw::AtomicOp::add
+                    ? a + b
+                    : (op == evg::hw::AtomicOp::max ? std::max(a, b) : std::min(a, b));
     int64_t s = evg::hw::int_saturate(r, t);
     std::memcpy(dst, &s, static_cast<size_t>(evg::hw::dtype_size(t)));
 }
 
-void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm, Memory* sm, std::vector<Seg> segs,
-                std::vector<Fill> fills) {
+void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm, Memory* sm,
+                std::vector<Seg> segs, std::vector<Fill> fills) {
     auto in = new_instr(pipe, op, site);
     bool to_gm = dm->kind() == MemKind::GM;
     evg::hw::AtomicOp atomic = to_gm ? c.atomic_op() : evg::hw::AtomicOp::none;
@@ -79,7 +96,8 @@ void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm
     }
     for (const auto& f : fills) in->accesses.push_back({dm, f.dst, f.dst + f.len, true, false});
     bool uninit = c.machine().config().checks.uninit;
-    in->exec = [dm, sm, segs = std::move(segs), fills = std::move(fills), atomic, adt, uninit](evg::hw::Instr& self) {
+    in->exec = [dm, sm, segs = std::move(segs), fills = std::move(fills), atomic, adt,
+                uninit](evg::hw::Instr& self) {
         bool reported = false;
         for (const auto& s : segs) {
             if (atomic == evg::hw::AtomicOp::none) {
@@ -92,17 +110,17 @@ void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm
                 int64_t bad_src = sm->first_unwritten(s.src, s.len);
                 if (bad_dst >= 0 || bad_src >= 0) {
                     reported = true;
-                    evg::hw::Access a{bad_dst >= 0 ? dm : sm,
-                                      static_cast<uint64_t>(bad_dst >= 0 ? bad_dst : bad_src),
-                                      static_cast<uint64_t>(bad_dst >= 0 ? bad_dst : bad_src) + 1, bad_dst >= 0, true};
+                    evg::hw::Access a{
+                        bad_dst >= 0 ? dm : sm, static_cast<uint64_t>(bad_dst >= 0 ? bad_dst : bad_src),
+                        static_cast<uint64_t>(bad_dst >= 0 ? bad_dst : bad_src) + 1, bad_dst >= 0, true};
                     self.core->violate(
                         ViolationKind::uninit_to_gm,
                         bad_dst >= 0
                             ? fmt::format("{} accumulates atomically into never-written GM byte {} of {}: "
                                           "initialise the output before the kernel",
                                           self.op, bad_dst, dm->name())
-                            : fmt::format("{} accumulates never-written byte {} of {} into GM", self.op, bad_src,
-                                          sm->name()),
+                            : fmt::format("{} accumulates never-written byte {} of {} into GM", self.op,
+                                          bad_src, sm->name()),
                         {self.core->location(self, &a)});
                 }
             }
@@ -131,11 +149,12 @@ bool check_block_count(Core& c, uint32_t count, const std::string& op, Site site
 uint64_t contiguous_bytes(Core& c, uint64_t count, uint32_t elem, const std::string& op, Site site) {
     uint64_t bytes = count * elem;
     if (bytes % 32 != 0 && c.machine().config().checks.memory)
-        c.violate(ViolationKind::copy_truncated,
-                  fmt::format("{} of {} elements x {} B = {} B is not a multiple of 32 B: the hardware silently "
-                              "copies only {} B (use DataCopyPad for unaligned lengths)",
-                              op, count, elem, bytes, bytes / 32 * 32),
-                  {c.site_location(op, site)});
+        c.violate(
+            ViolationKind::copy_truncated,
+            fmt::format("{} of {} elements x {} B = {} B is not a multiple of 32 B: the hardware silently "
+                        "copies only {} B (use DataCopyPad for unaligned lengths)",
+                        op, count, elem, bytes, bytes / 32 * 32),
+            {c.site_location(op, site)});
     return bytes / 32 * 32;
 }
 
@@ -179,13 +198,13 @@ void copy_local_to_local(const LocalRef& dst, const LocalRef& src, uint64_t coun
 
 namespace {
 // Strided DataCopy: blocks of blockLen DataBlocks, gaps in DataBlocks on both sides.
-void strided(Core& c, Pipe pipe, const std::string& op, Site site, const DataCopyParams& p, Memory* dm, uint64_t dbase,
-             Memory* sm, uint64_t sbase) {
+void strided(Core& c, Pipe pipe, const std::string& op, Site site, const DataCopyParams& p, Memory* dm,
+             uint64_t dbase, Memory* sm, uint64_t sbase) {
     std::vector<Seg> segs;
     uint64_t len = uint64_t(p.blockLen) * 32;
     for (uint32_t i = 0; i < p.blockCount; ++i)
-        segs.push_back({sbase + i * (len + uint64_t(p.srcStride) * 32), dbase + i * (len + uint64_t(p.dstStride) * 32),
-                        len});
+        segs.push_back({sbase + i * (len + uint64_t(p.srcStride) * 32),
+                        dbase + i * (len + uint64_t(p.dstStride) * 32), len});
     issue_copy(c, pipe, op, site, dm, sm, std::move(segs), {});
 }
 uint64_t strided_extent(const DataCopyParams& p, bool src) {
@@ -195,7 +214,8 @@ uint64_t strided_extent(const DataCopyParams& p, bool src) {
 }
 }  // namespace
 
-void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams& p, uint32_t elem, Site site) {
+void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams& p, uint32_t elem,
+                      Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     std::string op = "DataCopy GM->" + std::string(evg::hw::mem_name(dst.mem));
@@ -217,7 +237,8 @@ void copy_local_to_gm(void* dst, const LocalRef& src, const DataCopyParams& p, u
     strided(c, Pipe::MTE3, op, site, p, d->mem, d->off, s->mem, s->off);
 }
 
-void copy_local_to_local(const LocalRef& dst, const LocalRef& src, const DataCopyParams& p, uint32_t, Site site) {
+void copy_local_to_local(const LocalRef& dst, const LocalRef& src, const DataCopyParams& p, uint32_t,
+                         Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     std::string op = fmt::format("DataCopy {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
@@ -228,8 +249,8 @@ void copy_local_to_local(const LocalRef& dst, const LocalRef& src, const DataCop
     strided(c, Pipe::V, op, site, p, d->mem, d->off, s->mem, s->off);
 }
 
-void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyExtParams& p, const PadSpec& pad,
-                          uint32_t elem, Site site) {
+void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyExtParams& p,
+                          const PadSpec& pad, uint32_t elem, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     std::string op = "DataCopyPad GM->" + std::string(evg::hw::mem_name(dst.mem));
@@ -243,7 +264,8 @@ void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyEx
         return bad(fmt::format("blockLen {} B is not a multiple of the element size {} B", p.blockLen, elem));
     uint32_t lp = pad.left * elem, rp = pad.right * elem;
     if (chk && (lp > 32 || rp > 32))
-        return bad(fmt::format("padding of {} + {} elements is more than 32 bytes on a side", pad.left, pad.right));
+        return bad(
+            fmt::format("padding of {} + {} elements is more than 32 bytes on a side", pad.left, pad.right));
     if (chk && elem == 8 && pad.is_pad && pad.value_bits != 0) return bad("64-bit types need paddingValue 0");
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t row_ub = (uint64_t(lp) + p.blockLen + rp + 31) / 32 * 32;  // padded UB footprint of one block
@@ -269,7 +291,8 @@ void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyEx
     issue_copy(c, Pipe::MTE2, op, site, d->mem, s->mem, std::move(segs), std::move(fills));
 }
 
-void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParams& p, uint32_t elem, Site site) {
+void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParams& p, uint32_t elem,
+                          Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     std::string op = "DataCopyPad " + std::string(evg::hw::mem_name(src.mem)) + "->GM";
@@ -277,7 +300,8 @@ void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParam
     if (!check_block_count(c, p.blockCount, op, site)) return;
     if (p.blockLen > 2097151 || (chk && p.blockLen % elem != 0)) {
         c.violate(ViolationKind::bad_param,
-                  fmt::format("{}: blockLen {} B must be at most 2097151 and a multiple of {} B", op, p.blockLen, elem),
+                  fmt::format("{}: blockLen {} B must be at most 2097151 and a multiple of {} B", op,
+                              p.blockLen, elem),
                   {c.site_location(op, site)});
         return;
     }
@@ -289,7 +313,8 @@ void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParam
     auto d = gm_operand(c, dst, (p.blockCount - 1) * gm_pitch + p.blockLen, 1, op + " dst", site);
     if (!d || !s) return;
     std::vector<Seg> segs;
-    for (uint32_t i = 0; i < p.blockCount; ++i) segs.push_back({s->off + i * ub_pitch, d->off + i * gm_pitch, p.blockLen});
+    for (uint32_t i = 0; i < p.blockCount; ++i)
+        segs.push_back({s->off + i * ub_pitch, d->off + i * gm_pitch, p.blockLen});
     issue_copy(c, Pipe::MTE3, op, site, d->mem, s->mem, std::move(segs), {});
 }
 

@@ -13,8 +13,8 @@ using evg::hw::Location;
 using evg::hw::Severity;
 using evg::hw::ViolationKind;
 
-std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes, const std::string& what,
-                                   Site site) {
+std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes,
+                                   const std::string& what, Site site) {
     evg::hw::Memory* m = c.local(t.mem);
     const auto& chk = c.machine().config().checks;
     if (!m) {
@@ -26,8 +26,8 @@ std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t
     if (!m->contains(t.addr, bytes)) {
         // Out of the physical memory: never executed, whatever the checker switches say.
         c.violate(ViolationKind::out_of_bounds,
-                  fmt::format("{} touches {} bytes [{}, {}), beyond the {} B of {}", what, evg::hw::mem_name(t.mem),
-                              t.addr, t.addr + bytes, m->size(), m->name()),
+                  fmt::format("{} touches {} bytes [{}, {}), beyond the {} B of {}", what,
+                              evg::hw::mem_name(t.mem), t.addr, t.addr + bytes, m->size(), m->name()),
                   {c.site_location(what, site)});
         return std::nullopt;
     }
@@ -63,8 +63,8 @@ std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes,
     }
     if (c.machine().config().checks.memory && align > 1 && reinterpret_cast<uintptr_t>(p) % align != 0)
         c.violate(ViolationKind::misaligned,
-                  fmt::format("{}: GM address {} (offset {} in {}) is not {}-byte aligned", what, p, r->offset,
-                              r->mem->name(), align),
+                  fmt::format("{}: GM address {} (offset {} in {}) is not {}-byte aligned", what, p,
+                              r->offset, r->mem->name(), align),
                   {c.site_location(what, site)});
     return Place{r->mem, r->offset};
 }
@@ -77,8 +77,8 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Si
     return in;
 }
 
-bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src, uint64_t src_off,
-                uint64_t bytes, bool reported_already) {
+bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
+                uint64_t src_off, uint64_t bytes, bool reported_already) {
     std::memmove(dst->data() + dst_off, src->data() + src_off, bytes);
     std::memmove(dst->written() + dst_off, src->written() + src_off, bytes);
     if (reported_already || dst->kind() != evg::hw::MemKind::GM) return true;
@@ -87,11 +87,12 @@ bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg:
     if (bad < 0) return true;
     evg::hw::Access a{src, static_cast<uint64_t>(bad), static_cast<uint64_t>(bad) + 1, false, false};
     Location l = in.core->location(in, &a);
-    in.core->violate(ViolationKind::uninit_to_gm,
-                     fmt::format("{} stores never-written bytes to GM: byte {} of {} (copied to {} offset {}) was "
-                                 "never written",
-                                 in.op, bad, src->name(), dst->name(), dst_off + (static_cast<uint64_t>(bad) - src_off)),
-                     {l});
+    in.core->violate(
+        ViolationKind::uninit_to_gm,
+        fmt::format("{} stores never-written bytes to GM: byte {} of {} (copied to {} offset {}) was "
+                    "never written",
+                    in.op, bad, src->name(), dst->name(), dst_off + (static_cast<uint64_t>(bad) - src_off)),
+        {l});
     return false;
 }
 

@@ -17,8 +17,8 @@ struct Place {
 };
 
 // `what` names the instruction and the operand role for messages, e.g. "Add dst".
-std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes, const std::string& what,
-                                   Site site);
+std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes,
+                                   const std::string& what, Site site);
 std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes, uint32_t align,
                                 const std::string& what, Site site);
 
@@ -26,7 +26,7 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Si
 
 // Copies bytes and their written-shadow. When the destination is GM, never-written source bytes are reported
 // (uninit_to_gm) against instruction `in`; returns false if it reported.
-bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src, uint64_t src_off,
-                uint64_t bytes, bool reported_already);
+bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
+                uint64_t src_off, uint64_t bytes, bool reported_already);
 
 }  // namespace AscendC::detail

@@ -14,8 +14,8 @@ using evg::hw::Core;
 using evg::hw::ViolationKind;
 
 namespace {
-void scalar_access(Core& c, std::optional<Place> p, void* buf, uint32_t size, bool write, const std::string& op,
-                   Site site) {
+void scalar_access(Core& c, std::optional<Place> p, void* buf, uint32_t size, bool write,
+                   const std::string& op, Site site) {
     if (!p) return;
     auto in = new_instr(evg::hw::Pipe::S, op, site);
     in->accesses.push_back({p->mem, p->off, p->off + size, write, false});
@@ -31,8 +31,8 @@ void scalar_access(Core& c, std::optional<Place> p, void* buf, uint32_t size, bo
         if (track && !q.mem->all_written(q.off, size)) {
             evg::hw::Access a{q.mem, q.off, q.off + size, false, false};
             self.core->violate(ViolationKind::uninit_read,
-                               fmt::format("{} reads never-written bytes [{}, {}) of {} into a scalar", self.op, q.off,
-                                           q.off + size, q.mem->name()),
+                               fmt::format("{} reads never-written bytes [{}, {}) of {} into a scalar",
+                                           self.op, q.off, q.off + size, q.mem->name()),
                                {self.core->location(self, &a)});
         }
     };
@@ -76,15 +76,15 @@ void scalar_write(const LocalRef& t, uint64_t byte_off, const void* in, uint32_t
 void gm_scalar_read(const void* addr, void* out, uint32_t size, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    scalar_access(c, gm_operand(c, addr, size, size, "GlobalTensor::GetValue", site), out, size, false, "GetValue",
-                  site);
+    scalar_access(c, gm_operand(c, addr, size, size, "GlobalTensor::GetValue", site), out, size, false,
+                  "GetValue", site);
 }
 
 void gm_scalar_write(void* addr, const void* in, uint32_t size, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    scalar_access(c, gm_operand(c, addr, size, size, "GlobalTensor::SetValue", site), const_cast<void*>(in), size,
-                  true, "SetValue", site);
+    scalar_access(c, gm_operand(c, addr, size, size, "GlobalTensor::SetValue", site), const_cast<void*>(in),
+                  size, true, "SetValue", site);
 }
 
 bool check_carve(TPosition pos, uint64_t offset, uint64_t bytes, const char* what, Site site) {
@@ -93,8 +93,8 @@ bool check_carve(TPosition pos, uint64_t offset, uint64_t bytes, const char* wha
     uint32_t cap = evg::hw::mem_capacity(c.arch(), kind);
     if (offset + bytes <= cap) return true;
     c.violate(ViolationKind::ub_overflow,
-              fmt::format("{} carves {} bytes at offset {} of {}, ending at {}; {} has {} B", what, bytes, offset,
-                          evg::hw::mem_name(kind), offset + bytes, c.arch().name, cap),
+              fmt::format("{} carves {} bytes at offset {} of {}, ending at {}; {} has {} B", what, bytes,
+                          offset, evg::hw::mem_name(kind), offset + bytes, c.arch().name, cap),
               {c.site_location(what, site)});
     return false;
 }

@@ -1,6 +1,6 @@
 // Vector instructions (PIPE_V). Arithmetic on 16-bit floats widens to float, computes, and rounds once per
-// instruction to nearest even. Integer arithmetic wraps. Output lanes are "written" only where every input lane
-// was, so garbage lanes carry their taint to wherever they go.
+// instruction to nearest even. Integer arithmetic wraps. Output lanes are "written" only where every input
+// lane was, so garbage lanes carry their taint to wherever they go.
 #include "ascendc/vector.hpp"
 
 #include <fmt/format.h>
@@ -23,29 +23,52 @@ using evg::hw::ViolationKind;
 
 const char* vec_op_name(VecOp op) {
     switch (op) {
-        case VecOp::Add: return "Add";
-        case VecOp::Sub: return "Sub";
-        case VecOp::Mul: return "Mul";
-        case VecOp::Div: return "Div";
-        case VecOp::Max: return "Max";
-        case VecOp::Min: return "Min";
-        case VecOp::Prelu: return "Prelu";
-        case VecOp::Adds: return "Adds";
-        case VecOp::Muls: return "Muls";
-        case VecOp::Maxs: return "Maxs";
-        case VecOp::Mins: return "Mins";
-        case VecOp::DivsTensorScalar: return "Divs";
-        case VecOp::DivsScalarTensor: return "Divs";
-        case VecOp::LeakyRelu: return "LeakyRelu";
-        case VecOp::Exp: return "Exp";
-        case VecOp::Ln: return "Ln";
-        case VecOp::Abs: return "Abs";
-        case VecOp::Relu: return "Relu";
-        case VecOp::Sqrt: return "Sqrt";
-        case VecOp::Rsqrt: return "Rsqrt";
-        case VecOp::Reciprocal: return "Reciprocal";
-        case VecOp::Silu: return "Silu";
-        case VecOp::Duplicate: return "Duplicate";
+        case VecOp::Add:
+            return "Add";
+        case VecOp::Sub:
+            return "Sub";
+        case VecOp::Mul:
+            return "Mul";
+        case VecOp::Div:
+            return "Div";
+        case VecOp::Max:
+            return "Max";
+        case VecOp::Min:
+            return "Min";
+        case VecOp::Prelu:
+            return "Prelu";
+        case VecOp::Adds:
+            return "Adds";
+        case VecOp::Muls:
+            return "Muls";
+        case VecOp::Maxs:
+            return "Maxs";
+        case VecOp::Mins:
+            return "Mins";
+        case VecOp::DivsTensorScalar:
+            return "Divs";
+        case VecOp::DivsScalarTensor:
+            return "Divs";
+        case VecOp::LeakyRelu:
+            return "LeakyRelu";
+        case VecOp::Exp:
+            return "Exp";
+        case VecOp::Ln:
+            return "Ln";
+        case VecOp::Abs:
+            return "Abs";
+        case VecOp::Relu:
+            return "Relu";
+        case VecOp::Sqrt:
+            return "Sqrt";
+        case VecOp::Rsqrt:
+            return "Rsqrt";
+        case VecOp::Reciprocal:
+            return "Reciprocal";
+        case VecOp::Silu:
+            return "Silu";
+        case VecOp::Duplicate:
+            return "Duplicate";
     }
     return "?";
 }
@@ -56,23 +79,39 @@ enum class Family { arith, float_only, relu, dup };
 
 Family family(VecOp op) {
     switch (op) {
-        case VecOp::Add: case VecOp::Sub: case VecOp::Mul: case VecOp::Max: case VecOp::Min:
-        case VecOp::Adds: case VecOp::Muls: case VecOp::Maxs: case VecOp::Mins: return Family::arith;
-        case VecOp::Relu: return Family::relu;
-        case VecOp::Duplicate: return Family::dup;
-        default: return Family::float_only;
+        case VecOp::Add:
+        case VecOp::Sub:
+        case VecOp::Mul:
+        case VecOp::Max:
+        case VecOp::Min:
+        case VecOp::Adds:
+        case VecOp::Muls:
+        case VecOp::Maxs:
+        case VecOp::Mins:
+            return Family::arith;
+        case VecOp::Relu:
+            return Family::relu;
+        case VecOp::Duplicate:
+            return Family::dup;
+        default:
+            return Family::float_only;
     }
 }
 
-// Element types each instruction accepts (hardware-model.md §6.3); bf16 arithmetic only where the chip has it.
+// Element types each instruction accepts (hardware-model.md §6.3); bf16 arithmetic only where the chip has
+// it.
 bool dtype_ok(evg::hw::ArchId arch, VecOp op, DType t) {
     if (t == DType::bf16 && op != VecOp::Duplicate) return evg::hw::arithmetic_dtype_legal(arch, t);
     switch (family(op)) {
-        case Family::arith: return t == DType::f32 || t == DType::f16 || t == DType::i16 || t == DType::i32;
-        case Family::float_only: return t == DType::f32 || t == DType::f16;
-        case Family::relu: return t == DType::f32 || t == DType::f16 || t == DType::i32;
+        case Family::arith:
+            return t == DType::f32 || t == DType::f16 || t == DType::i16 || t == DType::i32;
+        case Family::float_only:
+            return t == DType::f32 || t == DType::f16;
+        case Family::relu:
+            return t == DType::f32 || t == DType::f16 || t == DType::i32;
         case Family::dup:
-            return t == DType::f32 || t == DType::f16 || t == DType::bf16 || t == DType::i16 || t == DType::i32;
+            return t == DType::f32 || t == DType::f16 || t == DType::bf16 || t == DType::i16 ||
+                   t == DType::i32;
     }
     return false;
 }
@@ -80,58 +119,97 @@ bool dtype_ok(evg::hw::ArchId arch, VecOp op, DType t) {
 bool check_dtype(Core& c, VecOp op, DType t, Site site) {
     if (dtype_ok(c.arch().id, op, t)) return true;
     c.violate(ViolationKind::illegal_dtype,
-              fmt::format("{} does not support element type {} on {}", vec_op_name(op), evg::hw::dtype_name(t),
-                          c.arch().name),
+              fmt::format("{} does not support element type {} on {}", vec_op_name(op),
+                          evg::hw::dtype_name(t), c.arch().name),
               {c.site_location(vec_op_name(op), site)});
     return false;
 }
 
-inline float nan_max(float a, float b) { return (a != a || b != b) ? NAN : (a > b ? a : b); }
-inline float nan_min(float a, float b) { return (a != a || b != b) ? NAN : (a < b ? a : b); }
+inline float nan_max(float a, float b) {
+    return (a != a || b != b) ? NAN : (a > b ? a : b);
+}
+inline float nan_min(float a, float b) {
+    return (a != a || b != b) ? NAN : (a < b ? a : b);
+}
 
 inline float apply_f(VecOp op, float a, float b, float s) {
     switch (op) {
-        case VecOp::Add: return a + b;
-        case VecOp::Sub: return a - b;
-        case VecOp::Mul: return a * b;
-        case VecOp::Div: return a / b;
-        case VecOp::Max: return nan_max(a, b);
-        case VecOp::Min: return nan_min(a, b);
-        case VecOp::Prelu: return a >= 0.0f ? a : a * b;
-        case VecOp::Adds: return a + s;
-        case VecOp::Muls: return a * s;
-        case VecOp::Maxs: return nan_max(a, s);
-        case VecOp::Mins: return nan_min(a, s);
-        case VecOp::DivsTensorScalar: return a / s;
-        case VecOp::DivsScalarTensor: return s / a;
-        case VecOp::LeakyRelu: return a >= 0.0f ? a : a * s;
-        case VecOp::Exp: return std::exp(a);
-        case VecOp::Ln: return std::log(a);
-        case VecOp::Abs: return std::fabs(a);
-        case VecOp::Relu: return a != a ? a : (a > 0.0f ? a : 0.0f);
-        case VecOp::Sqrt: return std::sqrt(a);
-        case VecOp::Rsqrt: return 1.0f / std::sqrt(a);
-        case VecOp::Reciprocal: return 1.0f / a;
-        case VecOp::Silu: return a / (1.0f + std::exp(-a));
-        case VecOp::Duplicate: return s;
+        case VecOp::Add:
+            return a + b;
+        case VecOp::Sub:
+            return a - b;
+        case VecOp::Mul:
+            return a * b;
+        case VecOp::Div:
+            return a / b;
+        case VecOp::Max:
+            return nan_max(a, b);
+        case VecOp::Min:
+            return nan_min(a, b);
+        case VecOp::Prelu:
+            return a >= 0.0f ? a : a * b;
+        case VecOp::Adds:
+            return a + s;
+        case VecOp::Muls:
+            return a * s;
+        case VecOp::Maxs:
+            return nan_max(a, s);
+        case VecOp::Mins:
+            return nan_min(a, s);
+        case VecOp::DivsTensorScalar:
+            return a / s;
+        case VecOp::DivsScalarTensor:
+            return s / a;
+        case VecOp::LeakyRelu:
+            return a >= 0.0f ? a : a * s;
+        case VecOp::Exp:
+            return std::exp(a);
+        case VecOp::Ln:
+            return std::log(a);
+        case VecOp::Abs:
+            return std::fabs(a);
+        case VecOp::Relu:
+            return a != a ? a : (a > 0.0f ? a : 0.0f);
+        case VecOp::Sqrt:
+            return std::sqrt(a);
+        case VecOp::Rsqrt:
+            return 1.0f / std::sqrt(a);
+        case VecOp::Reciprocal:
+            return 1.0f / a;
+        case VecOp::Silu:
+            return a / (1.0f + std::exp(-a));
+        case VecOp::Duplicate:
+            return s;
     }
     return 0.0f;
 }
 
 inline int64_t apply_i(VecOp op, int64_t a, int64_t b, int64_t s) {
     switch (op) {
-        case VecOp::Add: return a + b;
-        case VecOp::Sub: return a - b;
-        case VecOp::Mul: return a * b;
-        case VecOp::Max: return a > b ? a : b;
-        case VecOp::Min: return a < b ? a : b;
-        case VecOp::Adds: return a + s;
-        case VecOp::Muls: return a * s;
-        case VecOp::Maxs: return a > s ? a : s;
-        case VecOp::Mins: return a < s ? a : s;
-        case VecOp::Relu: return a > 0 ? a : 0;
-        case VecOp::Duplicate: return s;
-        default: return 0;
+        case VecOp::Add:
+            return a + b;
+        case VecOp::Sub:
+            return a - b;
+        case VecOp::Mul:
+            return a * b;
+        case VecOp::Max:
+            return a > b ? a : b;
+        case VecOp::Min:
+            return a < b ? a : b;
+        case VecOp::Adds:
+            return a + s;
+        case VecOp::Muls:
+            return a * s;
+        case VecOp::Maxs:
+            return a > s ? a : s;
+        case VecOp::Mins:
+            return a < s ? a : s;
+        case VecOp::Relu:
+            return a > 0 ? a : 0;
+        case VecOp::Duplicate:
+            return s;
+        default:
+            return 0;
     }
 }
 
@@ -204,12 +282,23 @@ void run_int(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t s
 void compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n) {
     uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
     switch (t) {
-        case DType::f32: run_float<Lane<float>>(op, d, a, b, static_cast<float>(s), n, es); break;
-        case DType::f16: run_float<Lane<evg::hw::half>>(op, d, a, b, static_cast<float>(s), n, es); break;
-        case DType::bf16: run_float<Lane<evg::hw::bfloat16>>(op, d, a, b, static_cast<float>(s), n, es); break;
-        case DType::i16: run_int<IntLane<int16_t>>(op, d, a, b, static_cast<int64_t>(s), n, es); break;
-        case DType::i32: run_int<IntLane<int32_t>>(op, d, a, b, static_cast<int64_t>(s), n, es); break;
-        default: break;
+        case DType::f32:
+            run_float<Lane<float>>(op, d, a, b, static_cast<float>(s), n, es);
+            break;
+        case DType::f16:
+            run_float<Lane<evg::hw::half>>(op, d, a, b, static_cast<float>(s), n, es);
+            break;
+        case DType::bf16:
+            run_float<Lane<evg::hw::bfloat16>>(op, d, a, b, static_cast<float>(s), n, es);
+            break;
+        case DType::i16:
+            run_int<IntLane<int16_t>>(op, d, a, b, static_cast<int64_t>(s), n, es);
+            break;
+        case DType::i32:
+            run_int<IntLane<int32_t>>(op, d, a, b, static_cast<int64_t>(s), n, es);
+            break;
+        default:
+            break;
     }
 }
 
@@ -271,7 +360,8 @@ void vec_binary(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, const
                 Site site) {
     issue_vector(evg::hw::current_core(), op, t, dst, &a, &b, 0.0, count, site);
 }
-void vec_scalar(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, double scalar, uint64_t count, Site site) {
+void vec_scalar(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, double scalar, uint64_t count,
+                Site site) {
     issue_vector(evg::hw::current_core(), op, t, dst, &a, nullptr, scalar, count, site);
 }
 void vec_unary(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, uint64_t count, Site site) {
@@ -293,7 +383,8 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
         return;
     }
     if (count == 0) return;
-    uint32_t ti = static_cast<uint32_t>(evg::hw::dtype_size(from)), to_ = static_cast<uint32_t>(evg::hw::dtype_size(to));
+    uint32_t ti = static_cast<uint32_t>(evg::hw::dtype_size(from)),
+             to_ = static_cast<uint32_t>(evg::hw::dtype_size(to));
     auto s = local_operand(c, src, count * ti, name + " src", site);
     auto d = local_operand(c, dst, count * to_, name + " dst", site);
     if (!s || !d) return;
@@ -305,26 +396,29 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
     in->exec = [=](evg::hw::Instr&) {
         if (track) propagate_written(pd.mem, pd.off, {{ps.mem, ps.off}}, count, ti, to_);
         if (to_ > ti && ps.mem == pd.mem && pd.off < ps.off + count * ti && ps.off < pd.off + count * to_) {
-            // Overlapping widening cast: convert through a copy (hardware gives wrong results; checked elsewhere).
+            // Overlapping widening cast: convert through a copy (hardware gives wrong results; checked
+            // elsewhere).
             std::vector<uint8_t> tmp(ps.mem->data() + ps.off, ps.mem->data() + ps.off + count * ti);
             for (uint64_t i = 0; i < count; ++i)
                 evg::hw::convert_element(from, tmp.data() + i * ti, to, pd.mem->data() + pd.off + i * to_, m);
             return;
         }
         for (uint64_t i = 0; i < count; ++i)
-            evg::hw::convert_element(from, ps.mem->data() + ps.off + i * ti, to, pd.mem->data() + pd.off + i * to_, m);
+            evg::hw::convert_element(from, ps.mem->data() + ps.off + i * ti, to,
+                                     pd.mem->data() + pd.off + i * to_, m);
     };
     c.issue(std::move(in));
 }
 
-void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& work, uint64_t count,
-                Site site) {
+void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& work,
+                uint64_t count, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     const char* name = kind == 0 ? "ReduceSum" : (kind == 1 ? "ReduceMax" : "ReduceMin");
     if (t != DType::f32 && t != DType::f16) {
         c.violate(ViolationKind::illegal_dtype,
-                  fmt::format("{} does not support element type {} (half and float only)", name, evg::hw::dtype_name(t)),
+                  fmt::format("{} does not support element type {} (half and float only)", name,
+                              evg::hw::dtype_name(t)),
                   {c.site_location(name, site)});
         return;
     }
@@ -346,13 +440,18 @@ void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, con
         for (uint64_t i = 0; i < count; ++i) {
             float v = t == DType::f32 ? Lane<float>::ld(ps.mem->data() + ps.off + i * es)
                                       : Lane<evg::hw::half>::ld(ps.mem->data() + ps.off + i * es);
-            if (i == 0) acc = v;
-            else if (kind == 0) acc += v;
-            else acc = kind == 1 ? nan_max(acc, v) : nan_min(acc, v);
+            if (i == 0)
+                acc = v;
+            else if (kind == 0)
+                acc += v;
+            else
+                acc = kind == 1 ? nan_max(acc, v) : nan_min(acc, v);
         }
         bool all = ps.mem->first_unwritten(ps.off, count * es) < 0;
-        if (t == DType::f32) Lane<float>::st(pd.mem->data() + pd.off, acc);
-        else Lane<evg::hw::half>::st(pd.mem->data() + pd.off, acc);
+        if (t == DType::f32)
+            Lane<float>::st(pd.mem->data() + pd.off, acc);
+        else
+            Lane<evg::hw::half>::st(pd.mem->data() + pd.off, acc);
         if (track) {
             pd.mem->mark_written(pd.off, es, all);
             pw.mem->mark_written(pw.off, 32, true);

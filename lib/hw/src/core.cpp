@@ -18,15 +18,19 @@ Core& current_core() {
         throw HostError("an AscendC kernel call was made outside a kernel launch (no current core)");
     return *detail::tls_core;
 }
-Core* current_core_or_null() { return detail::tls_core; }
+Core* current_core_or_null() {
+    return detail::tls_core;
+}
 
 Core::Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num)
     : machine_(m), index_(index), type_(type), block_(block), sub_(sub), sub_num_(sub_num) {
     const ArchSpec& a = m.arch();
     if (type == CoreType::AIV) {
         int vid = block * sub_num + sub;
-        name_ = sub_num > 1 ? fmt::format("AIV {} (block {}, sub {})", vid, block, sub) : fmt::format("AIV {}", vid);
-        local_[MemKind::UB] = std::make_unique<Memory>(MemKind::UB, fmt::format("UB[AIV {}]", vid), a.ub_size, 512);
+        name_ = sub_num > 1 ? fmt::format("AIV {} (block {}, sub {})", vid, block, sub)
+                            : fmt::format("AIV {}", vid);
+        local_[MemKind::UB] =
+            std::make_unique<Memory>(MemKind::UB, fmt::format("UB[AIV {}]", vid), a.ub_size, 512);
     } else {
         name_ = fmt::format("AIC {}", block);
         for (MemKind k : {MemKind::L1, MemKind::L0A, MemKind::L0B, MemKind::L0C, MemKind::BT, MemKind::FB})
@@ -37,9 +41,13 @@ Core::Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num
     for (auto& p : pipes_) p.known = VectorClock(m.agents());
 }
 
-const ArchSpec& Core::arch() const { return machine_.arch(); }
+const ArchSpec& Core::arch() const {
+    return machine_.arch();
+}
 
-bool Core::owns(Pipe p) const { return core_owns_pipe(arch(), type_, p); }
+bool Core::owns(Pipe p) const {
+    return core_owns_pipe(arch(), type_, p);
+}
 
 Memory* Core::local(MemKind k) {
     auto it = local_.find(k);
@@ -133,8 +141,8 @@ bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
     std::string op = fmt::format("{}<{}>({})", what, event_name(e), id);
     if (!machine_.config().checks.flags) return id >= 0 && id <= arch().max_event_id && e < HardEvent::MAX;
     if (e >= HardEvent::MAX) {
-        violate(ViolationKind::illegal_event, fmt::format("{}: HardEvent value {} is not a valid event", op,
-                                                          static_cast<int>(e)),
+        violate(ViolationKind::illegal_event,
+                fmt::format("{}: HardEvent value {} is not a valid event", op, static_cast<int>(e)),
                 {site_location(op, site)});
         return false;
     }
@@ -153,10 +161,11 @@ bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
         return false;
     }
     if (id > arch().max_user_event_id)
-        violate(ViolationKind::illegal_event,
-                fmt::format("{} uses event id {}, reserved for the system (6) or TPipe auto-sync (7); use 0..{}", op,
-                            id, arch().max_user_event_id),
-                {site_location(op, site)}, Severity::warning);
+        violate(
+            ViolationKind::illegal_event,
+            fmt::format("{} uses event id {}, reserved for the system (6) or TPipe auto-sync (7); use 0..{}",
+                        op, id, arch().max_user_event_id),
+            {site_location(op, site)}, Severity::warning);
     if (!owns(event_src(e)) || !owns(event_dst(e))) {
         violate(ViolationKind::illegal_event,
                 fmt::format("{}: {} has no pipe {}; the flag operation compiles to nothing", op, name_,
@@ -170,7 +179,8 @@ bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
 void Core::set_flag(HardEvent e, int id, Site site) {
     if (abort_guard()) return;
     if (!check_event(e, id, site, "SetFlag")) return;
-    auto in = make(event_src(e), InstrKind::set_flag, fmt::format("SetFlag<{}>({})", event_name(e), id), site);
+    auto in =
+        make(event_src(e), InstrKind::set_flag, fmt::format("SetFlag<{}>({})", event_name(e), id), site);
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {
@@ -189,7 +199,8 @@ void Core::set_flag(HardEvent e, int id, Site site) {
 void Core::wait_flag(HardEvent e, int id, Site site) {
     if (abort_guard()) return;
     if (!check_event(e, id, site, "WaitFlag")) return;
-    auto in = make(event_dst(e), InstrKind::wait_flag, fmt::format("WaitFlag<{}>({})", event_name(e), id), site);
+    auto in =
+        make(event_dst(e), InstrKind::wait_flag, fmt::format("WaitFlag<{}>({})", event_name(e), id), site);
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {
@@ -215,7 +226,8 @@ void Core::pipe_barrier(Pipe p, Site site) {
     if (abort_guard()) return;
     std::string op = fmt::format("PipeBarrier<PIPE_{}>", pipe_name(p));
     if (p == Pipe::S) {
-        violate(ViolationKind::bad_param, "PipeBarrier<PIPE_S> is not allowed: the scalar pipe is always in order",
+        violate(ViolationKind::bad_param,
+                "PipeBarrier<PIPE_S> is not allowed: the scalar pipe is always in order",
                 {site_location(op, site)});
         return;
     }
@@ -242,8 +254,8 @@ void Core::pipe_barrier(Pipe p, Site site) {
         return;
     }
     if (!owns(p)) {
-        violate(ViolationKind::bad_param, fmt::format("{} on {}: this core has no such pipe; the barrier does nothing",
-                                                      op, name_),
+        violate(ViolationKind::bad_param,
+                fmt::format("{} on {}: this core has no such pipe; the barrier does nothing", op, name_),
                 {site_location(op, site)}, Severity::warning);
         return;
     }
@@ -280,7 +292,8 @@ void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     auto in = make(p, InstrKind::cross_wait, op, site);
     in->cross_mode = mode;
     in->cross_flag = flag;
-    // On AtlasA2 the wait stalls every pipe of the waiter: the scalar unit stops issuing until it is satisfied.
+    // On AtlasA2 the wait stalls every pipe of the waiter: the scalar unit stops issuing until it is
+    // satisfied.
     if (p == Pipe::S || arch().cross_wait_blocks_all) {
         in->pipe = Pipe::S;
         in->core = this;
@@ -303,16 +316,18 @@ void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 
 void Core::set_atomic(AtomicOp op, DType t, Site site) {
     if (abort_guard()) return;
-    static constexpr DType kAtomicTypes[] = {DType::i8, DType::i16, DType::f16, DType::bf16, DType::i32, DType::f32};
+    static constexpr DType kAtomicTypes[] = {DType::i8,   DType::i16, DType::f16,
+                                             DType::bf16, DType::i32, DType::f32};
     if (op != AtomicOp::none) {
         bool ok = false;
         for (auto x : kAtomicTypes) ok |= x == t;
         if (!ok) {
-            violate(ViolationKind::illegal_dtype,
-                    fmt::format("SetAtomic with element type {}: GM atomics support int8, int16, half, bfloat16, "
-                                "int32 and float",
-                                dtype_name(t)),
-                    {site_location("SetAtomic", site)});
+            violate(
+                ViolationKind::illegal_dtype,
+                fmt::format("SetAtomic with element type {}: GM atomics support int8, int16, half, bfloat16, "
+                            "int32 and float",
+                            dtype_name(t)),
+                {site_location("SetAtomic", site)});
             return;
         }
     }

@@ -21,7 +21,9 @@ void* Device::malloc(uint64_t bytes, std::string name) {
     return p;
 }
 
-bool Device::free(void* p) { return gm_.erase(reinterpret_cast<uintptr_t>(p)) > 0; }
+bool Device::free(void* p) {
+    return gm_.erase(reinterpret_cast<uintptr_t>(p)) > 0;
+}
 
 void Device::set_name(void* p, std::string name) {
     auto r = find(p);
@@ -43,9 +45,10 @@ void Device::copy_to_device(void* dst, const void* src, uint64_t bytes) {
     if (bytes == 0) return;
     auto r = find(dst);
     if (!r || !r->mem->contains(r->offset, bytes))
-        throw HostError(fmt::format("aclrtMemcpy host-to-device: destination range of {} bytes is not inside one GM "
-                                    "allocation",
-                                    bytes));
+        throw HostError(
+            fmt::format("aclrtMemcpy host-to-device: destination range of {} bytes is not inside one GM "
+                        "allocation",
+                        bytes));
     std::memcpy(r->mem->data() + r->offset, src, bytes);
     r->mem->mark_written(r->offset, bytes);
 }
@@ -54,9 +57,10 @@ void Device::copy_to_host(void* dst, const void* src, uint64_t bytes) {
     if (bytes == 0) return;
     auto r = find(src);
     if (!r || !r->mem->contains(r->offset, bytes))
-        throw HostError(fmt::format("aclrtMemcpy device-to-host: source range of {} bytes is not inside one GM "
-                                    "allocation",
-                                    bytes));
+        throw HostError(
+            fmt::format("aclrtMemcpy device-to-host: source range of {} bytes is not inside one GM "
+                        "allocation",
+                        bytes));
     std::memcpy(dst, r->mem->data() + r->offset, bytes);
 }
 

@@ -18,7 +18,8 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
     : dev_(dev), cfg_(cfg), block_dim_(block_dim), type_(type), rng_(cfg.seed) {
     // Core numbering: AICs first (index = block), then AIVs (index = aic_count + block * sub_num + sub).
     int aics = type == KernelType::aiv_only ? 0 : block_dim;
-    int aivs = type == KernelType::aic_only ? 0 : (type == KernelType::mix_aic_1_2 ? 2 * block_dim : block_dim);
+    int aivs =
+        type == KernelType::aic_only ? 0 : (type == KernelType::mix_aic_1_2 ? 2 * block_dim : block_dim);
     int sub_num = type == KernelType::mix_aic_1_2 ? 2 : 1;
     cores_.reserve(static_cast<size_t>(aics + aivs));
     // Clocks need the agent count before cores build them.
@@ -54,11 +55,13 @@ bool Machine::register_instr(Instr& in) {
     if (instr_count_ >= cfg_.max_instructions) {
         if (!deadlocked_) {
             deadlocked_ = true;
-            violate({ViolationKind::kernel_exception, Severity::error,
+            violate({ViolationKind::kernel_exception,
+                     Severity::error,
                      fmt::format("the kernel issued more than {} instructions; the launch was stopped (raise "
                                  "Config::max_instructions if this is intended)",
                                  cfg_.max_instructions),
-                     {in.core->location(in)}, 1});
+                     {in.core->location(in)},
+                     1});
             for (auto& c : cores_) c->aborting_ = true;
         }
         return false;
@@ -122,8 +125,8 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
             Core& c2 = core(second.core);
             std::string edge;
             if (first.core != second.core) {
-                edge = fmt::format("no cross-core flag orders {} of {} before {} of {}", label(first), c1.name(),
-                                   label(second), c2.name());
+                edge = fmt::format("no cross-core flag orders {} of {} before {} of {}", label(first),
+                                   c1.name(), label(second), c2.name());
             } else if (first.pipe == second.pipe) {
                 edge = fmt::format("no PipeBarrier<PIPE_{}> orders {} before {}", pipe_name(first.pipe),
                                    label(first), label(second));
@@ -149,10 +152,13 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
                 l.site = s.site;
                 return l;
             };
-            violate({ViolationKind::race, Severity::error,
-                     fmt::format("{} race on {} bytes [{}, {}) between {} ({}) and {} ({}): {}", kind, a.mem->name(),
-                                 k.begin, k.end, label(first), first.op, label(second), second.op, edge),
-                     {loc(first, c1), loc(second, c2)}, 1});
+            violate({ViolationKind::race,
+                     Severity::error,
+                     fmt::format("{} race on {} bytes [{}, {}) between {} ({}) and {} ({}): {}", kind,
+                                 a.mem->name(), k.begin, k.end, label(first), first.op, label(second),
+                                 second.op, edge),
+                     {loc(first, c1), loc(second, c2)},
+                     1});
         }
     }
 }
@@ -177,11 +183,14 @@ void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
                 prev.op = e->op;
                 prev.site = e->site.str();
             }
-            violate({ViolationKind::flag_set_twice, Severity::error,
-                     fmt::format("{} on {} may execute while the flag is still set by #{}: no WaitFlag<{}>({}) "
-                                 "consumes the earlier set first (setting a set flag is undefined behaviour)",
-                                 in.op, c.name(), f.last_set_instr, event_name(in.event), in.event_id),
-                     {prev, c.location(in)}, 1});
+            violate(
+                {ViolationKind::flag_set_twice,
+                 Severity::error,
+                 fmt::format("{} on {} may execute while the flag is still set by #{}: no WaitFlag<{}>({}) "
+                             "consumes the earlier set first (setting a set flag is undefined behaviour)",
+                             in.op, c.name(), f.last_set_instr, event_name(in.event), in.event_id),
+                 {prev, c.location(in)},
+                 1});
         }
     }
     f.pending.push_back({clock, in.id});
@@ -195,7 +204,8 @@ void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned) {
     f.waits.push_back({c.agent(in.pipe), in.epoch});
 }
 
-bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op) {
+bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site,
+                               const std::string& op) {
     auto fail = [&](std::string msg, Severity sev = Severity::error) {
         c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev);
         return sev == Severity::warning;
@@ -204,14 +214,16 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Sit
         return fail(fmt::format("{}: cross-core flags need a mix (AIC + AIV) kernel; this launch is {}", op,
                                 type_ == KernelType::aiv_only ? "AIV-only" : "AIC-only"));
     if (mode != 0 && mode != 1 && mode != 2 && mode != 4)
-        return fail(fmt::format("{}: mode {} does not exist (modes are 0, 1, 2 and, on Ascend950, 4)", op, mode));
+        return fail(
+            fmt::format("{}: mode {} does not exist (modes are 0, 1, 2 and, on Ascend950, 4)", op, mode));
     if (mode == 4 && !arch().cross_core_mode4)
-        return fail(fmt::format("{}: mode 4 (AIC <-> one AIV) exists only on Ascend950, not on {}", op, arch().name));
+        return fail(
+            fmt::format("{}: mode 4 (AIC <-> one AIV) exists only on Ascend950, not on {}", op, arch().name));
     if (mode == 1 && c.type() == CoreType::AIC)
         return fail(fmt::format("{}: mode 1 synchronises the AIVs of one AI core; an AIC cannot use it", op));
     if (p == Pipe::ALL || (p == Pipe::S && mode != 4))
-        return fail(fmt::format("{}: pipe {} is not allowed in mode {} (use V, M, MTE1, MTE2, MTE3 or FIX)", op,
-                                pipe_name(p), mode));
+        return fail(fmt::format("{}: pipe {} is not allowed in mode {} (use V, M, MTE1, MTE2, MTE3 or FIX)",
+                                op, pipe_name(p), mode));
     if (p != Pipe::S && !c.owns(p))
         return fail(fmt::format("{}: {} has no pipe {}", op, c.name(), pipe_name(p)));
     int max_flag = (mode == 4 && c.type() == CoreType::AIC) ? 31 : 15;
@@ -219,7 +231,8 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Sit
         return fail(fmt::format("{}: flag id {} is above {}; the hardware keeps only the low bits", op, flag,
                                 max_flag));
     if (mode != 4 && flag > 10)
-        fail(fmt::format("{}: flag id {} is above 10; ids 11-14 are used by SyncAll", op, flag), Severity::warning);
+        fail(fmt::format("{}: flag id {} is above 10; ids 11-14 are used by SyncAll", op, flag),
+             Severity::warning);
     return true;
 }
 
@@ -230,12 +243,14 @@ void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, 
         size_t need = static_cast<size_t>(st.increments) - static_cast<size_t>(arch().cross_core_counter_max);
         bool ok = st.waits.size() >= need && clock.covers(st.waits[need - 1]);
         if (!ok)
-            violate({ViolationKind::counter_overflow, Severity::error,
+            violate({ViolationKind::counter_overflow,
+                     Severity::error,
                      fmt::format("{} can raise cross-core flag {} of {} to {}: the counter holds at most {} "
                                  "unconsumed sets (the device hangs); wait on it before setting again",
                                  set.op, flag, target.name(), st.pending.size() + 1,
                                  arch().cross_core_counter_max),
-                     {set.core->location(set)}, 1});
+                     {set.core->location(set)},
+                     1});
     }
     st.pending.push_back(clock);
     st.last_set_instr = set.id;
@@ -340,19 +355,25 @@ void Machine::execute(Core& c, int slot, size_t pos) {
             if (cfg_.checks.race) race_check(c, *in, known);
             if (in->exec) in->exec(*in);
             break;
-        case InstrKind::barrier: q.known.raise(me, in->epoch); break;
+        case InstrKind::barrier:
+            q.known.raise(me, in->epoch);
+            break;
         case InstrKind::set_flag: {
             known.raise(me, in->epoch);
             flag_set(c, *in, known);
             break;
         }
-        case InstrKind::wait_flag: flag_wait(c, *in, q.known); break;
+        case InstrKind::wait_flag:
+            flag_wait(c, *in, q.known);
+            break;
         case InstrKind::cross_set: {
             known.raise(me, in->epoch);
             deliver_cross(c, *in, known);
             break;
         }
-        case InstrKind::cross_wait: counter_wait(c, *in, q.known); break;
+        case InstrKind::cross_wait:
+            counter_wait(c, *in, q.known);
+            break;
     }
     if (ordered) q.known.raise(me, in->epoch);
 }
@@ -449,8 +470,11 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
     Core& c = core(i);
     detail::tls_core = &c;
     auto fail = [&](const std::string& what) {
-        violate({ViolationKind::kernel_exception, Severity::error,
-                 fmt::format("the kernel body on {} threw: {}", c.name(), what), {}, 1});
+        violate({ViolationKind::kernel_exception,
+                 Severity::error,
+                 fmt::format("the kernel body on {} threw: {}", c.name(), what),
+                 {},
+                 1});
     };
     try {
         kernel();
@@ -548,10 +572,11 @@ void Machine::report_deadlock() {
                 why = fmt::format("whose cross-core flag {} is never set", head.cross_flag);
             else
                 why = "behind a blocked instruction";
-            parts.push_back(fmt::format("pipe {} of {} is stuck at #{} {} (issued at {}), {}; {} instruction(s) "
-                                        "queued behind it",
-                                        pipe_name(slot_pipe(s)), c.name(), head.id, head.op, head.site.str(), why,
-                                        q.queue.size() - 1));
+            parts.push_back(
+                fmt::format("pipe {} of {} is stuck at #{} {} (issued at {}), {}; {} instruction(s) "
+                            "queued behind it",
+                            pipe_name(slot_pipe(s)), c.name(), head.id, head.op, head.site.str(), why,
+                            q.queue.size() - 1));
             locs.push_back(c.location(head));
         }
     }
@@ -576,11 +601,14 @@ void Machine::end_checks() {
                 l.op = t->op;
                 l.site = t->site.str();
             }
-            violate({ViolationKind::flag_left_set, Severity::error,
-                     fmt::format("SetFlag<{}>({}) of {} is still set at kernel end ({} unconsumed set(s)); the next "
-                                 "kernel on this core would inherit it",
-                                 event_name(e), key.second, c.name(), f.pending.size()),
-                     {l}, 1});
+            violate({ViolationKind::flag_left_set,
+                     Severity::error,
+                     fmt::format(
+                         "SetFlag<{}>({}) of {} is still set at kernel end ({} unconsumed set(s)); the next "
+                         "kernel on this core would inherit it",
+                         event_name(e), key.second, c.name(), f.pending.size()),
+                     {l},
+                     1});
         }
         for (auto& [key, st] : c.counters_) {
             if (st.pending.empty()) continue;
@@ -593,25 +621,33 @@ void Machine::end_checks() {
                 l.op = t->op;
                 l.site = t->site.str();
             }
-            violate({ViolationKind::counter_left_nonzero, Severity::error,
-                     fmt::format("cross-core flag {}{} of {} holds {} unconsumed set(s) at kernel end", key.second,
-                                 key.first == 4 ? " (mode 4)" : "", c.name(), st.pending.size()),
-                     {l}, 1});
+            violate({ViolationKind::counter_left_nonzero,
+                     Severity::error,
+                     fmt::format("cross-core flag {}{} of {} holds {} unconsumed set(s) at kernel end",
+                                 key.second, key.first == 4 ? " (mode 4)" : "", c.name(), st.pending.size()),
+                     {l},
+                     1});
         }
         if (c.atomic_ != AtomicOp::none)
-            violate({ViolationKind::atomic_left_on, Severity::error,
-                     fmt::format("{} ends the kernel with GM atomic mode on (set at {}); call SetAtomicNone()",
-                                 c.name(), c.atomic_site_.str()),
-                     {c.site_location("SetAtomic", c.atomic_site_)}, 1});
+            violate(
+                {ViolationKind::atomic_left_on,
+                 Severity::error,
+                 fmt::format("{} ends the kernel with GM atomic mode on (set at {}); call SetAtomicNone()",
+                             c.name(), c.atomic_site_.str()),
+                 {c.site_location("SetAtomic", c.atomic_site_)},
+                 1});
     }
     for (auto& [key, r] : rounds_)
         for (auto& [m, sets] : r.sets)
             if (!sets.empty())
-                violate({ViolationKind::counter_left_nonzero, Severity::error,
-                         fmt::format("mode {} cross-core flag {} was set by {} but not by every participant, so it "
-                                     "never fired",
-                                     std::get<0>(key), std::get<2>(key), core(m).name()),
-                         {}, 1});
+                violate({ViolationKind::counter_left_nonzero,
+                         Severity::error,
+                         fmt::format(
+                             "mode {} cross-core flag {} was set by {} but not by every participant, so it "
+                             "never fired",
+                             std::get<0>(key), std::get<2>(key), core(m).name()),
+                         {},
+                         1});
 }
 
 Report Machine::make_report() {
@@ -620,10 +656,12 @@ Report Machine::make_report() {
     r.block_dim = block_dim_;
     r.violations = violations_;
     if (dropped_violations_)
-        r.violations.push_back({ViolationKind::kernel_exception, Severity::warning,
+        r.violations.push_back({ViolationKind::kernel_exception,
+                                Severity::warning,
                                 fmt::format("{} further distinct violation(s) were not kept (limit {})",
                                             dropped_violations_, cfg_.max_violations),
-                                {}, dropped_violations_});
+                                {},
+                                dropped_violations_});
     r.stats.instructions = instr_count_;
     for (const auto& t : trace_) {
         r.stats.per_pipe[std::string(pipe_name(t.pipe))]++;
@@ -631,7 +669,8 @@ Report Machine::make_report() {
         if (t.kind == InstrKind::wait_flag) r.stats.events_waited++;
     }
     for (auto& c : cores_)
-        if (Memory* ub = c->local(MemKind::UB)) r.stats.ub_peak = std::max<uint32_t>(r.stats.ub_peak, static_cast<uint32_t>(ub->peak()));
+        if (Memory* ub = c->local(MemKind::UB))
+            r.stats.ub_peak = std::max<uint32_t>(r.stats.ub_peak, static_cast<uint32_t>(ub->peak()));
     return r;
 }
 

@@ -42,7 +42,9 @@ void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {
     std::memset(written_ + offset, value ? 1 : 0, bytes);
 }
 
-bool Memory::all_written(uint64_t offset, uint64_t bytes) const { return first_unwritten(offset, bytes) < 0; }
+bool Memory::all_written(uint64_t offset, uint64_t bytes) const {
+    return first_unwritten(offset, bytes) < 0;
+}
 
 int64_t Memory::first_unwritten(uint64_t offset, uint64_t bytes) const {
     if (!contains(offset, bytes)) return static_cast<int64_t>(offset);

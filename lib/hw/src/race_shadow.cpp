@@ -14,8 +14,8 @@ void RaceShadow::split_at(uint64_t pos) {
     segs_.emplace(pos, std::move(right));
 }
 
-void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRecord& rec, const Ordered& ordered,
-                        std::vector<Conflict>& conflicts) {
+void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRecord& rec,
+                        const Ordered& ordered, std::vector<Conflict>& conflicts) {
     if (begin >= end) return;
     split_at(begin);
     split_at(end);

@@ -16,26 +16,46 @@ std::string Site::str() const {
 
 std::string_view violation_kind_name(ViolationKind k) {
     switch (k) {
-        case ViolationKind::race: return "race";
-        case ViolationKind::deadlock: return "deadlock";
-        case ViolationKind::flag_set_twice: return "flag_set_twice";
-        case ViolationKind::flag_left_set: return "flag_left_set";
-        case ViolationKind::counter_overflow: return "counter_overflow";
-        case ViolationKind::counter_left_nonzero: return "counter_left_nonzero";
-        case ViolationKind::atomic_left_on: return "atomic_left_on";
-        case ViolationKind::out_of_bounds: return "out_of_bounds";
-        case ViolationKind::misaligned: return "misaligned";
-        case ViolationKind::copy_truncated: return "copy_truncated";
-        case ViolationKind::ub_overflow: return "ub_overflow";
-        case ViolationKind::uninit_to_gm: return "uninit_to_gm";
-        case ViolationKind::uninit_read: return "uninit_read";
-        case ViolationKind::illegal_cast: return "illegal_cast";
-        case ViolationKind::illegal_dtype: return "illegal_dtype";
-        case ViolationKind::illegal_event: return "illegal_event";
-        case ViolationKind::illegal_cross_core: return "illegal_cross_core";
-        case ViolationKind::bad_param: return "bad_param";
-        case ViolationKind::null_pointer: return "null_pointer";
-        case ViolationKind::kernel_exception: return "kernel_exception";
+        case ViolationKind::race:
+            return "race";
+        case ViolationKind::deadlock:
+            return "deadlock";
+        case ViolationKind::flag_set_twice:
+            return "flag_set_twice";
+        case ViolationKind::flag_left_set:
+            return "flag_left_set";
+        case ViolationKind::counter_overflow:
+            return "counter_overflow";
+        case ViolationKind::counter_left_nonzero:
+            return "counter_left_nonzero";
+        case ViolationKind::atomic_left_on:
+            return "atomic_left_on";
+        case ViolationKind::out_of_bounds:
+            return "out_of_bounds";
+        case ViolationKind::misaligned:
+            return "misaligned";
+        case ViolationKind::copy_truncated:
+            return "copy_truncated";
+        case ViolationKind::ub_overflow:
+            return "ub_overflow";
+        case ViolationKind::uninit_to_gm:
+            return "uninit_to_gm";
+        case ViolationKind::uninit_read:
+            return "uninit_read";
+        case ViolationKind::illegal_cast:
+            return "illegal_cast";
+        case ViolationKind::illegal_dtype:
+            return "illegal_dtype";
+        case ViolationKind::illegal_event:
+            return "illegal_event";
+        case ViolationKind::illegal_cross_core:
+            return "illegal_cross_core";
+        case ViolationKind::bad_param:
+            return "bad_param";
+        case ViolationKind::null_pointer:
+            return "null_pointer";
+        case ViolationKind::kernel_exception:
+            return "kernel_exception";
     }
     return "?";
 }
@@ -66,7 +86,8 @@ std::string location_text(const Location& l) {
     if (!l.pipe.empty()) s += fmt::format(" on {}", l.pipe);
     if (!l.core_name.empty()) s += fmt::format(" of {}", l.core_name);
     if (!l.memory.empty())
-        s += fmt::format(", {} {} [{}, {})", l.access.empty() ? "touches" : l.access, l.memory, l.begin, l.end);
+        s += fmt::format(", {} {} [{}, {})", l.access.empty() ? "touches" : l.access, l.memory, l.begin,
+                         l.end);
     if (!l.site.empty()) s += fmt::format(", issued at {}", l.site);
     return s;
 }
@@ -76,8 +97,8 @@ std::string Report::text() const {
     std::string out;
     size_t errors = 0, warnings = 0;
     for (const auto& v : violations) (v.severity == Severity::error ? errors : warnings)++;
-    out += fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n", arch,
-                       block_dim, stats.instructions, errors, warnings);
+    out += fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n",
+                       arch, block_dim, stats.instructions, errors, warnings);
     for (const auto& v : violations) {
         out += fmt::format("{} [{}] {}", v.severity == Severity::error ? "error" : "warning",
                            violation_kind_name(v.kind), v.message);

@@ -22,11 +22,14 @@ Report launch(std::function<void()> k, KernelType t = KernelType::aiv_only, int 
 TEST(FlagChecker, WaitNeverSetIsADeadlockReportedQuickly) {
     auto t0 = std::chrono::steady_clock::now();
     Report r = launch([] { WaitFlag<HardEvent::MTE2_V>(0); });
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     const Violation* v = r.first(ViolationKind::deadlock);
     ASSERT_NE(v, nullptr) << r.text();
-    EXPECT_NE(v->message.find("pipe V of AIV 0 is stuck at #1 WaitFlag<MTE2_V>(0)"), std::string::npos) << v->message;
-    EXPECT_NE(v->message.find("which no SetFlag<MTE2_V>(0) will ever satisfy"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("pipe V of AIV 0 is stuck at #1 WaitFlag<MTE2_V>(0)"), std::string::npos)
+        << v->message;
+    EXPECT_NE(v->message.find("which no SetFlag<MTE2_V>(0) will ever satisfy"), std::string::npos)
+        << v->message;
     EXPECT_LT(ms, 1000);
 }
 
@@ -100,7 +103,8 @@ TEST(FlagChecker, EventIdEightIsIllegal) {
     });
     const Violation* v = r.first(ViolationKind::illegal_event);
     ASSERT_NE(v, nullptr) << r.text();
-    EXPECT_NE(v->message.find("uses event id 8; AtlasA2 has event ids 0..7"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("uses event id 8; AtlasA2 has event ids 0..7"), std::string::npos)
+        << v->message;
     EXPECT_EQ(r.count(ViolationKind::deadlock), 0u) << "an illegal event must not also hang the model";
 }
 
@@ -119,7 +123,8 @@ TEST(FlagChecker, CubeEventOnVectorCoreIsIllegal) {
     Report r = launch([] { SetFlag<HardEvent::M_MTE1>(0); });
     const Violation* v = r.first(ViolationKind::illegal_event);
     ASSERT_NE(v, nullptr) << r.text();
-    EXPECT_NE(v->message.find("HardEvent M_MTE1 does not exist on an AIV core"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("HardEvent M_MTE1 does not exist on an AIV core"), std::string::npos)
+        << v->message;
 }
 
 TEST(FlagChecker, CrossCoreDeadlock) {
@@ -169,7 +174,8 @@ TEST(FlagChecker, SixteenCrossCoreSetsWithoutAWaitOverflow) {
         KernelType::mix_aic_1_2, 1, ArchId::Ascend950);
     const Violation* v = r.first(ViolationKind::counter_overflow);
     ASSERT_NE(v, nullptr) << r.text();
-    EXPECT_NE(v->message.find("can raise cross-core flag 0 of AIV 0 (block 0, sub 0) to 16"), std::string::npos)
+    EXPECT_NE(v->message.find("can raise cross-core flag 0 of AIV 0 (block 0, sub 0) to 16"),
+              std::string::npos)
         << v->message;
 }
 
@@ -196,7 +202,9 @@ TEST(FlagChecker, FifteenSetsWithReverseFlagAreClean) {
 TEST(FlagChecker, CrossCoreCounterLeftNonZero) {
     Report r = launch(
         [] {
-            if ASCEND_IS_AIC { CrossCoreSetFlag<2, PIPE_FIX>(0); }
+            if ASCEND_IS_AIC {
+                CrossCoreSetFlag<2, PIPE_FIX>(0);
+            }
         },
         KernelType::mix_aic_1_2, 1);
     EXPECT_GE(r.count(ViolationKind::counter_left_nonzero), 1u) << r.text();
@@ -205,7 +213,9 @@ TEST(FlagChecker, CrossCoreCounterLeftNonZero) {
 TEST(FlagChecker, Mode4IsIllegalOnAtlasA2) {
     Report r = launch(
         [] {
-            if ASCEND_IS_AIV { CrossCoreSetFlag<4, PIPE_V>(1); }
+            if ASCEND_IS_AIV {
+                CrossCoreSetFlag<4, PIPE_V>(1);
+            }
         },
         KernelType::mix_aic_1_2, 1, ArchId::AtlasA2);
     const Violation* v = r.first(ViolationKind::illegal_cross_core);
@@ -217,10 +227,10 @@ TEST(FlagChecker, Mode4PairsAicWithEachAivOnAscend950) {
     Report r = launch(
         [] {
             if ASCEND_IS_AIC {
-                CrossCoreSetFlag<4, PIPE_FIX>(0);   // to AIV0
-                CrossCoreSetFlag<4, PIPE_FIX>(16);  // to AIV1
-                CrossCoreWaitFlag<4, PIPE_FIX>(1);  // from AIV0
-                CrossCoreWaitFlag<4, PIPE_FIX>(17); // from AIV1
+                CrossCoreSetFlag<4, PIPE_FIX>(0);    // to AIV0
+                CrossCoreSetFlag<4, PIPE_FIX>(16);   // to AIV1
+                CrossCoreWaitFlag<4, PIPE_FIX>(1);   // from AIV0
+                CrossCoreWaitFlag<4, PIPE_FIX>(17);  // from AIV1
             } else {
                 CrossCoreWaitFlag<4, PIPE_V>(0);
                 CrossCoreSetFlag<4, PIPE_V>(1);

@@ -40,8 +40,9 @@ TEST(MemoryChecker, VectorOpBeyondUbIsOutOfBounds) {
     });
     const Violation* v = r.first(ViolationKind::out_of_bounds);
     ASSERT_NE(v, nullptr) << r.text();
-    EXPECT_NE(v->message.find("Duplicate dst touches UB bytes [196000, 200096), beyond the 196608 B of UB[AIV 0]"),
-              std::string::npos)
+    EXPECT_NE(
+        v->message.find("Duplicate dst touches UB bytes [196000, 200096), beyond the 196608 B of UB[AIV 0]"),
+        std::string::npos)
         << v->message;
     Report ok = g.run([] {
         auto t = ub_tensor<float>();
@@ -62,7 +63,8 @@ TEST(MemoryChecker, MisalignedDataCopy) {
     });
     const Violation* v = r.first(ViolationKind::misaligned);
     ASSERT_NE(v, nullptr) << r.text();
-    EXPECT_NE(v->message.find("address 16 in UB[AIV 0] is not 32-byte aligned"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("address 16 in UB[AIV 0] is not 32-byte aligned"), std::string::npos)
+        << v->message;
     Report ok = g.run([x] {
         auto t = ub_tensor<half>();
         GlobalTensor<half> gx;
@@ -129,9 +131,10 @@ TEST(MemoryChecker, UbCarvingBeyondCapacity) {
     });
     const Violation* v = r.first(ViolationKind::ub_overflow);
     ASSERT_NE(v, nullptr) << r.text();
-    EXPECT_NE(v->message.find("TPipe::InitBuffer carves 200000 bytes at offset 0 of UB, ending at 200000; AtlasA2 "
-                              "has 196608 B"),
-              std::string::npos)
+    EXPECT_NE(
+        v->message.find("TPipe::InitBuffer carves 200000 bytes at offset 0 of UB, ending at 200000; AtlasA2 "
+                        "has 196608 B"),
+        std::string::npos)
         << v->message;
     Gm g950(ArchId::Ascend950);
     Report ok = g950.run([] {
@@ -149,7 +152,8 @@ TEST(MemoryChecker, DataCopyPadParameterRanges) {
         auto t = ub_tensor<half>();
         GlobalTensor<half> gx;
         gx.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x));
-        DataCopyPad(t, gx, DataCopyExtParams{1, 3, 0, 0, 0}, DataCopyPadExtParams<half>{});  // 3 bytes of half
+        DataCopyPad(t, gx, DataCopyExtParams{1, 3, 0, 0, 0},
+                    DataCopyPadExtParams<half>{});  // 3 bytes of half
         PipeBarrier<PIPE_ALL>();
     });
     const Violation* v = r.first(ViolationKind::bad_param);

@@ -63,7 +63,8 @@ TEST(AdversarialScheduler, MissingBarrierShowsOtherDataOnAtlasA2) {
     Config in_order;
     auto ref = run_double_buffered(in_order, kTotal, kTile);
     int differing = 0;
-    for (uint64_t seed = 1; seed <= 200; ++seed) differing += run_double_buffered(adversarial(seed), kTotal, kTile, f).out != ref.out;
+    for (uint64_t seed = 1; seed <= 200; ++seed)
+        differing += run_double_buffered(adversarial(seed), kTotal, kTile, f).out != ref.out;
     EXPECT_GT(differing, 0);
     // On Ascend950 PIPE_V keeps order: the same kernel is deterministic.
     Config a950 = adversarial(0, ArchId::Ascend950);

@@ -10,9 +10,9 @@ namespace evg::hw::testing {
 
 // Which synchronisation the double-buffered kernel leaves out (all false: correctly synchronised).
 struct DbFaults {
-    bool drop_wait_mte2_v = false;   // V computes without waiting for this tile's load
-    bool drop_wait_v_mte3 = false;   // MTE3 stores without waiting for the compute
-    bool drop_barrier_v = false;     // the two dependent vector ops run without PipeBarrier<PIPE_V>
+    bool drop_wait_mte2_v = false;  // V computes without waiting for this tile's load
+    bool drop_wait_v_mte3 = false;  // MTE3 stores without waiting for the compute
+    bool drop_barrier_v = false;    // the two dependent vector ops run without PipeBarrier<PIPE_V>
 };
 
 // y[i] = x[i] * 2 + 1 over `total` halves, `tile` per tile, two buffer sets with event ids 0/1 exactly as
@@ -68,7 +68,8 @@ struct DbRun {
 inline DbRun run_double_buffered(Config cfg, uint32_t total, uint32_t tile, DbFaults f = {}) {
     Device dev(cfg);
     std::vector<uint16_t> host(total);
-    for (uint32_t i = 0; i < total; ++i) host[i] = half(static_cast<float>(static_cast<int>(i % 97) - 48) / 4.0f).bits;
+    for (uint32_t i = 0; i < total; ++i)
+        host[i] = half(static_cast<float>(static_cast<int>(i % 97) - 48) / 4.0f).bits;
     void* x = dev.malloc(total * 2, "X");
     void* y = dev.malloc(total * 2, "Y");
     dev.copy_to_device(x, host.data(), total * 2);

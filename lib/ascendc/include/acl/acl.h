@@ -17,7 +17,11 @@ struct EvgAclStream;
 using aclrtStream = EvgAclStream*;
 using aclrtContext = void*;
 
-enum aclrtMemMallocPolicy { ACL_MEM_MALLOC_HUGE_FIRST = 0, ACL_MEM_MALLOC_HUGE_ONLY = 1, ACL_MEM_MALLOC_NORMAL_ONLY = 2 };
+enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY = 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY = 2
+};
 enum aclrtMemcpyKind {
     ACL_MEMCPY_HOST_TO_HOST = 0,
     ACL_MEMCPY_HOST_TO_DEVICE = 1,
@@ -43,18 +47,19 @@ aclError aclrtDestroyStream(aclrtStream stream);
 const char* aclGetRecentErrMsg();
 
 #ifndef ACL_CHECK
-#define ACL_CHECK(status)                                                                             \
-    do {                                                                                              \
-        aclError evg_acl_error_ = (status);                                                           \
-        if (evg_acl_error_ != ACL_SUCCESS) {                                                          \
-            std::fprintf(stderr, "%s:%d aclError:%d %s\n", __FILE__, __LINE__, evg_acl_error_,        \
-                         aclGetRecentErrMsg());                                                       \
-        }                                                                                             \
+#define ACL_CHECK(status)                                                                      \
+    do {                                                                                       \
+        aclError evg_acl_error_ = (status);                                                    \
+        if (evg_acl_error_ != ACL_SUCCESS) {                                                   \
+            std::fprintf(stderr, "%s:%d aclError:%d %s\n", __FILE__, __LINE__, evg_acl_error_, \
+                         aclGetRecentErrMsg());                                                \
+        }                                                                                      \
     } while (0)
 #endif
 
 namespace evg::acl {
-// Launches `kernel` on `block_dim` blocks of the given kernel type, in stream order (the model runs it at once).
-// Its report is kept on the stream until aclrtSynchronizeStream.
-aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type, const std::function<void()>& kernel);
+// Launches `kernel` on `block_dim` blocks of the given kernel type, in stream order (the model runs it at
+// once). Its report is kept on the stream until aclrtSynchronizeStream.
+aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
+                const std::function<void()>& kernel);
 }  // namespace evg::acl

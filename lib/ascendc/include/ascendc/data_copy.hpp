@@ -41,25 +41,30 @@ struct PadSpec {
 void copy_gm_to_local(const LocalRef& dst, const void* src, uint64_t count, uint32_t elem, Site site);
 void copy_local_to_gm(void* dst, const LocalRef& src, uint64_t count, uint32_t elem, Site site);
 void copy_local_to_local(const LocalRef& dst, const LocalRef& src, uint64_t count, uint32_t elem, Site site);
-void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams& p, uint32_t elem, Site site);
+void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams& p, uint32_t elem,
+                      Site site);
 void copy_local_to_gm(void* dst, const LocalRef& src, const DataCopyParams& p, uint32_t elem, Site site);
 void copy_local_to_local(const LocalRef& dst, const LocalRef& src, const DataCopyParams& p, uint32_t elem,
                          Site site);
-void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyExtParams& p, const PadSpec& pad,
-                          uint32_t elem, Site site);
-void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParams& p, uint32_t elem, Site site);
+void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyExtParams& p,
+                          const PadSpec& pad, uint32_t elem, Site site);
+void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParams& p, uint32_t elem,
+                          Site site);
 }  // namespace detail
 
 template <class T>
-inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count, Site site = Site::here()) {
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count,
+                     Site site = Site::here()) {
     detail::copy_gm_to_local(dst.ref(), src.GetPhyAddr(), count, sizeof(T), site);
 }
 template <class T>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, Site site = Site::here()) {
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count,
+                     Site site = Site::here()) {
     detail::copy_local_to_gm(dst.GetPhyAddr(), src.ref(), count, sizeof(T), site);
 }
 template <class T>
-inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, Site site = Site::here()) {
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count,
+                     Site site = Site::here()) {
     detail::copy_local_to_local(dst.ref(), src.ref(), count, sizeof(T), site);
 }
 template <class T>

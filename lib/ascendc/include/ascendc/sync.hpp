@@ -50,8 +50,12 @@ template <class T>
 inline void SetAtomicMin(Site site = Site::here()) {
     detail::set_atomic(3, dtype_v<T>, site);
 }
-inline void SetAtomicNone(Site site = Site::here()) { detail::set_atomic(0, ::evg::hw::DType::f32, site); }
-inline void DisableDmaAtomic(Site site = Site::here()) { detail::set_atomic(0, ::evg::hw::DType::f32, site); }
+inline void SetAtomicNone(Site site = Site::here()) {
+    detail::set_atomic(0, ::evg::hw::DType::f32, site);
+}
+inline void DisableDmaAtomic(Site site = Site::here()) {
+    detail::set_atomic(0, ::evg::hw::DType::f32, site);
+}
 
 int64_t GetBlockIdx();
 int64_t GetBlockNum();

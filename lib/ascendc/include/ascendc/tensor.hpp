@@ -24,7 +24,7 @@ bool check_carve(TPosition pos, uint64_t offset, uint64_t bytes, const char* wha
 
 template <class T>
 class LocalTensor {
-public:
+  public:
     using PrimType = T;
     LocalTensor() = default;
     LocalTensor(TPosition pos, uint64_t addr, uint32_t size) : pos_(pos), addr_(addr), size_(size) {}
@@ -54,7 +54,7 @@ public:
 
     detail::LocalRef ref() const { return {position_memory(pos_), addr_, uint64_t(size_) * sizeof(T)}; }
 
-private:
+  private:
     TPosition pos_ = TPosition::VECCALC;
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
@@ -62,7 +62,7 @@ private:
 
 template <class T>
 class GlobalTensor {
-public:
+  public:
     using PrimType = T;
     GlobalTensor() = default;
     void SetGlobalBuffer(__gm__ T* buffer, uint64_t size = 0) {
@@ -90,7 +90,7 @@ public:
         detail::gm_scalar_write(ptr_ ? ptr_ + index : nullptr, &value, sizeof(T), site);
     }
 
-private:
+  private:
     T* ptr_ = nullptr;
     uint64_t size_ = 0;
     uint64_t null_offset_ = 0;
@@ -99,7 +99,7 @@ private:
 // Buffer carving as Catlass's Arch::Resource does it: one TBuf spanning UB, handed out by byte offset.
 template <TPosition Pos = TPosition::VECCALC>
 class TBuf {
-public:
+  public:
     template <class T>
     LocalTensor<T> Get() const {
         return LocalTensor<T>(Pos, base_, static_cast<uint32_t>(bytes_ / sizeof(T)));
@@ -110,7 +110,8 @@ public:
     }
     template <class T>
     LocalTensor<T> GetWithOffset(uint32_t count, uint32_t byte_offset, Site site = Site::here()) const {
-        detail::check_carve(Pos, base_ + byte_offset, uint64_t(count) * sizeof(T), "TBuf::GetWithOffset", site);
+        detail::check_carve(Pos, base_ + byte_offset, uint64_t(count) * sizeof(T), "TBuf::GetWithOffset",
+                            site);
         return LocalTensor<T>(Pos, base_ + byte_offset, count);
     }
     uint64_t base_ = 0;
@@ -118,7 +119,7 @@ public:
 };
 
 class TPipe {
-public:
+  public:
     TPipe() = default;
     template <TPosition Pos>
     bool InitBuffer(TBuf<Pos>& buf, uint32_t bytes, Site site = Site::here()) {
@@ -135,7 +136,7 @@ public:
         for (auto& n : next_) n = 0;
     }
 
-private:
+  private:
     uint64_t next_[8] = {};
 };
 

@@ -8,20 +8,40 @@ namespace AscendC {
 
 namespace detail {
 enum class VecOp : uint8_t {
-    Add, Sub, Mul, Div, Max, Min, Prelu,                         // binary
-    Adds, Muls, Maxs, Mins, DivsTensorScalar, DivsScalarTensor, LeakyRelu,  // with a scalar
-    Exp, Ln, Abs, Relu, Sqrt, Rsqrt, Reciprocal, Silu,          // unary
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+    Prelu,  // binary
+    Adds,
+    Muls,
+    Maxs,
+    Mins,
+    DivsTensorScalar,
+    DivsScalarTensor,
+    LeakyRelu,  // with a scalar
+    Exp,
+    Ln,
+    Abs,
+    Relu,
+    Sqrt,
+    Rsqrt,
+    Reciprocal,
+    Silu,  // unary
     Duplicate,
 };
 const char* vec_op_name(VecOp op);
 void vec_binary(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
                 uint64_t count, Site site);
-void vec_scalar(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, double scalar, uint64_t count,
-                Site site);
-void vec_unary(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, uint64_t count, Site site);
+void vec_scalar(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, double scalar,
+                uint64_t count, Site site);
+void vec_unary(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, uint64_t count,
+               Site site);
 void vec_duplicate(::evg::hw::DType t, const LocalRef& dst, double scalar, uint64_t count, Site site);
-void vec_cast(::evg::hw::DType to, ::evg::hw::DType from, const LocalRef& dst, const LocalRef& src, RoundMode m,
-              uint64_t count, Site site);
+void vec_cast(::evg::hw::DType to, ::evg::hw::DType from, const LocalRef& dst, const LocalRef& src,
+              RoundMode m, uint64_t count, Site site);
 // kind: 0 sum, 1 max, 2 min. Result in dst[0].
 void vec_reduce(int kind, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& work,
                 uint64_t count, Site site);
@@ -29,16 +49,20 @@ template <class T>
 double scalar_value(T v) {
     return static_cast<double>(static_cast<float>(v));
 }
-inline double scalar_value(int32_t v) { return static_cast<double>(v); }
-inline double scalar_value(int16_t v) { return static_cast<double>(v); }
+inline double scalar_value(int32_t v) {
+    return static_cast<double>(v);
+}
+inline double scalar_value(int16_t v) {
+    return static_cast<double>(v);
+}
 }  // namespace detail
 
-#define EVG_ASCENDC_BINARY(NAME)                                                                          \
-    template <class T>                                                                                    \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
-                     const int32_t& count, Site site = Site::here()) {                                    \
-        detail::vec_binary(detail::VecOp::NAME, dtype_v<T>, dst.ref(), src0.ref(), src1.ref(),            \
-                           static_cast<uint64_t>(count < 0 ? 0 : count), site);                           \
+#define EVG_ASCENDC_BINARY(NAME)                                                                        \
+    template <class T>                                                                                  \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                     const int32_t& count, Site site = Site::here()) {                                  \
+        detail::vec_binary(detail::VecOp::NAME, dtype_v<T>, dst.ref(), src0.ref(), src1.ref(),          \
+                           static_cast<uint64_t>(count < 0 ? 0 : count), site);                         \
     }
 EVG_ASCENDC_BINARY(Add)
 EVG_ASCENDC_BINARY(Sub)
@@ -49,13 +73,13 @@ EVG_ASCENDC_BINARY(Min)
 EVG_ASCENDC_BINARY(Prelu)
 #undef EVG_ASCENDC_BINARY
 
-#define EVG_ASCENDC_SCALAR(NAME, OP)                                                                      \
-    template <class T, class U>                                                                           \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,          \
-                     const int32_t& count, Site site = Site::here()) {                                    \
-        detail::vec_scalar(detail::VecOp::OP, dtype_v<T>, dst.ref(), src.ref(),                           \
-                           detail::scalar_value(static_cast<T>(scalarValue)),                             \
-                           static_cast<uint64_t>(count < 0 ? 0 : count), site);                           \
+#define EVG_ASCENDC_SCALAR(NAME, OP)                                                             \
+    template <class T, class U>                                                                  \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, \
+                     const int32_t& count, Site site = Site::here()) {                           \
+        detail::vec_scalar(detail::VecOp::OP, dtype_v<T>, dst.ref(), src.ref(),                  \
+                           detail::scalar_value(static_cast<T>(scalarValue)),                    \
+                           static_cast<uint64_t>(count < 0 ? 0 : count), site);                  \
     }
 EVG_ASCENDC_SCALAR(Adds, Adds)
 EVG_ASCENDC_SCALAR(Muls, Muls)
@@ -67,19 +91,19 @@ EVG_ASCENDC_SCALAR(LeakyRelu, LeakyRelu)
 
 // Divs(dst, scalar, src): scalar / src, as Catlass's Reciprocal and Sigmoid use it on Ascend950.
 template <class T, class U>
-inline void Divs(const LocalTensor<T>& dst, const U& scalarValue, const LocalTensor<T>& src, const int32_t& count,
-                 Site site = Site::here()) {
+inline void Divs(const LocalTensor<T>& dst, const U& scalarValue, const LocalTensor<T>& src,
+                 const int32_t& count, Site site = Site::here()) {
     detail::vec_scalar(detail::VecOp::DivsScalarTensor, dtype_v<T>, dst.ref(), src.ref(),
-                       detail::scalar_value(static_cast<T>(scalarValue)), static_cast<uint64_t>(count < 0 ? 0 : count),
-                       site);
+                       detail::scalar_value(static_cast<T>(scalarValue)),
+                       static_cast<uint64_t>(count < 0 ? 0 : count), site);
 }
 
-#define EVG_ASCENDC_UNARY(NAME)                                                                           \
-    template <class T>                                                                                    \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,          \
-                     Site site = Site::here()) {                                                          \
-        detail::vec_unary(detail::VecOp::NAME, dtype_v<T>, dst.ref(), src.ref(),                          \
-                          static_cast<uint64_t>(count < 0 ? 0 : count), site);                            \
+#define EVG_ASCENDC_UNARY(NAME)                                                                  \
+    template <class T>                                                                           \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, \
+                     Site site = Site::here()) {                                                 \
+        detail::vec_unary(detail::VecOp::NAME, dtype_v<T>, dst.ref(), src.ref(),                 \
+                          static_cast<uint64_t>(count < 0 ? 0 : count), site);                   \
     }
 EVG_ASCENDC_UNARY(Exp)
 EVG_ASCENDC_UNARY(Ln)
@@ -107,22 +131,22 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
 template <class T>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                       const int32_t count, Site site = Site::here()) {
-    detail::vec_reduce(0, dtype_v<T>, dst.ref(), src.ref(), work.ref(), static_cast<uint64_t>(count < 0 ? 0 : count),
-                       site);
+    detail::vec_reduce(0, dtype_v<T>, dst.ref(), src.ref(), work.ref(),
+                       static_cast<uint64_t>(count < 0 ? 0 : count), site);
 }
 template <class T>
 inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                       const int32_t count, bool calIndex = false, Site site = Site::here()) {
     (void)calIndex;
-    detail::vec_reduce(1, dtype_v<T>, dst.ref(), src.ref(), work.ref(), static_cast<uint64_t>(count < 0 ? 0 : count),
-                       site);
+    detail::vec_reduce(1, dtype_v<T>, dst.ref(), src.ref(), work.ref(),
+                       static_cast<uint64_t>(count < 0 ? 0 : count), site);
 }
 template <class T>
 inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                       const int32_t count, bool calIndex = false, Site site = Site::here()) {
     (void)calIndex;
-    detail::vec_reduce(2, dtype_v<T>, dst.ref(), src.ref(), work.ref(), static_cast<uint64_t>(count < 0 ? 0 : count),
-                       site);
+    detail::vec_reduce(2, dtype_v<T>, dst.ref(), src.ref(), work.ref(),
+                       static_cast<uint64_t>(count < 0 ? 0 : count), site);
 }
 
 }  // namespace AscendC

@@ -14,16 +14,52 @@ enum class CoreType : uint8_t { AIC, AIV };
 // Pipe numbering follows the compiler's pipe_t (hardware-model.md §1).
 enum class Pipe : uint8_t { S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, FIX = 10 };
 inline constexpr int kPipeSlots = 7;  // S V M MTE1 MTE2 MTE3 FIX: dense index for vector clocks
-constexpr int pipe_slot(Pipe p) { return p == Pipe::FIX ? 6 : static_cast<int>(p); }
-constexpr Pipe slot_pipe(int s) { return s == 6 ? Pipe::FIX : static_cast<Pipe>(s); }
+constexpr int pipe_slot(Pipe p) {
+    return p == Pipe::FIX ? 6 : static_cast<int>(p);
+}
+constexpr Pipe slot_pipe(int s) {
+    return s == 6 ? Pipe::FIX : static_cast<Pipe>(s);
+}
 std::string_view pipe_name(Pipe p);
 
 // HardEvent values are the ordinal positions of the AscendC enum (hardware-model.md §2.1).
 enum class HardEvent : uint8_t {
-    MTE2_MTE1 = 0, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
-    MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
-    S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3,
-    MTE1_FIX, FIX_MTE1, FIX_FIX, MAX
+    MTE2_MTE1 = 0,
+    MTE1_MTE2,
+    MTE1_M,
+    M_MTE1,
+    MTE2_V,
+    V_MTE2,
+    MTE3_V,
+    V_MTE3,
+    M_V,
+    V_M,
+    V_V,
+    MTE3_MTE1,
+    MTE1_MTE3,
+    MTE1_V,
+    MTE2_M,
+    M_MTE2,
+    V_MTE1,
+    M_FIX,
+    FIX_M,
+    MTE3_MTE2,
+    MTE2_MTE3,
+    S_V,
+    V_S,
+    S_MTE2,
+    MTE2_S,
+    S_MTE3,
+    MTE3_S,
+    MTE2_FIX,
+    FIX_MTE2,
+    FIX_S,
+    M_S,
+    FIX_MTE3,
+    MTE1_FIX,
+    FIX_MTE1,
+    FIX_FIX,
+    MAX
 };
 std::string_view event_name(HardEvent e);
 Pipe event_src(HardEvent e);
@@ -40,35 +76,71 @@ struct ArchSpec {
     uint32_t ub_size, l1_size, l0a_size, l0b_size, l0c_size, bt_size, fb_size;
     // Required byte alignment of an operand address, per memory (GM: DataCopy needs sizeof(T), see §5).
     uint32_t align_ub, align_l1, align_l0ab, align_l0c, align_bt, align_fb;
-    int max_event_id;              // 7: ids 0..7 exist
-    int max_user_event_id;         // 5: ids 6 and 7 are reserved (warning)
-    bool v_pipe_ordered;           // Ascend950: PIPE_V keeps order in hardware
-    bool aic_has_mte3;             // AtlasA2's AIC owns an MTE3 pipe; Ascend950's does not
-    bool cross_core_mode4;         // mode 4 (AIC <-> one AIV) exists on Ascend950 only
-    bool cross_wait_blocks_all;    // AtlasA2: CrossCoreWaitFlag blocks every pipe of the waiter
-    int cross_core_counter_max;    // 15
-    int cross_core_flags;          // 16 flags per core (mode 4 AIC: 32)
-    bool bf16_arithmetic;          // bf16 is a compute type only on Ascend950
+    int max_event_id;            // 7: ids 0..7 exist
+    int max_user_event_id;       // 5: ids 6 and 7 are reserved (warning)
+    bool v_pipe_ordered;         // Ascend950: PIPE_V keeps order in hardware
+    bool aic_has_mte3;           // AtlasA2's AIC owns an MTE3 pipe; Ascend950's does not
+    bool cross_core_mode4;       // mode 4 (AIC <-> one AIV) exists on Ascend950 only
+    bool cross_wait_blocks_all;  // AtlasA2: CrossCoreWaitFlag blocks every pipe of the waiter
+    int cross_core_counter_max;  // 15
+    int cross_core_flags;        // 16 flags per core (mode 4 AIC: 32)
+    bool bf16_arithmetic;        // bf16 is a compute type only on Ascend950
 };
 
 // The table (hardware-model.md §12, evg-semantics.md §9). Catlass's Arch tags read their sizes from here.
-inline constexpr ArchSpec kAtlasA2{
-    ArchId::AtlasA2, "AtlasA2",
-    196608, 524288, 65536, 65536, 131072, 1024, 7168,
-    32, 32, 512, 64, 64, 64,
-    7, 5,
-    /*v_pipe_ordered=*/false, /*aic_has_mte3=*/true, /*cross_core_mode4=*/false, /*cross_wait_blocks_all=*/true,
-    15, 16, /*bf16_arithmetic=*/false};
-inline constexpr ArchSpec kAscend950{
-    ArchId::Ascend950, "Ascend950",
-    253952, 524288, 65536, 65536, 262144, 4096, 16384,
-    32, 32, 512, 64, 64, 64,
-    7, 5,
-    /*v_pipe_ordered=*/true, /*aic_has_mte3=*/false, /*cross_core_mode4=*/true, /*cross_wait_blocks_all=*/false,
-    15, 16, /*bf16_arithmetic=*/true};
+inline constexpr ArchSpec kAtlasA2{ArchId::AtlasA2,
+                                   "AtlasA2",
+                                   196608,
+                                   524288,
+                                   65536,
+                                   65536,
+                                   131072,
+                                   1024,
+                                   7168,
+                                   32,
+                                   32,
+                                   512,
+                                   64,
+                                   64,
+                                   64,
+                                   7,
+                                   5,
+                                   /*v_pipe_ordered=*/false,
+                                   /*aic_has_mte3=*/true,
+                                   /*cross_core_mode4=*/false,
+                                   /*cross_wait_blocks_all=*/true,
+                                   15,
+                                   16,
+                                   /*bf16_arithmetic=*/false};
+inline constexpr ArchSpec kAscend950{ArchId::Ascend950,
+                                     "Ascend950",
+                                     253952,
+                                     524288,
+                                     65536,
+                                     65536,
+                                     262144,
+                                     4096,
+                                     16384,
+                                     32,
+                                     32,
+                                     512,
+                                     64,
+                                     64,
+                                     64,
+                                     7,
+                                     5,
+                                     /*v_pipe_ordered=*/true,
+                                     /*aic_has_mte3=*/false,
+                                     /*cross_core_mode4=*/true,
+                                     /*cross_wait_blocks_all=*/false,
+                                     15,
+                                     16,
+                                     /*bf16_arithmetic=*/true};
 inline constexpr ArchId kAllArchs[] = {ArchId::AtlasA2, ArchId::Ascend950};
 
-constexpr const ArchSpec& arch_spec(ArchId id) { return id == ArchId::AtlasA2 ? kAtlasA2 : kAscend950; }
+constexpr const ArchSpec& arch_spec(ArchId id) {
+    return id == ArchId::AtlasA2 ? kAtlasA2 : kAscend950;
+}
 std::string_view arch_name(ArchId id);
 std::optional<ArchId> arch_from_name(std::string_view name);
 

@@ -14,7 +14,7 @@ struct Epoch {
 };
 
 class VectorClock {
-public:
+  public:
     VectorClock() = default;
     explicit VectorClock(size_t agents) : c_(agents, 0) {}
     uint32_t get(AgentId a) const { return a < c_.size() ? c_[a] : 0; }
@@ -32,7 +32,7 @@ public:
     bool covers(const Epoch& e) const { return e.epoch <= get(e.agent); }
     size_t size() const { return c_.size(); }
 
-private:
+  private:
     std::vector<uint32_t> c_;
 };
 

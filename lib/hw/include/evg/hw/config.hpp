@@ -16,7 +16,8 @@ struct CheckerConfig {
 
 enum class SchedulerKind : uint8_t {
     in_order,     // functional: every pipe runs its queue in issue order as soon as its flags allow
-    adversarial,  // seeded: runs pipe queues, and unordered instructions inside a pipe, in any order flags allow
+    adversarial,  // seeded: runs pipe queues, and unordered instructions inside a pipe, in any order flags
+                  // allow
 };
 
 struct Config {

@@ -30,8 +30,8 @@ enum class AtomicOp : uint8_t { none, add, max, min };
 
 struct PipeQueue {
     std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
-    uint32_t issued = 0;       // epochs handed out
-    VectorClock known;         // what every not-yet-executed instruction of this pipe happens-after
+    uint32_t issued = 0;                       // epochs handed out
+    VectorClock known;  // what every not-yet-executed instruction of this pipe happens-after
 };
 
 // One-bit intra-core flag, kept as the sequence of its sets and waits (the k-th wait consumes the k-th set).
@@ -40,9 +40,9 @@ struct FlagState {
         VectorClock clock;
         uint64_t instr;
     };
-    std::deque<Set> pending;    // sets not yet consumed
-    std::vector<Epoch> waits;   // every executed wait, in order
-    uint64_t sets = 0;          // executed sets
+    std::deque<Set> pending;   // sets not yet consumed
+    std::vector<Epoch> waits;  // every executed wait, in order
+    uint64_t sets = 0;         // executed sets
     uint64_t last_set_instr = 0;
 };
 
@@ -55,7 +55,7 @@ struct CounterState {
 };
 
 class Core {
-public:
+  public:
     Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num);
 
     Machine& machine() { return machine_; }
@@ -94,7 +94,7 @@ public:
 
     bool aborting() const { return aborting_; }
 
-private:
+  private:
     friend class Machine;
     Machine& machine_;
     int index_;

@@ -15,7 +15,7 @@
 namespace evg::hw {
 
 class Device {
-public:
+  public:
     explicit Device(Config cfg = {});
     ~Device();
 
@@ -45,7 +45,7 @@ public:
     // Instruction trace of the last launch (when config().keep_trace).
     const std::vector<TraceEntry>& last_trace() const { return last_trace_; }
 
-private:
+  private:
     Config cfg_;
     std::map<uintptr_t, std::unique_ptr<Memory>> gm_;  // by base address
     uint64_t alloc_count_ = 0;

@@ -6,7 +6,7 @@
 namespace evg {
 
 class Error : public std::runtime_error {
-public:
+  public:
     explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
@@ -16,7 +16,7 @@ namespace evg::hw {
 
 // Misuse of the machine from host code (bad launch, allocation failure, ...).
 class HostError : public evg::Error {
-public:
+  public:
     using evg::Error::Error;
 };
 

@@ -32,7 +32,8 @@ struct Instr {
     std::string op;  // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
     Site site;
     std::vector<Access> accesses;
-    std::function<void(Instr&)> exec;  // the data effect; run once, when the scheduler executes the instruction
+    std::function<void(Instr&)>
+        exec;  // the data effect; run once, when the scheduler executes the instruction
     // Flag instructions.
     HardEvent event = HardEvent::MAX;
     int event_id = 0;

@@ -27,7 +27,7 @@ enum class KernelType : uint8_t {
 };
 
 class Machine {
-public:
+  public:
     Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);
     ~Machine();
 
@@ -43,7 +43,9 @@ public:
     Core& core(int i) { return *cores_[static_cast<size_t>(i)]; }
     int core_count() const { return static_cast<int>(cores_.size()); }
     const std::vector<TraceEntry>& trace() const { return trace_; }
-    const TraceEntry* traced(uint64_t id) const { return id && id <= trace_.size() ? &trace_[id - 1] : nullptr; }
+    const TraceEntry* traced(uint64_t id) const {
+        return id && id <= trace_.size() ? &trace_[id - 1] : nullptr;
+    }
     Core* aic_of(int block);
     Core* aiv_of(int block, int sub);
 
@@ -51,7 +53,8 @@ public:
     // Numbers an instruction and records it in the trace; false when the instruction budget is exhausted.
     bool register_instr(Instr& in);
     void after_issue(Core& c);  // gives the scheduler a chance to execute (in order: everything it can)
-    // Blocks the calling core's scalar unit until `ready()` holds; `what` describes the wait for deadlock reports.
+    // Blocks the calling core's scalar unit until `ready()` holds; `what` describes the wait for deadlock
+    // reports.
     void block_until(Core& c, const std::function<bool()>& ready, std::string what);
     void violate(Violation v);
     void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
@@ -63,7 +66,7 @@ public:
     void counter_wait(Core& c, const Instr& in, VectorClock& learned);
     void race_check(Core& c, Instr& in, const VectorClock& known);
 
-private:
+  private:
     friend class Core;
     Device& dev_;
     Config cfg_;
@@ -104,9 +107,9 @@ private:
     // ---- execution ----
     bool executable(Core& c, int slot, size_t pos) const;
     void execute(Core& c, int slot, size_t pos);
-    bool drain_in_order();       // executes until nothing can run; true if anything ran
-    bool random_step();          // adversarial: executes one random executable instruction
-    void drain();                // per scheduler kind
+    bool drain_in_order();  // executes until nothing can run; true if anything ran
+    bool random_step();     // adversarial: executes one random executable instruction
+    void drain();           // per scheduler kind
     void report_deadlock();
     void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set);
     void end_checks();

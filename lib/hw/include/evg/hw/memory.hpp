@@ -12,7 +12,7 @@ namespace evg::hw {
 class RaceShadow;
 
 class Memory {
-public:
+  public:
     // Bytes start zeroed and marked never-written. `alignment` is the host alignment of the storage.
     Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment = 512);
     ~Memory();
@@ -31,7 +31,9 @@ public:
     RaceShadow& shadow();
     void reset_shadow();  // forget access history (a new launch starts after the previous one completed)
 
-    bool contains(uint64_t offset, uint64_t bytes) const { return offset <= size_ && bytes <= size_ - offset; }
+    bool contains(uint64_t offset, uint64_t bytes) const {
+        return offset <= size_ && bytes <= size_ - offset;
+    }
     void mark_written(uint64_t offset, uint64_t bytes, bool value = true);
     bool all_written(uint64_t offset, uint64_t bytes) const;
     // First never-written byte in [offset, offset+bytes), or -1.
@@ -43,7 +45,7 @@ public:
         if (end > peak_) peak_ = end;
     }
 
-private:
+  private:
     MemKind kind_;
     std::string name_;
     uint64_t size_;

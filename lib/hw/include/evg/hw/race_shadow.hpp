@@ -1,6 +1,6 @@
 // Per-memory access history for the race checker: an interval map from byte ranges to the last write and the
-// reads since, each as (agent, epoch, instruction). Checking an access against it decides, with the accessor's
-// vector clock, whether every earlier conflicting access happens-before it.
+// reads since, each as (agent, epoch, instruction). Checking an access against it decides, with the
+// accessor's vector clock, whether every earlier conflicting access happens-before it.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -24,21 +24,21 @@ struct Conflict {
 };
 
 class RaceShadow {
-public:
+  public:
     // `ordered(e)` tells whether epoch e happens-before the access being checked.
     using Ordered = std::function<bool(const Epoch&)>;
 
-    // Checks [begin, end) against the history, reports each conflicting unordered earlier access (at most one per
-    // earlier instruction), then records the access.
+    // Checks [begin, end) against the history, reports each conflicting unordered earlier access (at most one
+    // per earlier instruction), then records the access.
     void access(uint64_t begin, uint64_t end, bool write, const AccessRecord& rec, const Ordered& ordered,
                 std::vector<Conflict>& conflicts);
     void clear() { segs_.clear(); }
     size_t segments() const { return segs_.size(); }
 
-private:
+  private:
     struct Seg {
         uint64_t end;
-        AccessRecord write;  // write.instr == 0: never written in this launch
+        AccessRecord write;               // write.instr == 0: never written in this launch
         std::vector<AccessRecord> reads;  // at most one per agent (the latest)
     };
     std::map<uint64_t, Seg> segs_;  // keyed by begin; segments do not overlap

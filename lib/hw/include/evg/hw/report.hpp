@@ -39,12 +39,12 @@ enum class Severity : uint8_t { error, warning };
 
 // One place involved in a violation: an instruction (or a core, for end-of-kernel checks).
 struct Location {
-    uint64_t instr = 0;  // instruction number (issue order, 1-based); 0 = none
-    int core = -1;       // launch-wide core index
-    std::string core_name;  // "AIV 3 (block 1, sub 1)"
-    std::string pipe;       // "V", "MTE2", ...
-    std::string op;         // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
-    std::string memory;     // "UB[AIV 3]", "GM#2 (X)"
+    uint64_t instr = 0;           // instruction number (issue order, 1-based); 0 = none
+    int core = -1;                // launch-wide core index
+    std::string core_name;        // "AIV 3 (block 1, sub 1)"
+    std::string pipe;             // "V", "MTE2", ...
+    std::string op;               // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
+    std::string memory;           // "UB[AIV 3]", "GM#2 (X)"
     uint64_t begin = 0, end = 0;  // byte range inside that memory
     std::string access;           // "read", "write"
     std::string site;             // "kernel.cpp:42"

@@ -9,7 +9,9 @@ struct Site {
     const char* file = "";
     uint32_t line = 0;
     // Captures the caller's position when used as a default argument: `Site site = Site::here()`.
-    static constexpr Site here(const char* f = __builtin_FILE(), uint32_t l = __builtin_LINE()) { return {f, l}; }
+    static constexpr Site here(const char* f = __builtin_FILE(), uint32_t l = __builtin_LINE()) {
+        return {f, l};
+    }
     std::string str() const;  // "file.cpp:42" (file name without directories)
 };
 
