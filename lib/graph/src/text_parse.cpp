@@ -97,7 +97,8 @@ class LineParser {
         const char* e = b + t.text.size();
         if (t.kind != TokenKind::Number) fail(t, fmt::format("expected {}, found {}", what, describe(t)));
         auto [p, ec] = std::from_chars(b, e, v);
-        if (ec == std::errc::result_out_of_range) fail(t, fmt::format("{} is out of range for {}", t.text, what));
+        if (ec == std::errc::result_out_of_range)
+            fail(t, fmt::format("{} is out of range for {}", t.text, what));
         if (ec != std::errc() || p != e || v < 0)
             fail(t, fmt::format("expected {}, found {}", what, describe(t)));
         return v;

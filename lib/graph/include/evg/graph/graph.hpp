@@ -74,7 +74,9 @@ struct Node {
     RoundMode round = RoundMode::CAST_NONE;
     // Compute: the ComputeFn. Row/Col/ScalarReduce: the ReduceFn (Add, Max or Min).
     Functor fn = Functor::Add;
-    // Compute only: the scalar values, in the order of the functor's fields.
+    // Compute only: the scalar values, in the order of the functor's fields, as written. The kernel sees
+    // ElementCompute(float(value)) for floating types (the emitted C++ writes e.g. half(0.1f)) and the value
+    // truncated toward zero for integer types (validation requires integral values there).
     std::vector<double> scalars;
     // AuxLoad/AuxStore/broadcasts/reduces: the external tensor's name.
     std::string tensor;

@@ -1,0 +1,256 @@
+#include "evg/oracle/evaluate.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "evg/hw/error.hpp"
+#include "evg/oracle/functors.hpp"
+#include "evg/oracle/gemm.hpp"
+
+namespace evg::oracle {
+namespace {
+
+using graph::Node;
+using graph::NodeKind;
+using RowVector = Eigen::Array<Real, 1, Eigen::Dynamic>;
+using ColVector = Eigen::Array<Real, Eigen::Dynamic, 1>;
+
+std::size_t elements_needed(const graph::Tensor& t) {
+    if (t.rows <= 0 || t.cols <= 0) return 0;
+    return static_cast<std::size_t>((t.rows - 1) * t.row_stride + t.cols);
+}
+
+class Evaluator {
+  public:
+    Evaluator(const graph::Problem& p, const Inputs& in) : p_(p), in_(in) {}
+
+    OracleResult run() {
+        const auto& nodes = p_.graph.nodes;
+        result_.nodes.resize(nodes.size());
+        state_.assign(nodes.size(), State::Unvisited);
+        for (const graph::Tensor& t : p_.graph.tensors)
+            if (t.role == graph::TensorRole::Output) result_.outputs.emplace(t.name, initial_output(t));
+
+        result_.c.dtype = p_.c;
+        result_.c.values = gemm(input_buffer("A"), input_buffer("B"), p_.m, p_.n, p_.k, p_.c);
+        result_.c.evaluated = true;
+
+        if (!nodes.empty()) eval(p_.graph.root());
+        return std::move(result_);
+    }
+
+  private:
+    enum class State { Unvisited, InProgress, Done };
+
+    // "oracle: %3 AuxLoad: " + why
+    [[noreturn]] void fail(int idx, const std::string& why) const {
+        const Node& n = p_.graph.nodes[static_cast<std::size_t>(idx)];
+        throw evg::Error(fmt::format("oracle: %{} {}: {}", idx, graph::node_kind_name(n.kind), why));
+    }
+
+    const HostTensor& input_buffer(std::string_view name) const {
+        const auto it = in_.find(name);
+        if (it == in_.end()) throw evg::Error(fmt::format("oracle: no host buffer named \"{}\" in the inputs", name));
+        return it->second;
+    }
+
+    HostTensor initial_output(const graph::Tensor& t) const {
+        const auto it = in_.find(t.name);
+        if (it == in_.end())
+            return HostTensor(t.element, std::max(elements_needed(t), static_cast<std::size_t>(t.rows * t.row_stride)));
+        if (it->second.dtype() != t.element || it->second.size() < elements_needed(t))
+            throw evg::Error(fmt::format(
+                "oracle: the initial buffer of output \"{}\" has {} {} elements; the tensor needs {} {}", t.name,
+                it->second.size(), dtype_label(it->second.dtype()), elements_needed(t), dtype_label(t.element)));
+        return it->second;
+    }
+
+    // The node's tensor, checked to be at least rows x cols, of the node's element type, and backed by a buffer
+    // large enough (when the tensor is read).
+    const graph::Tensor& tensor_of(int idx, std::int64_t rows, std::int64_t cols) const {
+        const Node& n = node(idx);
+        const graph::Tensor* t = p_.graph.find_tensor(n.tensor);
+        if (t == nullptr) fail(idx, fmt::format("the graph has no tensor named \"{}\"", n.tensor));
+        if (t->rows < rows || t->cols < cols || t->row_stride < t->cols)
+            fail(idx, fmt::format("tensor {} is {} x {} with row stride {}; the node needs at least {} x {}", t->name,
+                                  t->rows, t->cols, t->row_stride, rows, cols));
+        if (t->element != n.element)
+            fail(idx, fmt::format("tensor {} holds {} but the node's element is {}", t->name,
+                                  dtype_label(t->element), dtype_label(n.element)));
+        return *t;
+    }
+
+    // Where a load or broadcast reads from: the caller's buffer (inputs), or the initial contents of an output.
+    const HostTensor& source_of(int idx, const graph::Tensor& t) const {
+        const auto it = in_.find(t.name);
+        if (it == in_.end()) {
+            if (t.role == graph::TensorRole::Output) return result_.outputs.at(t.name);
+            fail(idx, fmt::format("no host buffer for input tensor \"{}\"", t.name));
+        }
+        if (it->second.dtype() != t.element || it->second.size() < elements_needed(t))
+            fail(idx, fmt::format("the host buffer of \"{}\" has {} {} elements; the tensor needs {} {}", t.name,
+                                  it->second.size(), dtype_label(it->second.dtype()), elements_needed(t),
+                                  dtype_label(t.element)));
+        return it->second;
+    }
+
+    const Node& node(int idx) const { return p_.graph.nodes[static_cast<std::size_t>(idx)]; }
+
+    const NodeValue& eval(int idx) {
+        const auto u = static_cast<std::size_t>(idx);
+        if (state_[u] == State::Done) return result_.nodes[u];
+        if (state_[u] == State::InProgress) fail(idx, "the graph has a cycle through this node");
+        state_[u] = State::InProgress;
+
+        const Node& n = node(idx);
+        std::vector<const NodeValue*> in;
+        for (int e : n.inputs) {
+            if (e < 0 || e >= static_cast<int>(p_.graph.nodes.size()))
+                fail(idx, fmt::format("input edge %{} points outside the graph", e));
+            in.push_back(&eval(e));
+        }
+        Values v = compute(idx, n, in);
+        result_.nodes[u] = NodeValue{n.element, std::move(v), true};
+        state_[u] = State::Done;
+        return result_.nodes[u];
+    }
+
+    void expect_inputs(int idx, const std::vector<const NodeValue*>& in, std::size_t count, DType t) const {
+        if (count != 0 && in.size() != count)
+            fail(idx, fmt::format("takes {} input(s), has {}", count, in.size()));
+        for (std::size_t i = 0; i < in.size(); ++i)
+            if (in[i]->dtype != t)
+                fail(idx, fmt::format("input {} is {}, the node expects {}", i, dtype_label(in[i]->dtype),
+                                      dtype_label(t)));
+    }
+
+    Values compute(int idx, const Node& n, const std::vector<const NodeValue*>& in) {
+        const std::int64_t m = p_.m, nn = p_.n;
+        switch (n.kind) {
+            case NodeKind::AccLoad:
+                if (!in.empty()) fail(idx, "a load takes no inputs");
+                if (n.element != p_.c)
+                    fail(idx, fmt::format("AccLoad of {} but ElementC is {}", dtype_label(n.element),
+                                          dtype_label(p_.c)));
+                return result_.c.values;
+
+            case NodeKind::AuxLoad: {
+                if (!in.empty()) fail(idx, "a load takes no inputs");
+                const graph::Tensor& t = tensor_of(idx, m, nn);
+                return read_matrix(source_of(idx, t), m, nn, t.row_stride);
+            }
+            case NodeKind::RowBroadcast: {
+                if (!in.empty()) fail(idx, "a broadcast takes no inputs");
+                const graph::Tensor& t = tensor_of(idx, 1, nn);
+                const RowVector row = read_matrix(source_of(idx, t), 1, nn, t.row_stride);
+                return row.replicate(m, 1);
+            }
+            case NodeKind::ColBroadcast: {
+                if (!in.empty()) fail(idx, "a broadcast takes no inputs");
+                const graph::Tensor& t = tensor_of(idx, m, 1);
+                const ColVector col = read_matrix(source_of(idx, t), m, 1, t.row_stride);
+                return col.replicate(1, nn);
+            }
+            case NodeKind::ScalarBroadcast: {
+                if (!in.empty()) fail(idx, "a broadcast takes no inputs");
+                const graph::Tensor& t = tensor_of(idx, 1, 1);
+                return Values::Constant(m, nn, source_of(idx, t).value(0));
+            }
+
+            case NodeKind::AuxStore: {
+                expect_inputs(idx, in, 1, n.element);
+                const graph::Tensor& t = tensor_of(idx, m, nn);
+                write_matrix(output(idx, t), in[0]->values, t.row_stride);
+                return in[0]->values;
+            }
+
+            case NodeKind::Cast:
+                expect_inputs(idx, in, 1, n.from);
+                return in[0]->values.unaryExpr([&](Real x) { return round_to(n.element, x, n.round); });
+
+            case NodeKind::Compute: {
+                expect_inputs(idx, in, 0, n.element);
+                std::vector<const Values*> args;
+                for (const NodeValue* v : in) args.push_back(&v->values);
+                try {
+                    return apply_functor(n.fn, n.element, args, n.scalars);
+                } catch (const evg::Error& e) {
+                    fail(idx, e.what());
+                }
+            }
+
+            case NodeKind::RowReduce:
+            case NodeKind::ColReduce:
+            case NodeKind::ScalarReduce: {
+                expect_inputs(idx, in, 1, n.element);
+                reduce(idx, n, in[0]->values);
+                return in[0]->values;
+            }
+        }
+        fail(idx, "unknown node kind");
+    }
+
+    HostTensor& output(int idx, const graph::Tensor& t) {
+        if (t.role != graph::TensorRole::Output) fail(idx, fmt::format("tensor {} is not an output", t.name));
+        return result_.outputs.at(t.name);
+    }
+
+    // out = init (+) (reduction of x), in the order evaluate.hpp documents.
+    void reduce(int idx, const Node& n, const Values& x) {
+        const DType t = n.element;
+        if (n.fn != graph::Functor::Add && n.fn != graph::Functor::Max && n.fn != graph::Functor::Min)
+            fail(idx, fmt::format("the reduce functor must be Add, Max or Min, not {}", graph::functor_name(n.fn)));
+        const auto step = [&](Real a, Real b) { return reduce_step(n.fn, t, a, b); };
+        const Eigen::Index rows = x.rows(), cols = x.cols();
+
+        if (n.kind == NodeKind::RowReduce) {  // over rows: one value per column
+            const graph::Tensor& tt = tensor_of(idx, 1, p_.n);
+            HostTensor& out = output(idx, tt);
+            if (rows == 0) return;
+            RowVector acc = x.row(0);
+            for (Eigen::Index r = 1; r < rows; ++r) acc = acc.binaryExpr(x.row(r), step);
+            const RowVector init = read_matrix(out, 1, cols, tt.row_stride);
+            write_matrix(out, init.binaryExpr(acc, step), tt.row_stride);
+        } else if (n.kind == NodeKind::ColReduce) {  // over columns: one value per row
+            const graph::Tensor& tt = tensor_of(idx, p_.m, 1);
+            HostTensor& out = output(idx, tt);
+            if (cols == 0) return;
+            ColVector acc = x.col(0);
+            for (Eigen::Index c = 1; c < cols; ++c) acc = acc.binaryExpr(x.col(c), step);
+            const ColVector init = read_matrix(out, rows, 1, tt.row_stride);
+            write_matrix(out, init.binaryExpr(acc, step), tt.row_stride);
+        } else {  // everything, row-major
+            const graph::Tensor& tt = tensor_of(idx, 1, 1);
+            HostTensor& out = output(idx, tt);
+            if (rows == 0 || cols == 0) return;
+            Real acc = x(0, 0);
+            for (Eigen::Index r = 0; r < rows; ++r)
+                for (Eigen::Index c = (r == 0 ? 1 : 0); c < cols; ++c) acc = step(acc, x(r, c));
+            out.set_value(0, step(out.value(0), acc));
+        }
+    }
+
+    const graph::Problem& p_;
+    const Inputs& in_;
+    OracleResult result_;
+    std::vector<State> state_;
+};
+
+}  // namespace
+
+const HostTensor& OracleResult::output(std::string_view name) const& {
+    const auto it = outputs.find(name);
+    if (it != outputs.end()) return it->second;
+    std::string names;
+    for (const auto& [k, v] : outputs) names += (names.empty() ? "" : ", ") + k;
+    throw evg::Error(fmt::format("oracle: the graph has no output tensor \"{}\" (outputs: {})", name,
+                                 names.empty() ? "none" : names));
+}
+
+OracleResult evaluate(const graph::Problem& problem, const Inputs& inputs) {
+    return Evaluator(problem, inputs).run();
+}
+
+}  // namespace evg::oracle
