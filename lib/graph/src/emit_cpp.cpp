@@ -148,6 +148,22 @@ class TreeEmitter {
     const Graph& g_;
 };
 
+// Deeper trees are emitted as TopologicalVisitor (flat types), which keeps the emitter's recursion bounded.
+constexpr int kMaxTreeDepth = 256;
+
+// Levels of a tree graph (root = 1). Only called when is_tree(g).
+int tree_depth(const Graph& g) {
+    std::vector<std::pair<int, int>> todo{{g.root(), 1}};
+    int depth = 0;
+    while (!todo.empty()) {
+        const auto [i, d] = todo.back();
+        todo.pop_back();
+        depth = std::max(depth, d);
+        for (int in : g.nodes[i].inputs) todo.emplace_back(in, d + 1);
+    }
+    return depth;
+}
+
 void require_emittable(const Graph& g) {
     for (const Diagnostic& d : validate(g))
         if (d.severity == Severity::Error &&
@@ -238,7 +254,7 @@ CppEmission emit_cpp(const Graph& g) {
     }
     const int root = g.root();
     std::vector<Line> lines;
-    if (is_tree(g)) {
+    if (is_tree(g) && tree_depth(g) <= kMaxTreeDepth) {
         TreeEmitter tree(g);
         if (g.nodes[root].inputs.empty()) {
             lines.push_back({0, fmt::format("using EVG = {};", node_type(g.nodes[root])),

@@ -312,3 +312,13 @@ TEST(EmitCpp, CppNames) {
     EXPECT_EQ(cpp_element_name(DType::f16), "half");
     EXPECT_EQ(cpp_element_name(DType::i32), "int32_t");
 }
+
+TEST(EmitCpp, DeepChainFallsBackToTopologicalVisitor) {
+    std::string text = "%0 = AccLoad float\n";
+    for (int i = 1; i < 3000; ++i)
+        text += "%" + std::to_string(i) + " = Compute Relu float (%" + std::to_string(i - 1) + ")\n";
+    const Graph g = parse_graph(text);
+    ASSERT_TRUE(is_tree(g));
+    const CppEmission e = emit_cpp(g);
+    EXPECT_EQ(e.evg.rfind("using EVG = Catlass::Epilogue::Fusion::TopologicalVisitor<", 0), 0u);
+}

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "evg/graph/emit_cpp.hpp"
+#include "evg/graph/error.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/graph/validate.hpp"
 #include "graph_gen.hpp"
@@ -40,4 +42,37 @@ RC_GTEST_PROP(GeneratedProblems, ValidateWithoutErrors, (const Problem& p)) {
     for (const Diagnostic& d : validate(p))
         if (d.severity == Severity::Error) errors += d.format() + "\n";
     RC_ASSERT(errors == std::string());
+}
+
+// Nothing a user writes may crash the tool: any text either parses or throws ParseError; whatever parses can
+// be validated, and emitted or refused with a GraphError.
+RC_GTEST_PROP(TextRobustness, ArbitraryTextParsesOrThrowsParseError, (const std::string& text)) {
+    try {
+        (void)parse_graph(text);
+    } catch (const ParseError&) {
+    }
+    RC_SUCCEED("no crash");
+}
+
+RC_GTEST_PROP(TextRobustness, MutatedProblemTextsNeverCrash, (const Problem& p)) {
+    std::string text = print(p);
+    const int edits = *rc::gen::inRange(1, 4);
+    for (int e = 0; e < edits; ++e) {
+        const std::size_t at = *rc::gen::inRange<std::size_t>(0, text.size());
+        const char c = *rc::gen::elementOf(std::string("%0123456789 ,()[]=<-:#\nxabcfhu.e+"));
+        if (*rc::gen::arbitrary<bool>())
+            text[at] = c;
+        else
+            text.erase(at, 1);
+    }
+    try {
+        const Problem q = parse_problem(text);
+        (void)validate(q);
+        try {
+            (void)emit_cpp(q);
+        } catch (const GraphError&) {
+        }
+    } catch (const ParseError&) {
+    }
+    RC_SUCCEED("no crash");
 }

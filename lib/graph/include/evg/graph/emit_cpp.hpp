@@ -5,6 +5,7 @@
 // becomes a nest of TreeVisitor<Node, Children...> (leaves stay bare ops); its Arguments are nested per
 // level, children first, then the node (evg-semantics §3.3). Any other graph becomes
 // TopologicalVisitor<tla::tuple<tla::seq<inputs...>...>, Ops...> in node order, with flat Arguments (§3.4).
+// A tree deeper than 256 levels is emitted as a TopologicalVisitor too.
 // The device pointers are named ptr<Name> (first letter upper-cased, e.g. ptrX, ptrRowOut) and must be
 // declared by the surrounding code as GM_ADDR.
 #pragma once
