@@ -3,6 +3,8 @@
 // examples the exact Arguments initializer plus the EVG type with whitespace and comments ignored.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -315,8 +317,7 @@ TEST(EmitCpp, CppNames) {
 
 TEST(EmitCpp, DeepChainFallsBackToTopologicalVisitor) {
     std::string text = "%0 = AccLoad float\n";
-    for (int i = 1; i < 3000; ++i)
-        text += "%" + std::to_string(i) + " = Compute Relu float (%" + std::to_string(i - 1) + ")\n";
+    for (int i = 1; i < 3000; ++i) text += fmt::format("%{} = Compute Relu float (%{})\n", i, i - 1);
     const Graph g = parse_graph(text);
     ASSERT_TRUE(is_tree(g));
     const CppEmission e = emit_cpp(g);
