@@ -1,0 +1,50 @@
+// Correct by default, faithful on demand (DESIGN.md): each switch reproduces one behaviour of upstream
+// Catlass that evg-semantics.md §11.2 calls a hazard. All are off by default; the library then does the right
+// thing. They are process-wide (kernels run on many core threads) and meant to be set around a launch with
+// ScopedUpstreamHazards.
+#pragma once
+#include <atomic>
+
+namespace Catlass::Epilogue::Fusion {
+
+struct UpstreamHazards {
+    // §11.2 item 2: no PipeBarrier<PIPE_V> after VisitorRowBroadcast's UB->UB replication.
+    bool row_broadcast_no_barrier = false;
+    // §11.2 item 3: the next LOAD into a buffer set waits only for V_MTE2, not for the previous STORE (no
+    // MTE3->MTE2 ordering), so a STORE that reads a LOAD buffer races with the next load into it.
+    bool store_reads_load_unordered = false;
+    // §11.2 item 5: VisitorScalarReduce's final reduce covers alignedCols, padding columns included.
+    bool scalar_reduce_sums_padding = false;
+    // §11.2 item 7 (L1 lineage): TopologicalVisitor re-visits shared STORE-stage nodes once per consumer.
+    bool topo_store_per_consumer = false;
+};
+
+namespace detail {
+inline std::atomic<int>& hazard_bits() {
+    static std::atomic<int> bits{0};
+    return bits;
+}
+inline int encode(const UpstreamHazards& h) {
+    return (h.row_broadcast_no_barrier ? 1 : 0) | (h.store_reads_load_unordered ? 2 : 0) |
+           (h.scalar_reduce_sums_padding ? 4 : 0) | (h.topo_store_per_consumer ? 8 : 0);
+}
+}  // namespace detail
+
+inline UpstreamHazards upstream_hazards() {
+    int b = detail::hazard_bits().load();
+    return {(b & 1) != 0, (b & 2) != 0, (b & 4) != 0, (b & 8) != 0};
+}
+
+class ScopedUpstreamHazards {
+  public:
+    explicit ScopedUpstreamHazards(const UpstreamHazards& h)
+        : saved_(detail::hazard_bits().exchange(detail::encode(h))) {}
+    ~ScopedUpstreamHazards() { detail::hazard_bits().store(saved_); }
+    ScopedUpstreamHazards(const ScopedUpstreamHazards&) = delete;
+    ScopedUpstreamHazards& operator=(const ScopedUpstreamHazards&) = delete;
+
+  private:
+    int saved_;
+};
+
+}  // namespace Catlass::Epilogue::Fusion

@@ -1,0 +1,64 @@
+// EmptyCallbacks and VisitorImpl<Ops...>: builds the per-op callbacks, carving UB in op order (left to right,
+// made explicit: upstream relies on constructor-argument evaluation order, §11.2 item 9).
+#pragma once
+#include <cstdint>
+#include <utility>
+
+#include "catlass/arch/resource.hpp"
+#include "catlass/epilogue/fusion/visitor_impl_base.hpp"
+
+namespace Catlass::Epilogue::Fusion {
+
+struct EmptyCallbacks {
+    CATLASS_DEVICE void begin_epilogue() {}
+    CATLASS_DEVICE void end_epilogue() {}
+};
+
+// The node concept every Visitor* follows (see visitor_acc_load.hpp for the canonical example):
+//   using ElementOutput; static constexpr uint32_t UB_BUFFERS (buffers of CL elements it carves);
+//   struct Arguments; struct Params; static to_underlying_arguments / get_workspace_size / can_implement /
+//   initialize_workspace; constructors from Params; member `Params params`;
+//   template <class ArchTag> Callbacks get_callbacks(Arch::Resource<ArchTag>&, uint32_t& ub_offset, uint32_t
+//   CL); Callbacks : EmptyCallbacks with template <VisitStage Stage, class ArchTag, class TensorTile,
+//   class... Inputs> const AscendC::LocalTensor<ElementOutput>& visit(const TensorTile&, const MatrixCoord&
+//   alignedTileShape,
+//                                                    const MatrixCoord& globalOffset, const Inputs&...
+//                                                    inputs);
+template <class... Ops>
+struct VisitorImpl : VisitorImplBase<Ops...> {
+    using Base = VisitorImplBase<Ops...>;
+    using Base::Base;
+    using Params = typename Base::Params;
+
+    template <class ProblemShape, class Arguments>
+    static Status initialize_workspace(const ProblemShape& shape, const Arguments& args, void* workspace) {
+        return Base::initialize_workspace(shape, args, workspace);
+    }
+
+    template <class CallbacksTuple>
+    struct Callbacks : EmptyCallbacks {
+        CallbacksTuple callbacks_tuple;
+        Callbacks() = default;
+        explicit Callbacks(const CallbacksTuple& t) : callbacks_tuple(t) {}
+        CATLASS_DEVICE void begin_epilogue() {
+            tla::for_each(callbacks_tuple, [](auto& cb) { cb.begin_epilogue(); });
+        }
+        CATLASS_DEVICE void end_epilogue() {
+            tla::for_each(callbacks_tuple, [](auto& cb) { cb.end_epilogue(); });
+        }
+    };
+
+    // Calls every op's get_callbacks in op order; each advances ub_offset by the UB it carves.
+    template <class ArchTag>
+    CATLASS_DEVICE auto get_op_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
+                                         uint32_t compute_length) {
+        return [&]<size_t... I>(std::index_sequence<I...>) {
+            using Tuple = tla::tuple<decltype(tla::get<I>(this->ops).get_callbacks(resource, ub_offset,
+                                                                                   compute_length))...>;
+            return Tuple{tla::get<I>(this->ops).get_callbacks(resource, ub_offset, compute_length)...};
+        }
+        (std::index_sequence_for<Ops...>{});
+    }
+};
+
+}  // namespace Catlass::Epilogue::Fusion
