@@ -32,6 +32,7 @@ class Evaluator {
         state_.assign(nodes.size(), State::Unvisited);
         for (const graph::Tensor& t : p_.graph.tensors)
             if (t.role == graph::TensorRole::Output) result_.outputs.emplace(t.name, initial_output(t));
+        initial_outputs_ = result_.outputs;
 
         result_.c.dtype = p_.c;
         result_.c.values = gemm(input_buffer("A"), input_buffer("B"), p_.m, p_.n, p_.k, p_.c);
@@ -82,11 +83,12 @@ class Evaluator {
         return *t;
     }
 
-    // Where a load or broadcast reads from: the caller's buffer (inputs), or the initial contents of an output.
+    // Where a load or broadcast reads from: the caller's buffer (inputs), or the initial contents of an output
+    // (a tile's LOAD stage runs before its STORE stage, and tiles do not overlap, so a load never sees a store).
     const HostTensor& source_of(int idx, const graph::Tensor& t) const {
         const auto it = in_.find(t.name);
         if (it == in_.end()) {
-            if (t.role == graph::TensorRole::Output) return result_.outputs.at(t.name);
+            if (t.role == graph::TensorRole::Output) return initial_outputs_.at(t.name);
             fail(idx, fmt::format("no host buffer for input tensor \"{}\"", t.name));
         }
         if (it->second.dtype() != t.element || it->second.size() < elements_needed(t))
@@ -235,6 +237,7 @@ class Evaluator {
     const graph::Problem& p_;
     const Inputs& in_;
     OracleResult result_;
+    std::map<std::string, HostTensor, std::less<>> initial_outputs_;
     std::vector<State> state_;
 };
 

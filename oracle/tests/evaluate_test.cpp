@@ -99,6 +99,19 @@ TEST(Oracle_AuxStore, PassesInputOnAndWritesOnlyWhenReached) {
     EXPECT_EQ(r.nodes[3].values(1, 2), 12);
 }
 
+TEST(Oracle_AuxLoad, LoadOfAnOutputSeesItsInitialContents) {
+    // %1 stores C into D, %2 loads D: per tile the load runs before the store, so %2 sees D's initial zeros
+    // and E = C + 0 = C; a load that saw the store would give E = 2C
+    ProblemBuilder b(2, 3, 1, F16, F16, F16);
+    b.output("D", F16, 2, 3);
+    b.output("E", F16, 2, 3);
+    const int d = b.store(F16, "D", b.acc());
+    b.store(F16, "E", b.compute(Functor::Add, F16, {d, b.aux(F16, "D")}));
+    const OracleResult r = evaluate(b.p, small_gemm());
+    EXPECT_EQ(values_of(r.output("D")), (Vec{1, 2, 3, 2, 4, 6}));
+    EXPECT_EQ(values_of(r.output("E")), (Vec{1, 2, 3, 2, 4, 6}));
+}
+
 TEST(Oracle_Cast, FloatToHalfEveryMode) {
     // X = [1+2^-11, 1+3*2^-11, -(1+2^-11); 65520, 2^-25, -1e6] (see numeric_test for the per-mode patterns)
     const HostTensor x = HostTensor::of(F32, {1 + p2(-11), 1 + 3 * p2(-11), -(1 + p2(-11)), 65520, p2(-25), -1e6});

@@ -21,7 +21,8 @@
 //
 // Output tensors start from the caller's buffer of the same name when Inputs has one (the user's
 // initialisation: 0 for sums, lowest() for max), else from zero bytes; everything outside the written region
-// (padding columns of a strided tensor) keeps those contents. Several writers of one tensor apply in
+// (padding columns of a strided tensor) keeps those contents. A load or broadcast of an output tensor reads
+// those initial contents (per tile, LOAD runs before STORE and tiles do not overlap). Several writers of one tensor apply in
 // evaluation order (inputs of a node before the node, in input order, each node once).
 #pragma once
 #include <functional>
