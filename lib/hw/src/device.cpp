@@ -65,10 +65,16 @@ void Device::copy_to_host(void* dst, const void* src, uint64_t bytes) {
 }
 
 const Report& Device::launch(int block_dim, KernelType type, const std::function<void()>& kernel) {
+    return launch(block_dim, type, kernel, cfg_.arch);
+}
+
+const Report& Device::launch(int block_dim, KernelType type, const std::function<void()>& kernel, ArchId arch) {
     if (block_dim <= 0 || block_dim > 4096)
         throw HostError(fmt::format("kernel launch: blockDim {} is outside 1..4096", block_dim));
     for (auto& [base, mem] : gm_) mem->reset_shadow();
-    Machine m(*this, cfg_, block_dim, type);
+    Config cfg = cfg_;
+    cfg.arch = arch;
+    Machine m(*this, cfg, block_dim, type);
     last_ = m.run(kernel);
     last_trace_ = m.trace();
     return last_;

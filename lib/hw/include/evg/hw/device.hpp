@@ -41,6 +41,8 @@ class Device {
 
     // Runs a kernel on `block_dim` blocks and returns its report (also kept as last_report()).
     const Report& launch(int block_dim, KernelType type, const std::function<void()>& kernel);
+    // The same on a given chip, whatever config().arch says (a Catlass kernel runs on its ArchTag).
+    const Report& launch(int block_dim, KernelType type, const std::function<void()>& kernel, ArchId arch);
     const Report& last_report() const { return last_; }
     // Instruction trace of the last launch (when config().keep_trace).
     const std::vector<TraceEntry>& last_trace() const { return last_trace_; }
