@@ -149,9 +149,14 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 namespace evg::acl {
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
                 const std::function<void()>& kernel) {
+    return launch(stream, block_dim, type, kernel, evg::hw::device().config().arch);
+}
+
+aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type, const std::function<void()>& kernel,
+                evg::hw::ArchId arch) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
     try {
-        stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel));
+        stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));
     } catch (const evg::Error& e) {
         return fail(ACL_ERROR_INVALID_PARAM, e.what());
     }
