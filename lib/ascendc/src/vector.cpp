@@ -125,11 +125,16 @@ bool check_dtype(Core& c, VecOp op, DType t, Site site) {
     return false;
 }
 
+// NaN propagates; -0 orders below +0 (the oracle's rule), so max(-0, +0) = +0 and min(-0, +0) = -0.
 inline float nan_max(float a, float b) {
-    return (a != a || b != b) ? NAN : (a > b ? a : b);
+    if (a != a || b != b) return NAN;
+    if (a == b) return std::signbit(a) ? b : a;
+    return a > b ? a : b;
 }
 inline float nan_min(float a, float b) {
-    return (a != a || b != b) ? NAN : (a < b ? a : b);
+    if (a != a || b != b) return NAN;
+    if (a == b) return std::signbit(a) ? a : b;
+    return a < b ? a : b;
 }
 
 inline float apply_f(VecOp op, float a, float b, float s) {

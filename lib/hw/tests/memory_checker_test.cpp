@@ -1,6 +1,8 @@
 // The memory and uninitialised-data checkers, and API misuse that must be reported, never crash.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "test_kernels.hpp"
 
 namespace evg::hw::testing {
@@ -304,6 +306,47 @@ TEST(NumericLegality, HalfArithmeticRoundsOncePerInstruction) {
     std::vector<uint16_t> out(32);
     g.dev.copy_to_host(out.data(), y, 64);
     EXPECT_EQ(out[0], half(2052.0f).bits);
+}
+
+}  // namespace
+}  // namespace evg::hw::testing
+
+namespace evg::hw::testing {
+namespace {
+
+using namespace AscendC;
+
+// Max and Min order -0 below +0 and propagate NaN, as the oracle does (oracle/README.md).
+TEST(NumericLegality, MaxMinSignedZeroAndNan) {
+    Device dev;
+    void* y = dev.malloc(4 * 32);
+    auto yp = static_cast<GM_ADDR>(y);
+    auto& r = dev.launch(1, KernelType::aiv_only, [yp] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 1024);
+        LocalTensor<float> t = buf.Get<float>();
+        Duplicate(t, -0.0f, 8);
+        Duplicate(t[8], 0.0f, 8);
+        Duplicate(t[16], NAN, 8);
+        PipeBarrier<PIPE_V>();
+        Max(t[32], t, t[8], 8);   // max(-0, +0) = +0
+        Max(t[40], t[8], t, 8);   // max(+0, -0) = +0
+        Min(t[48], t[8], t, 8);   // min(+0, -0) = -0
+        Max(t[56], t[16], t, 8);  // NaN
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        GlobalTensor<float> gy;
+        gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(yp));
+        DataCopy(gy, t[32], 32);
+    });
+    ASSERT_TRUE(r.clean()) << r.text();
+    float out[32];
+    dev.copy_to_host(out, y, sizeof(out));
+    EXPECT_FALSE(std::signbit(out[0]));
+    EXPECT_FALSE(std::signbit(out[8]));
+    EXPECT_TRUE(std::signbit(out[16]) && out[16] == 0.0f);
+    EXPECT_TRUE(std::isnan(out[24]));
 }
 
 }  // namespace
