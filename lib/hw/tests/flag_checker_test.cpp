@@ -240,6 +240,56 @@ TEST(FlagChecker, Mode4PairsAicWithEachAivOnAscend950) {
     EXPECT_TRUE(r.clean()) << r.text();
 }
 
+TEST(FlagChecker, Mode0IsABarrierOverAllCoresOfOneType) {
+    // Every AIV sets flag 8 once and waits once: the counters move only when all have set.
+    Report ok = launch(
+        [] {
+            if ASCEND_IS_AIV {
+                CrossCoreSetFlag<0, PIPE_MTE3>(8);
+                CrossCoreWaitFlag<0, PIPE_MTE3>(8);
+            }
+        },
+        KernelType::mix_aic_1_2, 3);
+    EXPECT_TRUE(ok.clean()) << ok.text();
+    // If one AIV skips the set, nobody passes the barrier.
+    Report bad = launch(
+        [] {
+            if ASCEND_IS_AIV {
+                if (AscendC::GetBlockIdx() != 3) CrossCoreSetFlag<0, PIPE_MTE3>(8);
+                CrossCoreWaitFlag<0, PIPE_MTE3>(8);
+            }
+        },
+        KernelType::mix_aic_1_2, 3);
+    EXPECT_EQ(bad.count(ViolationKind::deadlock), 1u) << bad.text();
+}
+
+TEST(FlagChecker, Mode1PairsTheTwoAivsOfOneAiCore) {
+    Report ok = launch(
+        [] {
+            if ASCEND_IS_AIV {
+                CrossCoreSetFlag<1, PIPE_V>(10);
+                CrossCoreWaitFlag<1, PIPE_V>(10);
+            }
+        },
+        KernelType::mix_aic_1_2, 2, ArchId::Ascend950);
+    EXPECT_TRUE(ok.clean()) << ok.text();
+    Report aic = launch(
+        [] {
+            if ASCEND_IS_AIC {
+                CrossCoreSetFlag<1, PIPE_FIX>(10);
+            }
+        },
+        KernelType::mix_aic_1_2, 1);
+    EXPECT_EQ(aic.count(ViolationKind::illegal_cross_core), 1u) << aic.text();
+}
+
+TEST(FlagChecker, CrossCoreFlagsNeedAMixKernel) {
+    Report r = launch([] { CrossCoreSetFlag<2, PIPE_MTE3>(0); }, KernelType::aiv_only, 1);
+    const Violation* v = r.first(ViolationKind::illegal_cross_core);
+    ASSERT_NE(v, nullptr) << r.text();
+    EXPECT_NE(v->message.find("need a mix (AIC + AIV) kernel"), std::string::npos) << v->message;
+}
+
 TEST(FlagChecker, AtomicModeLeftOn) {
     Report r = launch([] { SetAtomicAdd<float>(); });
     ASSERT_EQ(r.count(ViolationKind::atomic_left_on), 1u) << r.text();
