@@ -260,8 +260,8 @@ TEST(EmitCpp, UbWorkspaceAccLoadAndStridedTensor) {
         "%3 = AuxStore float D (%2)\n");
     const CppEmission e = emit_cpp(g);
     EXPECT_NE(squash(e.evg).find(squash(ns("@VisitorAccLoad<float, true>"))), std::string::npos);
-    EXPECT_NE(e.layouts.find("auto layoutX = tla::MakeLayout(tla::MakeShape(256, 500), tla::MakeStride(512, "
-                             "tla::Int<1>{}));  // input X : float[256, 500] stride=512\n"),
+    EXPECT_NE(e.layouts.find("auto layoutX = tla::MakeLayout<float, Catlass::layout::RowMajor>(256, 500, 512);  "
+                             "// input X : float[256, 500] stride=512\n"),
               std::string::npos);
 }
 
