@@ -25,6 +25,8 @@ struct tuple_base;
 template <size_t... I, class... Ts>
 struct tuple_base<std::index_sequence<I...>, Ts...> : tuple_leaf<I, Ts>... {
     constexpr tuple_base() = default;
+    // Only for non-empty tuples: with no elements it would redeclare the default constructor.
+    template <size_t N = sizeof...(Ts), std::enable_if_t<(N > 0), int> = 0>
     constexpr explicit tuple_base(const Ts&... ts) : tuple_leaf<I, Ts>{ts}... {}
 };
 }  // namespace detail
