@@ -16,8 +16,12 @@
 #include "catlass/arch/arch.hpp"
 #include "catlass/arch/resource.hpp"
 #include "catlass/epilogue/block/block_epilogue.hpp"
+#include "catlass/epilogue/fusion/operations.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
+#include "catlass/epilogue/fusion/visitor_acc_load.hpp"
+#include "catlass/epilogue/fusion/visitor_aux_store.hpp"
+#include "catlass/epilogue/fusion/visitor_compute.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
 #include "catlass/epilogue/tile/copy_tla.hpp"
 #include "catlass/layout/layout.hpp"
@@ -347,11 +351,20 @@ struct Result {
 };
 
 // blockDim AICs (mix 1:2) or AIVs (aiv_only); block b handles L1 blocks b, b + blockDim, ...
+template <class BlockEpilogue, bool L1_CALL = false, class MakeEvgParams>
+Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type, MakeEvgParams make_evg_params);
+
 template <class BlockEpilogue, bool L1_CALL = false>
 Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type) {
+    using EVG = typename BlockEpilogue::EVG;
+    return run_gm<BlockEpilogue, L1_CALL>(pb, blockDim, type,
+                                          [&](GM_ADDR d) { return graph_params<EVG>(d, pb.m, pb.n); });
+}
+
+template <class BlockEpilogue, bool L1_CALL, class MakeEvgParams>
+Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type, MakeEvgParams make_evg_params) {
     using E = typename BlockEpilogue::ElementC;
     using ArchTag = typename BlockEpilogue::ArchTag;
-    using EVG = typename BlockEpilogue::EVG;
     std::vector<E> c(size_t(pb.m) * pb.n), d(size_t(pb.m) * pb.n, E(-1000.0f));
     for (uint32_t i = 0; i < pb.m; ++i)
         for (uint32_t j = 0; j < pb.n; ++j) c[size_t(i) * pb.n + j] = E(c_value(i, j));
@@ -362,7 +375,7 @@ Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type) {
     void* pd = dev.malloc(bytes, "D");
     dev.copy_to_device(pc, c.data(), bytes);
     dev.copy_to_device(pd, d.data(), bytes);
-    typename BlockEpilogue::Params params{graph_params<EVG>(static_cast<GM_ADDR>(pd), pb.m, pb.n)};
+    typename BlockEpilogue::Params params{make_evg_params(static_cast<GM_ADDR>(pd))};
     {
         std::lock_guard lock(g_records_mutex);
         g_records.clear();
@@ -402,11 +415,11 @@ Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type) {
     return r;
 }
 
-void expect_d(const Result& r, const Problem& pb, float add) {
+void expect_d(const Result& r, const Problem& pb, float add, float mul = 1.0f) {
     size_t bad = 0;
     for (uint32_t i = 0; i < pb.m; ++i)
         for (uint32_t j = 0; j < pb.n; ++j) {
-            const float want = c_value(i, j) + add;
+            const float want = c_value(i, j) * mul + add;
             const float got = r.d[size_t(i) * pb.n + j];
             if (got != want && bad++ < 5)
                 ADD_FAILURE() << "D[" << i << "," << j << "] = " << got << ", want " << want;
@@ -800,6 +813,69 @@ TEST(BlockEpilogue, L1_EpilogueAtlasA2Visitor_GemmTypeHalf_GmBlockCall) {
     Result m = run_gm<BE, false>(pb, 2, KernelType::mix_aic_1_2);
     EXPECT_TRUE(m.report.clean()) << m.report.text();
     expect_d(m, pb, 3.0f);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The real nodes (visitor_acc_load/compute/aux_store.hpp), chained by the stand-in composite, with their
+// Arguments turned into Params by EVG::to_underlying_arguments.
+
+using RealLayout = tla::RowMajorLayout;
+template <class E>
+using RealMulsGraph = StandInChain<Fusion::VisitorAccLoad<E>, Fusion::VisitorCompute<Fusion::Muls, E, E>,
+                                   Fusion::VisitorAuxStore<E, RealLayout>>;
+template <class E>
+using RealCopyGraph = StandInChain<Fusion::VisitorAccLoad<E>, Fusion::VisitorAuxStore<E, RealLayout>>;
+
+TEST(BlockEpilogue, RealNodes_AtlasA2_half_StoreOfMulsOfAccLoad_ColumnSplitAndRowGroups) {
+    using EVG = RealMulsGraph<half>;
+    using BE = BlockEpilogue<EpilogueVisitor<false>, Arch::AtlasA2, tla::Int<128>, EVG, half>;
+    for (Problem pb : {Problem{37, 100, 32, 64}, Problem{9, 300, 16, 256}}) {
+        Result r = run_gm<BE, false>(pb, 2, KernelType::mix_aic_1_2, [&](GM_ADDR d) {
+            typename EVG::Arguments args{
+                {}, {{half(2.0f)}}, {d, tla::MakeLayout<half, layout::RowMajor>(pb.m, pb.n)}};
+            return EVG::to_underlying_arguments(GemmCoord(pb.m, pb.n, 16), args, nullptr);
+        });
+        EXPECT_TRUE(r.report.clean()) << r.report.text();
+        expect_d(r, pb, 0.0f, 2.0f);
+        EXPECT_EQ(r.report.stats.ub_peak, Fusion::UbAccounting::ub_end(EVG::UB_NODES, 128, 0));
+    }
+}
+
+template <class ArchTag>
+void real_store_reads_load(bool faithful) {
+    using EVG = RealCopyGraph<float>;
+    using BE = BlockEpilogue<EpilogueVisitor<false>, ArchTag, tla::Int<64>, EVG, float>;
+    Fusion::ScopedUpstreamHazards h({.store_reads_load_unordered = faithful});
+    Problem pb{12, 32, 64, 64};  // 3 tiles per AIV
+    Result r = run_gm<BE, false>(pb, 1, KernelType::mix_aic_1_2, [&](GM_ADDR d) {
+        typename EVG::Arguments args{{}, {d, tla::MakeLayout<float, layout::RowMajor>(pb.m, pb.n)}};
+        return EVG::to_underlying_arguments(GemmCoord(pb.m, pb.n, 16), args, nullptr);
+    });
+    expect_d(r, pb, 0.0f);
+    if (faithful) {
+        ASSERT_GE(r.report.count(ViolationKind::race), 1u) << r.report.text();
+        EXPECT_EQ(r.report.violations.size(), r.report.count(ViolationKind::race)) << r.report.text();
+        const std::string& msg = r.report.first(ViolationKind::race)->message;
+        EXPECT_NE(msg.find("MTE3"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("MTE2"), std::string::npos) << msg;
+        EXPECT_EQ(flag_ops(r, 2), kSpec3Tiles);
+    } else {
+        EXPECT_TRUE(r.report.clean()) << r.report.text();
+        EXPECT_EQ(flag_ops(r, 2), kDefault3Tiles);
+    }
+}
+
+TEST(BlockEpilogue, RealNodes_AtlasA2_StoreOfAccLoad_UpstreamRaces) {
+    real_store_reads_load<Arch::AtlasA2>(true);
+}
+TEST(BlockEpilogue, RealNodes_AtlasA2_StoreOfAccLoad_DefaultClean) {
+    real_store_reads_load<Arch::AtlasA2>(false);
+}
+TEST(BlockEpilogue, RealNodes_Ascend950_StoreOfAccLoad_UpstreamRaces) {
+    real_store_reads_load<Arch::Ascend950>(true);
+}
+TEST(BlockEpilogue, RealNodes_Ascend950_StoreOfAccLoad_DefaultClean) {
+    real_store_reads_load<Arch::Ascend950>(false);
 }
 
 }  // namespace
