@@ -40,37 +40,33 @@ void scalar_access(Core& c, std::optional<Place> p, void* buf, uint32_t size, bo
 }
 }  // namespace
 
+namespace {
+// A scalar access needs only element alignment: bounds are checked here, not the 32-byte vector rule.
+std::optional<Place> scalar_place(Core& c, const LocalRef& t, uint64_t byte_off, uint32_t size,
+                                  const char* op, Site site) {
+    uint64_t addr = t.addr + byte_off;
+    evg::hw::Memory* m = c.local(t.mem);
+    if (m && m->contains(addr, size)) return Place{m, addr};
+    c.violate(ViolationKind::out_of_bounds,
+              fmt::format("{} touches {} bytes at {} offset {}, outside the memory", op, size,
+                          evg::hw::mem_name(t.mem), addr),
+              {c.site_location(op, site)});
+    return std::nullopt;
+}
+}  // namespace
+
 void scalar_read(const LocalRef& t, uint64_t byte_off, void* out, uint32_t size, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    LocalRef r = t;
-    r.addr += byte_off;
-    // A scalar access needs only element alignment: check bounds here, not the 32-byte vector rule.
-    evg::hw::Memory* m = c.local(t.mem);
-    if (!m || !m->contains(r.addr, size)) {
-        c.violate(ViolationKind::out_of_bounds,
-                  fmt::format("GetValue reads {} bytes at {} offset {}, outside the memory", size,
-                              evg::hw::mem_name(t.mem), r.addr),
-                  {c.site_location("GetValue", site)});
-        return;
-    }
-    scalar_access(c, Place{m, r.addr}, out, size, false, "GetValue", site);
+    scalar_access(c, scalar_place(c, t, byte_off, size, "GetValue", site), out, size, false, "GetValue",
+                  site);
 }
 
 void scalar_write(const LocalRef& t, uint64_t byte_off, const void* in, uint32_t size, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    LocalRef r = t;
-    r.addr += byte_off;
-    evg::hw::Memory* m = c.local(t.mem);
-    if (!m || !m->contains(r.addr, size)) {
-        c.violate(ViolationKind::out_of_bounds,
-                  fmt::format("SetValue writes {} bytes at {} offset {}, outside the memory", size,
-                              evg::hw::mem_name(t.mem), r.addr),
-                  {c.site_location("SetValue", site)});
-        return;
-    }
-    scalar_access(c, Place{m, r.addr}, const_cast<void*>(in), size, true, "SetValue", site);
+    scalar_access(c, scalar_place(c, t, byte_off, size, "SetValue", site), const_cast<void*>(in), size, true,
+                  "SetValue", site);
 }
 
 void gm_scalar_read(const void* addr, void* out, uint32_t size, Site site) {

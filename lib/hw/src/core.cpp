@@ -90,15 +90,18 @@ void Core::issue(std::unique_ptr<Instr> in) {
     machine_.after_issue(*this);
 }
 
-void Core::scalar(std::unique_ptr<Instr> in) {
-    if (abort_guard()) return;
-    in->core = this;
-    in->pipe = Pipe::S;
-    if (!machine_.register_instr(*in)) return;
-    auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
-    in->epoch = ++q.issued;
-    s_known_.set(agent(Pipe::S), in->epoch);
+bool Core::on_scalar(Instr& in) {
+    in.core = this;
+    in.pipe = Pipe::S;
+    if (!machine_.register_instr(in)) return false;
+    in.epoch = ++pipes_[static_cast<size_t>(pipe_slot(Pipe::S))].issued;
+    s_known_.set(agent(Pipe::S), in.epoch);  // the scalar unit is in order: it knows all it did before
     s_snapshot_.reset();
+    return true;
+}
+
+void Core::scalar(std::unique_ptr<Instr> in) {
+    if (abort_guard() || !on_scalar(*in)) return;
     if (machine_.config().checks.race) machine_.race_check(*this, *in, s_known_);
     if (in->exec) in->exec(*in);
 }
@@ -184,13 +187,7 @@ void Core::set_flag(HardEvent e, int id, Site site) {
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {
-        in->core = this;
-        if (!machine_.register_instr(*in)) return;
-        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
-        in->epoch = ++q.issued;
-        s_known_.set(agent(Pipe::S), in->epoch);
-        s_snapshot_.reset();
-        machine_.flag_set(*this, *in, s_known_);
+        if (on_scalar(*in)) machine_.flag_set(*this, *in, s_known_);
         return;
     }
     issue(std::move(in));
@@ -204,10 +201,7 @@ void Core::wait_flag(HardEvent e, int id, Site site) {
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {
-        in->core = this;
-        if (!machine_.register_instr(*in)) return;
-        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
-        in->epoch = ++q.issued;
+        if (!on_scalar(*in)) return;
         auto key = std::make_pair(static_cast<int>(e), id);
         machine_.block_until(
             *this, [this, key] { return !flags_[key].pending.empty(); },
@@ -215,7 +209,6 @@ void Core::wait_flag(HardEvent e, int id, Site site) {
         if (aborting_) return;
         VectorClock learned;
         machine_.flag_wait(*this, *in, learned);
-        s_known_.set(agent(Pipe::S), in->epoch);
         s_learn(learned);
         return;
     }
@@ -273,13 +266,7 @@ void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     in->cross_mode = mode;
     in->cross_flag = flag;
     if (p == Pipe::S) {
-        in->core = this;
-        if (!machine_.register_instr(*in)) return;
-        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
-        in->epoch = ++q.issued;
-        s_known_.set(agent(Pipe::S), in->epoch);
-        s_snapshot_.reset();
-        machine_.deliver_cross(*this, *in, s_known_);
+        if (on_scalar(*in)) machine_.deliver_cross(*this, *in, s_known_);
         return;
     }
     issue(std::move(in));
@@ -295,19 +282,14 @@ void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     // On AtlasA2 the wait stalls every pipe of the waiter: the scalar unit stops issuing until it is
     // satisfied.
     if (p == Pipe::S || arch().cross_wait_blocks_all) {
-        in->pipe = Pipe::S;
-        in->core = this;
-        if (!machine_.register_instr(*in)) return;
+        if (!on_scalar(*in)) return;
         auto key = std::make_pair(mode == 4 ? 4 : 0, static_cast<int>(flag));
         machine_.block_until(
             *this, [this, key] { return !counters_[key].pending.empty(); },
             fmt::format("{} (issued at {})", in->op, site.str()));
         if (aborting_) return;
-        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
-        in->epoch = ++q.issued;
         VectorClock learned;
         machine_.counter_wait(*this, *in, learned);
-        s_known_.set(agent(Pipe::S), in->epoch);
         s_learn(learned);
         return;
     }

@@ -41,7 +41,7 @@ TEST(RaceChecker, MissingWaitMte2VIsARaceNamingBothInstructions) {
     EXPECT_EQ(v->locations[1].access, "read");
     EXPECT_EQ(v->locations[1].op, "Muls");
     EXPECT_EQ(v->locations[0].memory, "UB[AIV 0]");
-    EXPECT_NE(v->locations[0].site.find("test_kernels.hpp:"), std::string::npos);
+    EXPECT_NE(v->locations[0].site.find("double_buffered.hpp:"), std::string::npos);
     EXPECT_GT(v->locations[1].instr, v->locations[0].instr);
 }
 

@@ -119,6 +119,8 @@ class Core {
     void s_learn(const VectorClock& c);
     bool check_event(HardEvent e, int id, Site site, const char* what);
     bool abort_guard();  // true when this call must do nothing
+    // Numbers an instruction of the scalar unit, which runs now and in order; false when over budget.
+    bool on_scalar(Instr& in);
     std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string op, Site site);
 };
 
