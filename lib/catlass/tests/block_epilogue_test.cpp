@@ -17,9 +17,11 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/epilogue/block/block_epilogue.hpp"
 #include "catlass/epilogue/fusion/operations.hpp"
+#include "catlass/epilogue/fusion/tree_visitor.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "catlass/epilogue/fusion/visitor_acc_load.hpp"
+#include "catlass/epilogue/fusion/visitor_aux_load.hpp"
 #include "catlass/epilogue/fusion/visitor_aux_store.hpp"
 #include "catlass/epilogue/fusion/visitor_compute.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
@@ -357,8 +359,8 @@ Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type, MakeEvg
 template <class BlockEpilogue, bool L1_CALL = false>
 Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type) {
     using EVG = typename BlockEpilogue::EVG;
-    return run_gm<BlockEpilogue, L1_CALL>(pb, blockDim, type,
-                                          [&](GM_ADDR d) { return graph_params<EVG>(d, pb.m, pb.n); });
+    return run_gm<BlockEpilogue, L1_CALL>(
+        pb, blockDim, type, [&](evg::hw::Device&, GM_ADDR d) { return graph_params<EVG>(d, pb.m, pb.n); });
 }
 
 template <class BlockEpilogue, bool L1_CALL, class MakeEvgParams>
@@ -375,7 +377,7 @@ Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type, MakeEvg
     void* pd = dev.malloc(bytes, "D");
     dev.copy_to_device(pc, c.data(), bytes);
     dev.copy_to_device(pd, d.data(), bytes);
-    typename BlockEpilogue::Params params{make_evg_params(static_cast<GM_ADDR>(pd))};
+    typename BlockEpilogue::Params params{make_evg_params(dev, static_cast<GM_ADDR>(pd))};
     {
         std::lock_guard lock(g_records_mutex);
         g_records.clear();
@@ -415,16 +417,20 @@ Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type, MakeEvg
     return r;
 }
 
-void expect_d(const Result& r, const Problem& pb, float add, float mul = 1.0f) {
+template <class Want>
+void expect_d_fn(const Result& r, const Problem& pb, Want want_of) {
     size_t bad = 0;
     for (uint32_t i = 0; i < pb.m; ++i)
         for (uint32_t j = 0; j < pb.n; ++j) {
-            const float want = c_value(i, j) * mul + add;
+            const float want = want_of(i, j);
             const float got = r.d[size_t(i) * pb.n + j];
             if (got != want && bad++ < 5)
                 ADD_FAILURE() << "D[" << i << "," << j << "] = " << got << ", want " << want;
         }
     EXPECT_EQ(bad, 0u);
+}
+void expect_d(const Result& r, const Problem& pb, float add, float mul = 1.0f) {
+    expect_d_fn(r, pb, [&](uint32_t i, uint32_t j) { return c_value(i, j) * mul + add; });
 }
 
 std::vector<TileRecord> records_of(int core) {
@@ -694,15 +700,12 @@ TEST(BlockEpilogue, Ascend950_float_UbPeakEqualsAccounting_MaxCL) {
 // UB workspace path on Ascend950: each AIV's UB holds its half of the C block at byte 0 (filled here by the
 // AIV itself, standing in for the AIC's L0C->UB Fixpipe), the EVG buffers start at L0C_SIZE/2.
 
-TEST(BlockEpilogue, Ascend950_half_UbWorkspace_AddGraph_CL512) {
-    using EVG = AddGraph<half, true>;
-    using BE = BlockEpilogue<EpilogueVisitor<true>, Arch::Ascend950, tla::Int<512>, EVG, half>;
-    static_assert(BE::UB_BASE_OFFSET == 131072);
-    static_assert(BE::UB_END == 131072 + 2 * 512 * 2);  // AccLoad<UB> carves nothing; Adds one buffer per set
-    // Blocks 32/13 rows x 64/36 cols, 1 AIC handles all 4; pitch 64 -> 8 rows per tile, so both sets are
-    // used.
-    Problem pb{45, 100, 32, 64};
-    using E = half;
+// Each AIV fills its half of the C block into UB byte 0 itself (pitch RoundUp<32>(n)), standing in for the
+// AIC's L0C->UB Fixpipe, then runs the epilogue on GetMmadUbTensor. One AIC handles every L1 block.
+template <class BE, class MakeEvgParams>
+Result run_ub(const Problem& pb, MakeEvgParams make_evg_params) {
+    using E = typename BE::ElementC;
+    using ArchTag = typename BE::ArchTag;
     std::vector<E> c(size_t(pb.m) * pb.n), d(size_t(pb.m) * pb.n, E(-1000.0f));
     for (uint32_t i = 0; i < pb.m; ++i)
         for (uint32_t j = 0; j < pb.n; ++j) c[size_t(i) * pb.n + j] = E(c_value(i, j));
@@ -713,24 +716,26 @@ TEST(BlockEpilogue, Ascend950_half_UbWorkspace_AddGraph_CL512) {
     void* pd = dev.malloc(bytes, "D");
     dev.copy_to_device(pc, c.data(), bytes);
     dev.copy_to_device(pd, d.data(), bytes);
-    BE::Params params{graph_params<EVG>(static_cast<GM_ADDR>(pd), pb.m, pb.n)};
+    typename BE::Params params{make_evg_params(dev, static_cast<GM_ADDR>(pd))};
+    {
+        std::lock_guard lock(g_records_mutex);
+        g_records.clear();
+    }
     const auto& report = dev.launch(
         1, KernelType::mix_aic_1_2,
         [&] {
             if ASCEND_IS_AIC {
                 return;
             }
-            Arch::Resource<Arch::Ascend950> resource;
+            Arch::Resource<ArchTag> resource;
             BE epilogue(resource, params);
             AscendC::GlobalTensor<E> gmC;
             gmC.SetGlobalBuffer(static_cast<E*>(pc), uint64_t(pb.m) * pb.n);
             auto tensorC = tla::MakeTensor(gmC, tla::MakeLayout<E, layout::RowMajor>(pb.m, pb.n));
             const uint32_t sub = static_cast<uint32_t>(AscendC::GetSubBlockIdx());
-            for (uint32_t bm = 0; bm < 2; ++bm)
-                for (uint32_t bn = 0; bn < 2; ++bn) {
+            for (uint32_t bm = 0; bm < CeilDiv(pb.m, pb.l1m); ++bm)
+                for (uint32_t bn = 0; bn < CeilDiv(pb.n, pb.l1n); ++bn) {
                     GemmCoord actual(Min(pb.l1m, pb.m - bm * pb.l1m), Min(pb.l1n, pb.n - bn * pb.l1n), 16);
-                    // Stand-in for the AIC: this AIV's rows of the block into UB byte 0, pitch
-                    // RoundUp<32>(n).
                     const uint32_t half_rows = CeilDiv(actual.m(), 2u);
                     const uint32_t r0 = sub * half_rows;
                     const uint32_t my_rows = actual.m() > r0 ? Min(half_rows, actual.m() - r0) : 0;
@@ -739,17 +744,29 @@ TEST(BlockEpilogue, Ascend950_half_UbWorkspace_AddGraph_CL512) {
                     auto src = tla::GetTile(tensorC, MatrixCoord(bm * pb.l1m + r0, bn * pb.l1n),
                                             MatrixCoord(my_rows, actual.n()));
                     AscendC::PipeBarrier<AscendC::PIPE_ALL>();  // the previous block is done with UB C
-                    Epilogue::Tile::CopyGm2UbTla<Arch::Ascend950, decltype(dst), decltype(src)>{}(dst, src);
+                    Epilogue::Tile::CopyGm2UbTla<ArchTag, decltype(dst), decltype(src)>{}(dst, src);
                     AscendC::PipeBarrier<AscendC::PIPE_ALL>();  // C is in UB before the epilogue reads it
                     epilogue(GemmCoord(pb.l1m, pb.l1n, 16), GemmCoord(bm, bn, 0), actual, ubC);
                 }
         },
-        Arch::Ascend950::EVG_ARCH);
-    EXPECT_TRUE(report.clean()) << report.text();
-    EXPECT_EQ(report.stats.ub_peak, BE::UB_END);
-    Result r{report, {}, {}};
+        ArchTag::EVG_ARCH);
+    Result r{report, {}, dev.last_trace()};
     dev.copy_to_host(d.data(), pd, bytes);
     for (const E& v : d) r.d.push_back(float(v));
+    return r;
+}
+
+TEST(BlockEpilogue, Ascend950_half_UbWorkspace_AddGraph_CL512) {
+    using EVG = AddGraph<half, true>;
+    using BE = BlockEpilogue<EpilogueVisitor<true>, Arch::Ascend950, tla::Int<512>, EVG, half>;
+    static_assert(BE::UB_BASE_OFFSET == 131072);
+    static_assert(BE::UB_END == 131072 + 2 * 512 * 2);  // AccLoad<UB> carves nothing; Adds one buffer per set
+    // Blocks 32/13 rows x 64/36 cols; pitch 64 -> 8 rows per tile, so both sets are used.
+    Problem pb{45, 100, 32, 64};
+    Result r = run_ub<BE>(pb, [&](evg::hw::Device&, GM_ADDR d) { return graph_params<EVG>(d, pb.m, pb.n); });
+    const auto& report = r.report;
+    EXPECT_TRUE(report.clean()) << report.text();
+    EXPECT_EQ(report.stats.ub_peak, BE::UB_END);
     expect_d(r, pb, 3.0f);
     // Block (1, 1) on AIV1: rows 32 + 7 .. 44, cols 64..99 -> local tile coord in UB (0, 0), global (39, 64).
     auto aiv1 = records_of(1);
@@ -830,7 +847,7 @@ TEST(BlockEpilogue, RealNodes_AtlasA2_half_StoreOfMulsOfAccLoad_ColumnSplitAndRo
     using EVG = RealMulsGraph<half>;
     using BE = BlockEpilogue<EpilogueVisitor<false>, Arch::AtlasA2, tla::Int<128>, EVG, half>;
     for (Problem pb : {Problem{37, 100, 32, 64}, Problem{9, 300, 16, 256}}) {
-        Result r = run_gm<BE, false>(pb, 2, KernelType::mix_aic_1_2, [&](GM_ADDR d) {
+        Result r = run_gm<BE, false>(pb, 2, KernelType::mix_aic_1_2, [&](evg::hw::Device&, GM_ADDR d) {
             typename EVG::Arguments args{
                 {}, {{half(2.0f)}}, {d, tla::MakeLayout<half, layout::RowMajor>(pb.m, pb.n)}};
             return EVG::to_underlying_arguments(GemmCoord(pb.m, pb.n, 16), args, nullptr);
@@ -847,7 +864,7 @@ void real_store_reads_load(bool faithful) {
     using BE = BlockEpilogue<EpilogueVisitor<false>, ArchTag, tla::Int<64>, EVG, float>;
     Fusion::ScopedUpstreamHazards h({.store_reads_load_unordered = faithful});
     Problem pb{12, 32, 64, 64};  // 3 tiles per AIV
-    Result r = run_gm<BE, false>(pb, 1, KernelType::mix_aic_1_2, [&](GM_ADDR d) {
+    Result r = run_gm<BE, false>(pb, 1, KernelType::mix_aic_1_2, [&](evg::hw::Device&, GM_ADDR d) {
         typename EVG::Arguments args{{}, {d, tla::MakeLayout<float, layout::RowMajor>(pb.m, pb.n)}};
         return EVG::to_underlying_arguments(GemmCoord(pb.m, pb.n, 16), args, nullptr);
     });
@@ -876,6 +893,68 @@ TEST(BlockEpilogue, RealNodes_Ascend950_StoreOfAccLoad_UpstreamRaces) {
 }
 TEST(BlockEpilogue, RealNodes_Ascend950_StoreOfAccLoad_DefaultClean) {
     real_store_reads_load<Arch::Ascend950>(false);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// D = C + X with the real TreeVisitor (seed 003's example graph), on both chips and on the UB workspace path.
+
+float x_value(uint32_t i, uint32_t j) {
+    return float(int((i * 5 + j * 11) % 23) - 11);
+}
+
+template <class E, bool USE_UB = false>
+using TreeAddGraph = Fusion::TreeVisitor<
+    Fusion::VisitorAuxStore<E, RealLayout>,
+    Fusion::TreeVisitor<Fusion::VisitorCompute<Fusion::Add, E>, Fusion::VisitorAccLoad<E, USE_UB>,
+                        Fusion::VisitorAuxLoad<E, RealLayout>>>;
+
+// X in GM, and the Arguments { { {}, {X, layout}, {} }, {D, layout} } turned into Params.
+template <class EVG, class E>
+auto tree_add_params(const Problem& pb) {
+    return [&pb](evg::hw::Device& dev, GM_ADDR d) {
+        std::vector<E> x(size_t(pb.m) * pb.n);
+        for (uint32_t i = 0; i < pb.m; ++i)
+            for (uint32_t j = 0; j < pb.n; ++j) x[size_t(i) * pb.n + j] = E(x_value(i, j));
+        void* px = dev.malloc(x.size() * sizeof(E), "X");
+        dev.copy_to_device(px, x.data(), x.size() * sizeof(E));
+        const auto layout = tla::MakeLayout<E, layout::RowMajor>(pb.m, pb.n);
+        typename EVG::Arguments args{{{}, {static_cast<GM_ADDR>(px), layout}, {}}, {d, layout}};
+        EXPECT_TRUE(EVG::can_implement(GemmCoord(pb.m, pb.n, 16), args));
+        return EVG::to_underlying_arguments(GemmCoord(pb.m, pb.n, 16), args, nullptr);
+    };
+}
+
+template <class ArchTag, class E, uint32_t CL>
+void tree_add_gm(const Problem& pb, int blockDim) {
+    using EVG = TreeAddGraph<E>;
+    using BE = BlockEpilogue<EpilogueVisitor<false>, ArchTag, tla::Int<CL>, EVG, E>;
+    Result r = run_gm<BE, false>(pb, blockDim, KernelType::mix_aic_1_2, tree_add_params<EVG, E>(pb));
+    EXPECT_TRUE(r.report.clean()) << r.report.text();
+    expect_d_fn(r, pb, [](uint32_t i, uint32_t j) { return c_value(i, j) + x_value(i, j); });
+    // AccLoad, AuxLoad and Add: 3 buffers per set.
+    EXPECT_EQ(r.report.stats.ub_peak, 2u * 3u * CL * sizeof(E));
+}
+
+TEST(BlockEpilogue, RealTree_AtlasA2_half_DequalsCplusX_tails_CL256) {
+    tree_add_gm<Arch::AtlasA2, half, 256>({75, 100, 32, 64}, 2);
+}
+TEST(BlockEpilogue, RealTree_AtlasA2_float_DequalsCplusX_ColumnSplit_CL64) {
+    tree_add_gm<Arch::AtlasA2, float, 64>({7, 150, 16, 128}, 1);
+}
+TEST(BlockEpilogue, RealTree_Ascend950_float_DequalsCplusX_CL256) {
+    tree_add_gm<Arch::Ascend950, float, 256>({40, 90, 32, 64}, 2);
+}
+
+TEST(BlockEpilogue, RealTree_Ascend950_half_UbWorkspace_DequalsCplusX_CL512) {
+    using EVG = TreeAddGraph<half, true>;
+    using BE = BlockEpilogue<EpilogueVisitor<true>, Arch::Ascend950, tla::Int<512>, EVG, half>;
+    Problem pb{45, 100, 32, 64};
+    Result r = run_ub<BE>(pb, tree_add_params<EVG, half>(pb));
+    EXPECT_TRUE(r.report.clean()) << r.report.text();
+    expect_d_fn(r, pb, [](uint32_t i, uint32_t j) { return c_value(i, j) + x_value(i, j); });
+    // AccLoad<UB> carves nothing: AuxLoad and Add above L0C_SIZE/2.
+    EXPECT_EQ(r.report.stats.ub_peak, 131072u + 2u * 2u * 512u * 2u);
+    EXPECT_EQ(r.report.stats.ub_peak, BE::UB_END);
 }
 
 }  // namespace
