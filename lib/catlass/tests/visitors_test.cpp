@@ -13,6 +13,7 @@
 #include "catlass/arch/arch.hpp"
 #include "catlass/arch/resource.hpp"
 #include "catlass/epilogue/fusion/compute_length.hpp"
+#include "catlass/epilogue/fusion/fusion.hpp"
 #include "catlass/epilogue/fusion/static_checks.hpp"
 #include "catlass/epilogue/fusion/topological_visitor.hpp"
 #include "catlass/epilogue/fusion/tree_visitor.hpp"
@@ -359,6 +360,126 @@ TEST(TopologicalVisitor, AtlasA2_DiamondComputesEachOpOncePerTile_VPipeCount) {
     const auto& report = launch_stages<T>(dev, {{0}, {1}, {2}, {3}, {4}}, 3);
     EXPECT_TRUE(report.clean()) << report.text();
     EXPECT_EQ(count_v_ops<T>(dev, "Duplicate"), 5u * 3);  // 5 ops x 3 tiles, not one per consumer path
+}
+
+// The same with the library's nodes: one tile (2 x 32 floats, CL 64) through LOAD, COMPUTE, STORE with the
+// block epilogue's MTE2_V and V_MTE3 events in between.
+using XLayout = tla::RowMajorLayout;
+using AuxF = VisitorAuxLoad<float, XLayout>;
+using StoreF = VisitorAuxStore<float, XLayout>;
+using AddsF = VisitorCompute<Adds, float, float>;
+using MulsF = VisitorCompute<Muls, float, float>;
+using AddF = VisitorCompute<Add, float>;
+using RowSumF = VisitorRowReduce<Add, float, XLayout>;
+
+template <class EVG>
+const evg::hw::Report& launch_one_tile(evg::hw::Device& dev, const typename EVG::Arguments& args) {
+    return dev.launch(
+        1, evg::hw::KernelType::aiv_only,
+        [&] {
+            EVG evg(EVG::to_underlying_arguments(GemmCoord(2, 32, 8), args, nullptr));
+            Arch::Resource<Arch::AtlasA2> resource;
+            uint32_t ub = 0;
+            auto cbs = evg.get_callbacks(resource, ub, 64);
+            AscendC::GlobalTensor<float> c;
+            auto tile = tla::MakeTensor(c, tla::MakeLayout<float, layout::RowMajor>(2, 32));
+            const MatrixCoord aligned(2, 32), offset(0, 0);
+            cbs.template visit<VisitStage::LOAD, Arch::AtlasA2>(tile, aligned, offset);
+            AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0);
+            AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(0);
+            cbs.template visit<VisitStage::COMPUTE, Arch::AtlasA2>(tile, aligned, offset);
+            AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(0);
+            AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(0);
+            cbs.template visit<VisitStage::STORE, Arch::AtlasA2>(tile, aligned, offset);
+        },
+        Arch::AtlasA2::EVG_ARCH);
+}
+
+size_t count_ops(const evg::hw::Device& dev, evg::hw::Pipe pipe, const std::string& prefix) {
+    size_t n = 0;
+    for (const auto& e : dev.last_trace())
+        if (e.pipe == pipe && e.op.rfind(prefix, 0) == 0) ++n;
+    return n;
+}
+
+struct TwoByThirtyTwo {
+    std::vector<float> x = std::vector<float>(64);
+    TwoByThirtyTwo() {
+        for (int i = 0; i < 64; ++i) x[i] = float(i % 7) - 3.0f;  // small integers: exact in float
+    }
+};
+
+TEST(TopologicalVisitor, AtlasA2_float_RealNodeDiamond_EachComputeOnce_VPipeCountAndValues) {
+    // 0 X; 1 Adds(1)<-0; 2 Muls(2)<-0; 3 Add<-(1,2); 4 Store D<-3: D = (x + 1) + 2x.
+    using T =
+        TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<0>, tla::seq<0>, tla::seq<1, 2>, tla::seq<3>>,
+                           AuxF, AddsF, MulsF, AddF, StoreF>;
+    TwoByThirtyTwo in;
+    evg::hw::Config cfg;
+    evg::hw::Device dev(cfg);
+    void* x = dev.malloc(64 * 4, "X");
+    void* d = dev.malloc(64 * 4, "D");
+    dev.copy_to_device(x, in.x.data(), 64 * 4);
+    auto l = tla::MakeLayout<float, layout::RowMajor>(2, 32);
+    const auto& report = launch_one_tile<T>(
+        dev, {{reinterpret_cast<GM_ADDR>(x), l}, {{1.0f}}, {{2.0f}}, {}, {reinterpret_cast<GM_ADDR>(d), l}});
+    EXPECT_TRUE(report.clean()) << report.text();
+    EXPECT_EQ(count_ops(dev, evg::hw::Pipe::MTE2, "DataCopyPad"), 1u);  // X loaded once, shared by two ops
+    EXPECT_EQ(count_ops(dev, evg::hw::Pipe::V, "Adds"), 1u);
+    EXPECT_EQ(count_ops(dev, evg::hw::Pipe::V, "Muls"), 1u);
+    EXPECT_EQ(count_ops(dev, evg::hw::Pipe::V, "Add"), 2u);  // "Add" prefixes "Adds": one Add + one Adds
+    EXPECT_EQ(count_ops(dev, evg::hw::Pipe::MTE3, "DataCopyPad"), 1u);
+    std::vector<float> out(64);
+    dev.copy_to_host(out.data(), d, 64 * 4);
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(out[i], (in.x[i] + 1.0f) + 2.0f * in.x[i]) << i;
+}
+
+// 0 X; 1 RowReduce<Add>(R)<-0 shared by 2 and 3; 2 Adds(1)<-1; 3 Muls(2)<-1; 4 Add<-(2,3); 5 Store D<-4.
+using SharedReduce = TopologicalVisitor<
+    tla::tuple<tla::seq<>, tla::seq<0>, tla::seq<1>, tla::seq<1>, tla::seq<2, 3>, tla::seq<4>>, AuxF, RowSumF,
+    AddsF, MulsF, AddF, StoreF>;
+
+std::vector<float> run_shared_reduce(bool l1_switch, size_t& reduce_stores) {
+    ScopedUpstreamHazards hazards(UpstreamHazards{.topo_store_per_consumer = l1_switch});
+    TwoByThirtyTwo in;
+    evg::hw::Config cfg;
+    evg::hw::Device dev(cfg);
+    void* x = dev.malloc(64 * 4, "X");
+    void* d = dev.malloc(64 * 4, "D");
+    void* r = dev.malloc(32 * 4, "R");
+    dev.copy_to_device(x, in.x.data(), 64 * 4);
+    std::vector<float> zeros(32, 0.0f);
+    dev.copy_to_device(r, zeros.data(), 32 * 4);
+    auto l = tla::MakeLayout<float, layout::RowMajor>(2, 32);
+    auto lr = tla::MakeLayout<float, layout::RowMajor>(1, 32);
+    const auto& report = launch_one_tile<SharedReduce>(dev, {{reinterpret_cast<GM_ADDR>(x), l},
+                                                             {reinterpret_cast<GM_ADDR>(r), lr, 0.0f},
+                                                             {{1.0f}},
+                                                             {{2.0f}},
+                                                             {},
+                                                             {reinterpret_cast<GM_ADDR>(d), l}});
+    EXPECT_TRUE(report.clean()) << report.text();
+    reduce_stores = count_ops(dev, evg::hw::Pipe::MTE3, "DataCopyPad") - 1;  // minus the store of D
+    std::vector<float> out(32);
+    dev.copy_to_host(out.data(), r, 32 * 4);
+    return out;
+}
+
+TEST(TopologicalVisitor, AtlasA2_float_SharedRowReduceAccumulatesOnce) {
+    TwoByThirtyTwo in;
+    size_t stores = 0;
+    auto out = run_shared_reduce(false, stores);
+    EXPECT_EQ(stores, 1u);
+    for (int j = 0; j < 32; ++j) ASSERT_EQ(out[j], in.x[j] + in.x[32 + j]) << j;
+}
+
+TEST(TopologicalVisitor, AtlasA2_float_SharedRowReduceAccumulatesTwiceWithTheL1Switch) {
+    // evg-semantics §11.2 item 7: the L1 cache re-runs a shared reduce per consumer; the atomic add doubles.
+    TwoByThirtyTwo in;
+    size_t stores = 0;
+    auto out = run_shared_reduce(true, stores);
+    EXPECT_EQ(stores, 2u);
+    for (int j = 0; j < 32; ++j) ASSERT_EQ(out[j], 2.0f * (in.x[j] + in.x[32 + j])) << j;
 }
 
 // ---------------------------------------------------------------------------------------------------------
