@@ -1,0 +1,362 @@
+// The reduce nodes (evg-semantics §2.7, §2.9, §2.11) driven with BlockEpilogue's event sequence by hand:
+// per-stage instructions, UB carved, atomic accumulation into pre-initialised GM outputs over two tiles
+// (both buffer sets), and the ScalarReduce hazard switch. Helpers as in fusion_nodes_test.cpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "catlass/arch/arch.hpp"
+#include "catlass/arch/resource.hpp"
+#include "catlass/epilogue/fusion/fusion.hpp"
+#include "catlass/layout/layout.hpp"
+#include "catlass/tla/layout.hpp"
+#include "catlass/tla/tensor.hpp"
+#include "evg/hw/device.hpp"
+#include "kernel_operator.h"
+
+namespace {
+
+namespace F = Catlass::Epilogue::Fusion;
+using Catlass::MatrixCoord;
+using Catlass::Arch::Ascend950;
+using Catlass::Arch::AtlasA2;
+using evg::hw::ViolationKind;
+using F::VisitStage;
+using Ops = std::vector<std::string>;
+
+// ---- the event dance of one tile (BlockEpilogue::run_tile) --------------------------------------------
+
+void prologue() {
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(0);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(1);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(0);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(1);
+}
+void epilogue() {
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(1);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(1);
+}
+// `stage` is a generic lambda called as stage.template operator()<Stage>().
+template <class StageFn>
+void run_tile(int id, StageFn&& stage) {
+    using AscendC::HardEvent;
+    AscendC::WaitFlag<HardEvent::V_MTE2>(id);
+    stage.template operator()<VisitStage::LOAD>();
+    AscendC::SetFlag<HardEvent::MTE2_V>(id);
+    AscendC::WaitFlag<HardEvent::MTE2_V>(id);
+    AscendC::WaitFlag<HardEvent::MTE3_V>(id);
+    stage.template operator()<VisitStage::COMPUTE>();
+    AscendC::SetFlag<HardEvent::V_MTE2>(id);
+    AscendC::SetFlag<HardEvent::V_MTE3>(id);
+    AscendC::WaitFlag<HardEvent::V_MTE3>(id);
+    stage.template operator()<VisitStage::STORE>();
+    AscendC::SetFlag<HardEvent::MTE3_V>(id);
+}
+
+// The instructions of each stage of each tile, cut out of the trace by the dance's own flags.
+struct TileOps {
+    Ops load, compute, store;
+    bool loaded = false;  // the load segment was closed by SetFlag<MTE2_V>
+};
+std::vector<TileOps> stage_ops(const std::vector<evg::hw::TraceEntry>& trace_in) {
+    auto trace = trace_in;
+    std::sort(trace.begin(), trace.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    std::vector<TileOps> tiles;
+    Ops* cur = nullptr;
+    std::string end;
+    for (const auto& e : trace) {
+        const std::string& op = e.op;
+        if (cur) {
+            if (op.rfind(end, 0) == 0) {
+                if (cur == &tiles.back().load) tiles.back().loaded = true;
+                cur = nullptr;
+                continue;
+            }
+            cur->push_back(op);
+            continue;
+        }
+        if (op.rfind("WaitFlag<V_MTE2>", 0) == 0) {
+            tiles.emplace_back();
+            cur = &tiles.back().load;
+            end = "SetFlag<MTE2_V>";
+        } else if (op.rfind("WaitFlag<MTE3_V>", 0) == 0 && !tiles.empty()) {
+            cur = &tiles.back().compute;
+            end = "SetFlag<V_MTE2>";
+        } else if (op.rfind("WaitFlag<V_MTE3>", 0) == 0 && !tiles.empty()) {
+            cur = &tiles.back().store;
+            end = "SetFlag<MTE3_V>";
+        }
+    }
+    // The epilogue's WaitFlag<V_MTE2> opens a "tile" that never loads: drop it.
+    while (!tiles.empty() && !tiles.back().loaded) tiles.pop_back();
+    return tiles;
+}
+
+// ---- GM helpers -----------------------------------------------------------------------------------
+
+template <class T>
+struct Buf {
+    GM_ADDR ptr = nullptr;
+    size_t n = 0;
+};
+struct Gm {
+    evg::hw::Device dev;
+    template <class T>
+    Buf<T> put(const std::vector<T>& host, const char* name) {
+        void* p = dev.malloc(host.size() * sizeof(T), name);
+        dev.copy_to_device(p, host.data(), host.size() * sizeof(T));
+        return {static_cast<GM_ADDR>(p), host.size()};
+    }
+    template <class T>
+    std::vector<T> get(const Buf<T>& b) {
+        std::vector<T> out(b.n);
+        dev.copy_to_host(out.data(), b.ptr, b.n * sizeof(T));
+        return out;
+    }
+    template <class ArchTag, class K>
+    const evg::hw::Report& run(K&& kernel) {
+        return dev.launch(1, evg::hw::KernelType::aiv_only, kernel, ArchTag::EVG_ARCH);
+    }
+};
+
+template <class T>
+AscendC::GlobalTensor<T> gm_tensor(GM_ADDR p) {
+    AscendC::GlobalTensor<T> g;
+    g.SetGlobalBuffer(reinterpret_cast<T*>(p));
+    return g;
+}
+// The tile of the (m x n) C matrix at `coord` with `shape` (what BlockEpilogue passes as tensorTile).
+template <class T>
+auto c_tile(GM_ADDR c, uint32_t m, uint32_t n, MatrixCoord coord, MatrixCoord shape) {
+    auto t = tla::MakeTensor(gm_tensor<T>(c), tla::MakeLayout<T, Catlass::layout::RowMajor>(m, n));
+    return tla::GetTile(t, coord, shape);
+}
+MatrixCoord aligned(MatrixCoord shape) {
+    return {shape.row(), Catlass::RoundUp<32>(shape.column())};
+}
+
+const std::string kBar = "PipeBarrier<PIPE_V>";
+
+// ---- the reduce harness: C -> AccLoad -> Reduce, two tiles (sets 0 and 1) of a (6 x 33) problem ----------
+
+constexpr uint32_t RM = 6, RN = 33, RCL = 256;
+
+struct ReduceRun {
+    std::vector<float> out;
+    std::vector<TileOps> tiles;
+    uint32_t ub = 0;
+    bool passThrough = true;
+    const evg::hw::Report* report = nullptr;
+    std::string text;
+    size_t uninit = 0;
+    bool clean = false;
+};
+
+// Tiles: rows [0, 3) with set 0 and rows [3, 6) with set 1. `dirtyPadding` fills the AccLoad buffers with
+// 1000 before the first load, so padding columns hold stale data instead of never-written bytes.
+template <class ArchTag, class Node, class Args>
+ReduceRun run_reduce(const std::vector<float>& hc, const std::vector<float>& init, Args makeArgs,
+                     bool dirtyPadding = false, uint32_t n = RN) {
+    Gm gm;
+    auto c = gm.put(hc, "C");
+    auto o = gm.put(init, "Out");
+    ReduceRun r;
+    typename Node::Params params = makeArgs(o.ptr);
+    auto& rep = gm.run<ArchTag>([&] {
+        Catlass::Arch::Resource<ArchTag> res;
+        uint32_t off = 0;
+        F::VisitorAccLoad<float> acc;
+        Node node(params);
+        typename F::VisitorAccLoad<float>::Callbacks ca[2];
+        typename Node::Callbacks cn[2];
+        for (int s = 0; s < 2; ++s) {
+            ca[s] = acc.get_callbacks(res, off, RCL);
+            uint32_t before = off;
+            cn[s] = node.get_callbacks(res, off, RCL);
+            r.ub = off - before;
+        }
+        if (dirtyPadding) {
+            AscendC::Duplicate(ca[0].ubAcc, 1000.0f, static_cast<int32_t>(RCL));
+            AscendC::Duplicate(ca[1].ubAcc, 1000.0f, static_cast<int32_t>(RCL));
+        }
+        prologue();
+        for (uint32_t t = 0; t < 2; ++t) {
+            const MatrixCoord at(3 * t, 0), shape(3, n);
+            auto tile = c_tile<float>(c.ptr, RM, n, at, shape);
+            run_tile(static_cast<int>(t), [&]<VisitStage S>() {
+                auto& x = ca[t].template visit<S, ArchTag>(tile, aligned(shape), at);
+                auto& y = cn[t].template visit<S, ArchTag>(tile, aligned(shape), at, x);
+                r.passThrough = r.passThrough && y.GetPhyAddr() == x.GetPhyAddr();
+            });
+        }
+        epilogue();
+    });
+    r.clean = rep.clean();
+    r.text = rep.text();
+    r.uninit = rep.count(ViolationKind::uninit_to_gm);
+    r.out = gm.get(o);
+    r.tiles = stage_ops(gm.dev.last_trace());
+    return r;
+}
+
+std::vector<float> reduce_input(uint32_t n = RN) {
+    std::vector<float> v(RM * n);
+    for (uint32_t i = 0; i < RM * n; ++i) v[i] = static_cast<float>(static_cast<int>((i * 5) % 19) - 9);
+    return v;
+}
+float lowest() {
+    return std::numeric_limits<float>::lowest();
+}
+
+// ---- RowReduce ------------------------------------------------------------------------------------
+
+TEST(FusionReduceNodes, AtlasA2_float_RowReduceAdd_TwoTilesAccumulate_tailN33) {
+    using Node = F::VisitorRowReduce<F::Plus, float>;
+    auto hc = reduce_input();
+    // Output (1 x 40): columns 0..32 get init + column sums; 33..39 keep their value.
+    std::vector<float> init(40, 2.0f);
+    auto r = run_reduce<AtlasA2, Node>(hc, init, [](GM_ADDR p) {
+        return typename Node::Params{p, Catlass::layout::RowMajor(1, 40), 0.0f};
+    });
+    ASSERT_TRUE(r.clean) << r.text;
+    EXPECT_TRUE(r.passThrough);
+    EXPECT_EQ(r.ub, RCL * sizeof(float));
+    for (uint32_t j = 0; j < 40; ++j) {
+        float want = 2.0f;
+        if (j < RN) {
+            float t0 = hc[0 * RN + j] + hc[1 * RN + j] + hc[2 * RN + j];
+            float t1 = hc[3 * RN + j] + hc[4 * RN + j] + hc[5 * RN + j];
+            want = (2.0f + t0) + t1;
+        }
+        EXPECT_EQ(r.out[j], want) << j;
+    }
+    ASSERT_EQ(r.tiles.size(), 2u);
+    for (const auto& t : r.tiles) {
+        EXPECT_EQ(t.load, (Ops{"DataCopyPad GM->UB"}));  // AccLoad's; the reduce loads nothing
+        EXPECT_EQ(t.compute, (Ops{"DataCopy UB->UB", kBar, "Add", kBar, "Add"}));
+        EXPECT_EQ(t.store, (Ops{"DataCopyPad UB->GM"}));
+    }
+}
+
+TEST(FusionReduceNodes, Ascend950_float_RowReduceMaxAndMin_tailN33) {
+    auto hc = reduce_input();
+    using MaxNode = F::VisitorRowReduce<F::Maximum, float>;
+    auto rmax = run_reduce<Ascend950, MaxNode>(hc, std::vector<float>(RN, lowest()), [](GM_ADDR p) {
+        return typename MaxNode::Params{p, Catlass::layout::RowMajor(1, RN), lowest()};
+    });
+    ASSERT_TRUE(rmax.clean) << rmax.text;
+    using MinNode = F::VisitorRowReduce<F::Min, float>;
+    auto rmin = run_reduce<Ascend950, MinNode>(hc, std::vector<float>(RN, 0.25f), [](GM_ADDR p) {
+        return typename MinNode::Params{p, Catlass::layout::RowMajor(1, RN), 0.25f};
+    });
+    ASSERT_TRUE(rmin.clean) << rmin.text;
+    for (uint32_t j = 0; j < RN; ++j) {
+        float mx = lowest(), mn = 0.25f;
+        for (uint32_t i = 0; i < RM; ++i) {
+            mx = std::max(mx, hc[i * RN + j]);
+            mn = std::min(mn, hc[i * RN + j]);
+        }
+        EXPECT_EQ(rmax.out[j], mx) << j;
+        EXPECT_EQ(rmin.out[j], mn) << j;
+    }
+    EXPECT_EQ(rmax.tiles.at(0).compute, (Ops{"DataCopy UB->UB", kBar, "Max", kBar, "Max"}));
+    EXPECT_EQ(rmin.tiles.at(1).compute, (Ops{"DataCopy UB->UB", kBar, "Min", kBar, "Min"}));
+}
+
+// ---- ColReduce ------------------------------------------------------------------------------------
+
+TEST(FusionReduceNodes, AtlasA2_float_ColReduceAdd_AlignedSlots_tailN33) {
+    using Node = F::VisitorColReduce<F::Add, float>;
+    auto hc = reduce_input();
+    std::vector<float> init(8, -2.0f);  // (8 x 1): rows 6, 7 untouched
+    auto r = run_reduce<AtlasA2, Node>(hc, init, [](GM_ADDR p) {
+        return typename Node::Params{p, Catlass::layout::RowMajor(8, 1), 0.0f};
+    });
+    ASSERT_TRUE(r.clean) << r.text;
+    EXPECT_TRUE(r.passThrough);
+    EXPECT_EQ(r.ub, 2 * RCL * sizeof(float));
+    for (uint32_t i = 0; i < 8; ++i) {
+        float s = 0.0f;
+        if (i < RM)
+            for (uint32_t j = 0; j < RN; ++j) s += hc[i * RN + j];
+        EXPECT_EQ(r.out[i], i < RM ? -2.0f + s : -2.0f) << i;
+    }
+    ASSERT_EQ(r.tiles.size(), 2u);
+    EXPECT_EQ(r.tiles[0].compute, (Ops{"ReduceSum", kBar, "ReduceSum", kBar, "ReduceSum"}));
+    EXPECT_EQ(r.tiles[0].store, (Ops{"DataCopyPad UB->GM"}));
+}
+
+TEST(FusionReduceNodes, AtlasA2_float_ColReduceMax_TlaLayout_RowMax_tailN33) {
+    using Node = F::VisitorColReduce<F::Maximum, float, tla::RowMajorLayout>;
+    auto hc = reduce_input();
+    auto r = run_reduce<AtlasA2, Node>(hc, std::vector<float>(RM, lowest()), [](GM_ADDR p) {
+        return typename Node::Params{p, tla::MakeLayout<float, Catlass::layout::RowMajor>(RM, 1), lowest()};
+    });
+    ASSERT_TRUE(r.clean) << r.text;
+    for (uint32_t i = 0; i < RM; ++i)
+        EXPECT_EQ(r.out[i], *std::max_element(hc.begin() + i * RN, hc.begin() + (i + 1) * RN)) << i;
+    EXPECT_EQ(r.tiles.at(1).compute, (Ops{"ReduceMax", kBar, "ReduceMax", kBar, "ReduceMax"}));
+}
+
+// ---- ScalarReduce ---------------------------------------------------------------------------------
+
+TEST(FusionReduceNodes, AtlasA2_float_ScalarReduceAdd_ValidColumnsOnly_tailN33) {
+    using Node = F::VisitorScalarReduce<F::Add, float>;
+    auto hc = reduce_input();
+    auto r = run_reduce<AtlasA2, Node>(hc, {10.0f}, [](GM_ADDR p) {
+        return typename Node::Params{p, Catlass::layout::RowMajor(1, 1), 0.0f};
+    });
+    ASSERT_TRUE(r.clean) << r.text;
+    EXPECT_TRUE(r.passThrough);
+    EXPECT_EQ(r.ub, 2 * RCL * sizeof(float));
+    float total = 10.0f;
+    for (uint32_t t = 0; t < 2; ++t) {
+        // Per tile: column partials over its 3 rows, then the sum of the 33 valid columns.
+        float s = 0.0f;
+        for (uint32_t j = 0; j < RN; ++j)
+            s += (hc[(3 * t) * RN + j] + hc[(3 * t + 1) * RN + j]) + hc[(3 * t + 2) * RN + j];
+        total += s;
+    }
+    EXPECT_EQ(r.out[0], total);
+    ASSERT_EQ(r.tiles.size(), 2u);
+    EXPECT_EQ(r.tiles[0].compute, (Ops{"DataCopy UB->UB", kBar, "Add", kBar, "Add", kBar, "ReduceSum"}));
+    EXPECT_EQ(r.tiles[0].store, (Ops{"DataCopyPad UB->GM"}));
+}
+
+// §11.2 item 5 reproduced on a fresh UB: the final reduce covers alignedCols = 64 columns, 31 of them padding
+// that no copy ever wrote, and the result reaches GM: an uninit_to_gm.
+TEST(FusionReduceNodes, AtlasA2_float_ScalarReduce_UpstreamSumsPadding_UninitToGm) {
+    using Node = F::VisitorScalarReduce<F::Add, float>;
+    F::ScopedUpstreamHazards hz({.scalar_reduce_sums_padding = true});
+    auto r = run_reduce<AtlasA2, Node>(reduce_input(), {0.0f}, [](GM_ADDR p) {
+        return typename Node::Params{p, Catlass::layout::RowMajor(1, 1), 0.0f};
+    });
+    EXPECT_GE(r.uninit, 1u) << r.text;
+}
+
+// With 40 columns (160 B per row: whole 32-byte blocks, so the copy leaves no undefined bytes) and stale
+// data in the padding columns 40..63 (1000 in every lane before the loads), no checker fires: the value is
+// wrong by 2 tiles x 3 rows x 24 padding columns x 1000.
+TEST(FusionReduceNodes, AtlasA2_float_ScalarReduce_UpstreamSumsPadding_WrongValue_N40) {
+    using Node = F::VisitorScalarReduce<F::Add, float>;
+    auto hc = reduce_input(40);
+    auto args = [](GM_ADDR p) { return typename Node::Params{p, Catlass::layout::RowMajor(1, 1), 0.0f}; };
+    auto good = run_reduce<AtlasA2, Node>(hc, {0.0f}, args, true, 40);
+    ASSERT_TRUE(good.clean) << good.text;
+    float want = 0.0f;
+    for (float v : hc) want += v;
+    EXPECT_EQ(good.out[0], want);
+    F::ScopedUpstreamHazards hz({.scalar_reduce_sums_padding = true});
+    auto bad = run_reduce<AtlasA2, Node>(hc, {0.0f}, args, true, 40);
+    ASSERT_TRUE(bad.clean) << bad.text;
+    EXPECT_EQ(bad.out[0] - good.out[0], 2.0f * 3.0f * 24.0f * 1000.0f);
+}
+
+}  // namespace
