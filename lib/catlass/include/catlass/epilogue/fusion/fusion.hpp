@@ -18,9 +18,5 @@
 #include "catlass/epilogue/fusion/visitor_scalar_broadcast.hpp"
 #include "catlass/epilogue/fusion/visitor_scalar_reduce.hpp"
 
-#if __has_include("catlass/epilogue/fusion/tree_visitor.hpp")
-#include "catlass/epilogue/fusion/tree_visitor.hpp"
-#endif
-#if __has_include("catlass/epilogue/fusion/topological_visitor.hpp")
 #include "catlass/epilogue/fusion/topological_visitor.hpp"
-#endif
+#include "catlass/epilogue/fusion/tree_visitor.hpp"
