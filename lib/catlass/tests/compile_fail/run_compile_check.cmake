@@ -1,0 +1,40 @@
+# Compiles one snippet and checks the outcome (cmake -P):
+#   -DCXX=<compiler> -DSOURCE=<snippet.cpp> -DINCLUDES=<dir>|<dir>|... -DEXPECT=pass|fail
+# pass: the snippet, compiled with -DEVG_CASE_GOOD, must compile (warnings are errors).
+# fail: compiled with -DEVG_CASE_BAD it must not compile, and the compiler output must contain the sentence
+#       the snippet names on its `// expect-error: <sentence>` line. Either condition failing fails the test.
+string(REPLACE "|" ";" include_dirs "${INCLUDES}")
+set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Werror)
+foreach(dir IN LISTS include_dirs)
+  list(APPEND flags "-I${dir}")
+endforeach()
+if(EXPECT STREQUAL "pass")
+  list(APPEND flags -DEVG_CASE_GOOD)
+else()
+  list(APPEND flags -DEVG_CASE_BAD)
+endif()
+execute_process(COMMAND ${CXX} ${flags} ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+
+if(EXPECT STREQUAL "pass")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the correct variant of ${SOURCE} does not compile:\n${out}")
+  endif()
+  message(STATUS "compiles, as it should")
+  return()
+endif()
+
+file(READ ${SOURCE} text)
+string(REGEX MATCHALL "// expect-error: [^\n]*" expect_lines "${text}")
+list(LENGTH expect_lines n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "${SOURCE} must have exactly one `// expect-error: <sentence>` line (no semicolon)")
+endif()
+string(REGEX REPLACE "^// expect-error: " "" sentence "${expect_lines}")
+if(rc EQUAL 0)
+  message(FATAL_ERROR "the broken variant of ${SOURCE} compiles; expected the error \"${sentence}\"")
+endif()
+string(FIND "${out}" "${sentence}" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "the broken variant of ${SOURCE} fails, but not with \"${sentence}\":\n${out}")
+endif()
+message(STATUS "rejected with: ${sentence}")
