@@ -46,22 +46,6 @@ bool require_mem(Core& c, const LocalRef& t, std::initializer_list<MemKind> ok, 
                 fmt::format("{} must be in {}, not in {}", role, names, evg::hw::mem_name(t.mem)), site);
 }
 
-float load_float(const uint8_t* p, DType t) {
-    uint16_t h;
-    float f;
-    switch (t) {
-        case DType::f16:
-            std::memcpy(&h, p, 2);
-            return evg::hw::half_to_float(h);
-        case DType::bf16:
-            std::memcpy(&h, p, 2);
-            return evg::hw::bf16_to_float(h);
-        default:
-            std::memcpy(&f, p, 4);
-            return f;
-    }
-}
-
 bool all_written(const Memory* m, uint64_t off, uint64_t bytes) {
     return m->first_unwritten(off, bytes) < 0;
 }
@@ -79,40 +63,7 @@ void convert_out(DType st, const uint8_t* s, DType dt, uint8_t* d) {
         std::memcpy(d, s, static_cast<size_t>(evg::hw::dtype_size(dt)));
         return;
     }
-    float f;
-    std::memcpy(&f, s, 4);
-    uint16_t b = dt == DType::f16 ? evg::hw::float_to_half(f, evg::hw::RoundMode::CAST_RINT)
-                                  : evg::hw::float_to_bf16(f, evg::hw::RoundMode::CAST_RINT);
-    std::memcpy(d, &b, 2);
-}
-
-// GM atomic accumulation of one converted element `v` into `d` (dtype t): float types combine in float and
-// round once to nearest even; int32 combines exactly and saturates.
-void atomic_combine(uint8_t* d, const uint8_t* v, DType t, evg::hw::AtomicOp op) {
-    auto pick = [op](auto a, auto b) {
-        if (op == evg::hw::AtomicOp::add) return a + b;
-        if constexpr (std::is_floating_point_v<decltype(a)>) {
-            if (a != a) return a;  // NaN propagates
-            if (b != b) return b;
-        }
-        return op == evg::hw::AtomicOp::max ? (a > b ? a : b) : (a < b ? a : b);
-    };
-    if (t == DType::i32) {
-        int32_t a, b;
-        std::memcpy(&a, d, 4);
-        std::memcpy(&b, v, 4);
-        auto r = static_cast<int32_t>(evg::hw::int_saturate(pick(int64_t{a}, int64_t{b}), DType::i32));
-        std::memcpy(d, &r, 4);
-        return;
-    }
-    float r = pick(load_float(d, t), load_float(v, t));
-    if (t == DType::f32) {
-        std::memcpy(d, &r, 4);
-        return;
-    }
-    uint16_t b = t == DType::f16 ? evg::hw::float_to_half(r, evg::hw::RoundMode::CAST_RINT)
-                                 : evg::hw::float_to_bf16(r, evg::hw::RoundMode::CAST_RINT);
-    std::memcpy(d, &b, 2);
+    store_float(d, dt, load_float(s, st));
 }
 
 struct FixPlan {
@@ -162,7 +113,7 @@ void issue_fixpipe(Core& c, const std::string& op, Site site, const FixPlan& f, 
                 uint8_t out[4];
                 convert_out(f.st, f.src.mem->data() + s, f.dt, out);
                 if (is_atomic)
-                    atomic_combine(f.dst.mem->data() + d, out, f.dt, atomic);
+                    atomic_element(f.dst.mem->data() + d, out, f.dt, atomic);
                 else
                     std::memcpy(f.dst.mem->data() + d, out, ds);
                 f.dst.mem->mark_written(d, ds, sw && (!is_atomic || dw));

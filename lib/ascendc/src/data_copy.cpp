@@ -31,59 +31,6 @@ struct Fill {
     uint32_t elem;
 };
 
-int64_t read_int(const uint8_t* p, evg::hw::DType t) {
-    switch (t) {
-        case evg::hw::DType::i8:
-            return *reinterpret_cast<const int8_t*>(p);
-        case evg::hw::DType::u8:
-            return *p;
-        case evg::hw::DType::i16: {
-            int16_t v;
-            std::memcpy(&v, p, 2);
-            return v;
-        }
-        case evg::hw::DType::i32: {
-            int32_t v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        default:
-            return 0;
-    }
-}
-
-// One GM atomic accumulation of an element: dst = dst (op) src in dtype t.
-void atomic_element(uint8_t* dst, const uint8_t* src, evg::hw::DType t, evg::hw::AtomicOp op) {
-    using evg::hw::DType;
-    auto combine = [op](double a, double b) {
-        switch (op) {
-            case evg::hw::AtomicOp::add:
-                return a + b;
-            case evg::hw::AtomicOp::max:
-                return a != a ? a : (b != b ? b : (a > b ? a : b));
-            case evg::hw::AtomicOp::min:
-                return a != a ? a : (b != b ? b : (a < b ? a : b));
-            default:
-                return b;
-        }
-    };
-    if (evg::hw::dtype_is_float(t)) {
-        float a, b;
-        evg::hw::convert_element(t, dst, DType::f32, &a, evg::hw::RoundMode::CAST_NONE);
-        evg::hw::convert_element(t, src, DType::f32, &b, evg::hw::RoundMode::CAST_NONE);
-        float r = static_cast<float>(combine(a, b));
-        if (op == evg::hw::AtomicOp::add) r = a + b;  // float add rounds once in float
-        evg::hw::convert_element(DType::f32, &r, t, dst, evg::hw::RoundMode::CAST_RINT);
-        return;
-    }
-    int64_t a = read_int(dst, t), b = read_int(src, t);
-    int64_t r = op == evg::hw::AtomicOp::add
-                    ? a + b
-                    : (op == evg::hw::AtomicOp::max ? std::max(a, b) : std::min(a, b));
-    int64_t s = evg::hw::int_saturate(r, t);
-    std::memcpy(dst, &s, static_cast<size_t>(evg::hw::dtype_size(t)));
-}
-
 void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm, Memory* sm,
                 std::vector<Seg> segs, std::vector<Fill> fills) {
     auto in = new_instr(pipe, op, site);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "evg/hw/device.hpp"
 #include "evg/hw/machine.hpp"
@@ -94,6 +95,76 @@ bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg:
                     in.op, bad, src->name(), dst->name(), dst_off + (static_cast<uint64_t>(bad) - src_off)),
         {l});
     return false;
+}
+
+float load_float(const uint8_t* p, evg::hw::DType t) {
+    uint16_t h;
+    float f;
+    switch (t) {
+        case evg::hw::DType::f16:
+            std::memcpy(&h, p, 2);
+            return evg::hw::half_to_float(h);
+        case evg::hw::DType::bf16:
+            std::memcpy(&h, p, 2);
+            return evg::hw::bf16_to_float(h);
+        default:
+            std::memcpy(&f, p, 4);
+            return f;
+    }
+}
+
+void store_float(uint8_t* p, evg::hw::DType t, float v) {
+    if (t == evg::hw::DType::f32) {
+        std::memcpy(p, &v, 4);
+        return;
+    }
+    uint16_t b = t == evg::hw::DType::f16 ? evg::hw::float_to_half(v, evg::hw::RoundMode::CAST_RINT)
+                                          : evg::hw::float_to_bf16(v, evg::hw::RoundMode::CAST_RINT);
+    std::memcpy(p, &b, 2);
+}
+
+namespace {
+template <class T>
+T combine(evg::hw::AtomicOp op, T a, T b) {
+    if (op == evg::hw::AtomicOp::add) return a + b;
+    if constexpr (std::is_floating_point_v<T>) {
+        if (a != a) return a;
+        if (b != b) return b;
+    }
+    return op == evg::hw::AtomicOp::max ? (a > b ? a : b) : (a < b ? a : b);
+}
+}  // namespace
+
+void atomic_element(uint8_t* d, const uint8_t* v, evg::hw::DType t, evg::hw::AtomicOp op) {
+    if (evg::hw::dtype_is_float(t)) {
+        store_float(d, t, combine(op, load_float(d, t), load_float(v, t)));
+        return;
+    }
+    auto size = static_cast<size_t>(evg::hw::dtype_size(t));
+    int64_t a = 0, b = 0;
+    switch (t) {
+        case evg::hw::DType::i8:
+            a = *reinterpret_cast<const int8_t*>(d);
+            b = *reinterpret_cast<const int8_t*>(v);
+            break;
+        case evg::hw::DType::i16: {
+            int16_t x, y;
+            std::memcpy(&x, d, 2);
+            std::memcpy(&y, v, 2);
+            a = x;
+            b = y;
+            break;
+        }
+        default: {
+            int32_t x, y;
+            std::memcpy(&x, d, 4);
+            std::memcpy(&y, v, 4);
+            a = x;
+            b = y;
+        }
+    }
+    int64_t r = evg::hw::int_saturate(combine(op, a, b), t);
+    std::memcpy(d, &r, size);  // little-endian: the low bytes hold the narrowed value
 }
 
 }  // namespace AscendC::detail

@@ -29,4 +29,13 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Si
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
                 uint64_t src_off, uint64_t bytes, bool reported_already);
 
+// One element of a float type (half, bfloat16, float) widened to float, and a float narrowed back to nearest
+// even.
+float load_float(const uint8_t* p, evg::hw::DType t);
+void store_float(uint8_t* p, evg::hw::DType t, float v);
+
+// One GM atomic accumulation d = d (op) v in dtype t (SetAtomicAdd/Max/Min): float types combine in float and
+// round once; integers combine exactly and saturate. NaN propagates through Max/Min.
+void atomic_element(uint8_t* d, const uint8_t* v, evg::hw::DType t, evg::hw::AtomicOp op);
+
 }  // namespace AscendC::detail
