@@ -1,0 +1,106 @@
+// One run of a seed example on the model, checked three ways (conformance/examples/README.md):
+//   1. the machine's report is clean: no violation of any kind;
+//   2. every output tensor equals the oracle's evaluation of the example's graph (evg::oracle), compared as
+//      strictly as oracle::plan_comparison allows (bit-exact for the exact-friendly integer data, the
+//      functor's ULP bound or Catlass's rule for transcendentals);
+//   3. the UB peak the machine measured is the one UbAccounting gives for the EVG's UB_NODES.
+// Each case adds one row to examples-report.md (report_table.hpp).
+//
+// The example's own code stays seed host code (ACL shim, DeviceGemm, brace-initialised Arguments); this class
+// only owns the data: it fills host tensors, uploads them with aclrtMalloc/aclrtMemcpy, reads the outputs
+// back and runs the checks.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "catlass/epilogue/fusion/ub_accounting.hpp"
+#include "evg/hw/report.hpp"
+#include "evg/oracle/host_tensor.hpp"
+#include "kernel_operator.h"
+
+namespace evg::examples {
+
+using oracle::DType;
+using oracle::HostTensor;
+
+struct Shape {
+    uint32_t m = 0, n = 0, k = 0;
+};
+
+// The L1 tile every example uses (L0: 32 x 64 x 32): small, so that the shapes make grids of several blocks.
+inline constexpr uint32_t kL1M = 32;
+inline constexpr uint32_t kL1N = 64;
+inline constexpr uint32_t kL1K = 64;
+inline constexpr uint32_t kL0K = 32;
+// AI cores launched: fewer than the blocks of the larger shapes, so cores loop over blocks.
+inline constexpr uint32_t kBlockDim = 4;
+
+// How many callbacks sets the tile loop of BlockEpilogue uses (§5.2, counted here independently of the
+// library): 2 when some AIV runs two or more row groups (or rows, on the column-split path) in one block,
+// else 1 (the set index restarts at 0 for every block).
+uint32_t buffer_sets_used(const Shape& shape, uint32_t compute_length);
+
+// What the UB peak must be. `last_node_partial`: the last node carved is a reduce that touches only part of
+// its buffer, so the peak lies inside that buffer of the last set used instead of at its end.
+struct UbExpectation {
+    std::span<const Catlass::Epilogue::Fusion::UbAccounting::NodeBuffers> nodes;
+    uint32_t compute_length = 0;
+    uint64_t base = 0;
+    bool last_node_partial = false;
+};
+
+class ExampleCase {
+  public:
+    // The example and configuration names are the running gtest's suite and test names, e.g.
+    // "Seed000_32_Add" and "AtlasA2_half_m65_n100_k40_CL256".
+    explicit ExampleCase(const Shape& shape);
+    ~ExampleCase();
+    ExampleCase(const ExampleCase&) = delete;
+    ExampleCase& operator=(const ExampleCase&) = delete;
+
+    const Shape& shape() const { return shape_; }
+
+    // A device copy of `host`, also handed to the oracle as tensor `name` ("A", "B", "X", ...).
+    GM_ADDR input(const std::string& name, const HostTensor& host);
+    // A device buffer of `rows` x `cols` elements, read back after the run and compared as output `name`.
+    // `initial`: what the example's host code puts there before the launch (the oracle starts the output from
+    // it; reduce outputs); nullptr when the host code leaves it unwritten.
+    GM_ADDR output(const std::string& name, DType dtype, uint32_t rows, uint32_t cols,
+                   const HostTensor* initial = nullptr);
+
+    // Checks the report, the outputs against the oracle's evaluation of `problem_text` (graph text format,
+    // evg/graph/text.hpp) and the UB peak; records the row. `exact_friendly`: the data make every sum exact.
+    void check(const hw::Report& report, const std::string& problem_text, const UbExpectation& ub,
+               bool exact_friendly);
+
+  private:
+    struct Buffer {
+        std::string name;
+        HostTensor host;  // input: its contents; output: its initial contents (zero bytes when none)
+        void* device = nullptr;
+        uint32_t rows = 0, cols = 0;
+        bool is_output = false;
+        bool initialised = false;
+    };
+    std::string example_, config_;
+    Shape shape_;
+    std::vector<Buffer> buffers_;
+};
+
+// Seeded data: the same case gets the same bytes in every run.
+HostTensor integers(DType dtype, size_t count, int64_t lo, int64_t hi, uint64_t seed);
+HostTensor dyadic(DType dtype, size_t count, int64_t k_lo, int64_t k_hi, int j, uint64_t seed);
+HostTensor uniform(DType dtype, size_t count, double lo, double hi, uint64_t seed);
+
+// The `problem` line of a case's graph text (tile 32x64x64; path gm or ub).
+std::string problem_line(const char* arch, const Shape& s, const char* ab, const char* c, uint32_t cl,
+                         bool ub);
+
+// "m65_n100_k40".
+std::string shape_name(const Shape& s);
+
+}  // namespace evg::examples
