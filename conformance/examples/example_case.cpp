@@ -133,15 +133,26 @@ std::string mode_text(const oracle::CompareOptions& o) {
 
 }  // namespace
 
-void ExampleCase::check(const hw::Report& report, const std::string& problem_text, const UbExpectation& ub,
-                        bool exact_friendly) {
+std::vector<graph::TensorName> ExampleCase::tensor_names() const {
+    std::vector<graph::TensorName> names;
+    for (const Buffer& b : buffers_)
+        if (b.name != "A" && b.name != "B") names.push_back({b.device, b.name});
+    return names;
+}
+
+void ExampleCase::check(const hw::Report& report, const std::string& problem_text,
+                        const graph::Graph& described, const UbExpectation& ub, bool exact_friendly) {
     // 1. Every checker: nothing at all.
     EXPECT_TRUE(report.clean()) << report.text();
     EXPECT_TRUE(report.violations.empty()) << report.text();
 
     // 2. The outputs against the oracle.
     std::string comparison;
-    const graph::Problem problem = graph::parse_problem(problem_text);
+    graph::Problem problem = graph::parse_problem(problem_text);
+    EXPECT_EQ(graph::print(described), graph::print(problem.graph))
+        << "describe<EVG> and the spec's graph differ";
+    EXPECT_TRUE(described == problem.graph);
+    problem.graph = described;
     oracle::Inputs inputs;
     for (const Buffer& b : buffers_)
         if (!b.is_output || b.initialised) inputs.emplace(b.name, b.host);

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
+#include "evg/graph/describe.hpp"
+#include "evg/graph/graph.hpp"
 #include "evg/hw/report.hpp"
 #include "evg/oracle/host_tensor.hpp"
 #include "kernel_operator.h"
@@ -72,10 +74,18 @@ class ExampleCase {
     GM_ADDR output(const std::string& name, DType dtype, uint32_t rows, uint32_t cols,
                    const HostTensor* initial = nullptr);
 
-    // Checks the report, the outputs against the oracle's evaluation of `problem_text` (graph text format,
-    // evg/graph/text.hpp) and the UB peak; records the row. `exact_friendly`: the data make every sum exact.
-    void check(const hw::Report& report, const std::string& problem_text, const UbExpectation& ub,
-               bool exact_friendly);
+    // The example's external tensors by device pointer, for describe<EVG>(evg_args, names): every buffer
+    // but A and B, under the name the oracle knows it by.
+    std::vector<graph::TensorName> tensor_names() const;
+
+    // Checks the report, the outputs and the UB peak; records the row.
+    //   `described`: describe<EVG>(evg_args, tensor_names()), the graph the oracle evaluates, in the problem
+    //   given by the `problem` line of `problem_text`;
+    //   `problem_text`: the same graph written by hand from the spec (graph text format, evg/graph/text.hpp);
+    //   it must equal `described` node for node, which checks describe and the example's EVG at once.
+    //   `exact_friendly`: the data make every sum exact (oracle::plan_comparison).
+    void check(const hw::Report& report, const std::string& problem_text, const graph::Graph& described,
+               const UbExpectation& ub, bool exact_friendly);
 
   private:
     struct Buffer {

@@ -59,7 +59,8 @@ output D : half[{0}, {1}]
 %3 = AuxStore half D (%2)
 )",
                                                   m, n),
-             {EVT::UB_NODES, computeLength, 0, false}, true);
+             evg::graph::describe<EVT>(evt_args, ex.tensor_names()), {EVT::UB_NODES, computeLength, 0, false},
+             true);
 }
 EVG_EXAMPLE_CASES(Seed000_32_Add, Example32, AtlasA2, half)
 
@@ -119,7 +120,8 @@ output D : half[{0}, {1}]
 %6 = AuxStore half D (%5)
 )",
                                                   m, n),
-             {EVT::UB_NODES, computeLength, 0, false}, true);
+             evg::graph::describe<EVT>(evt_args, ex.tensor_names()), {EVT::UB_NODES, computeLength, 0, false},
+             true);
 }
 EVG_EXAMPLE_CASES(Seed000_33_Cast, Example33, AtlasA2, half)
 
@@ -167,7 +169,8 @@ output D : half[{0}, {1}]
 %4 = AuxStore half D (%3)
 )",
                                                   m, n),
-             {EVT::UB_NODES, computeLength, 0, false}, true);
+             evg::graph::describe<EVT>(evt_args, ex.tensor_names()), {EVT::UB_NODES, computeLength, 0, false},
+             true);
 }
 EVG_EXAMPLE_CASES(Seed000_34_Topo, Example34, AtlasA2, half)
 
@@ -228,7 +231,8 @@ output rowOut : float[1, {1}]
 %5 = RowReduce Plus float rowOut (%4)
 )",
                                                   m, n),
-             {EVT::UB_NODES, computeLength, 0, true}, true);
+             evg::graph::describe<EVT>(evt_args, ex.tensor_names()), {EVT::UB_NODES, computeLength, 0, true},
+             true);
 }
 EVG_EXAMPLE_CASES(Seed000_35_RowBroadcastReduce, Example35Row, AtlasA2, half)
 
@@ -287,7 +291,8 @@ output colOut : float[{0}, 1]
 %5 = ColReduce Plus float colOut (%4)
 )",
                                                   m, n),
-             {EVT::UB_NODES, computeLength, 0, true}, true);
+             evg::graph::describe<EVT>(evt_args, ex.tensor_names()), {EVT::UB_NODES, computeLength, 0, true},
+             true);
 }
 EVG_EXAMPLE_CASES(Seed000_35_ColBroadcastReduce, Example35Col, AtlasA2, half)
 
@@ -347,7 +352,8 @@ output sumOut : float[1, 1]
 %5 = ScalarReduce Plus float sumOut (%4)
 )",
                                                   m, n),
-             {EVT::UB_NODES, computeLength, 0, true}, true);
+             evg::graph::describe<EVT>(evt_args, ex.tensor_names()), {EVT::UB_NODES, computeLength, 0, true},
+             true);
 }
 EVG_EXAMPLE_CASES(Seed000_35_ScalarBroadcastReduce, Example35Scalar, AtlasA2, half)
 
