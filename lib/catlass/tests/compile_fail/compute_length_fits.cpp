@@ -1,5 +1,6 @@
 // Rule: two buffer sets of the EVG at ComputeLength fit the arch's UB (AtlasA2, 3 half nodes: at most 16384).
 // expect-error: BlockEpilogue: two buffer sets of this EVG at this ComputeLength do not fit the arch's UB
+#include "catlass/epilogue/block/block_epilogue.hpp"
 #include "drive.hpp"
 
 using namespace snippet;
@@ -12,6 +13,9 @@ constexpr uint32_t kCl = 16384 + 32;
 #else
 constexpr uint32_t kCl = 16384;
 #endif
-static_assert(check_compute_length<Graph, Arch::AtlasA2, kCl>());
+// Instantiating the BlockEpilogue is what must fire: it checks its ComputeLength with check_compute_length.
+using Epi = Epilogue::Block::BlockEpilogue<Epilogue::EpilogueVisitor<false>, Arch::AtlasA2, tla::Int<kCl>,
+                                           Graph, half>;
+static_assert(sizeof(Epi) > 0);
 
 int main() {}

@@ -22,6 +22,7 @@
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
 #include "catlass/epilogue/dispatch_policy.hpp"
+#include "catlass/epilogue/fusion/static_checks.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "catlass/epilogue/fusion/visitor_impl_base.hpp"
@@ -57,17 +58,9 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
     static constexpr uint64_t UB_END =
         Fusion::UbAccounting::ub_end(EVG::UB_NODES, COMPUTE_LENGTH, UB_BASE_OFFSET);
 
-    static_assert(
-        COMPUTE_LENGTH % BYTE_PER_C0 == 0,
-        "BlockEpilogue: ComputeLength must be a multiple of 32 elements (BYTE_PER_C0), so that every "
-        "UB buffer of the graph starts 32-byte aligned");
-    static_assert(COMPUTE_LENGTH > 0, "BlockEpilogue: ComputeLength must be positive");
-    static_assert(
-        Fusion::UbAccounting::fits(EVG::UB_NODES, COMPUTE_LENGTH, UB_BASE_OFFSET, ArchTag::UB_SIZE),
-        "BlockEpilogue: the graph's UB does not fit: base offset (0, or L0C_SIZE/2 on the UB "
-        "workspace path) + 2 buffer sets x (sum over the graph's UB buffers of ComputeLength x element "
-        "bytes) must be <= ArchTag::UB_SIZE; lower ComputeLength (UbAccounting::max_compute_length "
-        "gives the largest that fits)");
+    // ComputeLength a multiple of 32, and two buffer sets of the graph within the UB: one rule set, the one
+    // the compile-failure tests prove (fusion/static_checks.hpp).
+    static_assert(Fusion::check_compute_length<EVG, ArchTag, COMPUTE_LENGTH, USE_UB_WORKSPACE>());
 
     struct Params {
         typename EVG::Params evg_params;
