@@ -12,7 +12,8 @@
 // AIC consumes the last credits, so the counters end at zero on every core, even one with no block.
 //
 // Before returning the credit the AIV orders its pending MTE3 stores (which may read the C region when a
-// store consumes VisitorAccLoad<E, true> directly) before PIPE_V with MTE3_V event 2; upstream signals on
+// store consumes VisitorAccLoad<E, true> directly) before PIPE_V with MTE3_V event 2, then V_MTE3 event 2 back
+// so that the pair can be reused next block; upstream signals on
 // PIPE_V only (§11.2 item 3), reproduced when UpstreamHazards::store_reads_load_unordered is on.
 #pragma once
 #include <cstddef>
@@ -175,6 +176,10 @@ class BasicMatmulTlaUbVisitor {
                 if (!faithful) {
                     AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(EVENT_STORES_DONE);
                     AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(EVENT_STORES_DONE);
+                    // ...and back, so the next block's set on MTE3 comes after this wait on V even when this
+                    // AIV had no rows (no tile's V_MTE3 event orders V before MTE3 then).
+                    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_STORES_DONE);
+                    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_STORES_DONE);
                 }
                 AscendC::CrossCoreSetFlag<0x4, AscendC::PIPE_V>(FLAG_AIV_FINISH);
             }
