@@ -143,8 +143,9 @@ class BlockMmad {
 
     // Elements of A/B per 32-byte granule: the K padding unit.
     static constexpr uint32_t K_ALIGN = 32 / sizeof(ElementA);
-    // Row pitch unit of B and of L0C (16 elements: 64 bytes of float accumulators).
-    static constexpr uint32_t N_ALIGN = 16;
+    // Row pitch unit of B and of L0C: 16 elements (64 bytes of float accumulators), and at least one 32-byte
+    // granule of B, so every B row in L1 starts 32-byte aligned (int8: 32 elements).
+    static constexpr uint32_t N_ALIGN = 32 / sizeof(ElementB) > 16 ? 32 / sizeof(ElementB) : 16;
     static constexpr uint32_t L1A_PANEL_BYTES = L1M * L0K * sizeof(ElementA);
     static constexpr uint32_t L1A_BYTES = L1A_PANEL_BYTES * (L1K / L0K);
     static constexpr uint32_t L1B_BYTES = L1K * RoundUp<N_ALIGN>(L1N) * sizeof(ElementB);
