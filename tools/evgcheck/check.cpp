@@ -158,7 +158,8 @@ int check_command(std::span<const char* const> argv) {
             std::cout << "replay: " << binary << " --gtest_filter='" << test << "' with RC_PARAMS=\""
                       << env.at("RC_PARAMS")
                       << "\" (rapidcheck's reproduce string above replays the shrunk case)\n";
-            std::cout << "evgcheck check: " << test << " failed after " << seconds_since(start) << " s\n";
+            std::cout << fmt::format("evgcheck check: {} failed after {:.1f} s\n", test,
+                                     seconds_since(start));
             return kExitFailed;
         }
         long long n = 0;

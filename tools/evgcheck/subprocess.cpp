@@ -42,9 +42,15 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    // The child leads its own process group, so that a deadline stops it and whatever it started.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = 0;
-    const int rc = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
+    const int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
     ::close(fds[1]);
     if (rc != 0) {
         ::close(fds[0]);
@@ -58,7 +64,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     while (open) {
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) {
-            ::kill(pid, SIGKILL);
+            ::kill(-pid, SIGKILL);
             result.timed_out = true;
             break;
         }
@@ -88,7 +94,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
         const pid_t done = ::waitpid(pid, &status, WNOHANG);
         if (done == pid || (done < 0 && errno != EINTR)) break;
         if (!result.timed_out && std::chrono::steady_clock::now() >= deadline) {
-            ::kill(pid, SIGKILL);
+            ::kill(-pid, SIGKILL);
             result.timed_out = true;
         }
         ::usleep(10000);

@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -36,9 +37,10 @@ fs::path scratch() {
 }
 
 // Runs `evgcheck <args>` through the shell; args are passed as written (quote them in the string).
-Result evgcheck(const std::string& args) {
+// `env`: assignments put before the command, e.g. "FAKE_PROPS_FAIL=X".
+Result evgcheck(const std::string& args, const std::string& env = "") {
     const fs::path err = scratch() / "stderr.txt";
-    const std::string cmd = std::string(EVGCHECK_BINARY) + " " + args + " 2>" + err.string();
+    const std::string cmd = env + " " + std::string(EVGCHECK_BINARY) + " " + args + " 2>" + err.string();
     Result r;
     FILE* p = ::popen(cmd.c_str(), "r");
     if (p == nullptr) return r;
@@ -219,4 +221,68 @@ TEST(EvgcheckCli, BareGraphWithoutTensorsNeedsShapes) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err,
               f + ": the graph has no tensors to take M and N from; give --m and --n (or a problem line)\n");
+}
+
+// `check` drives a property binary; fake_props.sh stands in for it (gtest listing, rapidcheck output).
+std::string fake_props() {
+    return std::string(EVGCHECK_TESTS_DIR) + "/fake_props.sh";
+}
+
+TEST(EvgcheckCheck, PassesRcParamsAndCountsCases) {
+    const Result r = evgcheck("check --binary " + fake_props() + " --cases 25 --seed 7");
+    EXPECT_EQ(r.code, 0) << r.err;
+    const std::string head =
+        "evgcheck check: 2 properties, 25 cases each, seed 7, time budget 600 s\n"
+        "ok   Props.OracleEquality (25 cases)\n"
+        "ok   Props.FlagsBalance (25 cases)\n"
+        "evgcheck check: 2 properties passed, 50 cases in ";
+    EXPECT_EQ(r.out.substr(0, head.size()), head);
+    EXPECT_TRUE(r.out.ends_with(" s (seed 7)\n")) << r.out;
+    // Not a terminal: one progress line per property, then the full bar.
+    EXPECT_EQ(r.err,
+              "[........................] 0/2 Props.OracleEquality\n"
+              "[############............] 1/2 Props.FlagsBalance\n"
+              "[########################] 2/2\n");
+}
+
+TEST(EvgcheckCheck, AFailingPropertyExits1WithItsShrunkCase) {
+    const Result r =
+        evgcheck("check --binary " + fake_props() + " --seed 7 --cases 30", "FAKE_PROPS_FAIL=FlagsBalance");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("ok   Props.OracleEquality (25 cases)\nFAILED Props.FlagsBalance (seed 7)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("RC_PARAMS=max_success=30 seed=7\nFalsifiable after 7 tests and 12 shrinks\n"
+                         "%0 = AccLoad float\n%1 = AuxStore float D (%0)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("replay: " + fake_props() +
+                         " --gtest_filter='Props.FlagsBalance' with "
+                         "RC_PARAMS=\"max_success=30 seed=7\""),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(EvgcheckCheck, TheTimeBudgetStopsASlowProperty) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Result r =
+        evgcheck("check --binary " + fake_props() + " --seed 3 --time-budget 1", "FAKE_PROPS_SLEEP=30");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+    EXPECT_EQ(r.code, 3);
+    EXPECT_NE(r.err.find("evgcheck check: the time budget of 1 s ran out during Props.FlagsBalance (1 of 2 "
+                         "properties passed; raise --time-budget or lower --cases)\n"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(EvgcheckCheck, ListsAndRejectsAMissingBinary) {
+    Result r = evgcheck("check --binary " + fake_props() + " --list");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "Props.OracleEquality\nProps.FlagsBalance\n");
+    r = evgcheck("check --binary /nonexistent/props");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(
+        r.err,
+        "evgcheck check: the property binary '/nonexistent/props' is not there or not executable (build it, "
+        "or give --binary PATH)\n");
 }
