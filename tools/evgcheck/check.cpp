@@ -135,8 +135,10 @@ int check_command(std::span<const char* const> argv) {
     std::cout << "evgcheck check: " << tests.size() << " properties, " << cases << " cases each, seed "
               << seed << ", time budget " << budget << " s\n"
               << std::flush;
+    // rapidcheck's own parameters, and the property runner's seed (props/runner.hpp reads EVG_PROPS_SEED).
     const std::map<std::string, std::string> env{
-        {"RC_PARAMS", "max_success=" + std::to_string(cases) + " seed=" + std::to_string(seed)}};
+        {"RC_PARAMS", "max_success=" + std::to_string(cases) + " seed=" + std::to_string(seed)},
+        {"EVG_PROPS_SEED", std::to_string(seed)}};
     const std::regex passed_re(R"(OK, passed (\d+) tests)");
     size_t done = 0;
     long long total_cases = 0;
