@@ -276,7 +276,8 @@ oracle::Inputs make_inputs(const Case& c) {
     }
     for (const graph::Tensor& t : p.graph.tensors) {
         const int64_t stride = t.row_stride > 0 ? t.row_stride : t.cols;
-        const auto count = static_cast<std::size_t>(t.rows * stride);  // rows x row_stride, as run_on_model
+        const auto count =
+            static_cast<std::size_t>((t.rows - 1) * stride + t.cols);  // what run_on_model wants
         oracle::HostTensor h(t.element, count);
         if (t.role == graph::TensorRole::Input) {
             if (c.data == DataMode::Exact) {
