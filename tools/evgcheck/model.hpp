@@ -1,8 +1,8 @@
-// The one place where evgcheck runs a problem on the model: evg::graph::run_on_model (DynamicVisitor through
-// the real BlockEpilogue and kernels), when this build has it.
+// The one place where evgcheck runs a problem on the model: evg::graph::run_on_model (the graph as a
+// DynamicVisitor through the real BlockEpilogue, GEMM kernel and DeviceGemm), with the oracle's host tensors.
 #pragma once
 #include <cstdint>
-#include <optional>
+#include <map>
 #include <string>
 
 #include "evg/graph/graph.hpp"
@@ -12,18 +12,17 @@
 namespace evgcheck {
 
 struct ModelOptions {
-    uint64_t scheduler_seed = 0;  // 0: in-order scheduler; otherwise the adversarial scheduler's seed
+    uint32_t block_dim = 2;       // AI cores launched
+    uint64_t scheduler_seed = 0;  // 0: the in-order scheduler; otherwise the adversarial scheduler's seed
 };
 
 struct ModelRun {
     evg::hw::Report report;
     std::map<std::string, evg::oracle::HostTensor, std::less<>> outputs;  // whole buffers, by tensor name
-    uint64_t trace_instructions = 0;
+    uint64_t predicted_ub_end = 0;                                        // UbAccounting's high-water mark
 };
 
-// Whether this build can run problems on the model.
-bool model_available();
-// Runs the problem on the model with these host buffers (A, B, every input, every output's initial contents).
+// Runs the problem with these host buffers (A, B, every input, the initial contents of outputs).
 ModelRun run_model(const evg::graph::Problem& problem, const evg::oracle::Inputs& inputs,
                    const ModelOptions& options);
 

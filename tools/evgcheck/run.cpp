@@ -10,6 +10,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "evg/graph/error.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/graph/ub_budget.hpp"
 #include "evg/graph/validate.hpp"
@@ -40,6 +41,7 @@ constexpr std::array kRunOptions = {
     OptionSpec{"data", "exact|uniform|special",
                "input data: small integers the oracle must match bit for bit (default), uniform reals, or "
                "reals with NaN/inf/subnormal/tie values"},
+    OptionSpec{"cores", "N", "AI cores launched (default 2)"},
     OptionSpec{"scheduler-seed", "S", "run the adversarial scheduler with this seed (default: in order)"},
     OptionSpec{"json", "FILE", "also write the report as JSON"},
     OptionSpec{"timeout", "SECONDS", "give up after this long (default 300)"},
@@ -60,8 +62,10 @@ constexpr const char* kRunUsage =
 
 enum class DataMode { Exact, Uniform, Special };
 
+// A strided tensor's buffer ends with its last row's data: (rows - 1) * row_stride + cols elements.
 std::size_t buffer_elements(const g::Tensor& t) {
-    return static_cast<std::size_t>(t.rows) * static_cast<std::size_t>(std::max(t.row_stride, t.cols));
+    if (t.rows == 0) return 0;
+    return static_cast<std::size_t>((t.rows - 1) * std::max(t.row_stride, t.cols) + t.cols);
 }
 
 // The reduce functor of the first node that writes the tensor (reduce outputs start from its identity).
@@ -150,6 +154,7 @@ int run_command(std::span<const char* const> argv) {
     const Overrides overrides = read_overrides(args, "run");
     const uint64_t seed = static_cast<uint64_t>(args.integer("seed", 0, (1LL << 62)).value_or(1));
     const DataMode mode = parse_data_mode(args);
+    const long long cores = args.integer("cores", 1, 64).value_or(2);
     const std::optional<long long> sched_seed = args.integer("scheduler-seed", 1, (1LL << 62));
     const double timeout = args.seconds("timeout", 86400).value_or(300);
     const std::optional<std::string> json_path = args.get("json");
@@ -185,23 +190,27 @@ int run_command(std::span<const char* const> argv) {
     j["exact_friendly"] = data.exact_friendly;
 
     bool ok = true;
-    if (!model_available()) {
-        out << "model: this build of evgcheck has no model runner (evg::graph::run_on_model); only the "
-               "oracle ran\n";
-        j["model"] = nullptr;
-        ok = false;
-    } else {
-        ModelOptions mo;
-        mo.scheduler_seed = sched_seed ? static_cast<uint64_t>(*sched_seed) : 0;
-        const ModelRun run = run_model(problem, data.inputs, mo);
+    ModelOptions mo;
+    mo.block_dim = static_cast<uint32_t>(cores);
+    mo.scheduler_seed = sched_seed ? static_cast<uint64_t>(*sched_seed) : 0;
+    ModelRun run;
+    try {
+        run = run_model(problem, data.inputs, mo);
+    } catch (const g::GraphError& e) {
+        throw InputError(src.path + ": the model cannot run this problem: " + e.what());
+    }
+    {
         const evg::hw::Report& rep = run.report;
-        const uint64_t predicted = budget.end;
         out << "model: " << (rep.clean() ? "clean" : "VIOLATIONS") << ", " << rep.stats.instructions
-            << " instructions on " << rep.block_dim << " blocks, UB peak " << g::thousands(rep.stats.ub_peak)
-            << " B (accounting: at most " << g::thousands(predicted) << " B)\n";
+            << " instructions on " << rep.block_dim << (rep.block_dim == 1 ? " core" : " cores")
+            << ", UB peak " << g::thousands(rep.stats.ub_peak)
+            << " B (accounting: " << g::thousands(run.predicted_ub_end) << " B)\n";
         if (!rep.violations.empty()) out << rep.text() << "\n";
         if (!rep.clean()) ok = false;
-        if (rep.stats.ub_peak > budget.ub_size) ok = false;
+        if (rep.stats.ub_peak > budget.ub_size || rep.stats.ub_peak > run.predicted_ub_end) {
+            out << "UB: the peak is above UbAccounting's requirement\n";
+            ok = false;
+        }
         j["model"] = nlohmann::json::parse(rep.json());
         j["comparisons"] = nlohmann::json::array();
         for (const g::Tensor& t : problem.graph.tensors) {
@@ -215,7 +224,9 @@ int run_command(std::span<const char* const> argv) {
             const o::ComparePlan plan = o::plan_comparison(problem, t.name, data.exact_friendly);
             const o::CompareResult cmp = o::compare(t.name, it->second, golden.output(t.name),
                                                     o::Region{t.rows, t.cols, t.row_stride}, plan.options);
-            out << t.name << ": " << (cmp.ok() ? "equal" : "DIFFERENT") << " (" << plan.reason << ")\n  "
+            std::string reason = plan.reason;
+            if (reason.starts_with(t.name + ": ")) reason.erase(0, t.name.size() + 2);
+            out << t.name << ": " << (cmp.ok() ? "equal" : "DIFFERENT") << " (" << reason << ")\n  "
                 << cmp.to_string(plan.options.mode) << "\n";
             if (!cmp.ok()) ok = false;
             j["comparisons"].push_back({{"tensor", t.name},

@@ -286,3 +286,45 @@ TEST(EvgcheckCheck, ListsAndRejectsAMissingBinary) {
         "evgcheck check: the property binary '/nonexistent/props' is not there or not executable (build it, "
         "or give --binary PATH)\n");
 }
+
+TEST(EvgcheckRun, ExamplesRunCleanAndBitExact) {
+    for (const char* name : {"add_relu.evg", "bias_ub.evg", "shared_dag.evg", "leaky_relu.evg"}) {
+        const Result r = evgcheck("run " + example(name));
+        EXPECT_EQ(r.code, 0) << name << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("model: clean, "), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("match (bit-exact), max 0 ULP"), std::string::npos) << r.out;
+        EXPECT_TRUE(r.out.ends_with("result: PASS\n")) << r.out;
+    }
+}
+
+TEST(EvgcheckRun, OptionsOverrideTheProblemLineAndJsonIsWritten) {
+    const std::string json = (scratch() / "report.json").string();
+    const Result r =
+        evgcheck("run " + example("add_relu.evg") +
+                 " --arch Ascend950 --m 33 --n 65 --k 17 --compute-length 256 --seed 9 --json " + json);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_EQ(r.out.rfind("problem arch=Ascend950 m=33 n=65 k=17 a=half b=half c=float cl=256 path=gm "
+                          "tile=256x256x128\n",
+                          0),
+              0u)
+        << r.out;
+    EXPECT_NE(r.out.find("D: equal (no transcendental functor and no order-dependent sum feeds it)\n"
+                         "  all 2145 elements match (bit-exact), max 0 ULP\n"),
+              std::string::npos)
+        << r.out;
+    const std::string j = slurp(json);
+    EXPECT_NE(j.find("\"ok\": true"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"seed\": 9"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"mismatches\": 0"), std::string::npos) << j;
+}
+
+TEST(EvgcheckRun, TheUbPathOnAtlasA2IsRejectedAtTheProblemLine) {
+    const std::string f = write_file("path.evg",
+                                     "problem arch=AtlasA2 m=4 n=8 k=16 a=half b=half c=float cl=64 path=ub\n"
+                                     "output D : float[4, 8]\n"
+                                     "%0 = AccLoad float ub\n"
+                                     "%1 = AuxStore float D (%0)\n");
+    const Result r = evgcheck("run " + f);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.rfind(f + ":1:1: error [", 0), 0u) << r.err;
+}
