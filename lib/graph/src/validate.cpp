@@ -151,6 +151,15 @@ class Checker {
                     add(Severity::Error, "cast-illegal", i, n.pos,
                         fmt::format("{}: {}", label(n, i), r.reason));
             }
+            // Col/ScalarBroadcast fill rows with Duplicate, whose element types are those of hardware-model
+            // §6.3.
+            const bool duplicates = n.kind == NodeKind::ColBroadcast || n.kind == NodeKind::ScalarBroadcast;
+            if (duplicates && !duplicate_dtype_legal(n.element))
+                add(Severity::Error, "broadcast-dtype", i, n.pos,
+                    fmt::format(
+                        "{}: {} fills rows with Duplicate, which does not accept {} (it accepts int16, "
+                        "half, bfloat16, int32, float); broadcast a wider type and Cast",
+                        label(n, i), node_kind_name(n.kind), dt(n.element)));
             const bool arithmetic = n.kind == NodeKind::Compute || is_reduce(n.kind);
             if (!arithmetic) continue;
             if (n.element == DType::bf16 && !hw::arithmetic_dtype_legal(arch, DType::bf16)) {

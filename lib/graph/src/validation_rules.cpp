@@ -7,7 +7,7 @@
 namespace evg::graph {
 namespace {
 
-constexpr std::array<RuleInfo, 34> kRules = {{
+constexpr std::array<RuleInfo, 35> kRules = {{
     {"root", Severity::Error, "the graph has at least one node; the last node is the root"},
     {"bad-input-index", Severity::Error, "every input edge names an existing node"},
     {"cycle", Severity::Error, "no node depends on itself, directly or through other nodes"},
@@ -35,6 +35,7 @@ constexpr std::array<RuleInfo, 34> kRules = {{
     {"bf16-arithmetic", Severity::Error, "no bfloat16 arithmetic on AtlasA2"},
     {"arch-functor", Severity::Error, "Prelu, Reciprocal, Rsqrt and Sigmoid exist only on Ascend950"},
     {"functor-dtype", Severity::Error, "the functor's instructions accept the element type"},
+    {"broadcast-dtype", Severity::Error, "Col/ScalarBroadcast's element type is one Duplicate accepts"},
     {"problem-shape", Severity::Error, "m, n and k are positive"},
     {"tile-shape", Severity::Error, "the L1 tile dimensions are positive"},
     {"acc-dtype", Severity::Error, "AccLoad reads the GEMM result type C"},
@@ -76,6 +77,10 @@ bool functor_dtype_legal(ArchId arch, Functor fn, DType t) {
 
 bool reduce_dtype_legal(ArchId arch, DType t) {
     return t == DType::f16 || t == DType::f32 || (t == DType::bf16 && hw::arithmetic_dtype_legal(arch, t));
+}
+
+bool duplicate_dtype_legal(DType t) {
+    return t == DType::i16 || t == DType::f16 || t == DType::bf16 || t == DType::i32 || t == DType::f32;
 }
 
 }  // namespace evg::graph

@@ -420,6 +420,26 @@ TEST(Validate, FunctorDtype_ExpOnInt32_AndReduceOnInt32) {
               "%3 ColReduce Max int32: reductions do not accept int32 on AtlasA2 (they accept float, half)");
 }
 
+TEST(Validate, BroadcastDtype_Int8ColBroadcastHasNoDuplicate) {
+    // Found by the random-graph property: ColBroadcast fills rows with Duplicate, which has no int8.
+    const auto all = diagnose(
+        "problem arch=AtlasA2 m=1 n=1 k=1 a=int8 b=int8 c=int32 cl=32\n"
+        "input  col0 : int8[1, 1]\n"
+        "output D : int8[1, 1]\n"
+        "%0 = ColBroadcast int8 col0\n"
+        "%1 = AuxStore int8 D (%0)\n");
+    expect_one(all, "broadcast-dtype", Severity::Error, 0, 4,
+               "%0 ColBroadcast int8: ColBroadcast fills rows with Duplicate, which does not accept int8 (it "
+               "accepts int16, half, bfloat16, int32, float); broadcast a wider type and Cast");
+    const auto row = diagnose(
+        "problem arch=AtlasA2 m=1 n=32 k=1 a=int8 b=int8 c=int32 cl=32\n"
+        "input  row0 : int8[1, 32]\n"
+        "output D : int8[1, 32]\n"
+        "%0 = RowBroadcast int8 row0\n"
+        "%1 = AuxStore int8 D (%0)\n");
+    EXPECT_TRUE(of_rule(row, "broadcast-dtype").empty()) << "RowBroadcast copies rows: int8 is fine";
+}
+
 TEST(Validate, ProblemShape) {
     const auto all = diagnose(
         "problem arch=AtlasA2 m=0 n=512 k=1024 a=half b=half c=half cl=4096\n"

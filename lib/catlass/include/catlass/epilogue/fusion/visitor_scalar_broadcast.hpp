@@ -23,6 +23,12 @@ namespace Catlass::Epilogue::Fusion {
 template <class Element, class Layout = layout::RowMajor>
 struct VisitorScalarBroadcast : VisitorImpl<> {
     using ElementOutput = Element;
+    static_assert(std::is_same_v<Element, int16_t> || std::is_same_v<Element, half> ||
+                      std::is_same_v<Element, bfloat16_t> || std::is_same_v<Element, int32_t> ||
+                      std::is_same_v<Element, float>,
+                  "VisitorScalarBroadcast: rows are filled with Duplicate, which accepts int16, half, "
+                  "bfloat16, int32 and "
+                  "float only; broadcast a wider type and Cast");
     static constexpr std::array<UbAccounting::NodeBuffers, 1> UB_NODES = {
         UbAccounting::node_buffers(UbAccounting::NodeClass::ScalarBroadcast, sizeof(Element))};
     static constexpr uint32_t UB_BUFFERS = UB_NODES[0].buffers;
