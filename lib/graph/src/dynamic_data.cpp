@@ -29,6 +29,13 @@ OpPtr<ArchTag> make_reduce(const Node& n, GM_ADDR ptr, const tla::RowMajorLayout
     }
 }
 
+// The element types Col/ScalarBroadcast accept (their rows are filled with Duplicate; validation rule
+// broadcast-dtype rejects the others before a run gets here).
+template <class E>
+constexpr bool duplicate_fills =
+    std::is_same_v<E, int16_t> || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
+    std::is_same_v<E, int32_t> || std::is_same_v<E, float>;
+
 }  // namespace
 
 template <class ArchTag>
@@ -66,9 +73,16 @@ OpPtr<ArchTag> make_data_op(const Node& n, const Tensor& t, GM_ADDR ptr) {
             case NodeKind::RowBroadcast:
                 return make<ArchTag, F::VisitorRowBroadcast<E, L>, InputForm::None, uint8_t>(ptr, layout);
             case NodeKind::ColBroadcast:
-                return make<ArchTag, F::VisitorColBroadcast<E, L>, InputForm::None, uint8_t>(ptr, layout);
+                if constexpr (duplicate_fills<E>)
+                    return make<ArchTag, F::VisitorColBroadcast<E, L>, InputForm::None, uint8_t>(ptr, layout);
+                else
+                    unsupported(n, "Duplicate fills int16, half, bfloat16, int32 and float only");
             case NodeKind::ScalarBroadcast:
-                return make<ArchTag, F::VisitorScalarBroadcast<E, L>, InputForm::None, uint8_t>(ptr, layout);
+                if constexpr (duplicate_fills<E>)
+                    return make<ArchTag, F::VisitorScalarBroadcast<E, L>, InputForm::None, uint8_t>(ptr,
+                                                                                                    layout);
+                else
+                    unsupported(n, "Duplicate fills int16, half, bfloat16, int32 and float only");
             default:
                 unsupported(n, "not a data node");
         }
