@@ -181,11 +181,12 @@ class Checker {
                             "{}: {} does not accept {} on {} (it accepts {})", label(n, i),
                             functor_name(n.fn), dt(n.element), hw::arch_name(arch),
                             accepted(arch, [&](DType t) { return functor_dtype_legal(arch, n.fn, t); })));
-            } else if (!reduce_dtype_legal(arch, n.element)) {
+            } else if (!reduce_dtype_legal(arch, n.kind, n.element)) {
                 add(Severity::Error, "functor-dtype", i, n.pos,
-                    fmt::format("{}: reductions do not accept {} on {} (they accept {})", label(n, i),
-                                dt(n.element), hw::arch_name(arch),
-                                accepted(arch, [&](DType t) { return reduce_dtype_legal(arch, t); })));
+                    fmt::format(
+                        "{}: {} does not accept {} on {} (it accepts {})", label(n, i),
+                        node_kind_name(n.kind), dt(n.element), hw::arch_name(arch),
+                        accepted(arch, [&](DType t) { return reduce_dtype_legal(arch, n.kind, t); })));
             }
         }
     }

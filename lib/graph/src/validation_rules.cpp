@@ -79,6 +79,11 @@ bool reduce_dtype_legal(ArchId arch, DType t) {
     return t == DType::f16 || t == DType::f32 || (t == DType::bf16 && hw::arithmetic_dtype_legal(arch, t));
 }
 
+bool reduce_dtype_legal(ArchId arch, NodeKind kind, DType t) {
+    if (kind == NodeKind::RowReduce) return reduce_dtype_legal(arch, t);
+    return t == DType::f16 || t == DType::f32;
+}
+
 bool duplicate_dtype_legal(DType t) {
     return t == DType::i16 || t == DType::f16 || t == DType::bf16 || t == DType::i32 || t == DType::f32;
 }

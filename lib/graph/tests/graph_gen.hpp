@@ -107,7 +107,9 @@ inline Problem valid_problem_value() {
                 const DType t = element_of(in);
                 if (!reduce_dtype_legal(p.arch, t)) break;
                 const Functor fn = *gen::element(Functor::Add, Functor::Max, Functor::Min);
-                const int shape = *gen::inRange(0, 3);
+                int shape = *gen::inRange(0, 3);
+                if (!reduce_dtype_legal(p.arch, shape == 1 ? NodeKind::ColReduce : NodeKind::ScalarReduce, t))
+                    shape = 0;  // Col/ScalarReduce take half and float only
                 const char* prefix[] = {"rowOut", "colOut", "sum"};
                 const std::string name = fresh(prefix[shape]);
                 b.output(name, t, shape == 1 ? p.m : 1, shape == 0 ? p.n : 1);

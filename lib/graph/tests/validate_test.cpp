@@ -417,7 +417,33 @@ TEST(Validate, FunctorDtype_ExpOnInt32_AndReduceOnInt32) {
     EXPECT_EQ(found[0].message,
               "%1 Compute Exp int32: Exp does not accept int32 on AtlasA2 (it accepts float, half)");
     EXPECT_EQ(found[1].message,
-              "%3 ColReduce Max int32: reductions do not accept int32 on AtlasA2 (they accept float, half)");
+              "%3 ColReduce Max int32: ColReduce does not accept int32 on AtlasA2 (it accepts float, half)");
+}
+
+TEST(Validate, FunctorDtype_Bf16ColAndScalarReduceHaveNoReduceSum) {
+    // Found by the model property: Col/ScalarReduce reduce with ReduceSum/Max/Min, which take half and float
+    // only, even where the arch has bf16 arithmetic; RowReduce combines rows with Add/Max/Min and keeps bf16.
+    const auto all = diagnose(
+        "problem arch=Ascend950 m=64 n=64 k=32 a=half b=half c=float cl=1024\n"
+        "input x : bfloat16[64, 64]\n"
+        "output D : bfloat16[64, 64]\n"
+        "output rowOut : bfloat16[1, 64]\n"
+        "output colOut : bfloat16[64, 1]\n"
+        "output sum : bfloat16[1, 1]\n"
+        "%0 = AuxLoad bfloat16 x\n"
+        "%1 = RowReduce Add bfloat16 rowOut (%0)\n"
+        "%2 = ColReduce Add bfloat16 colOut (%1)\n"
+        "%3 = ScalarReduce Max bfloat16 sum (%2)\n"
+        "%4 = AuxStore bfloat16 D (%3)\n");
+    SCOPED_TRACE(dump(all));
+    const auto found = of_rule(all, "functor-dtype");
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].message,
+              "%2 ColReduce Add bfloat16: ColReduce does not accept bfloat16 on Ascend950 (it accepts float, "
+              "half)");
+    EXPECT_EQ(found[1].message,
+              "%3 ScalarReduce Max bfloat16: ScalarReduce does not accept bfloat16 on Ascend950 (it accepts "
+              "float, half)");
 }
 
 TEST(Validate, BroadcastDtype_Int8ColBroadcastHasNoDuplicate) {

@@ -59,6 +59,10 @@ inline void check(const Graph& g, ArchId arch) {
 bool functor_dtype_legal(ArchId arch, Functor fn, DType t);
 // Element types of Row/Col/ScalarReduce (ReduceSum/Max/Min and the atomics): half and float (+ bf16 on 950).
 bool reduce_dtype_legal(ArchId arch, DType t);
+// The same per reduce kind: RowReduce combines rows with Add/Max/Min (+ bf16 where the arch has bf16
+// arithmetic), Col/ScalarReduce use ReduceSum/ReduceMax/ReduceMin, which take half and float only
+// (hardware-model §6).
+bool reduce_dtype_legal(ArchId arch, NodeKind kind, DType t);
 // Element types of Duplicate, which Col/ScalarBroadcast use to fill rows: int16, half, bfloat16, int32,
 // float.
 bool duplicate_dtype_legal(DType t);
