@@ -25,9 +25,10 @@ inline constexpr TileShape kRunTiles[] = {default_tile(ArchId::AtlasA2), default
                                           TileShape{32, 64, 64}};
 
 struct RunInputs {
-    // Bytes per tensor name: "A" (m x k, row-major, dense), "B" (k x n) and every graph input tensor (rows x
-    // row_stride elements). Output tensors may be given too: their initial contents (reductions accumulate
-    // into them); an output not given starts never-written.
+    // Bytes per tensor name: "A" (m x k, row-major, dense), "B" (k x n) and every graph input tensor ((rows -
+    // 1) x row_stride + cols elements: the last row ends at its last column). Output tensors may be given
+    // too: their initial contents (reductions accumulate into them); an output not given starts
+    // never-written.
     std::map<std::string, std::vector<uint8_t>> tensors;
 };
 
@@ -39,9 +40,13 @@ struct RunOptions {
 
 struct ModelRun {
     hw::Report report;
-    std::map<std::string, std::vector<uint8_t>> outputs;  // every output tensor (rows x row_stride elements)
-    std::vector<hw::TraceEntry> trace;                    // every issued instruction (when keep_trace)
-    uint64_t predicted_ub_end = 0;  // UbAccounting's high-water mark: what report.stats.ub_peak must show
+    // Every output tensor, (rows - 1) x row_stride + cols elements.
+    std::map<std::string, std::vector<uint8_t>> outputs;
+    std::vector<hw::TraceEntry> trace;  // every issued instruction (when keep_trace)
+    // UbAccounting's ub_end (both buffer sets): an upper bound of report.stats.ub_peak, reached when some AIV
+    // runs two outer tile iterations in one block and the last node carved touches its whole buffer (the
+    // exact rule: ub_expectation in props/tests/model_props_test.cpp).
+    uint64_t predicted_ub_end = 0;
 };
 
 // Validates the problem (throws ValidationError), then runs it. Throws GraphError for a missing input or an
