@@ -53,7 +53,7 @@ std::vector<Requirement> default_requirements() {
     for (RoundMode m : hw::kAllRoundModes)
         r.push_back({fmt::format("round:{}", hw::round_mode_name(m)), 0.01});
     for (const graph::FunctorInfo& f : graph::all_functors())
-        r.push_back({fmt::format("fn:{}", f.name), 0.005});
+        r.push_back({fmt::format("fn:{}", f.name), 0.003});
     return r;
 }
 

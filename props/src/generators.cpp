@@ -28,14 +28,21 @@ rc::Gen<Gene> gene_gen() {
                                                {4, uint8_t(GeneOp::ColReduce)},
                                                {4, uint8_t(GeneOp::ScalarReduce)}});
         g.dtype = *gen::weightedElement<uint8_t>({{40, 0}, {30, 1}, {12, 2}, {8, 3}, {6, 4}, {4, 5}});
-        g.fn = *gen::noShrink(gen::arbitrary<uint8_t>());
+        // Uniform over 0..255 at every size (arbitrary<uint8_t> stays near 0 at small sizes, which made the
+        // first functors of each list, mostly unary ones, nearly the only ones drawn).
+        static const std::vector<uint8_t> any_byte = [] {
+            std::vector<uint8_t> v(256);
+            for (int i = 0; i < 256; ++i) v[static_cast<std::size_t>(i)] = static_cast<uint8_t>(i);
+            return v;
+        }();
+        g.fn = *gen::noShrink(gen::elementOf(any_byte));
         g.round =
             *gen::weightedElement<uint8_t>({{25, 0}, {15, 1}, {12, 2}, {12, 3}, {12, 4}, {12, 5}, {12, 6}});
-        g.extra = *gen::inRange<int>(0, 3);
+        g.extra = *gen::element<uint8_t>(0, 0, 1, 2);  // (not inRange: it stays at 0 at small sizes)
         g.scalar = *gen::inRange<int>(0, 16);
         g.strided = *gen::element(false, true);
         // Mostly the previous node or one shortly before (chains and shared subexpressions), sometimes far.
-        const int nrefs = *gen::inRange(1, 4);
+        const int nrefs = *gen::element(1, 2, 3);
         for (int i = 0; i < nrefs; ++i)
             g.refs.push_back(
                 *gen::weightedElement<uint8_t>({{8, 0}, {4, 1}, {3, 2}, {2, 3}, {2, 5}, {1, 200}}));

@@ -57,6 +57,12 @@ double scalar_of(uint8_t index, DType t, DataMode data) {
     return floating[index % std::size(floating)];
 }
 
+// Col/ScalarBroadcast fill rows with Duplicate, which has no 8-bit form (validation rule broadcast-dtype):
+// an 8-bit leaf broadcasts int16 instead (consumers of int8 get a Cast from decode).
+DType duplicate_type(DType t) {
+    return t == DType::i8 || t == DType::u8 ? DType::i16 : t;
+}
+
 class Decoder {
   public:
     Decoder(const Spec& s, graph::Problem& p) : s_(s), p_(p) {}
@@ -149,15 +155,17 @@ class Decoder {
                 return;
             }
             case GeneOp::ColBroadcast: {
+                const DType t = duplicate_type(leaf_type);
                 const std::string x = name("col");
-                b_.input(x, leaf_type, p_.m, 1);
-                b_.col_broadcast(leaf_type, x);
+                b_.input(x, t, p_.m, 1);
+                b_.col_broadcast(t, x);
                 return;
             }
             case GeneOp::ScalarBroadcast: {
+                const DType t = duplicate_type(leaf_type);
                 const std::string x = name("s");
-                b_.input(x, leaf_type, 1, 1);
-                b_.scalar_broadcast(leaf_type, x);
+                b_.input(x, t, 1, 1);
+                b_.scalar_broadcast(t, x);
                 return;
             }
             case GeneOp::Compute: {
@@ -210,7 +218,10 @@ class Decoder {
             case GeneOp::ColReduce:
             case GeneOp::ScalarReduce: {
                 int in = resolve(g, 0, pos);
-                if (!graph::reduce_dtype_legal(p_.arch, type(in))) in = convert(in, DType::f32);
+                const NodeKind kind = op == GeneOp::RowReduce   ? NodeKind::RowReduce
+                                      : op == GeneOp::ColReduce ? NodeKind::ColReduce
+                                                                : NodeKind::ScalarReduce;
+                if (!graph::reduce_dtype_legal(p_.arch, kind, type(in))) in = convert(in, DType::f32);
                 const DType t = type(in);
                 static constexpr Functor reduce_fns[] = {Functor::Add, Functor::Max, Functor::Min};
                 const Functor fn = reduce_fns[g.fn % 3];

@@ -1,12 +1,20 @@
 // The properties of issue 5 §3 over random cases run through the real library on the model
 // (evg::graph::run_on_model), each asserted with RC_ASSERT inside the property:
-//   1. outputs equal the oracle's (bit-exact for exact-friendly data, the per-functor bound otherwise);
-//   2. no violation from any checker; the UB peak is within UB_SIZE and equals UbAccounting's prediction;
-//   3. for every (HardEvent, id) the trace has as many SetFlags as WaitFlags;
+//   1. outputs equal the oracle's: bit-exact for exact-friendly data, the per-functor bound otherwise
+//      (NaN-aware), and for Add reductions of float data the summation-order bound (below);
+//   2. no violation from any checker; the UB peak is within UB_SIZE and equals the prediction
+//   (ub_expectation);
+//   3. for every (core, HardEvent, id) the trace has as many SetFlags as WaitFlags; nothing is left set and
+//      the cross-core counters return to zero (the report's flag_left_set / counter_left_nonzero checks);
 //   6. outputs do not depend on the number of cores, the computeLength or the adversarial scheduler's seed;
-//   7. commuting the inputs of Add/Mul/Max/Min keeps the result.
-// And the planted-fault demonstration (§4): with RowBroadcast's missing barrier switched on, the clean-report
+//   7. metamorphic rewrites keep the result bit for bit: commuting the inputs of Add/Mul/Max/Min; a widening
+//      Cast followed by the narrowing one; an n-ary Compute split into a chain of binary ones.
+// And the planted-fault demonstration (§4): with RowBroadcast's missing barrier switched on, the race-free
 // property fails on AtlasA2 and shrinks to at most 4 nodes.
+//
+// Ctest entries: each TEST is one entry (gtest_discover_tests); the oracle property is split into shards of
+// different seeds so that each stays well under two minutes on one core. EVG_PROPS_CASES multiplies every
+// case count (the `long` entries set it to 10).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -20,11 +28,14 @@
 #include <regex>
 
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
+#include "evg/graph/dynamic_visitor.hpp"
 #include "evg/graph/run.hpp"
 #include "evg/graph/ub_budget.hpp"
+#include "evg/hw/numeric/cast_rules.hpp"
 #include "evg/oracle/compare.hpp"
 #include "evg/oracle/data.hpp"
 #include "evg/oracle/evaluate.hpp"
+#include "evg/oracle/numeric.hpp"
 #include "evg/oracle/tolerance.hpp"
 #include "evg/props/coverage.hpp"
 #include "evg/props/generators.hpp"
@@ -40,11 +51,9 @@ struct CaseRun {
     oracle::Inputs inputs;
 };
 
-CaseRun run(const Case& c, uint32_t cores, uint64_t sched_seed, uint32_t compute_length = 0) {
+CaseRun run(const Case& c, uint32_t cores, uint64_t sched_seed, const graph::Problem* other = nullptr) {
     CaseRun r;
     r.inputs = make_inputs(c);
-    graph::Problem p = c.problem;
-    if (compute_length) p.compute_length = compute_length;
     graph::RunInputs in;
     for (const auto& [name, t] : r.inputs) {
         const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
@@ -54,7 +63,7 @@ CaseRun run(const Case& c, uint32_t cores, uint64_t sched_seed, uint32_t compute
     opt.block_dim = cores;
     opt.config.scheduler = sched_seed ? hw::SchedulerKind::adversarial : hw::SchedulerKind::in_order;
     opt.config.seed = sched_seed;
-    r.model = graph::run_on_model(p, in, opt);
+    r.model = graph::run_on_model(other ? *other : c.problem, in, opt);
     return r;
 }
 
@@ -84,33 +93,164 @@ bool exact_friendly(const Case& c, const oracle::OracleResult& r) {
     return true;
 }
 
-// Which outputs the run writes: those whose writer the root reaches.
+// The node that writes output tensor t and is evaluated (reachable from the root), or -1.
+int writer_of(const Case& c, const oracle::OracleResult& r, const std::string& t) {
+    const auto& nodes = c.problem.graph.nodes;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].tensor == t && r.nodes[i].evaluated &&
+            (nodes[i].kind == NodeKind::AuxStore || graph::is_reduce(nodes[i].kind)))
+            return static_cast<int>(i);
+    return -1;
+}
+
 std::vector<const graph::Tensor*> written_outputs(const Case& c, const oracle::OracleResult& r) {
     std::vector<const graph::Tensor*> out;
-    for (const graph::Tensor& t : c.problem.graph.tensors) {
-        if (t.role != graph::TensorRole::Output) continue;
-        bool written = false;
-        for (std::size_t i = 0; i < c.problem.graph.nodes.size(); ++i)
-            written |= c.problem.graph.nodes[i].tensor == t.name && r.nodes[i].evaluated;
-        if (written) out.push_back(&t);
-    }
+    for (const graph::Tensor& t : c.problem.graph.tensors)
+        if (t.role == graph::TensorRole::Output && writer_of(c, r, t.name) >= 0) out.push_back(&t);
     return out;
+}
+
+oracle::Region region(const graph::Tensor& t) {
+    return {t.rows, t.cols, t.row_stride > 0 ? t.row_stride : t.cols};
+}
+
+// An Add reduction of data that is not exact-friendly: its result depends on the order in which the tiles'
+// partial sums meet (in UB, then by GM atomics in any order), so the oracle's one order is not the device's.
+bool order_dependent(const Case& c, const oracle::OracleResult& r, int writer, bool exact) {
+    const graph::Node& n = c.problem.graph.nodes[static_cast<std::size_t>(writer)];
+    (void)r;
+    return !exact && graph::is_reduce(n.kind) && n.fn == Functor::Add;
+}
+
+// The summation-order bound for an order-dependent Add reduction, element by element. With S the sum of
+// the absolute values of an element's n terms (the initial value included), any order of rounded additions
+// lands within n*u*S of the exact sum (u: the unit roundoff of the element type), so two orders differ by
+// at most 2*n*u*S; the terms themselves may differ from the oracle's by Catlass's rtol (they can come from
+// transcendental functors), which adds rtol*S. NaN-aware: a NaN among the terms, or both infinities, must
+// give NaN; one infinity must give that infinity; when the finite terms could overflow (S > max finite) in
+// some order, every result is possible and the element is not held to a value.
+std::string check_sum_bound(const Case& c, const oracle::OracleResult& golden, int writer,
+                            const graph::Tensor& t, const graph::ModelRun& m) {
+    const graph::Problem& p = c.problem;
+    const graph::Node& n = p.graph.nodes[static_cast<std::size_t>(writer)];
+    const oracle::Values& x = golden.nodes[static_cast<std::size_t>(n.inputs[0])].values;
+    const oracle::HostTensor got = host(t.element, m.outputs.at(t.name));
+    const oracle::HostTensor& want = golden.output(t.name);
+    const oracle::HostTensor& init = c.problem.graph.tensors.empty() ? want : want;  // (shape only)
+    (void)init;
+    const oracle::Real u = t.element == DType::f32   ? std::ldexp(oracle::Real{1}, -24)
+                           : t.element == DType::f16 ? std::ldexp(oracle::Real{1}, -11)
+                                                     : std::ldexp(oracle::Real{1}, -8);
+    const oracle::Real rtol = oracle::catlass_rtol(p.k);
+    const oracle::Real maxf = oracle::dtype_max(t.element);
+    std::string bad;
+    int reported = 0;
+    const int64_t outs = n.kind == NodeKind::RowReduce ? p.n : n.kind == NodeKind::ColReduce ? p.m : 1;
+    for (int64_t e = 0; e < outs; ++e) {
+        oracle::Real s = 0;
+        int64_t terms = 1;
+        bool nan = false, pinf = false, ninf = false;
+        auto term = [&](oracle::Real v) {
+            if (std::isnan(v))
+                nan = true;
+            else if (std::isinf(v))
+                (v > 0 ? pinf : ninf) = true;
+            else
+                s += std::fabs(v);
+        };
+        for (int64_t i = 0; i < p.m; ++i)
+            for (int64_t j = 0; j < p.n; ++j) {
+                const bool in = n.kind == NodeKind::RowReduce   ? j == e
+                                : n.kind == NodeKind::ColReduce ? i == e
+                                                                : true;
+                if (!in) continue;
+                term(x(i, j));
+                ++terms;
+            }
+        const std::size_t idx = static_cast<std::size_t>(e);  // (1, N), (M, 1) and (1, 1): dense
+        const oracle::Real g = want.value(idx);
+        const oracle::Real v = got.value(idx);
+        // The initial value is the output's own content before the run: the identity 0 here (make_inputs).
+        std::string why;
+        if (nan || (pinf && ninf)) {
+            if (!std::isnan(v)) why = "a NaN term or both infinities must give NaN";
+        } else if (s > maxf) {
+            // partial sums may overflow in some order: any result
+        } else if (pinf || ninf) {
+            if (!(std::isinf(v) && (v > 0) == pinf)) why = "one infinite term must give that infinity";
+        } else {
+            const oracle::Real tol = 2 * terms * u * s + rtol * s;
+            if (!std::isfinite(v) || std::fabs(v - g) > tol)
+                why = fmt::format("|out - golden| above the summation bound {}", static_cast<double>(tol));
+        }
+        if (!why.empty() && reported++ < 8)
+            bad += fmt::format("  {}[{}]: out {} golden {} (S = {}): {}\n", t.name, e, static_cast<double>(v),
+                               static_cast<double>(g), static_cast<double>(s), why);
+    }
+    return bad;
+}
+
+// Whether a Silu or Sigmoid sees an input below -ln(max finite) of its ElementCompute: e^-x overflows there,
+// and the library routine's x / (1 + inf) = -0 or 1 / (1 + inf) = 0 is a correct device result that the
+// oracle's exactly rounded tiny (often subnormal) value is not within functor_ulp_bound of (tolerance.hpp
+// states the bound's domain: "valid while e^-x does not overflow ElementCompute").
+bool outside_ulp_domain(const Case& c, const oracle::OracleResult& golden) {
+    const auto& nodes = c.problem.graph.nodes;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const graph::Node& n = nodes[i];
+        if (n.kind != NodeKind::Compute || !golden.nodes[i].evaluated ||
+            (n.fn != Functor::Silu && n.fn != Functor::Sigmoid))
+            continue;
+        const oracle::Real lim = -std::log(oracle::dtype_max(n.element));
+        for (int in : n.inputs)
+            if ((golden.nodes[static_cast<std::size_t>(in)].values < lim).any()) return true;
+    }
+    return false;
 }
 
 std::string compare_outputs(const Case& c, const graph::ModelRun& m, const oracle::OracleResult& golden,
                             bool exact) {
     std::string bad;
+    const bool no_ulp = outside_ulp_domain(c, golden);
     for (const graph::Tensor* t : written_outputs(c, golden)) {
-        const oracle::ComparePlan plan = oracle::plan_comparison(c.problem, t->name, exact);
-        const oracle::CompareResult cr =
-            oracle::compare(t->name, host(t->element, m.outputs.at(t->name)), golden.output(t->name),
-                            {t->rows, t->cols, t->row_stride > 0 ? t->row_stride : t->cols}, plan.options);
+        const int w = writer_of(c, golden, t->name);
+        if (order_dependent(c, golden, w, exact)) {
+            bad += check_sum_bound(c, golden, w, *t, m);
+            continue;
+        }
+        oracle::ComparePlan plan = oracle::plan_comparison(c.problem, t->name, exact);
+        if (no_ulp && plan.options.mode == oracle::CompareMode::Ulp) {
+            plan.options = oracle::catlass_rule(c.problem.k);
+            plan.reason += "; but e^-x overflows in a Silu/Sigmoid: Catlass rule";
+        }
+        const oracle::CompareResult cr = oracle::compare(t->name, host(t->element, m.outputs.at(t->name)),
+                                                         golden.output(t->name), region(*t), plan.options);
         if (!cr.ok()) bad += cr.to_string(plan.options.mode) + " (" + plan.reason + ")\n";
     }
     return bad;
 }
 
-// SetFlag/WaitFlag counts per "<EVENT>(id)" from the trace.
+// Two runs of one case agree bit for bit on every written output outside order-dependent Add reductions,
+// and those stay within the summation bound of the oracle.
+std::string compare_runs(const Case& c, const graph::ModelRun& a, const graph::ModelRun& b,
+                         const oracle::OracleResult& golden, bool exact) {
+    std::string bad;
+    for (const graph::Tensor* t : written_outputs(c, golden)) {
+        const int w = writer_of(c, golden, t->name);
+        if (order_dependent(c, golden, w, exact)) {
+            bad += check_sum_bound(c, golden, w, *t, a);
+            bad += check_sum_bound(c, golden, w, *t, b);
+            continue;
+        }
+        const oracle::CompareResult cr =
+            oracle::compare(t->name, host(t->element, b.outputs.at(t->name)),
+                            host(t->element, a.outputs.at(t->name)), region(*t), oracle::bit_exact());
+        if (!cr.ok()) bad += cr.to_string(oracle::CompareMode::BitExact) + "\n";
+    }
+    return bad;
+}
+
+// SetFlag/WaitFlag counts per "core <EVENT>(id)" from the trace.
 std::string unbalanced_flags(const std::vector<hw::TraceEntry>& trace) {
     static const std::regex re(R"(^(SetFlag|WaitFlag)<(\w+)>\((\d+)\))");
     std::map<std::string, std::pair<int, int>> counts;
@@ -126,104 +266,360 @@ std::string unbalanced_flags(const std::vector<hw::TraceEntry>& trace) {
     return bad;
 }
 
+// What the UB peak must be (property 2). The peak is the highest UB byte any AIV touches. BlockEpilogue
+// carves two callbacks sets back to back from the base, each node's buffers in carve order (post-order for a
+// tree, node order for a DAG); an AIV's tile loop alternates the sets per outer iteration, restarting at set
+// 0 for every L1 block, so set 1 is touched only when some AIV runs at least two outer iterations in one
+// block. Within a used set, what each visited node touches is known from the nodes' code:
+//   Compute, Cast      every vector instruction runs over the whole CL buffer: the buffer's end;
+//   RowReduce          DataCopy + combine over alignedCols = RoundUp(tileCols, 32) elements: that far;
+//   ColReduce          its second buffer (ubWork) serves as ReduceSum's 32-byte scratch: CL*e + 32;
+//   ScalarReduce       ubWork[0] receives the result, ubWork[32 B..64 B) is the scratch: CL*e + 64;
+// nodes never visited (unreachable from the root) touch nothing. The loads and broadcasts (AccLoad(GM),
+// AuxLoad, Row/Col/ScalarBroadcast) touch a tile-shaped part of their buffer; for them the prediction is the
+// interval (start, end] of their buffer. The peak must equal the prediction when the topmost touched byte
+// belongs to a node of the first kind (`exact`), and lie in the bracket otherwise. On the UB workspace path
+// the C tile sits below the base, written by Fixpipe: (0, base].
+struct UbExpectation {
+    uint64_t lo = 0, hi = 0;  // lo <= peak <= hi; exact when lo == hi
+    bool exact() const { return lo == hi; }
+};
+
+UbExpectation ub_expectation(const Case& c, const oracle::OracleResult& golden) {
+    const graph::Problem& p = c.problem;
+    const graph::UbBudget budget = graph::ub_budget(p);
+    const std::vector<graph::UbNodeBuffers> by_node = graph::ub_node_buffers(p.graph);
+    const std::vector<int> order = graph::dynamic::carve_order(p.graph);
+    const uint64_t cl = p.compute_length;
+    std::vector<uint64_t> start(by_node.size(), 0);
+    uint64_t off = 0;
+    for (int i : order) {
+        start[static_cast<std::size_t>(i)] = off;
+        off += uint64_t{by_node[static_cast<std::size_t>(i)].buffers} *
+               by_node[static_cast<std::size_t>(i)].element_bytes * cl;
+    }
+    // Sets used and the widest aligned tile per set.
+    bool used[2] = {false, false};
+    uint64_t widest[2] = {0, 0};
+    const int64_t m = p.m, n = p.n;
+    for (int64_t r0 = 0; r0 < m; r0 += p.tile.m)
+        for (int64_t c0 = 0; c0 < n; c0 += p.tile.n) {
+            const int64_t rows = std::min<int64_t>(p.tile.m, m - r0),
+                          cols = std::min<int64_t>(p.tile.n, n - c0);
+            const int64_t sub = (rows + 1) / 2;
+            for (int64_t aiv_rows : {std::min(sub, rows), rows - std::min(sub, rows)}) {
+                int set = 0;
+                for (int64_t r = 0; r < aiv_rows; set = 1 - set) {
+                    used[set] = true;
+                    if (cols <= static_cast<int64_t>(cl)) {
+                        const int64_t aligned = (cols + 31) / 32 * 32;
+                        const int64_t per = std::max<int64_t>(1, static_cast<int64_t>(cl) / aligned);
+                        widest[set] = std::max<uint64_t>(widest[set], static_cast<uint64_t>(aligned));
+                        r += std::min(aiv_rows - r, per);
+                    } else {
+                        for (int64_t cc = 0; cc < cols; cc += static_cast<int64_t>(cl)) {
+                            const int64_t tc = std::min<int64_t>(cols - cc, static_cast<int64_t>(cl));
+                            widest[set] =
+                                std::max<uint64_t>(widest[set], static_cast<uint64_t>((tc + 31) / 32 * 32));
+                        }
+                        r += 1;
+                    }
+                }
+            }
+        }
+    uint64_t known = 0, unknown_lo = 0, unknown_hi = 0;
+    for (int s = 0; s < 2; ++s) {
+        if (!used[s]) continue;
+        const uint64_t set_base = budget.base + static_cast<uint64_t>(s) * budget.bytes_per_set;
+        for (std::size_t i = 0; i < by_node.size(); ++i) {
+            const graph::Node& node = p.graph.nodes[i];
+            const uint64_t e = by_node[i].element_bytes;
+            if (by_node[i].buffers == 0 || !golden.nodes[i].evaluated) continue;
+            const uint64_t at = set_base + start[i];
+            switch (node.kind) {
+                case NodeKind::Compute:
+                case NodeKind::Cast:
+                    known = std::max(known, at + cl * e);
+                    break;
+                case NodeKind::RowReduce:
+                    known = std::max(known, at + widest[s] * e);
+                    break;
+                case NodeKind::ColReduce:
+                    known = std::max(known, at + cl * e + 32);
+                    break;
+                case NodeKind::ScalarReduce:
+                    known = std::max(known, at + cl * e + 64);
+                    break;
+                default:
+                    unknown_lo = std::max(unknown_lo, at + 1);
+                    unknown_hi = std::max(unknown_hi, at + cl * e);
+            }
+        }
+    }
+    if (p.path == WorkspacePath::UB) {  // the C tile, which Fixpipe writes below the base: (0, base]
+        unknown_lo = std::max<uint64_t>(unknown_lo, 1);
+        unknown_hi = std::max(unknown_hi, budget.base);
+    }
+    if (unknown_hi <= known) return {known, known};
+    return {std::max(known, unknown_lo), unknown_hi};
+}
+
 RunConfig config(int cases, uint64_t seed) {
     RunConfig cfg;
     cfg.cases = scaled_cases(cases);
     cfg.seed = env_seed(seed);
-    cfg.shrink_seconds = 120;
+    cfg.shrink_seconds = 60;
+    cfg.replay_binary = "evg_props_model_tests";
     if (!std::getenv("EVG_PROPS_NO_SAVE")) cfg.save_dir = EVG_PROPS_REGRESSION_DIR;
     return cfg;
 }
 
+// How many cases took the exact UB prediction (the rest the bracket), over the oracle property's runs.
+int g_ub_exact = 0, g_ub_bracket = 0;
+
+// Properties 1, 2 and 3 on one run.
 void model_matches_oracle_and_is_clean(const Case& c) {
     const CaseRun r = run(c, c.cores, c.sched_seed);
     const hw::Report& rep = r.model.report;
     if (!rep.clean()) RC_FAIL("violations:\n" + rep.text());
-    RC_ASSERT(rep.stats.ub_peak <= hw::arch_spec(c.problem.arch).ub_size);
-    // Equality needs the buffer sets the tile loop uses (a 1x1 case touches 32 bytes); the bound holds
-    // always.
-    RC_ASSERT(uint64_t{rep.stats.ub_peak} <= r.model.predicted_ub_end);
-    if (const std::string f = unbalanced_flags(r.model.trace); !f.empty()) RC_FAIL("flags:\n" + f);
     const oracle::OracleResult golden = oracle::evaluate(c.problem, r.inputs);
+    const uint64_t peak = rep.stats.ub_peak;
+    RC_ASSERT(peak <= uint64_t{hw::arch_spec(c.problem.arch).ub_size});
+    RC_ASSERT(peak <= r.model.predicted_ub_end);
+    const UbExpectation ub = ub_expectation(c, golden);
+    if (peak < ub.lo || peak > ub.hi)
+        RC_FAIL(fmt::format("UB peak {} B, predicted {} B{}", peak, ub.lo,
+                            ub.exact() ? "" : fmt::format(" .. {} B", ub.hi)));
+    (ub.exact() ? g_ub_exact : g_ub_bracket)++;
+    if (const std::string f = unbalanced_flags(r.model.trace); !f.empty()) RC_FAIL("flags:\n" + f);
     if (const std::string bad = compare_outputs(c, r.model, golden, exact_friendly(c, golden)); !bad.empty())
         RC_FAIL("outputs differ from the oracle:\n" + bad);
 }
 
-}  // namespace
-
-TEST(Props, ModelMatchesOracleAndCheckersAreClean) {
+void run_oracle_shard(const char* name, int cases, uint64_t seed, bool coverage_check) {
     Coverage cov;
-    const Outcome o =
-        check_property("Props/ModelMatchesOracle", model_matches_oracle_and_is_clean, config(1500, 11), &cov);
+    g_ub_exact = g_ub_bracket = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Outcome o = check_property(name, model_matches_oracle_and_is_clean, config(cases, seed), &cov);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(o.ok) << o.report;
+    // What evgcheck check reads (rapidcheck's own line for checkTestable is not printed).
+    std::cout << fmt::format("OK, passed {} tests\n", o.passed);
+    std::cout << fmt::format("{}: {} cases in {:.1f} s ({:.0f}/s); UB peak exact in {}, bracketed in {}\n",
+                             name, o.passed, secs, o.passed / secs, g_ub_exact, g_ub_bracket);
+    if (!coverage_check) return;
     std::cout << cov.table();
     const std::vector<std::string> unmet = cov.unmet(default_requirements());
     EXPECT_TRUE(unmet.empty()) << fmt::format("{}", fmt::join(unmet, "\n"));
 }
 
-TEST(Props, OutputDoesNotDependOnCoresComputeLengthOrSchedule) {
-    const Outcome o = check_property(
-        "Props/Invariance",
-        [](const Case& c) {
-            const CaseRun a = run(c, c.cores, 0);
-            const uint32_t max_cl =
-                graph::max_compute_length(c.problem.graph, c.problem.arch, c.problem.path);
-            const uint32_t other_cl = c.problem.compute_length == 32 ? max_cl : 32;
-            const uint32_t other_cores = c.cores % 4 + 1;
-            const CaseRun b = run(c, other_cores, c.sched_seed | 1, other_cl);
-            RC_ASSERT(a.model.report.clean());
-            RC_ASSERT(b.model.report.clean());
-            const oracle::OracleResult golden = oracle::evaluate(c.problem, a.inputs);
-            const bool exact = exact_friendly(c, golden);
-            for (const graph::Tensor* t : written_outputs(c, golden)) {
-                bool add_reduce = false;
-                for (const graph::Node& n : c.problem.graph.nodes)
-                    add_reduce |= n.tensor == t->name && graph::is_reduce(n.kind) && n.fn == Functor::Add;
-                if (add_reduce && !exact) continue;  // the atomics' order may differ
-                const oracle::CompareResult cr = oracle::compare(
-                    t->name, host(t->element, b.model.outputs.at(t->name)),
-                    host(t->element, a.model.outputs.at(t->name)),
-                    {t->rows, t->cols, t->row_stride > 0 ? t->row_stride : t->cols}, oracle::bit_exact());
-                if (!cr.ok()) RC_FAIL(cr.to_string(oracle::CompareMode::BitExact));
-            }
-        },
-        config(300, 12));
+// ---- metamorphic rewrites (property 7) ----
+
+// Inserts `added` at position pos; indices >= pos in the existing nodes move up. The added nodes' inputs
+// are final indices.
+graph::Graph insert_nodes(const graph::Graph& g, int pos, const std::vector<graph::Node>& added) {
+    graph::Graph out = g;
+    const int shift = static_cast<int>(added.size());
+    for (graph::Node& n : out.nodes)
+        for (int& in : n.inputs)
+            if (in >= pos) in += shift;
+    out.nodes.insert(out.nodes.begin() + pos, added.begin(), added.end());
+    return out;
+}
+
+// A legal round mode for an exact conversion (a widening one, or the way back of a widened value): the
+// arch may accept only CAST_NONE for a widening Cast; both modes round the same when nothing is lost.
+std::optional<RoundMode> exact_mode(ArchId arch, DType from, DType to) {
+    for (RoundMode m : {RoundMode::CAST_NONE, RoundMode::CAST_RINT})
+        if (hw::cast_legal(arch, from, to, m)) return m;
+    return std::nullopt;
+}
+
+graph::Node cast_node(DType to, DType from, RoundMode m, int input) {
+    graph::Node n;
+    n.kind = NodeKind::Cast;
+    n.element = to;
+    n.from = from;
+    n.round = m;
+    n.inputs = {input};
+    return n;
+}
+
+// The problem with a new graph: computeLength kept unless the graph no longer fits it.
+std::optional<graph::Problem> with_graph(const graph::Problem& p, graph::Graph g) {
+    graph::Problem q = p;
+    q.graph = std::move(g);
+    const uint32_t max_cl = graph::max_compute_length(q.graph, q.arch, q.path);
+    if (max_cl == 0) return std::nullopt;
+    q.compute_length = std::min(q.compute_length, max_cl);
+    return q;
+}
+
+// Commutes the first two inputs of every Add/Mul/Max/Min (n-ary ones too: ((a op b) op c) ...).
+std::optional<graph::Problem> commuted(const graph::Problem& p) {
+    graph::Graph g = p.graph;
+    bool changed = false;
+    for (graph::Node& n : g.nodes)
+        if (n.kind == NodeKind::Compute && n.inputs.size() >= 2 && n.inputs[0] != n.inputs[1] &&
+            (n.fn == Functor::Add || n.fn == Functor::Mul || n.fn == Functor::Max || n.fn == Functor::Min)) {
+            std::swap(n.inputs[0], n.inputs[1]);
+            changed = true;
+        }
+    if (!changed) return std::nullopt;
+    return with_graph(p, std::move(g));
+}
+
+// After a non-root node of half or bfloat16 (`pick` chooses among them), a Cast to float and a Cast back
+// (exact both ways); its consumers read the narrowing Cast.
+std::optional<graph::Problem> widened(const graph::Problem& p, std::size_t pick) {
+    std::vector<int> candidates;
+    for (int i = 0; i + 1 < static_cast<int>(p.graph.nodes.size()); ++i) {
+        const DType t = p.graph.nodes[static_cast<std::size_t>(i)].element;
+        if ((t == DType::f16 || t == DType::bf16) && exact_mode(p.arch, t, DType::f32) &&
+            exact_mode(p.arch, DType::f32, t))
+            candidates.push_back(i);
+    }
+    if (candidates.empty()) return std::nullopt;
+    const int i = candidates[pick % candidates.size()];
+    const DType t = p.graph.nodes[static_cast<std::size_t>(i)].element;
+    graph::Graph g = insert_nodes(p.graph, i + 1,
+                                  {cast_node(DType::f32, t, *exact_mode(p.arch, t, DType::f32), i),
+                                   cast_node(t, DType::f32, *exact_mode(p.arch, DType::f32, t), i + 1)});
+    for (std::size_t j = static_cast<std::size_t>(i) + 3; j < g.nodes.size(); ++j)
+        for (int& in : g.nodes[j].inputs)
+            if (in == i) in = i + 2;
+    return with_graph(p, std::move(g));
+}
+
+// The first Compute with three or more inputs becomes a chain of binary Computes of the same functor and
+// ElementCompute: ((a op b) op c) op d. The n-ary node rounds after every step in the same order, so the
+// chain is bit-identical for every functor with an unbounded arity.
+std::optional<graph::Problem> split(const graph::Problem& p) {
+    for (std::size_t i = 0; i < p.graph.nodes.size(); ++i) {
+        const graph::Node& n = p.graph.nodes[i];
+        if (n.kind != NodeKind::Compute || n.inputs.size() < 3) continue;
+        const int pos = static_cast<int>(i);
+        std::vector<graph::Node> added;
+        for (std::size_t k = 1; k + 1 < n.inputs.size(); ++k) {
+            graph::Node step = n;
+            step.inputs = {k == 1 ? n.inputs[0] : pos + static_cast<int>(k) - 2, n.inputs[k]};
+            added.push_back(step);
+        }
+        graph::Graph g = insert_nodes(p.graph, pos, added);
+        graph::Node& last = g.nodes[i + added.size()];
+        last.inputs = {pos + static_cast<int>(added.size()) - 1, n.inputs.back()};
+        return with_graph(p, std::move(g));
+    }
+    return std::nullopt;
+}
+
+// Runs the rewritten problem on the case's data and compares with the original run.
+void same_result(const Case& c, const graph::Problem& q) {
+    const CaseRun a = run(c, c.cores, 0);
+    const CaseRun b = run(c, c.cores, 0, &q);
+    RC_ASSERT(a.model.report.clean());
+    if (!b.model.report.clean()) RC_FAIL("rewritten problem: violations:\n" + b.model.report.text());
+    const oracle::OracleResult golden = oracle::evaluate(c.problem, a.inputs);
+    if (const std::string bad = compare_runs(c, a.model, b.model, golden, exact_friendly(c, golden));
+        !bad.empty())
+        RC_FAIL("the rewrite changed the result:\n" + bad);
+}
+
+// Metamorphic properties: generated cases, and those the rewrite applies to (the others are discarded).
+int g_generated = 0, g_applied = 0;
+
+void run_property(const char* name, const Property& prop, int cases, uint64_t seed) {
+    g_generated = g_applied = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Outcome o = check_property(name, prop, config(cases, seed));
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(o.ok) << o.report;
+    std::cout << fmt::format("OK, passed {} tests\n", o.passed);
+    std::cout << fmt::format("{}: {} cases in {:.1f} s{}\n", name, o.passed, secs,
+                             g_generated ? fmt::format(" (the rewrite applied to {} of {} generated cases)",
+                                                       g_applied, g_generated)
+                                         : "");
+    // rapidcheck gives up (and reports success) after too many discards: hold it to the case count.
+    EXPECT_GE(o.passed, scaled_cases(cases)) << name << " gave up after discarding too many cases";
+}
+
+void invariance(const Case& c) {
+    const CaseRun a = run(c, c.cores, 0);
+    const uint32_t max_cl = graph::max_compute_length(c.problem.graph, c.problem.arch, c.problem.path);
+    graph::Problem q = c.problem;
+    q.compute_length = c.problem.compute_length == 32 ? max_cl : 32;
+    const uint32_t other_cores = c.cores % 4 + 1;
+    const CaseRun b = run(c, other_cores, c.sched_seed | 1, &q);
+    RC_ASSERT(a.model.report.clean());
+    if (!b.model.report.clean()) RC_FAIL("violations:\n" + b.model.report.text());
+    const oracle::OracleResult golden = oracle::evaluate(c.problem, a.inputs);
+    if (const std::string bad = compare_runs(c, a.model, b.model, golden, exact_friendly(c, golden));
+        !bad.empty())
+        RC_FAIL(fmt::format("cores {} -> {}, computeLength {} -> {}, scheduler seed {}:\n{}", c.cores,
+                            other_cores, c.problem.compute_length, q.compute_length, c.sched_seed | 1, bad));
+}
+
+}  // namespace
+
+// Properties 1-3, in shards of different seeds (one ctest entry each). The first shard also checks the
+// coverage shares over its cases and prints the distribution.
+TEST(Props, ModelMatchesOracleAndCheckersAreClean) {
+    run_oracle_shard("Props/ModelMatchesOracle", 1000, 11, true);
+}
+TEST(Props, ModelMatchesOracleShard2) {
+    run_oracle_shard("Props/ModelMatchesOracle2", 1000, 21, false);
+}
+TEST(Props, ModelMatchesOracleShard3) {
+    run_oracle_shard("Props/ModelMatchesOracle3", 1000, 31, false);
+}
+
+TEST(Props, OutputDoesNotDependOnCoresComputeLengthOrSchedule) {
+    run_property("Props/Invariance", invariance, 500, 12);
 }
 
 TEST(Props, CommutingInputsKeepsTheResult) {
-    const Outcome o = check_property(
+    run_property(
         "Props/Commute",
         [](const Case& c) {
-            Case d = c;
-            bool changed = false;
-            for (graph::Node& n : d.problem.graph.nodes)
-                if (n.kind == NodeKind::Compute && n.inputs.size() == 2 &&
-                    (n.fn == Functor::Add || n.fn == Functor::Mul || n.fn == Functor::Max ||
-                     n.fn == Functor::Min)) {
-                    std::swap(n.inputs[0], n.inputs[1]);
-                    changed = true;
-                }
-            RC_PRE(changed);
-            const CaseRun a = run(c, c.cores, 0);
-            const CaseRun b = run(d, c.cores, 0);
-            RC_ASSERT(b.model.report.clean());
-            const oracle::OracleResult golden = oracle::evaluate(c.problem, a.inputs);
-            for (const graph::Tensor* t : written_outputs(c, golden)) {
-                const oracle::CompareResult cr = oracle::compare(
-                    t->name, host(t->element, b.model.outputs.at(t->name)),
-                    host(t->element, a.model.outputs.at(t->name)),
-                    {t->rows, t->cols, t->row_stride > 0 ? t->row_stride : t->cols}, oracle::bit_exact());
-                if (!cr.ok()) RC_FAIL(cr.to_string(oracle::CompareMode::BitExact));
-            }
+            const auto q = commuted(c.problem);
+            ++g_generated;
+            RC_PRE(q.has_value());
+            ++g_applied;
+            same_result(c, *q);
         },
-        config(300, 13));
-    EXPECT_TRUE(o.ok) << o.report;
+        500, 13);
 }
 
-// The planted fault: upstream's missing PipeBarrier<PIPE_V> after RowBroadcast races on AtlasA2. The
-// clean-report property must fail and shrink to at most 4 nodes in most runs; the median node count and
-// shrink time over 20 seeds are printed.
+TEST(Props, WideningThenNarrowingCastKeepsTheResult) {
+    run_property(
+        "Props/WidenNarrow",
+        [](const Case& c) {
+            const auto q = widened(c.problem, c.data_seed);
+            ++g_generated;
+            RC_PRE(q.has_value());
+            ++g_applied;
+            same_result(c, *q);
+        },
+        500, 14);
+}
+
+TEST(Props, SplittingAnNaryComputeKeepsTheResult) {
+    run_property(
+        "Props/Split",
+        [](const Case& c) {
+            const auto q = split(c.problem);
+            ++g_generated;
+            RC_PRE(q.has_value());
+            ++g_applied;
+            same_result(c, *q);
+        },
+        300, 15);
+}
+
+// The planted fault (§4): upstream's missing PipeBarrier<PIPE_V> after RowBroadcast races on AtlasA2. The
+// race-free property must fail for every seed and shrink to at most 4 nodes in most runs; the median node
+// count and shrink time of the minimal counterexample are printed. The default run takes
+// EVG_PROPS_PLANTED_SEEDS seeds (5 unless set; the `long` entry sets 20).
 TEST(Props, PlantedRowBroadcastHazardIsFoundAndShrunk) {
     Catlass::Epilogue::Fusion::UpstreamHazards h;
     h.row_broadcast_no_barrier = true;
@@ -231,13 +627,14 @@ TEST(Props, PlantedRowBroadcastHazardIsFoundAndShrunk) {
     std::vector<int> nodes;
     std::vector<double> secs;
     const int seeds =
-        std::getenv("EVG_PROPS_PLANTED_SEEDS") ? std::atoi(std::getenv("EVG_PROPS_PLANTED_SEEDS")) : 20;
+        std::getenv("EVG_PROPS_PLANTED_SEEDS") ? std::atoi(std::getenv("EVG_PROPS_PLANTED_SEEDS")) : 5;
     for (int s = 1; s <= seeds; ++s) {
         RunConfig cfg;
         cfg.cases = 400;
         cfg.seed = 1000 + static_cast<uint64_t>(s);
         cfg.gen.both_archs = false;
         cfg.shrink_seconds = 60;
+        cfg.replay_binary = "evg_props_model_tests";
         const Outcome o = check_property(
             "Props/Planted",
             [](const Case& c) {
@@ -251,12 +648,14 @@ TEST(Props, PlantedRowBroadcastHazardIsFoundAndShrunk) {
         secs.push_back(o.shrink_seconds);
         if (s == 1) std::cout << o.report;
     }
-    std::sort(nodes.begin(), nodes.end());
+    std::vector<int> sorted_nodes = nodes;
+    std::sort(sorted_nodes.begin(), sorted_nodes.end());
     std::sort(secs.begin(), secs.end());
-    const std::size_t mid = nodes.size() / 2;
+    const std::size_t mid = sorted_nodes.size() / 2;
     std::cout << fmt::format(
-        "planted RowBroadcast hazard over {} seeds: median {} nodes (min {}, max {}), nodes {}, "
-        "median shrink time {:.2f} s\n",
-        nodes.size(), nodes[mid], nodes.front(), nodes.back(), fmt::join(nodes, " "), secs[mid]);
-    EXPECT_LE(nodes[mid], 4);
+        "planted RowBroadcast hazard over {} seeds: median {} nodes (min {}, max {}; per seed {}), "
+        "median shrink time {:.2f} s (max {:.2f} s)\n",
+        nodes.size(), sorted_nodes[mid], sorted_nodes.front(), sorted_nodes.back(), fmt::join(nodes, " "),
+        secs[mid], secs.back());
+    EXPECT_LE(sorted_nodes[mid], 4);
 }
