@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -24,6 +25,7 @@ struct ShrinkState {
 }  // namespace
 
 int scaled_cases(int cases) {
+    if (const char* n = std::getenv("EVG_PROPS_CASE_COUNT")) return std::max(1, std::atoi(n));
     if (const char* f = std::getenv("EVG_PROPS_CASES")) return std::max(1, cases * std::atoi(f));
     return cases;
 }
@@ -75,6 +77,7 @@ Outcome check_property(const std::string& name, const Property& property, const 
     params.seed = cfg.seed;
     params.maxSuccess = cfg.cases;
     params.maxSize = cfg.max_size;
+    params.maxDiscardRatio = cfg.max_discard_ratio;
     params.disableShrinking = !cfg.shrink;
     rc::detail::TestMetadata meta;
     meta.id = name;
@@ -103,12 +106,18 @@ Outcome check_property(const std::string& name, const Property& property, const 
         std::string replay;
         if (cfg.save_dir && out.minimal) {
             out.saved = save_case(*out.minimal, name, *cfg.save_dir);
-            replay = fmt::format("{} --gtest_filter='Regressions.*'   # replays {}",
+            replay = fmt::format("{} --gtest_filter='Regressions.{}'   # replays {}",
                                  cfg.replay_binary.empty() ? "evg_props_tests" : cfg.replay_binary,
-                                 out.saved->string());
+                                 out.saved->stem().string(), out.saved->string());
         } else {
-            replay = fmt::format("EVG_PROPS_SEED={} {} --gtest_filter='*{}*'", cfg.seed,
-                                 cfg.replay_binary.empty() ? "evg_props_tests" : cfg.replay_binary, name);
+            std::string filter = cfg.replay_filter;
+            if (filter.empty()) {  // the gtest name: "Props/Name" runs as TEST(Props, Name...)
+                filter = name;
+                std::replace(filter.begin(), filter.end(), '/', '.');
+                filter += "*";
+            }
+            replay = fmt::format("EVG_PROPS_SEED={} {} --gtest_filter='{}'", cfg.seed,
+                                 cfg.replay_binary.empty() ? "evg_props_tests" : cfg.replay_binary, filter);
         }
         std::string reason = out.reason;
         if (out.budget_exhausted)

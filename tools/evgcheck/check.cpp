@@ -135,9 +135,12 @@ int check_command(std::span<const char* const> argv) {
     std::cout << "evgcheck check: " << tests.size() << " properties, " << cases << " cases each, seed "
               << seed << ", time budget " << budget << " s\n"
               << std::flush;
-    // rapidcheck's own parameters, and the property runner's seed (props/runner.hpp reads EVG_PROPS_SEED).
+    // rapidcheck's own parameters (for plain RC_GTEST_PROPs), and the property runner's case count and seed
+    // (props/runner.hpp reads EVG_PROPS_CASE_COUNT and EVG_PROPS_SEED; its properties print rapidcheck's
+    // "OK, passed N tests" line, which is what is counted below).
     const std::map<std::string, std::string> env{
         {"RC_PARAMS", "max_success=" + std::to_string(cases) + " seed=" + std::to_string(seed)},
+        {"EVG_PROPS_CASE_COUNT", std::to_string(cases)},
         {"EVG_PROPS_SEED", std::to_string(seed)}};
     const std::regex passed_re(R"(OK, passed (\d+) tests)");
     size_t done = 0;

@@ -25,11 +25,14 @@ struct RunConfig {
     int cases = 100;
     uint64_t seed = 1;
     int max_size = 100;
+    int max_discard_ratio = 10;   // rapidcheck gives up after cases * this many RC_PRE discards
     int shrink_steps = 2000;      // property calls after the first failure
     double shrink_seconds = 120;  // wall time after the first failure
     bool shrink = true;
     std::optional<std::filesystem::path> save_dir;  // where the minimal case is saved, if anywhere
     std::string replay_binary;                      // shown in the replay command
+    std::string
+        replay_filter;  // its --gtest_filter when nothing is saved (default: the name, '/' -> '.', '*')
     GenConfig gen;
     std::function<void(int done, int total)> progress;  // after every passing case
 };
@@ -49,8 +52,9 @@ struct Outcome {
 Outcome check_property(const std::string& name, const Property& property, const RunConfig& cfg,
                        Coverage* coverage = nullptr);
 
-// RC_PARAMS-like overrides from the environment: EVG_PROPS_CASES (a factor applied to every property's
-// count, e.g. 10 for the long run), EVG_PROPS_SEED.
+// Overrides from the environment: EVG_PROPS_CASE_COUNT (the case count of every property, what `evgcheck
+// check --cases` sets), else EVG_PROPS_CASES (a factor applied to every property's count, e.g. 10 for the
+// long run); EVG_PROPS_SEED.
 int scaled_cases(int cases);
 uint64_t env_seed(uint64_t fallback);
 
