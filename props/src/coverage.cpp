@@ -40,13 +40,14 @@ std::vector<std::string> tags(const Case& c) {
 
 std::vector<Requirement> default_requirements() {
     std::vector<Requirement> r = {
-        {"arch:AtlasA2", 0.30},  {"arch:Ascend950", 0.30}, {"path:gm", 0.5},
-        {"path:ub", 0.08},       {"data:exact", 0.4},      {"data:float", 0.2},
-        {"shape:tail", 0.4},     {"shape:no-tail", 0.03},  {"graph:dag", 0.15},
-        {"graph:tree", 0.2},     {"shape:cols>cl", 0.05},  {"shape:aiv-no-rows", 0.05},
-        {"shape:strided", 0.05}, {"cl:max", 0.3},          {"dtype:float", 0.5},
-        {"dtype:half", 0.3},     {"dtype:bfloat16", 0.05}, {"dtype:int32", 0.03},
-        {"dtype:int16", 0.03},   {"dtype:int8", 0.02},     {"elementC:half", 0.1},
+        {"arch:AtlasA2", 0.30},   {"arch:Ascend950", 0.30}, {"path:gm", 0.5},
+        {"path:ub", 0.08},        {"data:exact", 0.4},      {"data:float", 0.2},
+        {"shape:tail", 0.4},      {"shape:no-tail", 0.03},  {"graph:dag", 0.15},
+        {"graph:tree", 0.2},      {"shape:cols>cl", 0.05},  {"shape:aiv-no-rows", 0.05},
+        {"shape:strided", 0.05},  {"cl:max", 0.3},          {"dtype:float", 0.5},
+        {"dtype:half", 0.3},      {"dtype:bfloat16", 0.05}, {"dtype:int32", 0.03},
+        {"dtype:int16", 0.03},    {"dtype:int8", 0.02},     {"elementC:half", 0.1},
+        {"elementC:int32", 0.04},
     };
     for (graph::NodeKind k : graph::kAllNodeKinds)
         r.push_back({fmt::format("kind:{}", graph::node_kind_name(k)), k == NodeKind::Compute ? 0.5 : 0.05});

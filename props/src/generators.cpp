@@ -72,6 +72,7 @@ Spec raw_spec(const GenConfig& cfg) {
     }
     s.k = *gen::element<int64_t>(1, 16, 31, 32, 33, t.k, t.k + 1);
     s.c_half = *gen::weightedElement<bool>({{3, false}, {1, true}});
+    s.int8_gemm = *gen::weightedElement<bool>({{9, false}, {1, true}});
     s.cl_blocks = *gen::weightedElement<uint32_t>({{4, 0}, {2, 1}, {2, 2}, {1, 3}, {1, 4}, {1, 8}, {1, 64}});
     s.row_pad = *gen::weightedElement<uint8_t>({{3, 0}, {1, 1}, {1, 16}, {1, 31}});
     // (not inRange: it shrinks its range with rapidcheck's size, making the first cases one-node graphs)
@@ -174,6 +175,7 @@ std::vector<Spec> shrink_candidates(const Spec& s) {
     {
         Spec c = s;
         c.c_half = false;
+        c.int8_gemm = false;
         for (Gene& g : c.genes) g.dtype = 0;
         add(c);
     }

@@ -263,6 +263,10 @@ Case decode(const Spec& s) {
     p.k = std::max<int64_t>(1, s.k);
     p.a = p.b = DType::f16;
     p.c = s.c_half ? DType::f16 : DType::f32;
+    if (s.int8_gemm) {
+        p.a = p.b = DType::i8;
+        p.c = DType::i32;
+    }
     p.path = s.ub_path && s.arch == ArchId::Ascend950 ? WorkspacePath::UB : WorkspacePath::GM;
     Decoder(s, p).run();
     const uint32_t max_cl = graph::max_compute_length(p.graph, p.arch, p.path);
@@ -284,7 +288,7 @@ std::string summary(const Case& c) {
     return fmt::format(
         "{} {} m={} n={} k={} c={} cl={} tile={}x{}x{} cores={} {} data_seed={} sched={}, {} nodes",
         p.arch == ArchId::Ascend950 ? "Ascend950" : "AtlasA2", graph::workspace_path_name(p.path), p.m, p.n,
-        p.k, p.c == DType::f16 ? "half" : "float", p.compute_length, p.tile.m, p.tile.n, p.tile.k, c.cores,
+        p.k, hw::dtype_name(p.c), p.compute_length, p.tile.m, p.tile.n, p.tile.k, c.cores,
         data_mode_name(c.data), c.data_seed, c.sched_seed, node_count(c));
 }
 

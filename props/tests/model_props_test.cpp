@@ -194,12 +194,16 @@ std::string check_sum_bound(const Case& c, const oracle::OracleResult& golden, i
     return bad;
 }
 
-// Whether a Silu or Sigmoid sees an input below -ln(max finite) of its ElementCompute: e^-x overflows there,
-// and the library routine's x / (1 + inf) = -0 or 1 / (1 + inf) = 0 is a correct device result that the
-// oracle's exactly rounded tiny (often subnormal) value is not within functor_ulp_bound of (tolerance.hpp
-// states the bound's domain: "valid while e^-x does not overflow ElementCompute").
-bool outside_ulp_domain(const Case& c, const oracle::OracleResult& golden) {
+// The Silu and Sigmoid nodes that see an input below -ln(max finite) of their ElementCompute: e^-x overflows
+// there, and the library routine's x / (1 + inf) = -0 or 1 / (1 + inf) = 0 is a correct device result, while
+// the oracle rounds the exact, tiny (often subnormal) value. tolerance.hpp states the bound's domain ("valid
+// while e^-x does not overflow ElementCompute"); outside it the two differ absolutely by less than the
+// smallest normal, but a later Sqrt, Div or Reciprocal turns that into NaN against -0 or -inf against a
+// finite value. The oracle does not model the routine there, so outputs that depend on such a node are not
+// compared (the case still runs every checker); how often that happens is counted and printed.
+std::vector<bool> overflow_domain_nodes(const Case& c, const oracle::OracleResult& golden) {
     const auto& nodes = c.problem.graph.nodes;
+    std::vector<bool> hit(nodes.size(), false);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const graph::Node& n = nodes[i];
         if (n.kind != NodeKind::Compute || !golden.nodes[i].evaluated ||
@@ -207,26 +211,42 @@ bool outside_ulp_domain(const Case& c, const oracle::OracleResult& golden) {
             continue;
         const oracle::Real lim = -std::log(oracle::dtype_max(n.element));
         for (int in : n.inputs)
-            if ((golden.nodes[static_cast<std::size_t>(in)].values < lim).any()) return true;
+            if ((golden.nodes[static_cast<std::size_t>(in)].values < lim).any()) hit[i] = true;
+    }
+    return hit;
+}
+
+bool depends_on(const graph::Graph& g, int node, const std::vector<bool>& set) {
+    std::vector<int> stack{node};
+    std::vector<bool> seen(g.nodes.size(), false);
+    while (!stack.empty()) {
+        const int i = stack.back();
+        stack.pop_back();
+        if (seen[static_cast<std::size_t>(i)]) continue;
+        seen[static_cast<std::size_t>(i)] = true;
+        if (set[static_cast<std::size_t>(i)]) return true;
+        for (int in : g.nodes[static_cast<std::size_t>(i)].inputs) stack.push_back(in);
     }
     return false;
 }
 
+int g_not_compared = 0;  // outputs left uncompared (overflow_domain_nodes), over the oracle property's runs
+
 std::string compare_outputs(const Case& c, const graph::ModelRun& m, const oracle::OracleResult& golden,
                             bool exact) {
     std::string bad;
-    const bool no_ulp = outside_ulp_domain(c, golden);
+    const std::vector<bool> overflowed = overflow_domain_nodes(c, golden);
     for (const graph::Tensor* t : written_outputs(c, golden)) {
         const int w = writer_of(c, golden, t->name);
+        if (depends_on(c.problem.graph, w, overflowed)) {
+            ++g_not_compared;
+            continue;
+        }
         if (order_dependent(c, golden, w, exact)) {
             bad += check_sum_bound(c, golden, w, *t, m);
             continue;
         }
-        oracle::ComparePlan plan = oracle::plan_comparison(c.problem, t->name, exact);
-        if (no_ulp && plan.options.mode == oracle::CompareMode::Ulp) {
-            plan.options = oracle::catlass_rule(c.problem.k);
-            plan.reason += "; but e^-x overflows in a Silu/Sigmoid: Catlass rule";
-        }
+        const oracle::ComparePlan plan = oracle::plan_comparison(c.problem, t->name, exact);
         const oracle::CompareResult cr = oracle::compare(t->name, host(t->element, m.outputs.at(t->name)),
                                                          golden.output(t->name), region(*t), plan.options);
         if (!cr.ok()) bad += cr.to_string(plan.options.mode) + " (" + plan.reason + ")\n";
@@ -402,15 +422,17 @@ void model_matches_oracle_and_is_clean(const Case& c) {
 
 void run_oracle_shard(const char* name, int cases, uint64_t seed, bool coverage_check) {
     Coverage cov;
-    g_ub_exact = g_ub_bracket = 0;
+    g_ub_exact = g_ub_bracket = g_not_compared = 0;
     const auto t0 = std::chrono::steady_clock::now();
     const Outcome o = check_property(name, model_matches_oracle_and_is_clean, config(cases, seed), &cov);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(o.ok) << o.report;
     // What evgcheck check reads (rapidcheck's own line for checkTestable is not printed).
     std::cout << fmt::format("OK, passed {} tests\n", o.passed);
-    std::cout << fmt::format("{}: {} cases in {:.1f} s ({:.0f}/s); UB peak exact in {}, bracketed in {}\n",
-                             name, o.passed, secs, o.passed / secs, g_ub_exact, g_ub_bracket);
+    std::cout << fmt::format(
+        "{}: {} cases in {:.1f} s ({:.0f}/s); UB peak exact in {}, bracketed in {}; {} outputs after an "
+        "overflowing Silu/Sigmoid not compared\n",
+        name, o.passed, secs, o.passed / secs, g_ub_exact, g_ub_bracket, g_not_compared);
     if (!coverage_check) return;
     std::cout << cov.table();
     // The shares are stated for the default run; a few dozen cases (evgcheck check --cases 50) cannot reach

@@ -76,6 +76,7 @@ struct Spec {
     bool arch_tile = false;  // the arch's L1 tile instead of the small 32x64x64 one
     int64_t m = 1, n = 1, k = 1;
     bool c_half = false;     // ElementC half instead of float
+    bool int8_gemm = false;  // A, B int8 and ElementC int32 (overrides c_half)
     uint32_t cl_blocks = 0;  // computeLength = 32 * cl_blocks, capped at the maximum; 0 = the maximum
     uint8_t row_pad = 0;     // extra elements per row of strided M x N tensors (0: none are strided)
     std::vector<Gene> genes;
