@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
+#include <map>
 
 #include "corpus_harness.hpp"
 #include "evg/graph/emit_cpp.hpp"
@@ -55,15 +57,20 @@ TEST_P(Corpus, StaticEqualsDynamic) {
     }
 }
 
-// The corpus holds as many cases as the build asked for, with distinct graphs, DAGs among them.
-TEST(CorpusShape, HasTheRequestedCasesWithDagsAndTrees) {
+// The corpus holds as many cases as the build asked for: DAGs and trees, both archs, both workspace paths.
+TEST(CorpusShape, HasTheRequestedCasesWithDagsTreesArchsAndPaths) {
     const auto& entries = evg_corpus::registry();
     EXPECT_EQ(static_cast<int>(entries.size()), EVG_CORPUS_CASES);
-    int trees = 0;
-    for (const evg_corpus::Entry& e : entries)
-        trees += evg::graph::is_tree(evg::props::case_from_text(e.text).problem.graph) ? 1 : 0;
-    EXPECT_GT(trees, 0);
-    EXPECT_LT(trees, static_cast<int>(entries.size()));
+    std::map<std::string, int> count;
+    for (const evg_corpus::Entry& e : entries) {
+        const evg::graph::Problem p = evg::props::case_from_text(e.text).problem;
+        ++count[evg::graph::is_tree(p.graph) ? "tree" : "topological"];
+        ++count[std::string(evg::hw::arch_name(p.arch))];
+        ++count[std::string(evg::graph::workspace_path_name(p.path))];
+    }
+    for (const auto& [k, v] : count) std::cout << "corpus " << k << ": " << v << "\n";
+    for (const char* k : {"tree", "topological", "AtlasA2", "Ascend950", "gm", "ub"})
+        EXPECT_GE(count[k], EVG_CORPUS_CASES / 20) << k;
 }
 
 std::vector<evg_corpus::Entry> sorted_entries() {
