@@ -15,7 +15,10 @@
 // like the DAG, and its loads issue no vector compute instruction, so its count of V-pipe compute
 // instructions is the DAG's.
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "evg/graph/graph.hpp"
@@ -96,16 +99,37 @@ inline Expansion expand_once(const graph::Graph& g, int64_t m, int64_t n) {
     return topo_tree_detail::Expander(g, true, m, n).run();
 }
 
-// Paths from the root to every node (0 for unreachable nodes), saturating at 1 << 30.
+// Paths from the root to every node (0 for unreachable nodes), saturating at 1 << 30. Edges may point
+// either way (TopologicalVisitor allows forward edges); the graph must be acyclic.
 inline std::vector<int64_t> path_counts(const graph::Graph& g) {
-    std::vector<int64_t> paths(g.nodes.size(), 0);
-    if (g.nodes.empty()) return paths;
-    paths.back() = 1;
-    // Inputs precede their consumers in a validated graph: walk consumers before their inputs.
-    for (int i = g.root(); i >= 0; --i)
-        for (int in : g.nodes[static_cast<std::size_t>(i)].inputs) {
+    const std::size_t count = g.nodes.size();
+    std::vector<int64_t> paths(count, 0);
+    if (count == 0) return paths;
+    // Post-order of the nodes the root reaches; walked in reverse, every consumer comes before its inputs.
+    std::vector<int> post;
+    std::vector<uint8_t> state(count, 0);  // 0 new, 1 open, 2 done
+    std::vector<std::pair<int, std::size_t>> stack{{g.root(), 0}};
+    state.back() = 1;
+    while (!stack.empty()) {
+        auto& [i, next] = stack.back();
+        const std::vector<int>& in = g.nodes[static_cast<std::size_t>(i)].inputs;
+        if (next < in.size()) {
+            const int j = in[next++];
+            if (state[static_cast<std::size_t>(j)] == 0) {
+                state[static_cast<std::size_t>(j)] = 1;
+                stack.emplace_back(j, 0);
+            }
+            continue;
+        }
+        state[static_cast<std::size_t>(i)] = 2;
+        post.push_back(i);
+        stack.pop_back();
+    }
+    paths[static_cast<std::size_t>(g.root())] = 1;
+    for (auto it = post.rbegin(); it != post.rend(); ++it)
+        for (int in : g.nodes[static_cast<std::size_t>(*it)].inputs) {
             int64_t& p = paths[static_cast<std::size_t>(in)];
-            p = std::min<int64_t>(p + paths[static_cast<std::size_t>(i)], int64_t{1} << 30);
+            p = std::min<int64_t>(p + paths[static_cast<std::size_t>(*it)], int64_t{1} << 30);
         }
     return paths;
 }

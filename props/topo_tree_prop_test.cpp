@@ -249,3 +249,20 @@ TEST(TopoTree, ExpansionDuplicatesPureNodesAndKeepsAReduceOnce) {
     EXPECT_EQ(o.graph.nodes[4].tensor, "__share3");
     EXPECT_EQ(o.graph.nodes[5].tensor, "__share4");
 }
+
+// A forward edge (TopologicalVisitor allows them): %1 reads %2, which comes after it.
+TEST(TopoTree, PathCountsFollowForwardEdges) {
+    graph::Graph g;
+    auto node = [](graph::NodeKind k, std::vector<int> in) {
+        graph::Node n;
+        n.kind = k;
+        n.inputs = std::move(in);
+        return n;
+    };
+    g.nodes = {node(graph::NodeKind::AccLoad, {}), node(graph::NodeKind::Compute, {2, 0}),
+               node(graph::NodeKind::Compute, {0}), node(graph::NodeKind::AuxStore, {1})};
+    EXPECT_EQ(path_counts(g), (std::vector<int64_t>{2, 1, 1, 1}));
+    const Expansion t = expand_tree(g);
+    EXPECT_EQ(t.source, (std::vector<int>{0, 2, 0, 1, 3}));
+    EXPECT_TRUE(graph::is_tree(t.graph));
+}
