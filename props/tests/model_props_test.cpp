@@ -420,11 +420,14 @@ void model_matches_oracle_and_is_clean(const Case& c) {
         RC_FAIL("outputs differ from the oracle:\n" + bad);
 }
 
-void run_oracle_shard(const char* name, int cases, uint64_t seed, bool coverage_check) {
+void run_oracle_shard(const char* name, int cases, uint64_t seed, bool coverage_check,
+                      const GenConfig& gen = {}) {
     Coverage cov;
     g_ub_exact = g_ub_bracket = g_not_compared = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    const Outcome o = check_property(name, model_matches_oracle_and_is_clean, config(cases, seed), &cov);
+    RunConfig cfg = config(cases, seed);
+    cfg.gen = gen;
+    const Outcome o = check_property(name, model_matches_oracle_and_is_clean, cfg, &cov);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(o.ok) << o.report;
     // What evgcheck check reads (rapidcheck's own line for checkTestable is not printed).
@@ -671,16 +674,29 @@ const bool registered = [] {
 
 }  // namespace
 
-// Properties 1-3, in shards of different seeds (one ctest entry each, about 10 s). The first shard also
-// checks the coverage shares over its cases and prints the distribution.
+// Properties 1-3, in shards (one ctest entry each, about 10 s) that differ in seed and in what they stress,
+// so that they differ under one EVG_PROPS_SEED too: the default mix (which also checks the coverage shares
+// and prints the distribution), mostly float data, and bigger graphs over more tiles.
+GenConfig float_heavy() {
+    GenConfig g;
+    g.float_share = 70;
+    return g;
+}
+GenConfig big_graphs() {
+    GenConfig g;
+    g.max_genes = 12;
+    g.max_tiles = 3;
+    return g;
+}
+
 TEST(Props, ModelMatchesOracleAndCheckersAreClean) {
     run_oracle_shard("Props/ModelMatchesOracleAndCheckersAreClean", 2000, 11, true);
 }
 TEST(Props, ModelMatchesOracleShard2) {
-    run_oracle_shard("Props/ModelMatchesOracleShard2", 2000, 21, false);
+    run_oracle_shard("Props/ModelMatchesOracleShard2", 2000, 21, false, float_heavy());
 }
 TEST(Props, ModelMatchesOracleShard3) {
-    run_oracle_shard("Props/ModelMatchesOracleShard3", 2000, 31, false);
+    run_oracle_shard("Props/ModelMatchesOracleShard3", 2000, 31, false, big_graphs());
 }
 
 TEST(Props, OutputDoesNotDependOnCoresComputeLengthOrSchedule) {
