@@ -16,7 +16,8 @@
 
 namespace evg::graph::detail {
 
-template <class ArchTag, bool USE_UB, class EAB, class EC, uint32_t L1M, uint32_t L1N, uint32_t L1K>
+template <class ArchTag, bool USE_UB, class EAB, class EC, uint32_t L1M, uint32_t L1N, uint32_t L1K,
+          uint32_t SwizzleOffset = 3, uint32_t SwizzleDirection = 0>
 void launch_kernel(const Problem& p, const DeviceBuffers& b, uint32_t block_dim) {
     using namespace Catlass;
     using L1TileShape = tla::tuple<tla::Int<L1M>, tla::Int<L1N>, tla::Int<L1K>>;
@@ -26,7 +27,7 @@ void launch_kernel(const Problem& p, const DeviceBuffers& b, uint32_t block_dim)
     using EVG = DynamicVisitor<ArchTag, EC, USE_UB>;
     using BlockEpilogue =
         Epilogue::Block::BlockEpilogue<Epilogue::EpilogueVisitor<USE_UB>, ArchTag, tla::Int<0>, EVG, EC>;
-    using BlockScheduler = Gemm::Block::GemmIdentityBlockSwizzle<3, 0>;
+    using BlockScheduler = Gemm::Block::GemmIdentityBlockSwizzle<SwizzleOffset, SwizzleDirection>;
     using Kernel =
         std::conditional_t<USE_UB,
                            Gemm::Kernel::BasicMatmulTlaUbVisitor<BlockMmad, BlockEpilogue, BlockScheduler>,
@@ -62,10 +63,15 @@ void launch_kernel(const Problem& p, const DeviceBuffers& b, uint32_t block_dim)
 
 // The (A/B, C) element types and L1 tiles run_on_model instantiates.
 template <class ArchTag, bool USE_UB>
-void launch_path(const Problem& p, const DeviceBuffers& b, uint32_t block_dim) {
+void launch_path(const Problem& p, const DeviceBuffers& b, uint32_t block_dim, Swizzle swizzle) {
     const auto with_types = [&]<class EAB, class EC>() {
         const TileShape t = p.tile;
         constexpr TileShape d = default_tile(ArchTag::EVG_ARCH);
+        if (swizzle == Swizzle::Cols1) {
+            if (t == TileShape{32, 64, 64})
+                return launch_kernel<ArchTag, USE_UB, EAB, EC, 32, 64, 64, 1, 1>(p, b, block_dim);
+            throw GraphError("run_on_model: the column swizzle has a kernel only for the 32x64x64 tile");
+        }
         if (t == d) return launch_kernel<ArchTag, USE_UB, EAB, EC, d.m, d.n, d.k>(p, b, block_dim);
         if (t == TileShape{32, 64, 64})
             return launch_kernel<ArchTag, USE_UB, EAB, EC, 32, 64, 64>(p, b, block_dim);

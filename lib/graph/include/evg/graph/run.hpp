@@ -32,8 +32,13 @@ struct RunInputs {
     std::map<std::string, std::vector<uint8_t>> tensors;
 };
 
+// The GEMM block scheduler: GemmIdentityBlockSwizzle<3, 0> (bands of three block rows, the default) or
+// GemmIdentityBlockSwizzle<1, 1> (bands of one block column; only with the 32x64x64 tile).
+enum class Swizzle : uint8_t { Rows3, Cols1 };
+
 struct RunOptions {
     uint32_t block_dim = 2;  // AI cores; each runs one AIC and two AIVs
+    Swizzle swizzle = Swizzle::Rows3;
     // Arch is taken from the problem. Checkers, scheduler, seed and keep_trace from here.
     hw::Config config;
 };
@@ -60,8 +65,10 @@ struct DeviceBuffers {
     uint8_t* b = nullptr;
     std::vector<uint8_t*> tensors;  // graph.tensors order
 };
-void launch_atlas_a2(const Problem& p, const DeviceBuffers& buffers, uint32_t block_dim);
-void launch_ascend950(const Problem& p, const DeviceBuffers& buffers, uint32_t block_dim);
+void launch_atlas_a2(const Problem& p, const DeviceBuffers& buffers, uint32_t block_dim,
+                     Swizzle swizzle = Swizzle::Rows3);
+void launch_ascend950(const Problem& p, const DeviceBuffers& buffers, uint32_t block_dim,
+                      Swizzle swizzle = Swizzle::Rows3);
 }  // namespace detail
 
 }  // namespace evg::graph
