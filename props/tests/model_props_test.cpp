@@ -303,10 +303,11 @@ std::string unbalanced_flags(const std::vector<hw::TraceEntry>& trace) {
 //   ColReduce          its second buffer (ubWork) serves as ReduceSum's 32-byte scratch: CL*e + 32;
 //   ScalarReduce       ubWork[0] receives the result, ubWork[32 B..64 B) is the scratch: CL*e + 64;
 // nodes never visited (unreachable from the root) touch nothing. The loads and broadcasts (AccLoad(GM),
-// AuxLoad, Row/Col/ScalarBroadcast) touch a tile-shaped part of their buffer; for them the prediction is the
-// interval (start, end] of their buffer. The peak must equal the prediction when the topmost touched byte
-// belongs to a node of the first kind (`exact`), and lie in the bracket otherwise. On the UB workspace path
-// the C tile sits below the base, written by Fixpipe: (0, base].
+// AuxLoad, Row/Col/ScalarBroadcast) write a tile-shaped part of their buffer, but a Compute or Cast reading
+// one (directly, or through the AuxStores and reduces that pass it on) reads the whole CL: then the buffer's
+// end; otherwise the prediction is the interval (start, end] of their buffer. The peak must equal the
+// prediction when the topmost touched byte belongs to a node of the first kind (`exact`), and lie in the
+// bracket otherwise. On the UB workspace path the C tile sits below the base, written by Fixpipe: (0, base].
 struct UbExpectation {
     uint64_t lo = 0, hi = 0;  // lo <= peak <= hi; exact when lo == hi
     bool exact() const { return lo == hi; }
@@ -354,6 +355,20 @@ UbExpectation ub_expectation(const Case& c, const oracle::OracleResult& golden) 
                 }
             }
         }
+    // A Compute or Cast reads each input over the whole CL too: the buffer that holds the input's value (an
+    // AuxStore or a reduce passes its input's tile on) is touched to its end.
+    std::vector<bool> read_whole(by_node.size(), false);
+    for (std::size_t i = 0; i < by_node.size(); ++i) {
+        const graph::Node& node = p.graph.nodes[i];
+        if (!golden.nodes[i].evaluated || (node.kind != NodeKind::Compute && node.kind != NodeKind::Cast))
+            continue;
+        for (int in : node.inputs) {
+            while (p.graph.nodes[static_cast<std::size_t>(in)].kind == NodeKind::AuxStore ||
+                   graph::is_reduce(p.graph.nodes[static_cast<std::size_t>(in)].kind))
+                in = p.graph.nodes[static_cast<std::size_t>(in)].inputs[0];
+            read_whole[static_cast<std::size_t>(in)] = true;
+        }
+    }
     uint64_t known = 0, unknown_lo = 0, unknown_hi = 0;
     for (int s = 0; s < 2; ++s) {
         if (!used[s]) continue;
@@ -378,8 +393,12 @@ UbExpectation ub_expectation(const Case& c, const oracle::OracleResult& golden) 
                     known = std::max(known, at + cl * e + 64);
                     break;
                 default:
-                    unknown_lo = std::max(unknown_lo, at + 1);
-                    unknown_hi = std::max(unknown_hi, at + cl * e);
+                    if (read_whole[i]) {
+                        known = std::max(known, at + cl * e);
+                    } else {
+                        unknown_lo = std::max(unknown_lo, at + 1);
+                        unknown_hi = std::max(unknown_hi, at + cl * e);
+                    }
             }
         }
     }
