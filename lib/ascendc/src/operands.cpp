@@ -1,5 +1,7 @@
 #include "operands.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <cstring>
@@ -130,6 +132,9 @@ T combine(evg::hw::AtomicOp op, T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
         if (a != a) return a;
         if (b != b) return b;
+        // -0 is below +0, as for the vector Max/Min (IEEE 754-2019 maximum/minimum): otherwise a max/min
+        // reduction of signed zeros would depend on the order in which the atomics land.
+        if (a == b) return (op == evg::hw::AtomicOp::max) == std::signbit(a) ? b : a;
     }
     return op == evg::hw::AtomicOp::max ? (a > b ? a : b) : (a < b ? a : b);
 }

@@ -2,6 +2,8 @@
 // element; floats round once to their type (no rounding to an integer), integers saturate.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <vector>
 
 #include "evg/hw/device.hpp"
@@ -59,6 +61,17 @@ TEST(Atomics, MaxMinAndIntegerSaturation) {
     EXPECT_EQ(mn[0], -2);
     auto sat = accumulate<int16_t>([](Site s) { SetAtomicAdd<int16_t>(s); }, int16_t(32000), int16_t(500));
     EXPECT_EQ(sat[0], 32767);
+}
+
+// Found by the model property (a RowReduce Min of x * 0 over two AIVs gave +0 where the minimum is -0):
+// atomic max/min order signed zeros as the vector Max/Min do, so the result does not depend on the arrival
+// order.
+TEST(Atomics, MaxMinOrderSignedZeros) {
+    const auto bits = [](float f) { return std::signbit(f); };
+    EXPECT_TRUE(bits(accumulate<float>([](Site s) { SetAtomicMin<float>(s); }, -0.0f, 0.0f)[0]));
+    EXPECT_TRUE(bits(accumulate<float>([](Site s) { SetAtomicMin<float>(s); }, 0.0f, -0.0f)[0]));
+    EXPECT_FALSE(bits(accumulate<float>([](Site s) { SetAtomicMax<float>(s); }, -0.0f, 0.0f)[0]));
+    EXPECT_FALSE(bits(accumulate<float>([](Site s) { SetAtomicMax<float>(s); }, 0.0f, -0.0f)[0]));
 }
 
 }  // namespace

@@ -13,8 +13,18 @@
 // of that set, primed in the constructor and drained in the destructor. With
 // `upstream_hazards().store_reads_load_unordered` on (read once, at construction) it issues exactly
 // upstream's §5.3 sequence.
+//
+// Run-time computeLength: ComputeLength = tla::Int<0> takes the computeLength from the EVG at construction,
+// for an EVG whose structure is data (evg::graph::DynamicVisitor). Such an EVG provides
+// `uint32_t compute_length() const` and `std::span<const UbAccounting::NodeBuffers> ub_nodes() const` (its
+// UB_NODES, in carving order); the two compile-time checks (multiple of 32, fits the UB) then run in the
+// constructor through the same UbAccounting functions and throw std::invalid_argument with the rule's
+// sentence.
 #pragma once
 #include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "catlass/arch/arch.hpp"
@@ -51,16 +61,28 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
     using ElementC = ElementC_;
     static constexpr bool USE_UB_WORKSPACE = USE_UB_WORKSPACE_;
     static constexpr uint32_t COMPUTE_LENGTH = static_cast<uint32_t>(ComputeLength_::value);
+    // tla::Int<0>: the computeLength comes from the EVG at run time (see the file comment).
+    static constexpr bool RUNTIME_COMPUTE_LENGTH = COMPUTE_LENGTH == 0;
     // Byte offset of the first callbacks set: [0, L0C_SIZE/2) holds the C tile on the UB workspace path.
     static constexpr uint32_t UB_BASE_OFFSET =
         static_cast<uint32_t>(Fusion::UbAccounting::base_offset(USE_UB_WORKSPACE, ArchTag::L0C_SIZE));
-    // The UB high-water mark of this epilogue: just past the second callbacks set.
-    static constexpr uint64_t UB_END =
-        Fusion::UbAccounting::ub_end(EVG::UB_NODES, COMPUTE_LENGTH, UB_BASE_OFFSET);
+    // The UB high-water mark of this epilogue: just past the second callbacks set (0 with a run-time
+    // computeLength: use ub_end() then).
+    static constexpr uint64_t UB_END = [] {
+        if constexpr (RUNTIME_COMPUTE_LENGTH)
+            return uint64_t{0};
+        else
+            return Fusion::UbAccounting::ub_end(EVG::UB_NODES, COMPUTE_LENGTH, UB_BASE_OFFSET);
+    }();
 
     // ComputeLength a multiple of 32, and two buffer sets of the graph within the UB: one rule set, the one
     // the compile-failure tests prove (fusion/static_checks.hpp).
-    static_assert(Fusion::check_compute_length<EVG, ArchTag, COMPUTE_LENGTH, USE_UB_WORKSPACE>());
+    static_assert([] {
+        if constexpr (RUNTIME_COMPUTE_LENGTH)
+            return true;
+        else
+            return Fusion::check_compute_length<EVG, ArchTag, COMPUTE_LENGTH, USE_UB_WORKSPACE>();
+    }());
 
     struct Params {
         typename EVG::Params evg_params;
@@ -71,6 +93,7 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
     // (MTE3_MTE2 0/1 set).
     CATLASS_DEVICE BlockEpilogue(Arch::Resource<ArchTag>& resource_, const Params& params_)
         : params(params_), evg(params.evg_params), resource(resource_) {
+        if constexpr (RUNTIME_COMPUTE_LENGTH) check_runtime_compute_length();
         orderStoreBeforeLoad = !Fusion::upstream_hazards().store_reads_load_unordered;
         for (uint32_t i = 0; i < UB_LIST_NUM; ++i) {
             eventVMTE2[i] = static_cast<int32_t>(i);
@@ -158,8 +181,9 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
 
         // Two callbacks sets, carved back to back from the base offset (same offsets for every block).
         uint32_t ubOffset = UB_BASE_OFFSET;
-        auto callbacks0 = evg.get_callbacks(resource, ubOffset, COMPUTE_LENGTH);
-        auto callbacks1 = evg.get_callbacks(resource, ubOffset, COMPUTE_LENGTH);
+        const uint32_t computeLength = compute_length();
+        auto callbacks0 = evg.get_callbacks(resource, ubOffset, computeLength);
+        auto callbacks1 = evg.get_callbacks(resource, ubOffset, computeLength);
 
         const uint32_t rows = actualSubblockShape.row();
         const uint32_t cols = actualSubblockShape.column();
@@ -168,10 +192,10 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
         uint32_t ubListId = 0;
         for (uint32_t r = 0; r < rows;) {
             auto& cbs = (ubListId & 1) ? callbacks1 : callbacks0;
-            if (cols <= COMPUTE_LENGTH) {
+            if (cols <= computeLength) {
                 // Row groups: as many full-width rows as fit CL at the aligned pitch.
                 const uint32_t colsAligned = RoundUp<BYTE_PER_C0>(cols);
-                const uint32_t maxRowsPerTile = Max(1u, COMPUTE_LENGTH / colsAligned);
+                const uint32_t maxRowsPerTile = Max(1u, computeLength / colsAligned);
                 const uint32_t tileRows = Min(rows - r, maxRowsPerTile);
                 const MatrixCoord localTileOffset(r, 0);
                 run_tile(cbs, ubListId, tensorSubblockC, localTileOffset, MatrixCoord(tileRows, cols),
@@ -179,8 +203,8 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
                 r += tileRows;
             } else {
                 // Column split: single-row chunks of at most CL columns, all in the same buffer set.
-                for (uint32_t c = 0; c < cols; c += COMPUTE_LENGTH) {
-                    const uint32_t tileCols = Min(cols - c, COMPUTE_LENGTH);
+                for (uint32_t c = 0; c < cols; c += computeLength) {
+                    const uint32_t tileCols = Min(cols - c, computeLength);
                     const uint32_t colsAligned = RoundUp<BYTE_PER_C0>(tileCols);
                     const MatrixCoord localTileOffset(r, c);
                     run_tile(cbs, ubListId, tensorSubblockC, localTileOffset, MatrixCoord(1, tileCols),
@@ -192,8 +216,40 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
         }
     }
 
+    // The computeLength the tile loop runs with: COMPUTE_LENGTH, or the EVG's in run-time mode.
+    CATLASS_DEVICE uint32_t compute_length() const {
+        if constexpr (RUNTIME_COMPUTE_LENGTH)
+            return evg.compute_length();
+        else
+            return COMPUTE_LENGTH;
+    }
+    // The UB high-water mark of this epilogue: UB_END, or the run-time EVG's.
+    CATLASS_DEVICE uint64_t ub_end() const {
+        if constexpr (RUNTIME_COMPUTE_LENGTH)
+            return Fusion::UbAccounting::ub_end(evg.ub_nodes(), evg.compute_length(), UB_BASE_OFFSET);
+        else
+            return UB_END;
+    }
+
   protected:
     static constexpr uint32_t UB_LIST_NUM = 2;
+
+    // The run-time form of check_compute_length: the same two rules through the same UbAccounting functions.
+    void check_runtime_compute_length() const {
+        const uint32_t cl = evg.compute_length();
+        const std::span<const Fusion::UbAccounting::NodeBuffers> nodes = evg.ub_nodes();
+        if (cl == 0 || cl % Fusion::UbAccounting::kComputeLengthAlign != 0)
+            throw std::invalid_argument("BlockEpilogue: computeLength " + std::to_string(cl) +
+                                        " must be a positive multiple of 32 elements (BYTE_PER_C0)");
+        if (!Fusion::UbAccounting::fits(nodes, cl, UB_BASE_OFFSET, ArchTag::UB_SIZE))
+            throw std::invalid_argument(
+                "BlockEpilogue: computeLength " + std::to_string(cl) + " needs " +
+                std::to_string(Fusion::UbAccounting::ub_end(nodes, cl, UB_BASE_OFFSET)) +
+                " B of UB for two buffer sets, more than UB_SIZE " + std::to_string(ArchTag::UB_SIZE) +
+                " B; the largest computeLength that fits is " +
+                std::to_string(
+                    Fusion::UbAccounting::max_compute_length(nodes, UB_BASE_OFFSET, ArchTag::UB_SIZE)));
+    }
 
     // One tile through LOAD, COMPUTE and STORE with the §5.3 events (id = ubListId).
     template <class Callbacks, class TensorSubblockC>

@@ -1,0 +1,40 @@
+// Coverage you can see (issue 5 §5): every case gets tags (node kinds, functors, dtypes, round modes, tail or
+// no tail, workspace path, arch, DAG or tree, cols > computeLength, an AIV without rows, data mode); a table
+// counts them, prints the distribution, and names every class below its required share.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "evg/props/spec.hpp"
+
+namespace evg::props {
+
+// "arch:AtlasA2", "path:gm", "kind:Compute", "fn:Add", "dtype:half", "round:CAST_RINT", "shape:tail",
+// "shape:no-tail", "graph:dag", "graph:tree", "shape:cols>cl", "shape:aiv-no-rows", "data:exact", ...
+std::vector<std::string> tags(const Case& c);
+
+struct Requirement {
+    std::string tag;   // a tag, or a prefix ending in ':' meaning every tag of that class seen or listed
+    double min_share;  // fraction of cases, e.g. 0.05
+};
+
+// The shares the default property run must reach (stated in props/README.md).
+std::vector<Requirement> default_requirements();
+
+class Coverage {
+  public:
+    void record(const Case& c);
+    int cases() const { return cases_; }
+    int count(const std::string& tag) const;
+    // The distribution, one line per tag: "  kind:Compute            812  81.2%".
+    std::string table() const;
+    // One line per requirement that is not met (empty when all are): "kind:ColReduce 2.1% < 3%".
+    std::vector<std::string> unmet(const std::vector<Requirement>& reqs) const;
+
+  private:
+    int cases_ = 0;
+    std::map<std::string, int> counts_;
+};
+
+}  // namespace evg::props

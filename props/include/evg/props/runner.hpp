@@ -1,0 +1,61 @@
+// Runs one property over generated cases with a case count, a seed and a shrink budget, and reports a
+// failure the way issue 5 §4 asks (failure_report). The entry point of the gtest properties and of
+// `evgcheck check`.
+//
+// The shrink budget: after the first failure every further call of the property is a shrink step. When the
+// steps or the seconds run out, every remaining candidate passes at once, so rapidcheck stops at the best
+// (smallest) failing case found so far, which is what gets reported, with a note that the budget ran out.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "evg/props/coverage.hpp"
+#include "evg/props/generators.hpp"
+#include "evg/props/spec.hpp"
+
+namespace evg::props {
+
+// A property over one case: asserts with RC_ASSERT (never gtest assertions).
+using Property = std::function<void(const Case&)>;
+
+struct RunConfig {
+    int cases = 100;
+    uint64_t seed = 1;
+    int max_size = 100;
+    int max_discard_ratio = 10;   // rapidcheck gives up after cases * this many RC_PRE discards
+    int shrink_steps = 2000;      // property calls after the first failure
+    double shrink_seconds = 120;  // wall time after the first failure
+    bool shrink = true;
+    std::optional<std::filesystem::path> save_dir;  // where the minimal case is saved, if anywhere
+    std::string replay_binary;                      // shown in the replay command
+    std::string
+        replay_filter;  // its --gtest_filter when nothing is saved (default: the name, '/' -> '.', '*')
+    GenConfig gen;
+    std::function<void(int done, int total)> progress;  // after every passing case
+};
+
+struct Outcome {
+    bool ok = true;
+    int passed = 0;
+    std::optional<Case> minimal;  // the smallest failing case
+    std::string reason;           // the failed assertion of the minimal case
+    std::string report;           // failure_report(...) (empty when ok)
+    int shrink_steps = 0;
+    double shrink_seconds = 0;
+    bool budget_exhausted = false;
+    std::optional<std::filesystem::path> saved;
+};
+
+Outcome check_property(const std::string& name, const Property& property, const RunConfig& cfg,
+                       Coverage* coverage = nullptr);
+
+// Overrides from the environment: EVG_PROPS_CASE_COUNT (the case count of every property, what `evgcheck
+// check --cases` sets), else EVG_PROPS_CASES (a factor applied to every property's count, e.g. 10 for the
+// long run); EVG_PROPS_SEED.
+int scaled_cases(int cases);
+uint64_t env_seed(uint64_t fallback);
+
+}  // namespace evg::props

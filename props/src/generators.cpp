@@ -1,0 +1,320 @@
+#include "evg/props/generators.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "evg/oracle/data.hpp"
+#include "evg/oracle/numeric.hpp"
+
+namespace evg::props {
+
+namespace gen = rc::gen;
+
+namespace {
+
+rc::Gen<Gene> gene_gen() {
+    return gen::exec([] {
+        Gene g;
+        // Compute-heavy; loads common enough to give fresh leaves; every kind present.
+        g.op = *gen::weightedElement<uint8_t>({{6, uint8_t(GeneOp::AccLoad)},
+                                               {8, uint8_t(GeneOp::AuxLoad)},
+                                               {5, uint8_t(GeneOp::RowBroadcast)},
+                                               {5, uint8_t(GeneOp::ColBroadcast)},
+                                               {4, uint8_t(GeneOp::ScalarBroadcast)},
+                                               {30, uint8_t(GeneOp::Compute)},
+                                               {10, uint8_t(GeneOp::Cast)},
+                                               {5, uint8_t(GeneOp::AuxStore)},
+                                               {4, uint8_t(GeneOp::RowReduce)},
+                                               {4, uint8_t(GeneOp::ColReduce)},
+                                               {4, uint8_t(GeneOp::ScalarReduce)}});
+        g.dtype = *gen::weightedElement<uint8_t>({{40, 0}, {30, 1}, {12, 2}, {8, 3}, {6, 4}, {4, 5}});
+        // Uniform over 0..255 at every size (arbitrary<uint8_t> stays near 0 at small sizes, which made the
+        // first functors of each list, mostly unary ones, nearly the only ones drawn).
+        static const std::vector<uint8_t> any_byte = [] {
+            std::vector<uint8_t> v(256);
+            for (int i = 0; i < 256; ++i) v[static_cast<std::size_t>(i)] = static_cast<uint8_t>(i);
+            return v;
+        }();
+        g.fn = *gen::noShrink(gen::elementOf(any_byte));
+        g.round =
+            *gen::weightedElement<uint8_t>({{25, 0}, {15, 1}, {12, 2}, {12, 3}, {12, 4}, {12, 5}, {12, 6}});
+        g.extra = *gen::element<uint8_t>(0, 0, 1, 2);  // (not inRange: it stays at 0 at small sizes)
+        g.scalar = *gen::inRange<int>(0, 16);
+        g.strided = *gen::element(false, true);
+        // Mostly the previous node or one shortly before (chains and shared subexpressions), sometimes far.
+        const int nrefs = *gen::element(1, 2, 3);
+        for (int i = 0; i < nrefs; ++i)
+            g.refs.push_back(
+                *gen::weightedElement<uint8_t>({{8, 0}, {4, 1}, {3, 2}, {2, 3}, {2, 5}, {1, 200}}));
+        return g;
+    });
+}
+
+rc::Gen<int64_t> dim_gen(int64_t tile, int max_tiles) {
+    const int64_t hi = tile * max_tiles + 1;
+    return gen::weightedOneOf<int64_t>({
+        {4, gen::element<int64_t>(1, 2, tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 1, 17, 31, 33)},
+        {3, gen::inRange<int64_t>(1, hi + 1)},
+    });
+}
+
+Spec raw_spec(const GenConfig& cfg) {
+    Spec s;
+    s.arch = cfg.both_archs ? *gen::element(ArchId::AtlasA2, ArchId::Ascend950) : ArchId::AtlasA2;
+    s.ub_path = s.arch == ArchId::Ascend950 && *gen::weightedElement<bool>({{3, false}, {2, true}});
+    s.arch_tile = cfg.arch_tiles && *gen::weightedElement<bool>({{9, false}, {1, true}});
+    const graph::TileShape t = s.arch_tile ? graph::default_tile(s.arch) : kSmallTile;
+    s.m = *dim_gen(t.m, cfg.max_tiles);
+    s.n = *dim_gen(t.n, cfg.max_tiles);
+    if (*gen::weightedElement<bool>({{9, false}, {1, true}})) {  // no tail at all
+        s.m = std::max<int64_t>(1, s.m / t.m) * t.m;
+        s.n = std::max<int64_t>(1, s.n / t.n) * t.n;
+    }
+    s.k = *gen::element<int64_t>(1, 16, 31, 32, 33, t.k, t.k + 1);
+    s.c_half = *gen::weightedElement<bool>({{3, false}, {1, true}});
+    s.int8_gemm = *gen::weightedElement<bool>({{9, false}, {1, true}});
+    s.cl_blocks = *gen::weightedElement<uint32_t>({{4, 0}, {2, 1}, {2, 2}, {1, 3}, {1, 4}, {1, 8}, {1, 64}});
+    s.row_pad = *gen::weightedElement<uint8_t>({{3, 0}, {1, 1}, {1, 16}, {1, 31}});
+    // (not inRange: it shrinks its range with rapidcheck's size, making the first cases one-node graphs)
+    std::vector<int> counts;
+    for (int i = 1; i <= cfg.max_genes; ++i) counts.push_back(i);
+    const int genes = *gen::elementOf(counts);
+    for (int i = 0; i < genes; ++i) s.genes.push_back(*gene_gen());
+    s.data = *gen::weightedElement<DataMode>(
+        {{100 - cfg.float_share, DataMode::Exact}, {cfg.float_share, DataMode::Float}});
+    s.data_seed = *gen::inRange<uint64_t>(0, 1u << 20);
+    s.cores = *gen::element<uint8_t>(1, 2, 3, 4);
+    s.sched_seed = *gen::weightedElement<uint64_t>({{2, 0}, {1, 1 + *gen::inRange<uint64_t>(0, 1u << 20)}});
+    return s;
+}
+
+int resolve(const Gene& g, std::size_t j, int pos) {
+    const int r = j < g.refs.size() ? g.refs[j] : 0;
+    return pos - 1 - r % pos;
+}
+
+}  // namespace
+
+Spec bypass_gene(const Spec& s, std::size_t i) {
+    Spec out = s;
+    const int ii = static_cast<int>(i);
+    const int target = ii == 0 ? -1 : resolve(s.genes[i], 0, ii);
+    out.genes.erase(out.genes.begin() + ii);
+    for (std::size_t j = i + 1; j < s.genes.size(); ++j) {
+        const int jj = static_cast<int>(j);
+        Gene& g = out.genes[j - 1];
+        const std::size_t slots = std::max<std::size_t>(g.refs.size(), 3);
+        g.refs.resize(slots, 0);
+        for (std::size_t k = 0; k < slots; ++k) {
+            int t = resolve(s.genes[j], k, jj);
+            if (t == ii) t = target;
+            if (t > ii) --t;
+            const int newpos = jj - 1;
+            // a reference to a gene that no longer exists (bypassing a leaf): the previous node
+            g.refs[k] = static_cast<uint8_t>(t < 0 || newpos == 0 ? 0 : newpos - 1 - t);
+        }
+    }
+    return out;
+}
+
+Spec collapse_gene(const Spec& s, std::size_t i) {
+    Spec out = s;
+    // The leaf keeps the gene's dtype index; consumers of another type get their conversion from decode.
+    Gene& g = out.genes[i];
+    g.op = uint8_t(GeneOp::AuxLoad);
+    g.refs.clear();
+    g.strided = false;
+    return out;
+}
+
+std::vector<Spec> shrink_candidates(const Spec& s) {
+    std::vector<Spec> out;
+    auto add = [&](Spec c) {
+        if (!(c == s)) out.push_back(std::move(c));
+    };
+    const std::size_t n = s.genes.size();
+    // Structure first: fewer nodes make every later step cheaper.
+    if (n > 1) {
+        Spec half = s;
+        half.genes.erase(half.genes.begin(), half.genes.begin() + static_cast<std::ptrdiff_t>(n / 2));
+        add(half);
+    }
+    for (std::size_t i = n; i-- > 0;)
+        if (n > 1) add(bypass_gene(s, i));
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        Spec c = s;
+        c.genes.erase(c.genes.begin() + static_cast<std::ptrdiff_t>(i));
+        add(c);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto op = static_cast<GeneOp>(s.genes[i].op % kGeneOps);
+        if (op != GeneOp::AuxLoad && op != GeneOp::AccLoad) add(collapse_gene(s, i));
+    }
+    // Run conditions.
+    if (s.cores > 1) {
+        Spec c = s;
+        c.cores = 1;
+        add(c);
+    }
+    if (s.sched_seed != 0) {
+        Spec c = s;
+        c.sched_seed = 0;
+        add(c);
+    }
+    if (s.data != DataMode::Exact) {
+        Spec c = s;
+        c.data = DataMode::Exact;
+        add(c);
+    }
+    if (s.arch_tile) {
+        Spec c = s;
+        c.arch_tile = false;
+        add(c);
+    }
+    // Types and modes.
+    {
+        Spec c = s;
+        c.c_half = false;
+        c.int8_gemm = false;
+        for (Gene& g : c.genes) g.dtype = 0;
+        add(c);
+    }
+    {
+        Spec c = s;
+        for (Gene& g : c.genes) g.round = 0;
+        add(c);
+    }
+    // Shapes: halve, snap to tile multiples (a tile, when smaller than one), then by one.
+    const graph::TileShape t = s.arch_tile ? graph::default_tile(s.arch) : kSmallTile;
+    auto shapes = [&](int64_t Spec::*dim, int64_t tile) {
+        const int64_t v = s.*dim;
+        if (v > 1) {
+            Spec c = s;
+            c.*dim = v / 2;
+            add(c);
+        }
+        if (v % tile != 0 && v > tile) {
+            Spec c = s;
+            c.*dim = v / tile * tile;
+            add(c);
+        }
+        if (v > 1) {
+            Spec c = s;
+            c.*dim = v - 1;
+            add(c);
+        }
+    };
+    shapes(&Spec::m, t.m);
+    shapes(&Spec::n, t.n);
+    shapes(&Spec::k, t.k);
+    if (s.ub_path) {
+        Spec c = s;
+        c.ub_path = false;
+        add(c);
+    }
+    if (s.row_pad != 0) {
+        Spec c = s;
+        c.row_pad = 0;
+        add(c);
+    }
+    if (s.cl_blocks != 0) {
+        Spec c = s;
+        c.cl_blocks = 0;
+        add(c);
+    }
+    if (s.arch != ArchId::AtlasA2) {
+        Spec c = s;
+        c.arch = ArchId::AtlasA2;
+        c.ub_path = false;
+        add(c);
+    }
+    if (s.data_seed != 0) {
+        Spec c = s;
+        c.data_seed = 0;
+        add(c);
+    }
+    // Each gene's fields towards 0.
+    for (std::size_t i = 0; i < n; ++i) {
+        const Gene& g = s.genes[i];
+        auto field = [&](auto Gene::*f) {
+            if (g.*f != decltype(g.*f){}) {
+                Spec c = s;
+                c.genes[i].*f = {};
+                add(c);
+            }
+        };
+        field(&Gene::op);
+        field(&Gene::dtype);
+        field(&Gene::fn);
+        field(&Gene::round);
+        field(&Gene::extra);
+        field(&Gene::scalar);
+        field(&Gene::strided);
+        for (std::size_t k = 0; k < g.refs.size(); ++k)
+            if (g.refs[k] != 0) {
+                Spec c = s;
+                c.genes[i].refs[k] = 0;
+                add(c);
+            }
+    }
+    return out;
+}
+
+rc::Gen<Spec> spec_gen(const GenConfig& cfg) {
+    return rc::Gen<Spec>([cfg](const rc::Random& random, int size) {
+        const Spec s = gen::exec([cfg] { return raw_spec(cfg); })(random, size).value();
+        return rc::shrinkable::shrinkRecur(
+            s, [](const Spec& v) { return rc::seq::fromContainer(shrink_candidates(v)); });
+    });
+}
+
+rc::Gen<Case> case_gen(const GenConfig& cfg) {
+    return gen::map(spec_gen(cfg), [](const Spec& s) { return decode(s); });
+}
+
+oracle::Inputs make_inputs(const Case& c) {
+    const graph::Problem& p = c.problem;
+    oracle::Inputs in;
+    uint64_t stream = c.data_seed * 7919u + 1;
+    auto seed = [&] { return stream++ * 0x9E3779B97F4A7C15ull; };
+    const int64_t r = std::clamp<int64_t>(oracle::exact_gemm_range(p.k, p.a, p.c), 0, 3);
+    for (auto [name, rows, cols] : {std::tuple{"A", p.m, p.k}, std::tuple{"B", p.k, p.n}}) {
+        oracle::HostTensor t(p.a, static_cast<std::size_t>(rows * cols));
+        oracle::fill_integers(t, -r, r, seed());
+        in.emplace(name, std::move(t));
+    }
+    for (const graph::Tensor& t : p.graph.tensors) {
+        const int64_t stride = t.row_stride > 0 ? t.row_stride : t.cols;
+        const auto count =
+            static_cast<std::size_t>((t.rows - 1) * stride + t.cols);  // what run_on_model wants
+        oracle::HostTensor h(t.element, count);
+        if (t.role == graph::TensorRole::Input) {
+            if (c.data == DataMode::Exact) {
+                oracle::fill_integers(h, t.element == DType::u8 ? 0 : -4, 4, seed());
+            } else {
+                const uint64_t sd = seed();
+                oracle::fill_special(h, sd, 0.3);
+                if (t.element == DType::f32) {  // overflow on a down-cast to half / bfloat16
+                    std::mt19937_64 rng(sd ^ 0x5555);
+                    static constexpr oracle::Real big[] = {65520, -65520,  70000,    1e5,
+                                                           -3e5,  3.4e38L, -3.39e38L};
+                    for (std::size_t i = 0; i < count; ++i)
+                        if (rng() % 10 == 0) h.set_value(i, big[rng() % std::size(big)]);
+                }
+            }
+        } else {
+            // The initial contents: the reduce's identity, zero for stores.
+            for (const graph::Node& node : p.graph.nodes) {
+                if (node.tensor != t.name || !graph::is_reduce(node.kind)) continue;
+                const oracle::Real init = node.fn == Functor::Max   ? oracle::dtype_lowest(t.element)
+                                          : node.fn == Functor::Min ? oracle::dtype_max(t.element)
+                                                                    : 0;
+                for (std::size_t i = 0; i < count; ++i) h.set_value(i, init);
+            }
+        }
+        in.emplace(t.name, std::move(h));
+    }
+    return in;
+}
+
+}  // namespace evg::props

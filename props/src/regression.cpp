@@ -1,0 +1,90 @@
+#include "evg/props/regression.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "evg/graph/emit_cpp.hpp"
+#include "evg/graph/error.hpp"
+#include "evg/graph/text.hpp"
+
+namespace evg::props {
+
+std::string to_text(const Case& c, const std::string& property) {
+    return fmt::format("# evgcheck regression: {}\n# case data={} data_seed={} cores={} sched={}\n{}",
+                       property, data_mode_name(c.data), c.data_seed, c.cores, c.sched_seed,
+                       graph::print(c.problem));
+}
+
+namespace {
+std::string header_value(std::string_view text, std::string_view key) {
+    const std::string k = fmt::format(" {}=", key);
+    const auto start = text.find("# case");
+    if (start == std::string_view::npos) return {};
+    const auto line_end = text.find('\n', start);
+    const std::string_view line = text.substr(start, line_end - start);
+    const auto at = line.find(k);
+    if (at == std::string_view::npos) return {};
+    const auto v = at + k.size();
+    return std::string(line.substr(v, line.find(' ', v) - v));
+}
+}  // namespace
+
+Case case_from_text(std::string_view text) {
+    Case c;
+    c.problem = graph::parse_problem(text);
+    if (const std::string d = header_value(text, "data"); !d.empty()) {
+        if (d != "exact" && d != "float") throw graph::ParseError(2, 1, "data= must be exact or float");
+        c.data = d == "exact" ? DataMode::Exact : DataMode::Float;
+    }
+    if (const std::string v = header_value(text, "data_seed"); !v.empty()) c.data_seed = std::stoull(v);
+    if (const std::string v = header_value(text, "cores"); !v.empty())
+        c.cores = static_cast<uint32_t>(std::stoul(v));
+    if (const std::string v = header_value(text, "sched"); !v.empty()) c.sched_seed = std::stoull(v);
+    return c;
+}
+
+std::string property_from_text(std::string_view text) {
+    constexpr std::string_view tag = "# evgcheck regression: ";
+    const auto at = text.find(tag);
+    if (at == std::string_view::npos) return {};
+    const auto v = at + tag.size();
+    return std::string(text.substr(v, text.find('\n', v) - v));
+}
+
+Case load_case(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return case_from_text(ss.str());
+}
+
+std::filesystem::path save_case(const Case& c, const std::string& property,
+                                const std::filesystem::path& dir) {
+    const std::string text = to_text(c, property);
+    std::string name = property;
+    for (char& ch : name)
+        if (ch == '/' || ch == ' ') ch = '_';
+    std::filesystem::create_directories(dir);
+    const auto path = dir / fmt::format("{}-{:016x}.evg", name, std::hash<std::string>{}(text));
+    std::ofstream(path) << text;
+    return path;
+}
+
+std::string failure_report(const Case& c, const std::string& property, const std::string& reason,
+                           uint64_t seed, const std::string& replay_command) {
+    std::string cpp;
+    try {
+        cpp = graph::emit_cpp(c.problem).text();
+    } catch (const std::exception& e) {
+        cpp = fmt::format("// emit_cpp failed: {}\n", e.what());
+    }
+    return fmt::format(
+        "property {} failed (rapidcheck seed {}):\n{}\n\ncase: {}\n\n--- graph ---\n{}\n--- C++ ---\n{}\n--- "
+        "replay "
+        "---\n{}\n",
+        property, seed, reason, summary(c), to_text(c, property), cpp, replay_command);
+}
+
+}  // namespace evg::props

@@ -1,0 +1,152 @@
+#include <fmt/format.h>
+
+#include "args.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace evgcheck {
+
+namespace {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest(std::string_view word, std::span<const std::string_view> candidates) {
+    std::string best;
+    size_t best_d = 3;
+    for (std::string_view c : candidates) {
+        const size_t d = edit_distance(word, c);
+        if (d < best_d) {
+            best_d = d;
+            best = std::string(c);
+        }
+    }
+    return best;
+}
+
+Args Args::parse(std::span<const char* const> argv, std::span<const OptionSpec> specs,
+                 std::string_view command, size_t max_positional) {
+    Args args;
+    args.command_ = std::string(command);
+    const std::string prefix = fmt::format("evgcheck {}: ", command);
+    bool options_end = false;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string_view word = argv[i] ? argv[i] : "";
+        if (options_end || word.size() < 2 || word.substr(0, 1) != "-" || word == "-") {
+            if (args.positional_.size() >= max_positional) {
+                throw UsageError(prefix + fmt::format("unexpected argument '{}'", word) +
+                                 (max_positional == 0 ? " (this command takes no file)"
+                                                      : " (it takes one file; options start with --)"));
+            }
+            args.positional_.emplace_back(word);
+            continue;
+        }
+        if (word == "--") {
+            options_end = true;
+            continue;
+        }
+        std::string_view body = word.substr(word.substr(0, 2) == "--" ? 2 : 1);
+        if (word == "-h") body = "help";
+        std::optional<std::string> inline_value;
+        if (const size_t eq = body.find('='); eq != std::string_view::npos) {
+            inline_value = std::string(body.substr(eq + 1));
+            body = body.substr(0, eq);
+        }
+        const auto spec =
+            std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == body; });
+        if (spec == specs.end()) {
+            std::vector<std::string_view> names;
+            for (const OptionSpec& s : specs) names.push_back(s.name);
+            std::string msg = prefix + fmt::format("unknown option '{}'", word);
+            if (const std::string near = closest(body, names); !near.empty())
+                msg += "; did you mean '--" + near + "'?";
+            msg += fmt::format(" (see evgcheck {} --help)", command);
+            throw UsageError(msg);
+        }
+        const std::string name(spec->name);
+        if (args.values_.count(name) != 0) throw UsageError(prefix + "option --" + name + " is given twice");
+        if (spec->value.empty()) {
+            if (inline_value) throw UsageError(prefix + "option --" + name + " takes no value");
+            args.values_[name] = "";
+            continue;
+        }
+        if (inline_value) {
+            args.values_[name] = *inline_value;
+        } else if (i + 1 < argv.size() && argv[i + 1] != nullptr) {
+            args.values_[name] = argv[++i];
+        } else {
+            throw UsageError(prefix + fmt::format("option --{} needs a value ({})", name, spec->value));
+        }
+        if (args.values_[name].empty()) {
+            throw UsageError(prefix + fmt::format("option --{} needs a value ({})", name, spec->value));
+        }
+    }
+    return args;
+}
+
+std::optional<std::string> Args::get(std::string_view name) const {
+    const auto it = values_.find(std::string(name));
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<long long> Args::integer(std::string_view name, long long lo, long long hi) const {
+    const std::optional<std::string> v = get(name);
+    if (!v) return std::nullopt;
+    const std::string where = fmt::format("evgcheck {}: option --{}: ", command_, name);
+    errno = 0;
+    char* end = nullptr;
+    const long long x = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || end != v->c_str() + v->size() || errno == ERANGE || (*v)[0] == ' ') {
+        throw UsageError(where + "expected an integer, found '" + *v + "'");
+    }
+    if (x < lo || x > hi) {
+        throw UsageError(where + std::to_string(x) + " is out of range [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]");
+    }
+    return x;
+}
+
+std::optional<double> Args::seconds(std::string_view name, double hi) const {
+    const std::optional<std::string> v = get(name);
+    if (!v) return std::nullopt;
+    const std::string where = fmt::format("evgcheck {}: option --{}: ", command_, name);
+    char* end = nullptr;
+    const double x = std::strtod(v->c_str(), &end);
+    if (end != v->c_str() + v->size() || !std::isfinite(x) || x <= 0 || x > hi) {
+        throw UsageError(where + "expected a number of seconds in (0, " +
+                         std::to_string(static_cast<long>(hi)) + "], found '" + *v + "'");
+    }
+    return x;
+}
+
+std::string options_help(std::span<const OptionSpec> specs) {
+    std::string out = "Options:\n";
+    size_t width = 0;
+    for (const OptionSpec& s : specs) width = std::max(width, s.name.size() + s.value.size() + 3);
+    for (const OptionSpec& s : specs) {
+        std::string left = fmt::format("--{}", s.name);
+        if (!s.value.empty()) left += fmt::format(" {}", s.value);
+        out += "  " + left + std::string(width + 2 - left.size(), ' ') + std::string(s.help) + "\n";
+    }
+    return out;
+}
+
+}  // namespace evgcheck

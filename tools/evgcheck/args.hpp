@@ -1,0 +1,53 @@
+// A small command-line parser for evgcheck's subcommands: `--name value`, `--name=value` and flags. Every
+// mistake becomes a UsageError whose sentence names the option, so main can print it and exit 2.
+#pragma once
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace evgcheck {
+
+// Bad command-line input: exit code 2.
+class UsageError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct OptionSpec {
+    std::string_view name;   // without the dashes: "m", "compute-length"
+    std::string_view value;  // placeholder for the help ("N|max"); empty for a flag
+    std::string_view help;
+};
+
+class Args {
+  public:
+    // Parses argv (without the program and subcommand names). `max_positional` operands are allowed.
+    static Args parse(std::span<const char* const> argv, std::span<const OptionSpec> specs,
+                      std::string_view command, size_t max_positional);
+
+    bool has(std::string_view name) const { return values_.count(std::string(name)) != 0; }
+    std::optional<std::string> get(std::string_view name) const;
+    const std::vector<std::string>& positional() const { return positional_; }
+
+    // The option's value as an integer in [lo, hi]; UsageError naming the option otherwise.
+    std::optional<long long> integer(std::string_view name, long long lo, long long hi) const;
+    // The option's value as a number of seconds (> 0, at most `hi`).
+    std::optional<double> seconds(std::string_view name, double hi) const;
+
+  private:
+    std::string command_;
+    std::map<std::string, std::string> values_;
+    std::vector<std::string> positional_;
+};
+
+// "Options:" followed by one aligned line per option.
+std::string options_help(std::span<const OptionSpec> specs);
+
+// The closest of `candidates` to `word` within an edit distance of 2 (for "did you mean"), or empty.
+std::string closest(std::string_view word, std::span<const std::string_view> candidates);
+
+}  // namespace evgcheck

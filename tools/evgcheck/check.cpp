@@ -1,0 +1,185 @@
+// evgcheck check: the random-graph properties (props/), one property at a time in the property binary, with
+// a progress bar, a number of cases, a seed and a time budget. rapidcheck shrinks a failure; the property
+// prints the minimal case (text, C++, replay command), which this command passes on.
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "subprocess.hpp"
+
+#ifndef EVGCHECK_PROPS_BINARY
+#define EVGCHECK_PROPS_BINARY ""
+#endif
+
+namespace evgcheck {
+
+namespace {
+
+constexpr std::array kCheckOptions = {
+    OptionSpec{"cases", "N", "random cases per property (rapidcheck max_success; default 100)"},
+    OptionSpec{"seed", "S", "rapidcheck's seed (default: a fresh one, printed)"},
+    OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 600)"},
+    OptionSpec{"filter", "PATTERN", "only the properties matching this gtest filter (e.g. '*Topological*')"},
+    OptionSpec{"list", "", "list the properties and exit"},
+    OptionSpec{"binary", "PATH", "the property test binary (default: the one built beside evgcheck)"},
+    OptionSpec{"help", "", "print this help"},
+};
+
+constexpr const char* kCheckUsage =
+    "Usage: evgcheck check [options]\n"
+    "\n"
+    "Runs the properties of props/ on random graphs, shapes, dtypes and computeLengths through the real\n"
+    "library on the model: oracle equality, no violation, balanced flags, TopologicalVisitor = TreeVisitor,\n"
+    "static = dynamic, invariance, metamorphic rewrites. A failing case is shrunk to a minimal graph and\n"
+    "printed as text and C++, with the seed and a command that replays it.\n"
+    "Exit code: 0 every property passed, 1 a property failed, 2 bad options, 3 the time budget ran out\n"
+    "or the property binary could not run.\n"
+    "\n";
+
+std::string props_binary(const Args& args) {
+    if (const auto b = args.get("binary")) return *b;
+    if (const char* env = std::getenv("EVGCHECK_PROPS_BINARY"); env != nullptr && *env != '\0') return env;
+    return EVGCHECK_PROPS_BINARY;
+}
+
+// gtest --gtest_list_tests output: "Suite.\n  Test\n  Test2  # GetParam() = ...\n".
+std::vector<std::string> parse_test_list(const std::string& listing) {
+    std::vector<std::string> tests;
+    std::istringstream in(listing);
+    std::string line, suite;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        if (line[0] != ' ') {
+            const size_t dot = line.find('.');
+            suite = dot == std::string::npos ? std::string() : line.substr(0, dot + 1);
+            continue;
+        }
+        if (suite.empty()) continue;
+        const size_t first = line.find_first_not_of(' ');
+        const size_t end = line.find_first_of(" #", first);
+        tests.push_back(suite +
+                        line.substr(first, end == std::string::npos ? std::string::npos : end - first));
+    }
+    return tests;
+}
+
+std::string bar(size_t done, size_t total) {
+    constexpr size_t kWidth = 24;
+    const size_t filled = total == 0 ? kWidth : done * kWidth / total;
+    return fmt::format("[{}{}]", std::string(filled, '#'), std::string(kWidth - filled, '.'));
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int check_command(std::span<const char* const> argv) {
+    const Args args = Args::parse(argv, kCheckOptions, "check", 0);
+    if (args.has("help")) {
+        std::cout << kCheckUsage << options_help(kCheckOptions);
+        return kExitOk;
+    }
+    const long long cases = args.integer("cases", 1, 100'000'000).value_or(100);
+    const std::optional<long long> seed_opt = args.integer("seed", 0, (1LL << 62));
+    const double budget = args.seconds("time-budget", 7 * 86400).value_or(600);
+    const std::string filter = args.get("filter").value_or("*");
+    const std::string binary = props_binary(args);
+    if (binary.empty()) {
+        std::cerr
+            << "evgcheck check: this build has no property binary (props/ was not built); give --binary "
+               "PATH or set EVGCHECK_PROPS_BINARY\n";
+        return kExitInternal;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(binary, ec) || ::access(binary.c_str(), X_OK) != 0) {
+        std::cerr << "evgcheck check: the property binary '" << binary
+                  << "' is not there or not executable (build it, or give --binary PATH)\n";
+        return args.has("binary") ? kExitBadInput : kExitInternal;
+    }
+    const uint64_t seed =
+        seed_opt ? static_cast<uint64_t>(*seed_opt)
+                 : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) %
+                       1000000007u;
+
+    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(budget * 1000));
+    const ProcessResult listing = run_process(binary, {"--gtest_list_tests", "--gtest_filter=" + filter}, {},
+                                              std::min(deadline, start + std::chrono::seconds(60)));
+    if (listing.exit_code != 0) {
+        std::cerr << "evgcheck check: '" << binary << " --gtest_list_tests' failed:\n" << listing.output;
+        return kExitInternal;
+    }
+    const std::vector<std::string> tests = parse_test_list(listing.output);
+    if (args.has("list")) {
+        for (const std::string& t : tests) std::cout << t << "\n";
+        return kExitOk;
+    }
+    if (tests.empty()) {
+        std::cerr << "evgcheck check: no property matches --filter '" << filter << "'\n";
+        return kExitBadInput;
+    }
+
+    const bool tty = ::isatty(2) != 0;
+    std::cout << "evgcheck check: " << tests.size() << " properties, " << cases << " cases each, seed "
+              << seed << ", time budget " << budget << " s\n"
+              << std::flush;
+    // rapidcheck's own parameters (for plain RC_GTEST_PROPs), and the property runner's case count and seed
+    // (props/runner.hpp reads EVG_PROPS_CASE_COUNT and EVG_PROPS_SEED; its properties print rapidcheck's
+    // "OK, passed N tests" line, which is what is counted below).
+    const std::map<std::string, std::string> env{
+        {"RC_PARAMS", "max_success=" + std::to_string(cases) + " seed=" + std::to_string(seed)},
+        {"EVG_PROPS_CASE_COUNT", std::to_string(cases)},
+        {"EVG_PROPS_SEED", std::to_string(seed)}};
+    const std::regex passed_re(R"(OK, passed (\d+) tests)");
+    size_t done = 0;
+    long long total_cases = 0;
+    for (const std::string& test : tests) {
+        std::cerr << (tty ? "\r\033[K" : "") << bar(done, tests.size()) << " " << done << "/" << tests.size()
+                  << " " << test << (tty ? "" : "\n") << std::flush;
+        const ProcessResult r =
+            run_process(binary, {"--gtest_filter=" + test, "--gtest_color=no"}, env, deadline);
+        if (tty) std::cerr << "\r\033[K";
+        if (r.timed_out) {
+            std::cerr << "evgcheck check: the time budget of " << budget << " s ran out during " << test
+                      << " (" << done << " of " << tests.size()
+                      << " properties passed; raise --time-budget or lower "
+                      << "--cases)\n";
+            return kExitInternal;
+        }
+        if (r.exit_code != 0) {
+            std::cout << "FAILED " << test << " (seed " << seed << ")\n" << r.output;
+            std::cout << "replay: " << binary << " --gtest_filter='" << test << "' with RC_PARAMS=\""
+                      << env.at("RC_PARAMS")
+                      << "\" (rapidcheck's reproduce string above replays the shrunk case)\n";
+            std::cout << fmt::format("evgcheck check: {} failed after {:.1f} s\n", test,
+                                     seconds_since(start));
+            return kExitFailed;
+        }
+        long long n = 0;
+        for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), passed_re);
+             it != std::sregex_iterator(); ++it) {
+            n += std::stoll((*it)[1]);
+        }
+        total_cases += n;
+        ++done;
+        std::cout << "ok   " << test << " (" << n << " cases)\n" << std::flush;
+    }
+    std::cerr << bar(done, tests.size()) << " " << done << "/" << tests.size() << "\n";
+    std::cout << "evgcheck check: " << done << " properties passed, " << total_cases << " cases in "
+              << static_cast<long long>(seconds_since(start) + 0.5) << " s (seed " << seed << ")\n";
+    return kExitOk;
+}
+
+}  // namespace evgcheck

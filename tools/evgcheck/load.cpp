@@ -1,0 +1,155 @@
+#include <fmt/format.h>
+
+#include "load.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "evg/graph/error.hpp"
+#include "evg/graph/text.hpp"
+#include "evg/graph/ub_budget.hpp"
+
+namespace evgcheck {
+
+namespace g = evg::graph;
+
+namespace {
+
+constexpr std::size_t kMaxFileBytes = 16u << 20;
+
+bool line_is_problem(std::string_view line) {
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return false;
+    line = line.substr(first);
+    if (line.substr(0, 7) != "problem") return false;
+    return line.size() == 7 || line[7] == ' ' || line[7] == '\t' || line[7] == '\r';
+}
+
+std::string located(const std::string& path, const g::ParseError& e) {
+    return path + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.message();
+}
+
+}  // namespace
+
+SourceFile read_source(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(path + ": is a directory, not a graph file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open the file (does it exist?)");
+    SourceFile src;
+    src.path = path;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        src.text.append(buf, static_cast<size_t>(in.gcount()));
+        if (src.text.size() > kMaxFileBytes) throw InputError(path + ": the file is larger than 16 MiB");
+    }
+    size_t pos = 0;
+    while (pos <= src.text.size()) {
+        const size_t end = std::min(src.text.find('\n', pos), src.text.size());
+        if (line_is_problem(std::string_view(src.text).substr(pos, end - pos))) {
+            src.has_problem = true;
+            break;
+        }
+        pos = end + 1;
+    }
+    return src;
+}
+
+g::Graph parse_graph_file(const SourceFile& src) {
+    try {
+        if (src.has_problem) return g::parse_problem(src.text).graph;
+        return g::parse_graph(src.text);
+    } catch (const g::ParseError& e) {
+        throw InputError(located(src.path, e));
+    }
+}
+
+g::Problem make_problem(const SourceFile& src, const Overrides& o) {
+    g::Problem p;
+    if (src.has_problem) {
+        try {
+            p = g::parse_problem(src.text);
+        } catch (const g::ParseError& e) {
+            throw InputError(located(src.path, e));
+        }
+    } else {
+        p.graph = parse_graph_file(src);
+        p.arch = g::ArchId::AtlasA2;
+        p.tile = g::default_tile(p.arch);
+        p.a = p.b = g::DType::f16;
+        p.c = g::DType::f32;
+        for (const g::Node& n : p.graph.nodes) {
+            if (n.kind == g::NodeKind::AccLoad) {
+                p.c = n.element;
+                break;
+            }
+        }
+        for (const g::Tensor& t : p.graph.tensors) {
+            p.m = std::max(p.m, t.rows);
+            p.n = std::max(p.n, t.cols);
+        }
+        p.k = 256;
+        if ((p.m == 0 && !o.m) || (p.n == 0 && !o.n)) {
+            throw InputError(
+                src.path +
+                ": the graph has no tensors to take M and N from; give --m and --n (or a problem line)");
+        }
+    }
+    if (o.arch && *o.arch != p.arch) {
+        if (p.tile == g::default_tile(p.arch)) p.tile = g::default_tile(*o.arch);
+        p.arch = *o.arch;
+    }
+    const int64_t old_m = p.m, old_n = p.n;
+    if (o.m) p.m = *o.m;
+    if (o.n) p.n = *o.n;
+    if (o.k) p.k = *o.k;
+    for (g::Tensor& t : p.graph.tensors) {
+        const int64_t padding = t.row_stride - t.cols;
+        if (t.rows == old_m) t.rows = p.m;
+        if (t.cols == old_n) t.cols = p.n;
+        t.row_stride = t.cols + padding;
+    }
+    if (o.path) {
+        p.path = *o.path;
+        for (g::Node& n : p.graph.nodes) {
+            if (n.kind == g::NodeKind::AccLoad) n.use_ub = p.path == g::WorkspacePath::UB;
+        }
+    }
+    if (o.compute_length) {
+        p.compute_length = *o.compute_length;
+    } else if (o.compute_length_max || !src.has_problem) {
+        p.compute_length = g::max_compute_length(p.graph, p.arch, p.path);
+        if (p.compute_length == 0) {
+            throw InputError(src.path + ": the graph does not fit " +
+                             fmt::format("{}", evg::hw::arch_name(p.arch)) +
+                             "'s UB even with computeLength 32 (" +
+                             g::thousands(g::ub_budget(p.graph, p.arch, p.path, 32).end) + " B needed)");
+        }
+    }
+    return p;
+}
+
+std::string format_diagnostic(const std::string& path, const g::Diagnostic& d) {
+    return path + (d.line > 0 ? ":" : ": ") + d.format();
+}
+
+void validate_or_throw(const SourceFile& src, const std::vector<g::Diagnostic>& diagnostics) {
+    std::string errors;
+    for (const g::Diagnostic& d : diagnostics) {
+        if (d.severity == g::Severity::Warning) {
+            std::cerr << format_diagnostic(src.path, d) << "\n";
+        } else {
+            errors += format_diagnostic(src.path, d) + "\n";
+        }
+    }
+    if (!errors.empty()) {
+        errors.pop_back();
+        throw InputError(errors);
+    }
+}
+
+}  // namespace evgcheck

@@ -1,0 +1,98 @@
+// evgcheck: run an epilogue graph on the model, check the properties, print a graph as C++.
+// Nothing a user types may crash the tool: every exception ends here with a message and an exit code.
+#include <csignal>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <span>
+#include <string_view>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "evg/hw/error.hpp"
+#include "load.hpp"
+
+namespace evgcheck {
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: evgcheck COMMAND [options]\n"
+    "\n"
+    "evgcheck runs Catlass Epilogue Visitor Graphs on a CPU model of the Ascend AI core and checks them.\n"
+    "\n"
+    "Commands:\n"
+    "  run GRAPH   run the graph's GEMM + epilogue on the model, check it, compare with the oracle\n"
+    "  check       run the random-graph properties (progress bar, shrunk counterexample on failure)\n"
+    "  emit GRAPH  print the graph as Catlass C++\n"
+    "\n"
+    "`evgcheck COMMAND --help` describes each command's options. GRAPH files use lib/graph's text\n"
+    "format; tools/examples/ has some. Exit codes: 0 success, 1 a failed check, 2 bad input,\n"
+    "3 internal error or exhausted time budget.\n";
+
+char g_budget_message[256];
+
+extern "C" void on_time_budget(int) {
+    const ssize_t ignored = ::write(2, g_budget_message, std::strlen(g_budget_message));
+    (void)ignored;
+    ::_exit(kExitInternal);
+}
+
+}  // namespace
+
+void arm_time_budget(double seconds, const char* option) {
+    std::snprintf(g_budget_message, sizeof g_budget_message,
+                  "evgcheck: stopped after %.0f s (the time budget; raise it with %s)\n", seconds, option);
+    std::signal(SIGALRM, on_time_budget);
+    ::alarm(static_cast<unsigned>(seconds < 1 ? 1 : seconds + 0.5));
+}
+
+int dispatch(int argc, char** argv) {
+    const std::span<const char* const> all(const_cast<const char* const*>(argv), static_cast<size_t>(argc));
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitBadInput;
+    }
+    const std::string_view command = argv[1];
+    const auto rest = all.subspan(2);
+    if (command == "run") return run_command(rest);
+    if (command == "emit") return emit_command(rest);
+    if (command == "check") return check_command(rest);
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return kExitOk;
+    }
+    const std::string_view commands[] = {"run", "check", "emit"};
+    std::string msg = fmt::format("evgcheck: unknown command '{}'", command);
+    if (const std::string near = closest(command, commands); !near.empty())
+        msg += "; did you mean '" + near + "'?";
+    throw UsageError(msg + " (commands: run, check, emit; see evgcheck --help)");
+}
+
+}  // namespace evgcheck
+
+int main(int argc, char** argv) {
+    using namespace evgcheck;
+    try {
+        return dispatch(argc, argv);
+    } catch (const UsageError& e) {
+        std::cerr << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const InputError& e) {
+        std::cerr << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const evg::Error& e) {
+        std::cerr << "evgcheck: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "evgcheck: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    } catch (...) {
+        std::cerr << "evgcheck: internal error: an unknown exception\n";
+        return kExitInternal;
+    }
+}

@@ -1,0 +1,44 @@
+#include "model.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "evg/graph/run.hpp"
+
+namespace evgcheck {
+
+namespace g = evg::graph;
+namespace o = evg::oracle;
+
+ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const ModelOptions& options) {
+    g::RunInputs in;
+    for (const auto& [name, tensor] : inputs) {
+        const auto bytes = tensor.bytes();
+        std::vector<uint8_t>& dst = in.tensors[name];
+        dst.resize(bytes.size());
+        std::memcpy(dst.data(), bytes.data(), bytes.size());
+    }
+    g::RunOptions ro;
+    ro.block_dim = options.block_dim;
+    ro.config.arch = problem.arch;
+    ro.config.keep_trace = false;
+    if (options.scheduler_seed != 0) {
+        ro.config.scheduler = evg::hw::SchedulerKind::adversarial;
+        ro.config.seed = options.scheduler_seed;
+    }
+    g::ModelRun run = g::run_on_model(problem, in, ro);
+    ModelRun out;
+    out.report = std::move(run.report);
+    out.predicted_ub_end = run.predicted_ub_end;
+    for (const g::Tensor& t : problem.graph.tensors) {
+        const auto it = run.outputs.find(t.name);
+        if (t.role != g::TensorRole::Output || it == run.outputs.end()) continue;
+        const std::size_t elem = static_cast<std::size_t>(o::dtype_bytes(t.element));
+        o::HostTensor h(t.element, it->second.size() / elem);
+        std::memcpy(h.bytes().data(), it->second.data(), std::min(h.bytes().size(), it->second.size()));
+        out.outputs.emplace(t.name, std::move(h));
+    }
+    return out;
+}
+
+}  // namespace evgcheck

@@ -1,0 +1,29 @@
+// The one place where evgcheck runs a problem on the model: evg::graph::run_on_model (the graph as a
+// DynamicVisitor through the real BlockEpilogue, GEMM kernel and DeviceGemm), with the oracle's host tensors.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "evg/graph/graph.hpp"
+#include "evg/hw/report.hpp"
+#include "evg/oracle/evaluate.hpp"
+
+namespace evgcheck {
+
+struct ModelOptions {
+    uint32_t block_dim = 2;       // AI cores launched
+    uint64_t scheduler_seed = 0;  // 0: the in-order scheduler; otherwise the adversarial scheduler's seed
+};
+
+struct ModelRun {
+    evg::hw::Report report;
+    std::map<std::string, evg::oracle::HostTensor, std::less<>> outputs;  // whole buffers, by tensor name
+    uint64_t predicted_ub_end = 0;                                        // UbAccounting's high-water mark
+};
+
+// Runs the problem with these host buffers (A, B, every input, the initial contents of outputs).
+ModelRun run_model(const evg::graph::Problem& problem, const evg::oracle::Inputs& inputs,
+                   const ModelOptions& options);
+
+}  // namespace evgcheck

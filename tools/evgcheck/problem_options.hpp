@@ -1,0 +1,22 @@
+// The options `run` and `emit` share: the problem overrides (--arch, --m, --n, --k, --compute-length,
+// --path), read from parsed Args.
+#pragma once
+#include <array>
+
+#include "args.hpp"
+#include "load.hpp"
+
+namespace evgcheck {
+
+inline constexpr OptionSpec kArchOption{"arch", "AtlasA2|Ascend950", "the chip (overrides the problem line)"};
+inline constexpr OptionSpec kMOption{"m", "M", "rows of A and of the output; tensors of M rows follow"};
+inline constexpr OptionSpec kNOption{"n", "N", "columns of B and of the output; tensors of N columns follow"};
+inline constexpr OptionSpec kKOption{"k", "K", "the GEMM's reduction length"};
+inline constexpr OptionSpec kClOption{"compute-length", "N|max",
+                                      "elements per UB buffer: a multiple of 32, or the largest that fits"};
+inline constexpr OptionSpec kPathOption{"path", "gm|ub",
+                                        "GEMM result through a GM workspace or in UB (Ascend950)"};
+
+Overrides read_overrides(const Args& args, std::string_view command);
+
+}  // namespace evgcheck

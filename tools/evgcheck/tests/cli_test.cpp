@@ -1,0 +1,330 @@
+// The evgcheck binary as a user runs it: exit codes and the messages on bad input.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+fs::path scratch() {
+    static const fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("evgcheck_cli_test_" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+// Runs `evgcheck <args>` through the shell; args are passed as written (quote them in the string).
+// `env`: assignments put before the command, e.g. "FAKE_PROPS_FAIL=X".
+Result evgcheck(const std::string& args, const std::string& env = "") {
+    const fs::path err = scratch() / "stderr.txt";
+    const std::string cmd = env + " " + std::string(EVGCHECK_BINARY) + " " + args + " 2>" + err.string();
+    Result r;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (p == nullptr) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int status = ::pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = slurp(err);
+    return r;
+}
+
+std::string example(const std::string& name) {
+    return std::string(EVGCHECK_EXAMPLES_DIR) + "/" + name;
+}
+
+// Writes a graph file in the scratch folder and returns its path.
+std::string write_file(const std::string& name, const std::string& text) {
+    const fs::path p = scratch() / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+}
+
+}  // namespace
+
+TEST(EvgcheckCli, NoArgumentsPrintsUsageAndExits2) {
+    const Result r = evgcheck("");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("Usage: evgcheck COMMAND"), std::string::npos) << r.err;
+}
+
+TEST(EvgcheckCli, EverySubcommandHasHelp) {
+    for (const char* cmd : {"run", "emit", "check"}) {
+        const Result r = evgcheck(std::string(cmd) + " --help");
+        EXPECT_EQ(r.code, 0) << cmd;
+        EXPECT_NE(r.out.find(std::string("Usage: evgcheck ") + cmd), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("Options:"), std::string::npos) << r.out;
+        EXPECT_EQ(r.err, "");
+    }
+    const Result top = evgcheck("--help");
+    EXPECT_EQ(top.code, 0);
+    EXPECT_NE(top.out.find("run GRAPH"), std::string::npos);
+}
+
+TEST(EvgcheckCli, UnknownCommandSuggestsTheNearestOne) {
+    const Result r = evgcheck("rn x.evg");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err,
+              "evgcheck: unknown command 'rn'; did you mean 'run'? (commands: run, check, emit; see evgcheck "
+              "--help)\n");
+}
+
+TEST(EvgcheckCli, BadOptionsNameTheOption) {
+    struct Case {
+        std::string args;
+        std::string message;
+    };
+    const std::string add = example("add_relu.evg");
+    const Case cases[] = {
+        {"run " + add + " --mm 4",
+         "evgcheck run: unknown option '--mm'; did you mean '--m'? (see evgcheck run --help)"},
+        {"run " + add + " --m abc", "evgcheck run: option --m: expected an integer, found 'abc'"},
+        {"run " + add + " --m 0", "evgcheck run: option --m: 0 is out of range [1, 65536]"},
+        {"run " + add + " --m", "evgcheck run: option --m needs a value (M)"},
+        {"run " + add + " --m 4 --m 5", "evgcheck run: option --m is given twice"},
+        {"run " + add + " --compute-length 33",
+         "evgcheck run: option --compute-length: 33 is not a multiple of 32 (or write max)"},
+        {"run " + add + " --path l1", "evgcheck run: option --path: expected gm or ub, found 'l1'"},
+        {"run " + add + " --arch AtlasA3",
+         "evgcheck run: option --arch: unknown arch 'AtlasA3'; did you mean 'AtlasA2'? (AtlasA2 or "
+         "Ascend950)"},
+        {"run " + add + " --data random",
+         "evgcheck run: option --data: expected exact, uniform or special, found 'random'"},
+        {"run " + add + " --timeout -1",
+         "evgcheck run: option --timeout: expected a number of seconds in (0, 86400], found '-1'"},
+        {"run", "evgcheck run: expected a GRAPH file (see evgcheck run --help)"},
+        {"run a.evg b.evg",
+         "evgcheck run: unexpected argument 'b.evg' (it takes one file; options start with --)"},
+        {"emit " + add + " --help=yes", "evgcheck emit: option --help takes no value"},
+        {"check --cases many", "evgcheck check: option --cases: expected an integer, found 'many'"},
+        {"check extra", "evgcheck check: unexpected argument 'extra' (this command takes no file)"},
+    };
+    for (const Case& c : cases) {
+        const Result r = evgcheck(c.args);
+        EXPECT_EQ(r.code, 2) << c.args;
+        EXPECT_EQ(r.err, c.message + "\n") << c.args;
+        EXPECT_EQ(r.out, "") << c.args;
+    }
+}
+
+TEST(EvgcheckCli, UnreadableFilesExit2) {
+    Result r = evgcheck("emit /nonexistent/graph.evg");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "/nonexistent/graph.evg: cannot open the file (does it exist?)\n");
+    r = evgcheck("emit " + scratch().string());
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, scratch().string() + ": is a directory, not a graph file\n");
+}
+
+TEST(EvgcheckCli, MalformedTextGetsFileLineColumn) {
+    const std::string f = write_file("typo.evg",
+                                     "output D : float[4, 8]\n"
+                                     "%0 = AccLoad float\n"
+                                     "%1 = Compute Addd float (%0, %0)\n"
+                                     "%2 = AuxStore float D (%1)\n");
+    for (const char* cmd : {"emit ", "run "}) {
+        const Result r = evgcheck(cmd + f);
+        EXPECT_EQ(r.code, 2) << cmd;
+        EXPECT_EQ(r.err, f + ":3:14: unknown functor 'Addd'; did you mean 'Adds'?\n") << cmd;
+        EXPECT_EQ(r.out, "");
+    }
+    const std::string bin = write_file("binary.evg", std::string("\x01\xff\x00garbage\n", 11));
+    const Result r = evgcheck("emit " + bin);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.rfind(bin + ":1:1: ", 0), 0u) << r.err;
+}
+
+TEST(EvgcheckCli, BrokenRulesAreDiagnosticsWithTheirPosition) {
+    const std::string types = write_file("types.evg",
+                                         "output D : half[4, 8]\n"
+                                         "%0 = AccLoad float\n"
+                                         "%1 = AuxStore half D (%0)\n");
+    Result r = evgcheck("emit " + types);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err,
+              types +
+                  ":3:1: error [store-dtype] %1 AuxStore half: input %0 is float; insert a Cast to half "
+                  "before the store\n");
+    // bf16 arithmetic: an error on AtlasA2 (the problem line), fine with --arch Ascend950.
+    const std::string bf16 = write_file("bf16.evg",
+                                        "problem arch=AtlasA2 m=4 n=8 k=16 a=half b=half c=float cl=64\n"
+                                        "output D : bfloat16[4, 8]\n"
+                                        "%0 = AccLoad float\n"
+                                        "%1 = Cast bfloat16 <- float CAST_RINT (%0)\n"
+                                        "%2 = Compute Relu bfloat16 (%1)\n"
+                                        "%3 = AuxStore bfloat16 D (%2)\n");
+    r = evgcheck("emit " + bf16);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, bf16 +
+                         ":5:1: error [bf16-arithmetic] %2 Compute Relu bfloat16: AtlasA2 has no bfloat16 "
+                         "arithmetic; cast to float first\n");
+    r = evgcheck("emit " + bf16 + " --arch Ascend950");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("// Ascend950: m=4 n=8 k=16"), std::string::npos) << r.out;
+    // computeLength too large for the UB: the validator's sentence, at the problem line.
+    r = evgcheck("emit " + bf16 + " --arch Ascend950 --compute-length 65536");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.rfind(bf16 + ":1:1: error [ub-overflow] computeLength 65536 needs ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("(the largest computeLength that fits is 15872)\n"), std::string::npos) << r.err;
+}
+
+TEST(EvgcheckCli, EmitPrintsTheExamplesAsCpp) {
+    Result r = evgcheck("emit " + example("add_relu.evg"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("// AtlasA2: m=100 n=300 k=64, A half, B half, C float, computeLength 1024", 0), 0u)
+        << r.out;
+    EXPECT_NE(r.out.find("using EVG = Catlass::Epilogue::Fusion::TreeVisitor<"), std::string::npos);
+    EXPECT_NE(r.out.find("typename EVG::Arguments args{"), std::string::npos);
+    r = evgcheck("emit " + example("shared_dag.evg"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("using EVG = Catlass::Epilogue::Fusion::TopologicalVisitor<"), std::string::npos);
+    // A bare graph prints without the problem comment; with an option it becomes a problem.
+    r = evgcheck("emit " + example("leaky_relu.evg"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("auto layoutD = tla::MakeLayout<float, Catlass::layout::RowMajor>(128, 256);", 0),
+              0u)
+        << r.out;
+    r = evgcheck("emit " + example("leaky_relu.evg") + " --m 40 --n 72");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("// AtlasA2: m=40 n=72 k=256"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("MakeLayout<float, Catlass::layout::RowMajor>(40, 72);"), std::string::npos)
+        << r.out;
+}
+
+TEST(EvgcheckCli, BareGraphWithoutTensorsNeedsShapes) {
+    const std::string f = write_file("notensors.evg", "%0 = AccLoad float\n%1 = Compute Relu float (%0)\n");
+    const Result r = evgcheck("run " + f);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err,
+              f + ": the graph has no tensors to take M and N from; give --m and --n (or a problem line)\n");
+}
+
+// `check` drives a property binary; fake_props.sh stands in for it (gtest listing, rapidcheck output).
+std::string fake_props() {
+    return std::string(EVGCHECK_TESTS_DIR) + "/fake_props.sh";
+}
+
+TEST(EvgcheckCheck, PassesRcParamsAndCountsCases) {
+    const Result r = evgcheck("check --binary " + fake_props() + " --cases 25 --seed 7");
+    EXPECT_EQ(r.code, 0) << r.err;
+    const std::string head =
+        "evgcheck check: 2 properties, 25 cases each, seed 7, time budget 600 s\n"
+        "ok   Props.OracleEquality (25 cases)\n"
+        "ok   Props.FlagsBalance (25 cases)\n"
+        "evgcheck check: 2 properties passed, 50 cases in ";
+    EXPECT_EQ(r.out.substr(0, head.size()), head);
+    EXPECT_TRUE(r.out.ends_with(" s (seed 7)\n")) << r.out;
+    // Not a terminal: one progress line per property, then the full bar.
+    EXPECT_EQ(r.err,
+              "[........................] 0/2 Props.OracleEquality\n"
+              "[############............] 1/2 Props.FlagsBalance\n"
+              "[########################] 2/2\n");
+}
+
+TEST(EvgcheckCheck, AFailingPropertyExits1WithItsShrunkCase) {
+    const Result r =
+        evgcheck("check --binary " + fake_props() + " --seed 7 --cases 30", "FAKE_PROPS_FAIL=FlagsBalance");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("ok   Props.OracleEquality (25 cases)\nFAILED Props.FlagsBalance (seed 7)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("RC_PARAMS=max_success=30 seed=7\nFalsifiable after 7 tests and 12 shrinks\n"
+                         "%0 = AccLoad float\n%1 = AuxStore float D (%0)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("replay: " + fake_props() +
+                         " --gtest_filter='Props.FlagsBalance' with "
+                         "RC_PARAMS=\"max_success=30 seed=7\""),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(EvgcheckCheck, TheTimeBudgetStopsASlowProperty) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Result r =
+        evgcheck("check --binary " + fake_props() + " --seed 3 --time-budget 1", "FAKE_PROPS_SLEEP=30");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+    EXPECT_EQ(r.code, 3);
+    EXPECT_NE(r.err.find("evgcheck check: the time budget of 1 s ran out during Props.FlagsBalance (1 of 2 "
+                         "properties passed; raise --time-budget or lower --cases)\n"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(EvgcheckCheck, ListsAndRejectsAMissingBinary) {
+    Result r = evgcheck("check --binary " + fake_props() + " --list");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "Props.OracleEquality\nProps.FlagsBalance\n");
+    r = evgcheck("check --binary /nonexistent/props");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(
+        r.err,
+        "evgcheck check: the property binary '/nonexistent/props' is not there or not executable (build it, "
+        "or give --binary PATH)\n");
+}
+
+TEST(EvgcheckRun, ExamplesRunCleanAndBitExact) {
+    for (const char* name : {"add_relu.evg", "bias_ub.evg", "shared_dag.evg", "leaky_relu.evg"}) {
+        const Result r = evgcheck("run " + example(name));
+        EXPECT_EQ(r.code, 0) << name << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("model: clean, "), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("match (bit-exact), max 0 ULP"), std::string::npos) << r.out;
+        EXPECT_TRUE(r.out.ends_with("result: PASS\n")) << r.out;
+    }
+}
+
+TEST(EvgcheckRun, OptionsOverrideTheProblemLineAndJsonIsWritten) {
+    const std::string json = (scratch() / "report.json").string();
+    const Result r =
+        evgcheck("run " + example("add_relu.evg") +
+                 " --arch Ascend950 --m 33 --n 65 --k 17 --compute-length 256 --seed 9 --json " + json);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_EQ(r.out.rfind("problem arch=Ascend950 m=33 n=65 k=17 a=half b=half c=float cl=256 path=gm "
+                          "tile=256x256x128\n",
+                          0),
+              0u)
+        << r.out;
+    EXPECT_NE(r.out.find("D: equal (no transcendental functor and no order-dependent sum feeds it)\n"
+                         "  all 2145 elements match (bit-exact), max 0 ULP\n"),
+              std::string::npos)
+        << r.out;
+    const std::string j = slurp(json);
+    EXPECT_NE(j.find("\"ok\": true"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"seed\": 9"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"mismatches\": 0"), std::string::npos) << j;
+}
+
+TEST(EvgcheckRun, TheUbPathOnAtlasA2IsRejectedAtTheProblemLine) {
+    const std::string f = write_file("path.evg",
+                                     "problem arch=AtlasA2 m=4 n=8 k=16 a=half b=half c=float cl=64 path=ub\n"
+                                     "output D : float[4, 8]\n"
+                                     "%0 = AccLoad float ub\n"
+                                     "%1 = AuxStore float D (%0)\n");
+    const Result r = evgcheck("run " + f);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.rfind(f + ":1:1: error [", 0), 0u) << r.err;
+}
