@@ -197,6 +197,42 @@ std::string violations_text(const std::map<std::string, uint64_t>& v) {
     return s.empty() ? "none" : s;
 }
 
+std::string text_matrix(const Matrix& m) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head{"node kind"};
+    for (const std::string& arch : m.archs)
+        for (const std::string& dtype : m.dtypes) head.push_back(arch + "/" + dtype);
+    rows.push_back(head);
+    for (const std::string& kind : m.node_kinds) {
+        std::vector<std::string> row{kind};
+        for (const std::string& arch : m.archs)
+            for (const std::string& dtype : m.dtypes) {
+                const Cell* c = m.find(kind, dtype, arch);
+                if (c == nullptr)
+                    row.emplace_back("-");
+                else if (c->status() == Status::fail)
+                    row.push_back(fmt::format("FAIL {}/{}", c->fail, c->pass + c->fail));
+                else if (c->status() == Status::pass)
+                    row.push_back(fmt::format("pass {}", c->pass));
+                else
+                    row.push_back(fmt::format("n/a {}", c->not_applicable));
+            }
+        rows.push_back(std::move(row));
+    }
+    std::vector<size_t> width(head.size(), 0);
+    for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i)
+            line += fmt::format("{:<{}}{}", row[i], width[i], i + 1 < row.size() ? "  " : "");
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
 std::vector<std::filesystem::path> write_all(const ReportInput& in, const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir);
     const std::pair<const char*, std::string> files[] = {{"report.html", html(in)},

@@ -49,6 +49,17 @@ TEST(ReportMatrix, CellsAggregateTheirCases) {
     EXPECT_EQ(m.find("Hazard", "half", "AtlasA2"), nullptr);
 }
 
+TEST(ReportMatrix, TextMatrix) {
+    EXPECT_EQ(
+        text_matrix(build_matrix(testing::sample_results())),
+        "node kind     AtlasA2/half  AtlasA2/bfloat16  AtlasA2/float  Ascend950/half  Ascend950/bfloat16  "
+        "Ascend950/float\n"
+        "RowBroadcast  pass 2        -                 -              -               -                   -\n"
+        "Compute       -             n/a 1             FAIL 1/1       -               -                   -\n"
+        "Cast          -             -                 -              pass 1          -                   "
+        "-\n");
+}
+
 TEST(ReportSummary, LineCountsEveryStatus) {
     EXPECT_EQ(summary_line(sample_input()), "conformance: 5 passed, 1 failed, 1 not applicable in 12 s");
 }

@@ -82,6 +82,10 @@ std::string summary_line(const ReportInput& in);
 // "pass", "fail", "n/a"
 const char* status_word(Status s);
 
+// The matrix as plain text for a terminal: one row per node kind, one column per arch/dtype; cells "pass 12",
+// "FAIL 1/12", "n/a 3" or "-" (no case).
+std::string text_matrix(const Matrix& m);
+
 std::string html(const ReportInput& in);
 std::string markdown(const ReportInput& in);
 std::string json(const ReportInput& in);
