@@ -1,7 +1,8 @@
 // The conformance catalogue: its case records and the runner (issue 6 §1).
 //
-// Every case is a deterministic problem with a stable id (e.g. "RowBroadcast/AtlasA2/half/tailN33/CL4096") that
-// replays it alone through `evgcheck conformance --filter '<id>'`. The report writers consume CaseResult.
+// Every case is a deterministic problem with a stable id (e.g. "RowBroadcast/AtlasA2/half/tailN33/CL4096")
+// that replays it alone through `evgcheck conformance --filter '<id>'`. The report writers consume
+// CaseResult.
 #pragma once
 
 #include <cstdint>
@@ -15,30 +16,31 @@ namespace evg::conformance {
 enum class Status { pass, fail, not_applicable };
 
 struct CaseResult {
-  std::string id;         // stable, e.g. "RowBroadcast/AtlasA2/half/tailN33/CL4096" — replays it alone
-  std::string suite;      // "node" | "composition" | "example" | "negative" | "hazard"
-  std::string node_kind;  // matrix row: "AccLoad".."ScalarReduce" (composition/example: "Composition"/"Example")
-  std::string dtype;      // matrix column part: "half", "float", ...
-  std::string arch;       // "AtlasA2" | "Ascend950"
-  std::string path;       // "gm" | "ub"
-  Status status = Status::fail;
-  std::string message;   // why it failed / not applicable; for negative cases the diagnostic received
-  std::string expected;  // negative/hazard cases: the documented message or the checker expected
-  double worst_ulp = 0;  // worst ULP distance of any output against the oracle (0 when bit-exact)
-  uint32_t ub_peak = 0, ub_predicted = 0;
-  uint64_t instructions = 0;
-  double instr_per_tile = 0;
-  uint32_t tiles = 0;
-  std::vector<std::string> events_used;        // e.g. "MTE2_V", "V_MTE2", ... (distinct HardEvents of the trace)
-  std::map<std::string, uint64_t> violations;  // kind -> count
-  std::string replay;      // one command: "build/release/tools/evgcheck conformance --filter '<id>'"
-  std::string graph_text;  // the problem in lib/graph's text format (for failing-case listings)
-  double seconds = 0;
+    std::string id;     // stable, e.g. "RowBroadcast/AtlasA2/half/tailN33/CL4096" — replays it alone
+    std::string suite;  // "node" | "composition" | "example" | "negative" | "hazard"
+    std::string
+        node_kind;  // matrix row: "AccLoad".."ScalarReduce" (composition/example: "Composition"/"Example")
+    std::string dtype;  // matrix column part: "half", "float", ...
+    std::string arch;   // "AtlasA2" | "Ascend950"
+    std::string path;   // "gm" | "ub"
+    Status status = Status::fail;
+    std::string message;   // why it failed / not applicable; for negative cases the diagnostic received
+    std::string expected;  // negative/hazard cases: the documented message or the checker expected
+    double worst_ulp = 0;  // worst ULP distance of any output against the oracle (0 when bit-exact)
+    uint32_t ub_peak = 0, ub_predicted = 0;
+    uint64_t instructions = 0;
+    double instr_per_tile = 0;
+    uint32_t tiles = 0;
+    std::vector<std::string> events_used;  // e.g. "MTE2_V", "V_MTE2", ... (distinct HardEvents of the trace)
+    std::map<std::string, uint64_t> violations;  // kind -> count
+    std::string replay;      // one command: "build/release/tools/evgcheck conformance --filter '<id>'"
+    std::string graph_text;  // the problem in lib/graph's text format (for failing-case listings)
+    double seconds = 0;
 };
 
 struct CaseSpec {
-  std::string id, suite, node_kind, dtype, arch, path;
-  std::function<CaseResult()> run;
+    std::string id, suite, node_kind, dtype, arch, path;
+    std::function<CaseResult()> run;
 };
 
 // The whole catalogue, in a deterministic order.
