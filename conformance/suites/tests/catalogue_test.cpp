@@ -96,6 +96,8 @@ TEST_P(Shard, EveryCasePasses) {
     const std::vector<CaseResult> results = run_cases(catalogue(), GetParam(), [&](const CaseResult& r) {
         if (r.status == Status::pass) ++pass;
         if (r.status == Status::not_applicable) ++na;
+        if (r.suite == "hazard")
+            std::cout << fmt::format("{}: expected {}; {}\n", r.id, r.expected, r.message);
         if (r.status == Status::fail)
             failures += fmt::format("FAIL {}\n  {}\n  replay: {}\n", r.id, r.message, r.replay);
     });
