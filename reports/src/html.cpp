@@ -68,15 +68,17 @@ h2 { font-size: 17px; margin: 28px 0 8px 0; border-bottom: 1px solid #bbb; paddi
 table { border-collapse: collapse; margin: 6px 0; }
 th, td { border: 1px solid #999; padding: 4px 7px; vertical-align: top; text-align: left; }
 th { background: #eceff1; font-weight: 600; }
-table.matrix td, table.matrix th { text-align: center; min-width: 74px; }
+table.matrix td, table.matrix th { text-align: center; min-width: 84px; padding: 3px 5px; }
 table.matrix th.row { text-align: left; }
 table.matrix td.empty { background: #fafafa; color: #bbb; }
 td.pass { background: #d7f0d7; }
 td.fail { background: #f8c9c9; border: 3px solid #b71c1c; }
 td.na { background: #eeeeee; color: #555; }
-.st { font-weight: 700; font-size: 14px; }
-.n { font-size: 12px; }
-.m { font-size: 11px; color: #333; line-height: 1.3; }
+.st { font-weight: 700; font-size: 14px; white-space: nowrap; }
+.n { font-size: 12px; font-weight: 400; }
+.msg { white-space: pre-wrap; font-size: 12px; }
+.cmd { white-space: nowrap; }
+.m { font-size: 11px; color: #333; line-height: 1.3; white-space: nowrap; }
 .badge { font-weight: 700; padding: 1px 6px; border: 1px solid; border-radius: 3px; font-size: 12px; }
 .badge.pass { background: #d7f0d7; border-color: #2e7d32; }
 .badge.fail { background: #f8c9c9; border-color: #b71c1c; }
@@ -121,16 +123,16 @@ void matrix_section(std::string& o, const Matrix& m) {
                 o += fmt::format("<td class=\"{}\" title=\"{}\">", css_class(s),
                                  esc(kind + " / " + arch + " / " + dtype));
                 if (s == Status::not_applicable) {
-                    o += fmt::format("<div class=\"st\">n/a</div><div class=\"n\">{} case{}</div></td>",
+                    o += fmt::format("<div class=\"st\">n/a</div><div class=\"m\">{} case{}</div></td>",
                                      c->not_applicable, c->not_applicable == 1 ? "" : "s");
                     continue;
                 }
                 const int ran = c->pass + c->fail;
-                o += fmt::format("<div class=\"st\">{}</div><div class=\"n\">{}/{}</div>",
+                o += fmt::format("<div class=\"st\">{} <span class=\"n\">{}/{}</span></div>",
                                  s == Status::pass ? "PASS" : "FAIL", s == Status::pass ? c->pass : c->fail,
                                  ran);
-                o += fmt::format("<div class=\"m\">{} ulp<br>UB {}<br>{:.0f} i/t</div></td>",
-                                 format_ulp(c->worst_ulp), format_bytes(c->ub_peak), c->instr_per_tile);
+                o += fmt::format("<div class=\"m\">{} ulp &middot; {:.0f} i/t<br>UB {}</div></td>",
+                                 format_ulp(c->worst_ulp), c->instr_per_tile, format_bytes(c->ub_peak));
             }
         o += "</tr>\n";
     }
@@ -146,10 +148,10 @@ void failing_section(std::string& o, const ReportInput& in, int failed) {
     o += "<table><tr><th>id</th><th>suite</th><th>message</th><th>violations</th><th>replay</th></tr>\n";
     for (const CaseResult& r : in.results) {
         if (r.status != Status::fail) continue;
-        o += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}", esc(r.id), esc(r.suite),
-                         esc(r.message));
+        o += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td><div class=\"msg\">{}</div>", esc(r.id),
+                         esc(r.suite), esc(r.message));
         if (!r.graph_text.empty()) o += "<pre>" + esc(r.graph_text) + "</pre>";
-        o += fmt::format("</td><td>{}</td><td><code>{}</code></td></tr>\n",
+        o += fmt::format("</td><td>{}</td><td><code class=\"cmd\">{}</code></td></tr>\n",
                          esc(violations_text(r.violations)), esc(r.replay));
     }
     o += "</table>\n";

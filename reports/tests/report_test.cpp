@@ -148,17 +148,18 @@ TEST(ReportHtml, PlantedFailureIsFailingAndThePageIsSelfContained) {
     EXPECT_NE(h.find("<h2>Failing cases (1)</h2>"), std::string::npos);
     EXPECT_NE(h.find("<td><code>Planted/AtlasA2/float/alwaysFails</code></td>"), std::string::npos) << h;
     EXPECT_NE(h.find("planted: output 3 differs from the oracle by 7 ULP &lt;&amp;&gt;"), std::string::npos);
-    EXPECT_NE(h.find("<code>build/release/tools/evgcheck conformance --filter "
+    EXPECT_NE(h.find("<code class=\"cmd\">build/release/tools/evgcheck conformance --filter "
                      "'Planted/AtlasA2/float/alwaysFails'</code>"),
               std::string::npos);
     EXPECT_NE(
-        h.find("<td class=\"fail\" title=\"Compute / AtlasA2 / float\"><div class=\"st\">FAIL</div><div "
-               "class=\"n\">1/1</div><div class=\"m\">7 ulp<br>UB 0 B<br>0 i/t</div></td>"),
+        h.find("<td class=\"fail\" title=\"Compute / AtlasA2 / float\"><div class=\"st\">FAIL <span "
+               "class=\"n\">1/1</span></div><div class=\"m\">7 ulp &middot; 0 i/t<br>UB 0 B</div></td>"),
         std::string::npos)
         << h;
     EXPECT_NE(
-        h.find("<td class=\"pass\" title=\"RowBroadcast / AtlasA2 / half\"><div class=\"st\">PASS</div><div "
-               "class=\"n\">2/2</div><div class=\"m\">2 ulp<br>UB 48.0 KiB<br>30 i/t</div></td>"),
+        h.find(
+            "<td class=\"pass\" title=\"RowBroadcast / AtlasA2 / half\"><div class=\"st\">PASS <span "
+            "class=\"n\">2/2</span></div><div class=\"m\">2 ulp &middot; 30 i/t<br>UB 48.0 KiB</div></td>"),
         std::string::npos);
     EXPECT_NE(h.find("Property suite: <b>not run</b>"), std::string::npos);
     // Self-contained: no script, no external resource.
