@@ -198,6 +198,7 @@ std::string violations_text(const std::map<std::string, uint64_t>& v) {
 }
 
 std::string text_matrix(const Matrix& m) {
+    if (m.node_kinds.empty()) return "(no case in the matrix suites)\n";
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head{"node kind"};
     for (const std::string& arch : m.archs)

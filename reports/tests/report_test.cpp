@@ -60,6 +60,10 @@ TEST(ReportMatrix, TextMatrix) {
         "-\n");
 }
 
+TEST(ReportMatrix, TextMatrixWithoutMatrixCases) {
+    EXPECT_EQ(text_matrix(build_matrix({})), "(no case in the matrix suites)\n");
+}
+
 TEST(ReportSummary, LineCountsEveryStatus) {
     EXPECT_EQ(summary_line(sample_input()), "conformance: 5 passed, 1 failed, 1 not applicable in 12 s");
 }

@@ -222,6 +222,14 @@ int conformance_command(std::span<const char* const> argv) {
     const auto paths = reports::write_all(in, out_dir);
     std::cout << "\n" << reports::text_matrix(reports::build_matrix(in.results)) << "\n";
     const reports::Totals t = reports::totals(in.results);
+    for (const char* suite : {"negative", "hazard"}) {
+        std::vector<conformance::CaseResult> of_suite;
+        for (const auto& r : in.results)
+            if (r.suite == suite) of_suite.push_back(r);
+        if (of_suite.empty()) continue;
+        const reports::Totals s = reports::totals(of_suite);
+        std::cout << fmt::format("{} cases: {} passed, {} failed\n", suite, s.passed, s.failed);
+    }
     if (t.failed > 0) {
         std::cout << "failing cases (replay each alone):\n";
         for (const auto& r : in.results)
