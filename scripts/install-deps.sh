@@ -5,6 +5,7 @@ packages=(
   build-essential cmake ninja-build g++ clang-14 clang-format-14
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libeigen3-dev libfmt-dev
   nlohmann-json3-dev
+  chromium  # the report-html test opens the conformance report in headless Chromium
 )
 missing=()
 for p in "${packages[@]}"; do

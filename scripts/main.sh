@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The README's main job: installs dependencies, builds, and runs the machine's demo kernel with its check report.
+# The README's main job: installs dependencies, builds evgcheck, and runs the conformance catalogue on AtlasA2
+# and Ascend950, writing the report to out/conformance (report.html, report.md, report.json, junit.xml).
+# Exit code: 0 when no case failed, 1 when one did. Extra arguments go to `evgcheck conformance`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release >/dev/null
-cmake --build --preset release --target evgcheck-demo
-mkdir -p out
-exec build/release/tools/evgcheck-demo out/evgcheck-demo-report.json
+cmake --build --preset release --target evgcheck
+exec build/release/tools/evgcheck conformance --out out/conformance "$@"

@@ -89,7 +89,7 @@ TEST(EvgcheckCli, UnknownCommandSuggestsTheNearestOne) {
     const Result r = evgcheck("rn x.evg");
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err,
-              "evgcheck: unknown command 'rn'; did you mean 'run'? (commands: run, check, emit; see evgcheck "
+              "evgcheck: unknown command 'rn'; did you mean 'run'? (commands: run, check, emit, conformance; see evgcheck "
               "--help)\n");
 }
 

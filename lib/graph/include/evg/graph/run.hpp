@@ -50,7 +50,7 @@ struct ModelRun {
     std::vector<hw::TraceEntry> trace;  // every issued instruction (when keep_trace)
     // UbAccounting's ub_end (both buffer sets): an upper bound of report.stats.ub_peak, reached when some AIV
     // runs two outer tile iterations in one block and the last node carved touches its whole buffer (the
-    // exact rule: ub_expectation in props/tests/model_props_test.cpp).
+    // exact rule: evg::props::ub_expectation in props/include/evg/props/checks.hpp).
     uint64_t predicted_ub_end = 0;
 };
 

@@ -1,0 +1,63 @@
+// The conformance catalogue: its case records and the runner (issue 6 §1).
+//
+// Every case is a deterministic problem with a stable id (e.g. "RowBroadcast/AtlasA2/half/tailN33/CL4096")
+// that replays it alone through `evgcheck conformance --filter '<id>'`. The report writers consume
+// CaseResult.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace evg::conformance {
+
+enum class Status { pass, fail, not_applicable };
+
+struct CaseResult {
+    std::string id;     // stable, e.g. "RowBroadcast/AtlasA2/half/tailN33/CL4096" — replays it alone
+    std::string suite;  // "node" | "composition" | "example" | "negative" | "hazard"
+    std::string
+        node_kind;  // matrix row: "AccLoad".."ScalarReduce" (composition/example: "Composition"/"Example")
+    std::string dtype;  // matrix column part: "half", "float", ...
+    std::string arch;   // "AtlasA2" | "Ascend950"
+    std::string path;   // "gm" | "ub"
+    Status status = Status::fail;
+    std::string message;   // why it failed / not applicable; for negative cases the diagnostic received
+    std::string expected;  // negative/hazard cases: the documented message or the checker expected
+    double worst_ulp = 0;  // worst ULP distance of any output against the oracle (0 when bit-exact)
+    uint32_t ub_peak = 0, ub_predicted = 0;
+    uint64_t instructions = 0;
+    double instr_per_tile = 0;
+    uint32_t tiles = 0;
+    std::vector<std::string> events_used;  // e.g. "MTE2_V", "V_MTE2", ... (distinct HardEvents of the trace)
+    std::map<std::string, uint64_t> violations;  // kind -> count
+    std::string replay;      // one command: "build/release/tools/evgcheck conformance --filter '<id>'"
+    std::string graph_text;  // the problem in lib/graph's text format (for failing-case listings)
+    double seconds = 0;
+};
+
+struct CaseSpec {
+    std::string id, suite, node_kind, dtype, arch, path;
+    std::function<CaseResult()> run;
+};
+
+// The whole catalogue, in a deterministic order.
+std::vector<CaseSpec> all_cases();
+
+// Runs every case whose id matches `filter_glob` ('*' any run, '?' one character; empty = all), in order,
+// calling `progress` after each. A case that throws is reported as failed with the exception's text.
+std::vector<CaseResult> run_cases(const std::vector<CaseSpec>&, const std::string& filter_glob,
+                                  const std::function<void(const CaseResult&)>& progress);
+
+// A test-only case that always fails (not in all_cases()), for the report writers' tests.
+CaseSpec planted_failing_case();
+
+// The text of a Status: "pass", "fail", "not applicable".
+const char* to_string(Status);
+
+// Glob match over ids: '*' matches any run of characters, '?' one character.
+bool glob_match(const std::string& glob, const std::string& text);
+
+}  // namespace evg::conformance

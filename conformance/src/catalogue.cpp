@@ -1,0 +1,170 @@
+// The catalogue (all_cases), the runner (run_cases) and the helpers the suites share.
+#include "catalogue.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <exception>
+
+#include "evg/graph/text.hpp"
+#include "evg/graph/ub_budget.hpp"
+#include "evg/graph/validate.hpp"
+#include "evg/props/spec.hpp"
+
+namespace evg::conformance {
+
+namespace detail {
+
+std::string arch_str(graph::ArchId a) {
+    return std::string(hw::arch_name(a));
+}
+std::string dtype_str(graph::DType t) {
+    return std::string(hw::dtype_name(t));
+}
+
+std::string configure(graph::Problem& p, graph::ArchId arch, const Config& cfg) {
+    p.arch = arch;
+    p.m = cfg.m;
+    p.n = cfg.n;
+    p.k = cfg.k;
+    p.tile = props::kSmallTile;
+    p.path = cfg.ub ? graph::WorkspacePath::UB : graph::WorkspacePath::GM;
+    for (graph::Node& n : p.graph.nodes)
+        if (n.kind == graph::NodeKind::AccLoad) n.use_ub = cfg.ub;
+    for (graph::Tensor& t : p.graph.tensors) {
+        if (t.rows != 1) t.rows = p.m;
+        if (t.cols != 1) t.cols = p.n;
+        t.row_stride = t.cols + (t.rows == p.m ? cfg.pad : 0);
+    }
+    uint32_t cl = cfg.cl;
+    if (cl == 0) {
+        const graph::ArchId budget_arch =
+            cfg.ub && arch != graph::ArchId::Ascend950 ? graph::ArchId::Ascend950 : arch;
+        cl = graph::max_compute_length(p.graph, budget_arch, p.path);
+        if (cl == 0) cl = 32;
+    }
+    p.compute_length = cl;
+    return fmt::format("{}/{}/CL{}{}", cfg.ub ? "ub" : "gm", cfg.shape,
+                       cfg.cl == 0 ? fmt::format("{}max", cl) : std::to_string(cl),
+                       cfg.pad ? fmt::format("/stride+{}", cfg.pad) : "");
+}
+
+const std::vector<std::string>& applicability_rules() {
+    static const std::vector<std::string> r = {"acc-path",      "bf16-arithmetic", "arch-functor",
+                                               "functor-dtype", "broadcast-dtype", "cast-illegal"};
+    return r;
+}
+
+CaseSpec model_case(std::string id, std::string suite, std::string node_kind, std::string dtype, ModelCase c,
+                    const std::vector<std::string>& na_rules) {
+    CaseSpec s;
+    s.id = std::move(id);
+    s.suite = std::move(suite);
+    s.node_kind = std::move(node_kind);
+    s.dtype = std::move(dtype);
+    s.arch = arch_str(c.problem.arch);
+    s.path = c.problem.path == graph::WorkspacePath::UB ? "ub" : "gm";
+    CaseSpec meta = s;
+    s.run = [meta, c, na_rules]() -> CaseResult {
+        for (const graph::Diagnostic& d : graph::validate(c.problem)) {
+            if (d.severity != graph::Severity::Error) continue;
+            const bool na = std::find(na_rules.begin(), na_rules.end(), d.rule) != na_rules.end();
+            CaseResult r =
+                na ? not_applicable(meta, fmt::format("[{}] {}", d.rule, d.message)) : start_result(meta);
+            r.graph_text = graph::print(c.problem);
+            if (!na) r.message = "the problem does not validate: " + d.format();
+            return r;
+        }
+        return judge_conforming(measure(meta, c));
+    };
+    return s;
+}
+
+}  // namespace detail
+
+const char* to_string(Status s) {
+    switch (s) {
+        case Status::pass:
+            return "pass";
+        case Status::fail:
+            return "fail";
+        case Status::not_applicable:
+            return "not applicable";
+    }
+    return "?";
+}
+
+bool glob_match(const std::string& glob, const std::string& text) {
+    // Iterative '*' / '?' matching with backtracking to the last star.
+    std::size_t g = 0, t = 0, star = std::string::npos, mark = 0;
+    while (t < text.size()) {
+        if (g < glob.size() && (glob[g] == '?' || glob[g] == text[t])) {
+            ++g;
+            ++t;
+        } else if (g < glob.size() && glob[g] == '*') {
+            star = g++;
+            mark = t;
+        } else if (star != std::string::npos) {
+            g = star + 1;
+            t = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (g < glob.size() && glob[g] == '*') ++g;
+    return g == glob.size();
+}
+
+std::vector<CaseSpec> all_cases() {
+    std::vector<CaseSpec> out;
+    detail::add_node_cases(out);
+    detail::add_composition_cases(out);
+    detail::add_example_cases(out);
+    detail::add_negative_cases(out);
+    detail::add_hazard_cases(out);
+    return out;
+}
+
+std::vector<CaseResult> run_cases(const std::vector<CaseSpec>& cases, const std::string& filter_glob,
+                                  const std::function<void(const CaseResult&)>& progress) {
+    std::vector<CaseResult> out;
+    for (const CaseSpec& c : cases) {
+        if (!filter_glob.empty() && !glob_match(filter_glob, c.id)) continue;
+        const auto t0 = std::chrono::steady_clock::now();
+        CaseResult r;
+        try {
+            r = c.run();
+        } catch (const std::exception& e) {
+            r = start_result(c);
+            r.message = fmt::format("exception: {}", e.what());
+        }
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (progress) progress(r);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+CaseSpec planted_failing_case() {
+    // A conforming RowBroadcast case run with upstream's missing PipeBarrier switched on: on AtlasA2 the
+    // replication races with the Add that reads it, so the conformance judgement fails (race).
+    graph::Problem p;
+    p.a = p.b = graph::DType::f16;
+    p.c = graph::DType::f32;
+    p.graph = graph::parse_graph(R"(input bias : float[1, 128]
+output D : float[64, 128]
+%0 = AccLoad float
+%1 = RowBroadcast float bias
+%2 = Compute Add float (%0, %1)
+%3 = AuxStore float D (%2)
+)");
+    const std::string tail = detail::configure(p, graph::ArchId::AtlasA2, detail::kFull);
+    ModelCase c;
+    c.problem = p;
+    c.hazards.row_broadcast_no_barrier = true;
+    CaseSpec s = detail::model_case("Planted/RowBroadcast/AtlasA2/float/" + tail, "node", "RowBroadcast",
+                                    "float", c, {});
+    return s;
+}
+
+}  // namespace evg::conformance

@@ -1,0 +1,119 @@
+// The conformance catalogue as ctest entries: the catalogue's own rules (stable unique ids, every node kind
+// and suite present, the glob filter, the planted failing case), then the whole catalogue in shards, one per
+// node kind or suite, each failing on any failing case with its id, message and replay command.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+#include <set>
+
+#include "evg/conformance/case.hpp"
+
+using namespace evg::conformance;
+
+namespace {
+
+const std::vector<CaseSpec>& catalogue() {
+    static const std::vector<CaseSpec> c = all_cases();
+    return c;
+}
+
+}  // namespace
+
+TEST(Catalogue, IdsAreUniqueAndNameTheirCell) {
+    std::set<std::string> ids;
+    for (const CaseSpec& c : catalogue()) {
+        EXPECT_TRUE(ids.insert(c.id).second) << "duplicate id " << c.id;
+        EXPECT_TRUE(c.arch == "AtlasA2" || c.arch == "Ascend950") << c.id;
+        EXPECT_TRUE(c.path == "gm" || c.path == "ub") << c.id;
+        EXPECT_NE(c.id.find(c.arch), std::string::npos) << c.id;
+        EXPECT_TRUE(c.run) << c.id;
+    }
+}
+
+TEST(Catalogue, CoversEveryNodeKindSuiteAndBothArchsAndPaths) {
+    std::map<std::string, int> kinds, suites, arch_path;
+    for (const CaseSpec& c : catalogue()) {
+        if (c.suite == "node") ++kinds[c.node_kind];
+        ++suites[c.suite];
+        ++arch_path[c.arch + "/" + c.path];
+    }
+    for (const char* k : {"AccLoad", "AuxLoad", "AuxStore", "Cast", "Compute", "RowBroadcast", "ColBroadcast",
+                          "ScalarBroadcast", "RowReduce", "ColReduce", "ScalarReduce"})
+        EXPECT_GE(kinds[k], 18) << k;
+    EXPECT_EQ(kinds.size(), 11u);
+    for (const char* s : {"node", "composition", "example", "negative", "hazard"})
+        EXPECT_GT(suites[s], 0) << s;
+    for (const char* ap : {"AtlasA2/gm", "AtlasA2/ub", "Ascend950/gm", "Ascend950/ub"})
+        EXPECT_GT(arch_path[ap], 0);
+}
+
+TEST(Catalogue, GlobFilter) {
+    EXPECT_TRUE(glob_match("RowBroadcast/AtlasA2/*", "RowBroadcast/AtlasA2/half/gm/tailN33/CL32"));
+    EXPECT_FALSE(glob_match("RowBroadcast/AtlasA2/*", "RowBroadcast/Ascend950/half/gm/tailN33/CL32"));
+    EXPECT_TRUE(glob_match("*/CL3?", "Cast/x/CL32"));
+    EXPECT_FALSE(glob_match("*/CL3?", "Cast/x/CL320"));
+    EXPECT_TRUE(glob_match("", "anything") == false);
+    EXPECT_TRUE(glob_match("*", ""));
+    // An id selects exactly its case.
+    const CaseSpec& any = catalogue().at(catalogue().size() / 2);
+    int n = 0;
+    for (const CaseSpec& c : catalogue()) n += glob_match(any.id, c.id) ? 1 : 0;
+    EXPECT_EQ(n, 1);
+}
+
+TEST(Catalogue, PlantedCaseFailsWithARace) {
+    const std::vector<CaseResult> r = run_cases({planted_failing_case()}, "", {});
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].status, Status::fail);
+    EXPECT_GT(r[0].violations.count("race"), 0u) << r[0].message;
+    EXPECT_EQ(r[0].node_kind, "RowBroadcast");
+    EXPECT_NE(r[0].replay.find(r[0].id), std::string::npos);
+    EXPECT_FALSE(r[0].graph_text.empty());
+}
+
+TEST(Catalogue, ACaseReplaysAloneWithTheSameEvidence) {
+    const std::string id = "RowBroadcast/AtlasA2/half/gm/tailN33/CL32";
+    const std::vector<CaseResult> a = run_cases(catalogue(), id, {});
+    const std::vector<CaseResult> b = run_cases(catalogue(), id, {});
+    ASSERT_EQ(a.size(), 1u);
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_EQ(a[0].status, Status::pass) << a[0].message;
+    EXPECT_EQ(a[0].instructions, b[0].instructions);
+    EXPECT_EQ(a[0].ub_peak, b[0].ub_peak);
+    EXPECT_EQ(a[0].ub_peak, a[0].ub_predicted);
+    EXPECT_GT(a[0].tiles, 0u);
+    EXPECT_FALSE(a[0].events_used.empty());
+}
+
+class Shard : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Shard, EveryCasePasses) {
+    const auto t0 = std::chrono::steady_clock::now();
+    int pass = 0, na = 0;
+    std::string failures;
+    const std::vector<CaseResult> results = run_cases(catalogue(), GetParam(), [&](const CaseResult& r) {
+        if (r.status == Status::pass) ++pass;
+        if (r.status == Status::not_applicable) ++na;
+        if (r.suite == "hazard")
+            std::cout << fmt::format("{}: expected {}; {}\n", r.id, r.expected, r.message);
+        if (r.status == Status::fail)
+            failures += fmt::format("FAIL {}\n  {}\n  replay: {}\n", r.id, r.message, r.replay);
+    });
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << fmt::format("{}: {} cases, {} pass, {} not applicable, {} fail, {:.1f} s\n", GetParam(),
+                             results.size(), pass, na, results.size() - pass - na, secs);
+    EXPECT_GT(results.size(), 0u);
+    EXPECT_TRUE(failures.empty()) << failures;
+}
+
+INSTANTIATE_TEST_SUITE_P(Conformance, Shard,
+                         ::testing::Values("AccLoad/*", "AuxLoad/*", "AuxStore/*", "Cast/*", "Compute/*",
+                                           "RowBroadcast/*", "ColBroadcast/*", "ScalarBroadcast/*",
+                                           "RowReduce/*", "ColReduce/*", "ScalarReduce/*", "Composition/*",
+                                           "Example/*", "Negative/*", "Hazard/*"),
+                         [](const auto& info) {
+                             std::string s = info.param;
+                             return s.substr(0, s.find('/'));
+                         });

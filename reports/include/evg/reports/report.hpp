@@ -1,0 +1,104 @@
+// The conformance report (issue 6 §2): one set of case results written as a self-contained HTML page, a
+// Markdown file, JSON for dashboards and a JUnit XML for CI. Every format carries the same content: the
+// matrix node kind x dtype x arch (pass / fail / not applicable with case counts; per cell the worst error in
+// ULP, the UB peak, the events used and the instructions per tile), the failing cases with their replay
+// commands, the negative-conformance table, the hazard table and the property-suite coverage distribution (or
+// "not run").
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evg/conformance/case.hpp"
+
+namespace evg::reports {
+
+using conformance::CaseResult;
+using conformance::Status;
+
+// The coverage distribution of a property run (props/: Coverage::table()), when one was run.
+struct PropsCoverage {
+    bool run = false;
+    std::string source;  // where it came from: "evgcheck conformance --props" or a log file
+    int cases = 0;
+    std::vector<std::pair<std::string, int>> tags;  // tag -> cases, in the table's order
+};
+
+// Reads the "coverage over N cases:" table(s) of a property run's output (the first shard prints it). Returns
+// run = false when the text holds no such table. When several tables are present, they are summed.
+PropsCoverage parse_props_coverage(std::string_view log, std::string source);
+
+struct ReportInput {
+    std::vector<CaseResult> results;
+    double seconds = 0;              // wall time of the whole run
+    std::string filter;              // the --filter glob, empty for all
+    std::vector<std::string> archs;  // the arch set that was run
+    std::string command;             // the command line that produced it
+    PropsCoverage props;
+};
+
+// One matrix cell: the cases of one node kind, dtype and arch (suites node, composition and example).
+struct Cell {
+    std::string node_kind, dtype, arch;
+    int pass = 0, fail = 0, not_applicable = 0;
+    double worst_ulp = 0;
+    uint32_t ub_peak = 0, ub_predicted = 0;  // the largest of the cell's cases
+    double instr_per_tile = 0;               // the largest of the cell's cases
+    std::vector<std::string> events_used;    // the union, sorted
+    std::vector<std::string> case_ids;
+
+    Status status() const;  // fail if any case failed; pass if any passed; else not applicable
+};
+
+struct Matrix {
+    std::vector<std::string> node_kinds;  // rows, in the spec's node order, then any others
+    std::vector<std::string> archs;       // column groups
+    std::vector<std::string> dtypes;      // columns within a group
+    std::map<std::string, Cell> cells;    // key(node_kind, dtype, arch)
+
+    static std::string key(std::string_view node_kind, std::string_view dtype, std::string_view arch);
+    const Cell* find(std::string_view node_kind, std::string_view dtype, std::string_view arch) const;
+};
+
+// The matrix column of a dtype: a Cast's "half->int8" (any "->" or "/" suffix) counts under its source type.
+std::string matrix_dtype(std::string_view dtype);
+
+// Suites shown in the matrix; "negative" and "hazard" cases have tables of their own.
+bool in_matrix(const CaseResult& r);
+
+Matrix build_matrix(const std::vector<CaseResult>& results);
+
+struct Totals {
+    int passed = 0, failed = 0, not_applicable = 0;
+};
+Totals totals(const std::vector<CaseResult>& results);
+
+// "conformance: 812 passed, 0 failed, 40 not applicable in 212 s"
+std::string summary_line(const ReportInput& in);
+
+// "pass", "fail", "n/a"
+const char* status_word(Status s);
+
+// The matrix as plain text for a terminal: one row per node kind, one column per arch/dtype; cells "pass 12",
+// "FAIL 1/12", "n/a 3" or "-" (no case).
+std::string text_matrix(const Matrix& m);
+
+std::string html(const ReportInput& in);
+std::string markdown(const ReportInput& in);
+std::string json(const ReportInput& in);
+std::string junit(const ReportInput& in);
+
+// Writes report.html, report.md, report.json and junit.xml into `dir` (created if missing); returns the
+// paths.
+std::vector<std::filesystem::path> write_all(const ReportInput& in, const std::filesystem::path& dir);
+
+// Small helpers shared by the writers.
+std::string format_bytes(uint32_t bytes);  // "48.0 KiB", "512 B"
+std::string format_ulp(double ulp);        // "0", "0.5", "3", "1.2e+06"
+std::string violations_text(
+    const std::map<std::string, uint64_t>& v);  // "race x2, uninit_to_gm x1" or "none"
+
+}  // namespace evg::reports

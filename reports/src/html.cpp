@@ -1,0 +1,251 @@
+// The report as one self-contained HTML page: inline CSS, no script, no network. Status is colour AND text
+// (PASS / FAIL / n/a, and failing cells have a heavy border), so it also reads in monochrome.
+#include <fmt/format.h>
+
+#include "evg/reports/report.hpp"
+
+namespace evg::reports {
+
+namespace {
+
+std::string esc(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (const char ch : s) {
+        switch (ch) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += ch;
+        }
+    }
+    return out;
+}
+
+const char* css_class(Status s) {
+    switch (s) {
+        case Status::pass:
+            return "pass";
+        case Status::fail:
+            return "fail";
+        case Status::not_applicable:
+            return "na";
+    }
+    return "na";
+}
+
+std::string badge(Status s) {
+    return fmt::format("<span class=\"badge {}\">{}</span>", css_class(s),
+                       s == Status::pass   ? "PASS"
+                       : s == Status::fail ? "FAIL"
+                                           : "n/a");
+}
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : std::string(sep)) + x;
+    return s;
+}
+
+constexpr const char* kStyle = R"(
+body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 24px 32px; color: #1a1a1a; font-size: 14px; }
+h1 { font-size: 22px; margin: 0 0 8px 0; }
+h2 { font-size: 17px; margin: 28px 0 8px 0; border-bottom: 1px solid #bbb; padding-bottom: 3px; }
+.summary { font-size: 18px; padding: 10px 14px; border: 2px solid; display: inline-block; margin: 6px 0 4px 0; }
+.summary.ok { background: #e3f4e3; border-color: #2e7d32; }
+.summary.bad { background: #fde4e4; border-color: #c62828; }
+.meta { color: #555; font-size: 13px; margin: 4px 0; }
+table { border-collapse: collapse; margin: 6px 0; }
+th, td { border: 1px solid #999; padding: 4px 7px; vertical-align: top; text-align: left; }
+th { background: #eceff1; font-weight: 600; }
+table.matrix td, table.matrix th { text-align: center; min-width: 84px; padding: 3px 5px; }
+table.matrix th.row { text-align: left; }
+table.matrix td.empty { background: #fafafa; color: #bbb; }
+td.pass { background: #d7f0d7; }
+td.fail { background: #f8c9c9; border: 3px solid #b71c1c; }
+td.na { background: #eeeeee; color: #555; }
+.st { font-weight: 700; font-size: 14px; white-space: nowrap; }
+.n { font-size: 12px; font-weight: 400; }
+.msg { white-space: pre-wrap; font-size: 12px; }
+.cmd { white-space: nowrap; }
+.m { font-size: 11px; color: #333; line-height: 1.3; white-space: nowrap; }
+.badge { font-weight: 700; padding: 1px 6px; border: 1px solid; border-radius: 3px; font-size: 12px; }
+.badge.pass { background: #d7f0d7; border-color: #2e7d32; }
+.badge.fail { background: #f8c9c9; border-color: #b71c1c; }
+.badge.na { background: #eeeeee; border-color: #777; }
+code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; }
+pre { background: #f5f5f5; border: 1px solid #ddd; padding: 6px; margin: 4px 0; white-space: pre-wrap; }
+.legend span { margin-right: 14px; }
+.bar { display: inline-block; height: 10px; background: #5c6bc0; vertical-align: middle; }
+table.details td, table.details th { font-size: 12px; }
+)";
+
+void matrix_section(std::string& o, const Matrix& m) {
+    o += "<h2>Matrix: node kind &times; dtype &times; arch</h2>\n";
+    o += "<p class=\"legend\"><span>" + badge(Status::pass) + " every case passed</span><span>" +
+         badge(Status::fail) + " at least one case failed</span><span>" + badge(Status::not_applicable) +
+         " not applicable on that arch</span><span>blank: no case</span></p>\n";
+    o += "<p class=\"meta\">Each cell: result, passed (or failed) cases / cases run; then the worst error in "
+         "ULP "
+         "against the oracle, the largest UB peak, and the most instructions per tile. Events used: the cell "
+         "details table below.</p>\n";
+    if (m.node_kinds.empty()) {
+        o += "<p>No case in the matrix suites.</p>\n";
+        return;
+    }
+    o += "<table class=\"matrix\">\n<tr><th class=\"row\" rowspan=\"2\">node kind</th>";
+    for (const std::string& arch : m.archs)
+        o += fmt::format("<th colspan=\"{}\">{}</th>", m.dtypes.size(), esc(arch));
+    o += "</tr>\n<tr>";
+    for (size_t a = 0; a < m.archs.size(); ++a)
+        for (const std::string& dtype : m.dtypes) o += "<th>" + esc(dtype) + "</th>";
+    o += "</tr>\n";
+    for (const std::string& kind : m.node_kinds) {
+        o += "<tr><th class=\"row\">" + esc(kind) + "</th>";
+        for (const std::string& arch : m.archs)
+            for (const std::string& dtype : m.dtypes) {
+                const Cell* c = m.find(kind, dtype, arch);
+                if (c == nullptr) {
+                    o += "<td class=\"empty\">&middot;</td>";
+                    continue;
+                }
+                const Status s = c->status();
+                o += fmt::format("<td class=\"{}\" title=\"{}\">", css_class(s),
+                                 esc(kind + " / " + arch + " / " + dtype));
+                if (s == Status::not_applicable) {
+                    o += fmt::format("<div class=\"st\">n/a</div><div class=\"m\">{} case{}</div></td>",
+                                     c->not_applicable, c->not_applicable == 1 ? "" : "s");
+                    continue;
+                }
+                const int ran = c->pass + c->fail;
+                o += fmt::format("<div class=\"st\">{} <span class=\"n\">{}/{}</span></div>",
+                                 s == Status::pass ? "PASS" : "FAIL", s == Status::pass ? c->pass : c->fail,
+                                 ran);
+                o += fmt::format("<div class=\"m\">{} ulp &middot; {:.0f} i/t<br>UB {}</div></td>",
+                                 format_ulp(c->worst_ulp), c->instr_per_tile, format_bytes(c->ub_peak));
+            }
+        o += "</tr>\n";
+    }
+    o += "</table>\n";
+}
+
+void failing_section(std::string& o, const ReportInput& in, int failed) {
+    o += fmt::format("<h2>Failing cases ({})</h2>\n", failed);
+    if (failed == 0) {
+        o += "<p>None.</p>\n";
+        return;
+    }
+    o += "<table><tr><th>id</th><th>suite</th><th>message</th><th>violations</th><th>replay</th></tr>\n";
+    for (const CaseResult& r : in.results) {
+        if (r.status != Status::fail) continue;
+        o += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td><div class=\"msg\">{}</div>", esc(r.id),
+                         esc(r.suite), esc(r.message));
+        if (!r.graph_text.empty()) o += "<pre>" + esc(r.graph_text) + "</pre>";
+        o += fmt::format("</td><td>{}</td><td><code class=\"cmd\">{}</code></td></tr>\n",
+                         esc(violations_text(r.violations)), esc(r.replay));
+    }
+    o += "</table>\n";
+}
+
+void suite_table(std::string& o, const ReportInput& in, const std::string& suite, bool hazard) {
+    bool any = false;
+    for (const CaseResult& r : in.results) {
+        if (r.suite != suite) continue;
+        if (!any)
+            o += hazard ? "<table><tr><th>id</th><th>arch</th><th>result</th><th>expected "
+                          "checker</th><th>violations "
+                          "reported</th><th>message</th></tr>\n"
+                        : "<table><tr><th>id</th><th>arch</th><th>result</th><th>expected message</th>"
+                          "<th>received</th></tr>\n";
+        any = true;
+        o += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>", esc(r.id),
+                         esc(r.arch), badge(r.status), esc(r.expected));
+        if (hazard) o += "<td>" + esc(violations_text(r.violations)) + "</td>";
+        o += "<td>" + esc(r.message) + "</td></tr>\n";
+    }
+    if (any)
+        o += "</table>\n";
+    else
+        o += hazard ? "<p>No hazard case ran.</p>\n" : "<p>No negative case ran.</p>\n";
+}
+
+void details_section(std::string& o, const Matrix& m) {
+    if (m.cells.empty()) return;
+    o += "<h2>Cell details</h2>\n<table class=\"details\"><tr><th>node kind</th><th>arch</th><th>dtype</th>"
+         "<th>result</th><th>pass</th><th>fail</th><th>n/a</th><th>worst ULP</th><th>UB peak</th><th>UB "
+         "predicted</th><th>instr/tile</th><th>events used</th></tr>\n";
+    for (const std::string& kind : m.node_kinds)
+        for (const std::string& arch : m.archs)
+            for (const std::string& dtype : m.dtypes) {
+                const Cell* c = m.find(kind, dtype, arch);
+                if (c == nullptr) continue;
+                o += fmt::format(
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</"
+                    "td><td>{}</td>"
+                    "<td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td></tr>\n",
+                    esc(kind), esc(arch), esc(dtype), badge(c->status()), c->pass, c->fail, c->not_applicable,
+                    format_ulp(c->worst_ulp), format_bytes(c->ub_peak), format_bytes(c->ub_predicted),
+                    c->instr_per_tile, c->events_used.empty() ? "-" : esc(join(c->events_used, " ")));
+            }
+    o += "</table>\n";
+}
+
+void props_section(std::string& o, const PropsCoverage& p) {
+    o += "<h2>Property-suite coverage</h2>\n";
+    if (!p.run) {
+        o += "<p>Property suite: <b>not run</b> (<code>evgcheck conformance --props</code> runs its coverage "
+             "shard; <code>--props-log FILE</code> reads a saved run).</p>\n";
+        return;
+    }
+    o += fmt::format(
+        "<p>{} cases (from {}).</p>\n<table><tr><th>tag</th><th>cases</th><th>share</th><th></th></tr>\n",
+        p.cases, esc(p.source));
+    for (const auto& [tag, n] : p.tags) {
+        const double share = p.cases ? 100.0 * n / p.cases : 0.0;
+        o += fmt::format(
+            "<tr><td>{}</td><td>{}</td><td>{:.1f}%</td><td><span class=\"bar\" style=\"width:{:.0f}px\">"
+            "</span></td></tr>\n",
+            esc(tag), n, share, 2 * share);
+    }
+    o += "</table>\n";
+}
+
+}  // namespace
+
+std::string html(const ReportInput& in) {
+    const Matrix m = build_matrix(in.results);
+    const Totals t = totals(in.results);
+    std::string o =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<title>evgcheck conformance report</title>\n<style>";
+    o += kStyle;
+    o += "</style>\n</head>\n<body>\n<h1>evgcheck conformance report</h1>\n";
+    o += fmt::format("<div class=\"summary {}\"><b>{}</b> &mdash; {}</div>\n", t.failed ? "bad" : "ok",
+                     t.failed ? "FAILED" : "ALL PASSED", esc(summary_line(in)));
+    o += fmt::format("<p class=\"meta\">{} cases{}{}{}</p>\n", in.results.size(),
+                     in.archs.empty() ? "" : "; archs " + esc(join(in.archs, ", ")),
+                     in.filter.empty() ? "" : "; filter <code>" + esc(in.filter) + "</code>",
+                     in.command.empty() ? "" : "; command <code>" + esc(in.command) + "</code>");
+    matrix_section(o, m);
+    failing_section(o, in, t.failed);
+    o += "<h2>Negative conformance: invalid graphs must be rejected with the documented message</h2>\n";
+    suite_table(o, in, "negative", false);
+    o += "<h2>Upstream hazards: each faithful switch on, the expected checker must fire</h2>\n";
+    suite_table(o, in, "hazard", true);
+    props_section(o, in.props);
+    details_section(o, m);
+    o += "<p class=\"meta\">" + esc(summary_line(in)) + "</p>\n</body>\n</html>\n";
+    return o;
+}
+
+}  // namespace evg::reports

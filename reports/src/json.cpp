@@ -1,0 +1,176 @@
+// The report as JSON (for dashboards) and as JUnit XML (for CI).
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "evg/reports/report.hpp"
+
+namespace evg::reports {
+
+namespace {
+
+nlohmann::json case_json(const CaseResult& r) {
+    nlohmann::json v = nlohmann::json::object();
+    for (const auto& [kind, n] : r.violations) v[kind] = n;
+    return {{"id", r.id},
+            {"suite", r.suite},
+            {"node_kind", r.node_kind},
+            {"dtype", r.dtype},
+            {"arch", r.arch},
+            {"path", r.path},
+            {"status", status_word(r.status)},
+            {"message", r.message},
+            {"expected", r.expected},
+            {"worst_ulp", r.worst_ulp},
+            {"ub_peak", r.ub_peak},
+            {"ub_predicted", r.ub_predicted},
+            {"instructions", r.instructions},
+            {"instr_per_tile", r.instr_per_tile},
+            {"tiles", r.tiles},
+            {"events_used", r.events_used},
+            {"violations", v},
+            {"replay", r.replay},
+            {"graph_text", r.graph_text},
+            {"seconds", r.seconds}};
+}
+
+std::string xml_escape(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (const char ch : s) {
+        switch (ch) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
+            default:
+                // XML 1.0 forbids most control characters; keep tab and newlines.
+                if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
+                    out += ' ';
+                else
+                    out += ch;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string json(const ReportInput& in) {
+    const Totals t = totals(in.results);
+    const Matrix m = build_matrix(in.results);
+    nlohmann::json j;
+    j["summary"] = {{"passed", t.passed},    {"failed", t.failed},      {"not_applicable", t.not_applicable},
+                    {"seconds", in.seconds}, {"filter", in.filter},     {"archs", in.archs},
+                    {"command", in.command}, {"line", summary_line(in)}};
+    nlohmann::json matrix = nlohmann::json::array();
+    for (const std::string& kind : m.node_kinds)
+        for (const std::string& arch : m.archs)
+            for (const std::string& dtype : m.dtypes) {
+                const Cell* c = m.find(kind, dtype, arch);
+                if (c == nullptr) continue;
+                matrix.push_back({{"node_kind", kind},
+                                  {"arch", arch},
+                                  {"dtype", dtype},
+                                  {"status", status_word(c->status())},
+                                  {"pass", c->pass},
+                                  {"fail", c->fail},
+                                  {"not_applicable", c->not_applicable},
+                                  {"worst_ulp", c->worst_ulp},
+                                  {"ub_peak", c->ub_peak},
+                                  {"ub_predicted", c->ub_predicted},
+                                  {"instr_per_tile", c->instr_per_tile},
+                                  {"events_used", c->events_used},
+                                  {"case_ids", c->case_ids}});
+            }
+    j["matrix"] = {{"rows", m.node_kinds}, {"archs", m.archs}, {"dtypes", m.dtypes}, {"cells", matrix}};
+    nlohmann::json failing = nlohmann::json::array(), negative = nlohmann::json::array(),
+                   hazards = nlohmann::json::array(), cases = nlohmann::json::array();
+    for (const CaseResult& r : in.results) {
+        nlohmann::json c = case_json(r);
+        if (r.status == Status::fail)
+            failing.push_back(
+                {{"id", r.id}, {"message", r.message}, {"replay", r.replay}, {"graph_text", r.graph_text}});
+        if (r.suite == "negative") negative.push_back(c);
+        if (r.suite == "hazard") hazards.push_back(c);
+        cases.push_back(std::move(c));
+    }
+    j["failing"] = failing;
+    j["negative"] = negative;
+    j["hazards"] = hazards;
+    nlohmann::json tags = nlohmann::json::array();
+    for (const auto& [tag, n] : in.props.tags)
+        tags.push_back(
+            {{"tag", tag}, {"cases", n}, {"share", in.props.cases ? double(n) / in.props.cases : 0.0}});
+    j["props_coverage"] = {
+        {"run", in.props.run}, {"source", in.props.source}, {"cases", in.props.cases}, {"tags", tags}};
+    j["cases"] = cases;
+    return j.dump(2) + "\n";
+}
+
+std::string junit(const ReportInput& in) {
+    // One <testsuite> per suite, in order of first appearance, one <testcase> per case id.
+    std::vector<std::string> suites;
+    for (const CaseResult& r : in.results)
+        if (std::find(suites.begin(), suites.end(), r.suite) == suites.end()) suites.push_back(r.suite);
+    const Totals t = totals(in.results);
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += fmt::format(
+        "<testsuites name=\"evgcheck conformance\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+        "skipped=\"{}\" time=\"{:.3f}\">\n",
+        in.results.size(), t.failed, t.not_applicable, in.seconds);
+    for (const std::string& suite : suites) {
+        int n = 0, failures = 0, skipped = 0;
+        double seconds = 0;
+        for (const CaseResult& r : in.results) {
+            if (r.suite != suite) continue;
+            ++n;
+            failures += r.status == Status::fail;
+            skipped += r.status == Status::not_applicable;
+            seconds += r.seconds;
+        }
+        out += fmt::format(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" "
+            "time=\"{:.3f}\">\n",
+            xml_escape(suite), n, failures, skipped, seconds);
+        for (const CaseResult& r : in.results) {
+            if (r.suite != suite) continue;
+            out += fmt::format("    <testcase classname=\"conformance.{}.{}\" name=\"{}\" time=\"{:.3f}\"",
+                               xml_escape(suite), xml_escape(r.node_kind), xml_escape(r.id), r.seconds);
+            if (r.status == Status::pass) {
+                out += "/>\n";
+                continue;
+            }
+            out += ">\n";
+            if (r.status == Status::fail) {
+                std::string body = r.message;
+                if (!r.expected.empty()) body += "\nexpected: " + r.expected;
+                body += "\nviolations: " + violations_text(r.violations);
+                if (!r.replay.empty()) body += "\nreplay: " + r.replay;
+                if (!r.graph_text.empty()) body += "\ngraph:\n" + r.graph_text;
+                out += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
+                                   xml_escape(r.message), r.suite == "negative" ? "rejection" : "conformance",
+                                   xml_escape(body));
+            } else {
+                out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(r.message));
+            }
+            out += "    </testcase>\n";
+        }
+        out += "  </testsuite>\n";
+    }
+    out += "</testsuites>\n";
+    return out;
+}
+
+}  // namespace evg::reports

@@ -1,0 +1,115 @@
+// End to end: `evgcheck conformance --filter` on three catalogue cases plus the planted failing case. The
+// command exits 1, prints the summary line last, and the planted case is failing in all four report files.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kFilter = "RowBroadcast/AtlasA2/half/gm/tail*";
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+struct CliRun {
+    int code = -1;
+    std::string out, err;
+    fs::path dir;
+};
+
+CliRun run_conformance(const std::string& name, const std::string& extra_env, const std::string& extra_args) {
+    CliRun r;
+    r.dir = fs::temp_directory_path() / ("evg_conformance_e2e_" + name);
+    fs::remove_all(r.dir);
+    fs::create_directories(r.dir);
+    const std::string cmd = extra_env + " '" EVGCHECK_BINARY "' conformance --filter '" + kFilter +
+                            "' --out '" + (r.dir / "report").string() + "' " + extra_args + " >'" +
+                            (r.dir / "stdout").string() + "' 2>'" + (r.dir / "stderr").string() + "'";
+    const int status = std::system(cmd.c_str());
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(r.dir / "stdout");
+    r.err = slurp(r.dir / "stderr");
+    return r;
+}
+
+void expect_planted_failing_everywhere(const CliRun& r) {
+    ASSERT_EQ(r.code, 1) << r.out << r.err;
+    // The summary line is the last line of the output.
+    const std::regex last(R"(\nconformance: 3 passed, 1 failed, 0 not applicable in \d+ s\n$)");
+    EXPECT_TRUE(std::regex_search(r.out, last)) << r.out;
+
+    const fs::path dir = r.dir / "report";
+    const nlohmann::json j = nlohmann::json::parse(slurp(dir / "report.json"));
+    EXPECT_EQ(j["summary"]["passed"], 3);
+    EXPECT_EQ(j["summary"]["failed"], 1);
+    ASSERT_EQ(j["failing"].size(), 1u);
+    const std::string id = j["failing"][0]["id"];
+    EXPECT_EQ(id.rfind("Planted/", 0), 0u) << id;
+    EXPECT_NE(j["failing"][0]["replay"].get<std::string>().find("--filter '" + id + "' --planted"),
+              std::string::npos);
+    EXPECT_GE(j["cases"].size(), 4u);
+    for (const auto& c : j["cases"]) EXPECT_EQ(c["status"], c["id"] == id ? "fail" : "pass") << c["id"];
+    EXPECT_NE(r.out.find("FAIL 1/1"), std::string::npos) << r.out;  // the text matrix
+
+    const std::string xml = slurp(dir / "junit.xml");
+    EXPECT_NE(xml.find("failures=\"1\""), std::string::npos);
+    const std::regex failing("<testcase [^>]*name=\"" + id + "\"[^>]*>\\s*<failure message=");
+    EXPECT_TRUE(std::regex_search(xml, failing)) << xml;
+
+    const std::string md = slurp(dir / "report.md");
+    EXPECT_NE(md.find("## Failing cases (1)"), std::string::npos);
+    EXPECT_NE(md.find("| `" + id + "` |"), std::string::npos) << md;
+    EXPECT_NE(md.find("**FAIL** 1/1"), std::string::npos);
+
+    const std::string html = slurp(dir / "report.html");
+    EXPECT_NE(html.find("<b>FAILED</b>"), std::string::npos);
+    EXPECT_NE(html.find("<h2>Failing cases (1)</h2>"), std::string::npos);
+    EXPECT_NE(html.find("<td><code>" + id + "</code></td>"), std::string::npos);
+    EXPECT_NE(html.find("<td class=\"fail\""), std::string::npos);
+    fs::remove_all(r.dir);
+}
+
+TEST(ConformanceCommand, PlantedCaseFailsInEveryFormat) {
+    expect_planted_failing_everywhere(run_conformance("option", "", "--planted"));
+}
+
+TEST(ConformanceCommand, PlantedCaseThroughTheEnvironment) {
+    expect_planted_failing_everywhere(run_conformance("env", "EVGCHECK_CONFORMANCE_PLANTED=1", ""));
+}
+
+TEST(ConformanceCommand, PassingRunExitsZero) {
+    const CliRun r = run_conformance("pass", "", "");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(R"(\nconformance: 3 passed, 0 failed, 0 not applicable in \d+ s\n$)")))
+        << r.out;
+    EXPECT_NE(slurp(r.dir / "report" / "report.html").find("<b>ALL PASSED</b>"), std::string::npos);
+    fs::remove_all(r.dir);
+}
+
+TEST(ConformanceCommand, BadInputExitsTwo) {
+    CliRun r = run_conformance("nomatch", "", "--arch Ascend950");  // the filter names AtlasA2 cases only
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("no case matches --filter"), std::string::npos) << r.err;
+    fs::remove_all(r.dir);
+    r = run_conformance("badarch", "", "--arch AtlasA3");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("unknown arch 'AtlasA3'; did you mean 'AtlasA2'?"), std::string::npos) << r.err;
+    fs::remove_all(r.dir);
+}
+
+}  // namespace

@@ -1,0 +1,222 @@
+// The writers on a hand-made result list: the matrix, and a planted failing case visible as failing in every
+// format (HTML, Markdown, JSON, JUnit).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "evg/reports/report.hpp"
+#include "sample_results.hpp"
+
+namespace evg::reports {
+namespace {
+
+ReportInput sample_input() {
+    ReportInput in;
+    in.results = testing::sample_results();
+    in.seconds = 12.4;
+    in.archs = {"AtlasA2", "Ascend950"};
+    return in;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) ++n;
+    return n;
+}
+
+TEST(ReportMatrix, CellsAggregateTheirCases) {
+    const Matrix m = build_matrix(testing::sample_results());
+    EXPECT_EQ(m.node_kinds, (std::vector<std::string>{"RowBroadcast", "Compute", "Cast"}));
+    EXPECT_EQ(m.archs, (std::vector<std::string>{"AtlasA2", "Ascend950"}));
+    EXPECT_EQ(m.dtypes, (std::vector<std::string>{"half", "bfloat16", "float"}));
+    const Cell* rb = m.find("RowBroadcast", "half", "AtlasA2");
+    ASSERT_NE(rb, nullptr);
+    EXPECT_EQ(rb->pass, 2);
+    EXPECT_EQ(rb->fail, 0);
+    EXPECT_EQ(rb->status(), Status::pass);
+    EXPECT_EQ(rb->worst_ulp, 2);
+    EXPECT_EQ(rb->ub_peak, 49152u);
+    EXPECT_EQ(rb->instr_per_tile, 30);
+    EXPECT_EQ(rb->events_used, (std::vector<std::string>{"MTE2_V", "MTE3_V", "V_MTE2"}));
+    EXPECT_EQ(m.find("Compute", "bfloat16", "AtlasA2")->status(), Status::not_applicable);
+    EXPECT_EQ(m.find("Compute", "float", "AtlasA2")->status(), Status::fail);
+    EXPECT_EQ(m.find("Cast", "half", "Ascend950")->pass, 1);  // "half->int8" counts under its source type
+    EXPECT_EQ(m.find("Negative", "float", "AtlasA2"), nullptr);
+    EXPECT_EQ(m.find("Hazard", "half", "AtlasA2"), nullptr);
+}
+
+TEST(ReportMatrix, TextMatrix) {
+    EXPECT_EQ(
+        text_matrix(build_matrix(testing::sample_results())),
+        "node kind     AtlasA2/half  AtlasA2/bfloat16  AtlasA2/float  Ascend950/half  Ascend950/bfloat16  "
+        "Ascend950/float\n"
+        "RowBroadcast  pass 2        -                 -              -               -                   -\n"
+        "Compute       -             n/a 1             FAIL 1/1       -               -                   -\n"
+        "Cast          -             -                 -              pass 1          -                   "
+        "-\n");
+}
+
+TEST(ReportMatrix, TextMatrixWithoutMatrixCases) {
+    EXPECT_EQ(text_matrix(build_matrix({})), "(no case in the matrix suites)\n");
+}
+
+TEST(ReportSummary, LineCountsEveryStatus) {
+    EXPECT_EQ(summary_line(sample_input()), "conformance: 5 passed, 1 failed, 1 not applicable in 12 s");
+}
+
+TEST(ReportHelpers, Formats) {
+    EXPECT_EQ(format_bytes(512), "512 B");
+    EXPECT_EQ(format_bytes(49152), "48.0 KiB");
+    EXPECT_EQ(format_ulp(0), "0");
+    EXPECT_EQ(format_ulp(3), "3");
+    EXPECT_EQ(format_ulp(0.5), "0.5");
+    EXPECT_EQ(violations_text({}), "none");
+    EXPECT_EQ(violations_text({{"race", 2}, {"uninit_to_gm", 0}, {"deadlock", 1}}), "deadlock x1, race x2");
+    EXPECT_EQ(matrix_dtype("half->int8/CAST_RINT"), "half");
+}
+
+TEST(ReportJson, PlantedFailureIsFailing) {
+    const nlohmann::json j = nlohmann::json::parse(json(sample_input()));
+    EXPECT_EQ(j["summary"]["passed"], 5);
+    EXPECT_EQ(j["summary"]["failed"], 1);
+    EXPECT_EQ(j["summary"]["not_applicable"], 1);
+    ASSERT_EQ(j["failing"].size(), 1u);
+    EXPECT_EQ(j["failing"][0]["id"], "Planted/AtlasA2/float/alwaysFails");
+    EXPECT_EQ(j["failing"][0]["replay"],
+              "build/release/tools/evgcheck conformance --filter 'Planted/AtlasA2/float/alwaysFails'");
+    bool found = false;
+    for (const auto& c : j["matrix"]["cells"])
+        if (c["node_kind"] == "Compute" && c["dtype"] == "float") {
+            EXPECT_EQ(c["status"], "fail");
+            EXPECT_EQ(c["fail"], 1);
+            EXPECT_EQ(c["worst_ulp"], 7.0);
+            found = true;
+        }
+    EXPECT_TRUE(found);
+    EXPECT_EQ(j["negative"].size(), 1u);
+    EXPECT_EQ(j["hazards"].size(), 1u);
+    EXPECT_EQ(j["hazards"][0]["violations"]["race"], 1);
+    EXPECT_EQ(j["cases"].size(), 7u);
+    EXPECT_FALSE(j["props_coverage"]["run"]);
+}
+
+TEST(ReportJunit, PlantedFailureHasAFailureElement) {
+    const std::string x = junit(sample_input());
+    EXPECT_NE(x.find("<testsuites name=\"evgcheck conformance\" tests=\"7\" failures=\"1\" errors=\"0\" "
+                     "skipped=\"1\""),
+              std::string::npos)
+        << x;
+    EXPECT_EQ(count(x, "<testsuite "), 3u);  // node, negative, hazard
+    EXPECT_EQ(count(x, "<testcase "), 7u);
+    EXPECT_EQ(count(x, "<failure "), 1u);
+    EXPECT_EQ(count(x, "<skipped "), 1u);
+    const std::regex failing(
+        R"re(<testcase classname="conformance\.node\.Compute" name="Planted/AtlasA2/float/alwaysFails" time="0\.250">\s*<failure message="planted: output 3 differs from the oracle by 7 ULP &lt;&amp;&gt;")re");
+    EXPECT_TRUE(std::regex_search(x, failing)) << x;
+    EXPECT_NE(x.find("<testsuite name=\"node\" tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"1\""),
+              std::string::npos);
+    EXPECT_NE(x.find("replay: build/release/tools/evgcheck conformance --filter &apos;Planted/AtlasA2/float/"
+                     "alwaysFails&apos;"),
+              std::string::npos);
+    EXPECT_EQ(x.find("<&>"), std::string::npos);  // escaped
+}
+
+TEST(ReportMarkdown, PlantedFailureIsListedAndItsCellFails) {
+    const std::string md = markdown(sample_input());
+    EXPECT_NE(md.find("## Failing cases (1)"), std::string::npos) << md;
+    EXPECT_NE(
+        md.find("| `Planted/AtlasA2/float/alwaysFails` | planted: output 3 differs from the oracle by 7 ULP "
+                "<&> | race x2 | `build/release/tools/evgcheck conformance --filter "
+                "'Planted/AtlasA2/float/alwaysFails'` |"),
+        std::string::npos)
+        << md;
+    // Matrix row Compute: AtlasA2 half, bfloat16, float, then Ascend950 half, bfloat16, float.
+    EXPECT_NE(md.find("| Compute |  | n/a (1) | **FAIL** 1/1 |  |  |  |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| RowBroadcast | PASS 2/2 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| Compute | AtlasA2 | float | **FAIL** | 0 | 1 | 0 | 7 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| `Negative/cycle` | AtlasA2 | pass | the graph has a cycle |"), std::string::npos);
+    EXPECT_NE(md.find("| `Hazard/row_broadcast_no_barrier/AtlasA2` | AtlasA2 | pass | race | race x1 |"),
+              std::string::npos);
+    EXPECT_NE(md.find("Property suite: not run"), std::string::npos);
+    EXPECT_NE(md.find("conformance: 5 passed, 1 failed, 1 not applicable in 12 s\n"), std::string::npos);
+}
+
+TEST(ReportHtml, PlantedFailureIsFailingAndThePageIsSelfContained) {
+    const std::string h = html(sample_input());
+    EXPECT_EQ(h.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(h.find("<div class=\"summary bad\"><b>FAILED</b>"), std::string::npos);
+    EXPECT_NE(h.find("<h2>Failing cases (1)</h2>"), std::string::npos);
+    EXPECT_NE(h.find("<td><code>Planted/AtlasA2/float/alwaysFails</code></td>"), std::string::npos) << h;
+    EXPECT_NE(h.find("planted: output 3 differs from the oracle by 7 ULP &lt;&amp;&gt;"), std::string::npos);
+    EXPECT_NE(h.find("<code class=\"cmd\">build/release/tools/evgcheck conformance --filter "
+                     "'Planted/AtlasA2/float/alwaysFails'</code>"),
+              std::string::npos);
+    EXPECT_NE(
+        h.find("<td class=\"fail\" title=\"Compute / AtlasA2 / float\"><div class=\"st\">FAIL <span "
+               "class=\"n\">1/1</span></div><div class=\"m\">7 ulp &middot; 0 i/t<br>UB 0 B</div></td>"),
+        std::string::npos)
+        << h;
+    EXPECT_NE(
+        h.find(
+            "<td class=\"pass\" title=\"RowBroadcast / AtlasA2 / half\"><div class=\"st\">PASS <span "
+            "class=\"n\">2/2</span></div><div class=\"m\">2 ulp &middot; 30 i/t<br>UB 48.0 KiB</div></td>"),
+        std::string::npos);
+    EXPECT_NE(h.find("Property suite: <b>not run</b>"), std::string::npos);
+    // Self-contained: no script, no external resource.
+    EXPECT_EQ(h.find("<script"), std::string::npos);
+    EXPECT_EQ(h.find("http://"), std::string::npos);
+    EXPECT_EQ(h.find("https://"), std::string::npos);
+    EXPECT_EQ(h.find("<link"), std::string::npos);
+}
+
+TEST(ReportHtml, AllPassedBanner) {
+    ReportInput in = sample_input();
+    std::erase_if(in.results, [](const CaseResult& r) { return r.status == Status::fail; });
+    const std::string h = html(in);
+    EXPECT_NE(h.find("<div class=\"summary ok\"><b>ALL PASSED</b>"), std::string::npos);
+    EXPECT_NE(h.find("<h2>Failing cases (0)</h2>\n<p>None.</p>"), std::string::npos);
+}
+
+TEST(ReportProps, ParsesTheCoverageTableOfAPropRun) {
+    const std::string log =
+        "[ RUN      ] Props.ModelMatchesOracleAndCheckersAreClean\n"
+        "OK, passed 2000 tests\n"
+        "coverage over 2000 cases:\n"
+        "  arch:AtlasA2                    1010   50.5%\n"
+        "  kind:Compute                    1700   85.0%\n"
+        "[       OK ] Props.ModelMatchesOracleAndCheckersAreClean (9000 ms)\n";
+    const PropsCoverage p = parse_props_coverage(log, "test log");
+    EXPECT_TRUE(p.run);
+    EXPECT_EQ(p.cases, 2000);
+    ASSERT_EQ(p.tags.size(), 2u);
+    EXPECT_EQ(p.tags[0], (std::pair<std::string, int>{"arch:AtlasA2", 1010}));
+    EXPECT_EQ(p.tags[1], (std::pair<std::string, int>{"kind:Compute", 1700}));
+    EXPECT_FALSE(parse_props_coverage("nothing here\n", "x").run);
+
+    ReportInput in = sample_input();
+    in.props = p;
+    EXPECT_NE(markdown(in).find("| kind:Compute | 1700 | 85.0% |"), std::string::npos);
+    EXPECT_NE(html(in).find("<tr><td>kind:Compute</td><td>1700</td><td>85.0%</td>"), std::string::npos);
+    EXPECT_EQ(nlohmann::json::parse(json(in))["props_coverage"]["tags"][1]["cases"], 1700);
+}
+
+TEST(ReportFiles, WriteAllWritesTheFourFormats) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "evg_reports_test_out";
+    std::filesystem::remove_all(dir);
+    const auto paths = write_all(sample_input(), dir);
+    ASSERT_EQ(paths.size(), 4u);
+    for (const char* name : {"report.html", "report.md", "report.json", "junit.xml"}) {
+        std::ifstream f(dir / name);
+        std::stringstream s;
+        s << f.rdbuf();
+        EXPECT_NE(s.str().find("Planted/AtlasA2/float/alwaysFails"), std::string::npos) << name;
+    }
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace evg::reports

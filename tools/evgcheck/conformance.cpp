@@ -1,0 +1,247 @@
+// evgcheck conformance: runs the conformance catalogue (conformance/: every node kind, composition, the seed
+// examples, negative conformance, upstream hazards) on the model and writes the report (reports/): HTML,
+// Markdown, JSON and JUnit in --out, the matrix as text, and a summary line last. Exit 0 when every case
+// passed or was not applicable, 1 when any failed, 2 for bad options (or a filter that matches nothing).
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "load.hpp"
+#include "subprocess.hpp"
+
+#ifdef EVGCHECK_HAS_CONFORMANCE
+#include "evg/conformance/case.hpp"
+#include "evg/reports/report.hpp"
+#endif
+
+#ifndef EVGCHECK_PROPS_BINARY
+#define EVGCHECK_PROPS_BINARY ""
+#endif
+
+namespace evgcheck {
+
+#ifdef EVGCHECK_HAS_CONFORMANCE
+namespace conformance = evg::conformance;
+namespace reports = evg::reports;
+#endif
+
+namespace {
+
+constexpr std::array kConformanceOptions = {
+    OptionSpec{"out", "DIR",
+               "write report.html, report.md, report.json and junit.xml here (default out/conformance)"},
+    OptionSpec{"filter", "GLOB", "only the cases whose id matches ('*' any run, '?' one character)"},
+    OptionSpec{"arch", "NAME[,NAME]", "only these archs (AtlasA2, Ascend950; default both)"},
+    OptionSpec{"list", "", "print the ids of the matching cases and exit"},
+    OptionSpec{"planted", "",
+               "add the planted failing case (also EVGCHECK_CONFORMANCE_PLANTED=1): a report test"},
+    OptionSpec{"props", "", "also run the property suite's coverage shard and include its distribution"},
+    OptionSpec{"props-log", "FILE",
+               "include the coverage distribution printed in FILE (a saved property run)"},
+    OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 1800)"},
+    OptionSpec{"verbose", "", "print every case as it finishes (default: failures and a progress line)"},
+    OptionSpec{"help", "", "print this help"},
+};
+
+constexpr const char* kConformanceUsage =
+    "Usage: evgcheck conformance [options]\n"
+    "\n"
+    "Runs the conformance catalogue on the model: each of the 11 node kinds across dtypes, archs, workspace\n"
+    "paths, tails, computeLengths and strides; TreeVisitor and TopologicalVisitor compositions; the seed\n"
+    "examples; invalid graphs that must be rejected with their documented message; and upstream's hazards,\n"
+    "each of which the matching checker must catch. Every case has a stable id that replays it alone with\n"
+    "--filter '<id>'. Writes the report as HTML, Markdown, JSON and JUnit XML, prints the matrix node kind "
+    "x\n"
+    "dtype x arch and a summary line.\n"
+    "Exit code: 0 nothing failed, 1 a case failed, 2 bad options or no matching case, 3 the time budget ran\n"
+    "out.\n"
+    "\n";
+
+#ifdef EVGCHECK_HAS_CONFORMANCE
+
+std::vector<std::string> split_archs(const std::string& list) {
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    std::string a;
+    constexpr std::array<std::string_view, 2> known{"AtlasA2", "Ascend950"};
+    while (std::getline(in, a, ',')) {
+        if (a.empty()) continue;
+        if (std::find(known.begin(), known.end(), a) == known.end()) {
+            std::string msg = fmt::format("evgcheck conformance: --arch: unknown arch '{}'", a);
+            if (const std::string near = closest(a, known); !near.empty())
+                msg += "; did you mean '" + near + "'?";
+            throw UsageError(msg + " (archs: AtlasA2, Ascend950)");
+        }
+        out.push_back(a);
+    }
+    if (out.empty())
+        throw UsageError("evgcheck conformance: --arch needs at least one arch (AtlasA2, Ascend950)");
+    return out;
+}
+
+std::string command_line(std::span<const char* const> argv) {
+    std::string s = "evgcheck conformance";
+    for (const char* a : argv) {
+        const std::string arg = a;
+        const bool plain = arg.find_first_of(" *?'\"$") == std::string::npos;
+        s += plain ? " " + arg : " '" + arg + "'";
+    }
+    return s;
+}
+
+reports::PropsCoverage run_props(std::chrono::steady_clock::time_point deadline) {
+    const char* env = std::getenv("EVGCHECK_PROPS_BINARY");
+    const std::string binary = env != nullptr && *env != '\0' ? env : EVGCHECK_PROPS_BINARY;
+    if (binary.empty() || ::access(binary.c_str(), X_OK) != 0) {
+        std::cerr << "evgcheck conformance: --props: the property binary is not built; the report says \"not "
+                     "run\"\n";
+        return {};
+    }
+    const std::string test = "Props.ModelMatchesOracleAndCheckersAreClean";
+    std::cerr << "evgcheck conformance: running the property suite's coverage shard (" << test << ")\n";
+    const ProcessResult r =
+        run_process(binary, {"--gtest_filter=" + test}, {{"EVG_PROPS_NO_SAVE", "1"}}, deadline);
+    reports::PropsCoverage p =
+        reports::parse_props_coverage(r.output, "evg_props_model_tests --gtest_filter=" + test);
+    if (r.exit_code != 0)
+        std::cerr << "evgcheck conformance: the property shard failed (exit " << r.exit_code
+                  << "); run `evgcheck check` for its counterexample\n";
+    return p;
+}
+
+#endif
+
+}  // namespace
+
+int conformance_command(std::span<const char* const> argv) {
+    const Args args = Args::parse(argv, kConformanceOptions, "conformance", 0);
+    if (args.has("help")) {
+        std::cout << kConformanceUsage << options_help(kConformanceOptions);
+        return kExitOk;
+    }
+#ifndef EVGCHECK_HAS_CONFORMANCE
+    std::cerr
+        << "evgcheck conformance: this build has no conformance catalogue (conformance/ or reports/ was not "
+           "built)\n";
+    return kExitInternal;
+#else
+    const auto start = std::chrono::steady_clock::now();
+    const std::filesystem::path out_dir = args.get("out").value_or("out/conformance");
+    const std::string filter = args.get("filter").value_or("");
+    const std::vector<std::string> archs = split_archs(args.get("arch").value_or("AtlasA2,Ascend950"));
+    const double budget = args.seconds("time-budget", 7 * 86400).value_or(1800);
+    const char* planted_env = std::getenv("EVGCHECK_CONFORMANCE_PLANTED");
+    const bool planted = args.has("planted") || (planted_env != nullptr && std::string(planted_env) == "1");
+    if (args.has("props") && args.has("props-log"))
+        throw UsageError("evgcheck conformance: give --props or --props-log, not both");
+
+    // The catalogue's cases matching --filter and --arch (a case without an arch stays), then the planted
+    // failing case when asked for, whatever the filter says.
+    std::vector<conformance::CaseSpec> specs = conformance::all_cases();
+    std::erase_if(specs, [&](const conformance::CaseSpec& s) {
+        return (!filter.empty() && !conformance::glob_match(filter, s.id)) ||
+               (!s.arch.empty() && std::find(archs.begin(), archs.end(), s.arch) == archs.end());
+    });
+    if (planted) specs.push_back(conformance::planted_failing_case());
+    if (args.has("list")) {
+        for (const auto& s : specs) std::cout << s.id << "\n";
+        return kExitOk;
+    }
+    const size_t matching = specs.size();
+    if (matching == 0)
+        throw UsageError(fmt::format("evgcheck conformance: no case matches --filter '{}' on {} (see --list)",
+                                     filter, fmt::join(archs, ", ")));
+
+    reports::PropsCoverage props;
+    if (const auto log = args.get("props-log")) {
+        std::ifstream f(*log);
+        if (!f) throw InputError("evgcheck conformance: --props-log: cannot read '" + *log + "'");
+        std::stringstream s;
+        s << f.rdbuf();
+        props = reports::parse_props_coverage(s.str(), *log);
+        if (!props.run)
+            throw InputError("evgcheck conformance: --props-log: '" + *log +
+                             "' holds no coverage table (\"coverage over N cases:\")");
+    }
+    arm_time_budget(budget, "--time-budget");
+    if (args.has("props"))
+        props = run_props(start + std::chrono::milliseconds(static_cast<long long>(budget * 1000)));
+
+    std::cout << fmt::format("evgcheck conformance: {} cases{} on {}\n", matching,
+                             filter.empty() ? "" : " matching '" + filter + "'", fmt::join(archs, ", "))
+              << std::flush;
+    const bool verbose = args.has("verbose");
+    const bool tty = ::isatty(2) != 0;
+    size_t done = 0, failed = 0, next_note = 0;
+    auto last_note = std::chrono::steady_clock::now();
+    const auto progress = [&](const conformance::CaseResult& r) {
+        ++done;
+        if (r.status == conformance::Status::fail) {
+            ++failed;
+            std::cerr << (tty ? "\r\033[K" : "") << "FAIL " << r.id << ": " << r.message
+                      << "\n  replay: " << r.replay << "\n";
+        } else if (verbose) {
+            std::cerr << (tty ? "\r\033[K" : "") << reports::status_word(r.status) << " " << r.id << " ("
+                      << fmt::format("{:.2f}", r.seconds) << " s)\n";
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (tty) {
+            std::cerr << fmt::format("\r\033[K{}/{} cases, {} failed", done, matching, failed) << std::flush;
+        } else if (done >= next_note || now - last_note > std::chrono::seconds(30) || done == matching) {
+            std::cerr << fmt::format("{}/{} cases, {} failed, {:.0f} s\n", done, matching, failed,
+                                     std::chrono::duration<double>(now - start).count());
+            next_note = done + std::max<size_t>(1, matching / 10);
+            last_note = now;
+        }
+    };
+    reports::ReportInput in;
+    in.results = conformance::run_cases(specs, "", progress);
+    // The planted case is not in the catalogue: its replay needs --planted.
+    if (planted)
+        for (auto& r : in.results)
+            if (r.id == specs.back().id && !r.replay.empty() &&
+                r.replay.find("--planted") == std::string::npos)
+                r.replay += " --planted";
+    if (tty) std::cerr << "\r\033[K";
+    ::alarm(0);
+    in.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    in.filter = filter;
+    in.archs = archs;
+    in.command = command_line(argv);
+    in.props = props;
+
+    const auto paths = reports::write_all(in, out_dir);
+    std::cout << "\n" << reports::text_matrix(reports::build_matrix(in.results)) << "\n";
+    const reports::Totals t = reports::totals(in.results);
+    for (const char* suite : {"negative", "hazard"}) {
+        std::vector<conformance::CaseResult> of_suite;
+        for (const auto& r : in.results)
+            if (r.suite == suite) of_suite.push_back(r);
+        if (of_suite.empty()) continue;
+        const reports::Totals s = reports::totals(of_suite);
+        std::cout << fmt::format("{} cases: {} passed, {} failed\n", suite, s.passed, s.failed);
+    }
+    if (t.failed > 0) {
+        std::cout << "failing cases (replay each alone):\n";
+        for (const auto& r : in.results)
+            if (r.status == conformance::Status::fail) std::cout << "  " << r.replay << "\n";
+        std::cout << "\n";
+    }
+    std::cout << "report:";
+    for (const auto& p : paths) std::cout << " " << p.string();
+    std::cout << "\n";
+    std::cout << reports::summary_line(in) << "\n";
+    return t.failed > 0 ? kExitFailed : kExitOk;
+#endif
+}
+
+}  // namespace evgcheck
