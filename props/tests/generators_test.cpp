@@ -1,5 +1,7 @@
 // The generators, shrinkers, coverage and regression files on their own (no model): every generated case is
 // valid, survives the text form, shrinks to valid cases, evaluates on the oracle, and covers every class.
+// Inside every property body only RC_ASSERT is used (so rapidcheck sees and shrinks each failure); the gtest
+// EXPECT/ASSERT lines only judge the outcome a property run returns, outside any property.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
