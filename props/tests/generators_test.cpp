@@ -1,7 +1,8 @@
 // The generators, shrinkers, coverage and regression files on their own (no model): every generated case is
 // valid, survives the text form, shrinks to valid cases, evaluates on the oracle, and covers every class.
-// Inside every property body only RC_ASSERT is used (so rapidcheck sees and shrinks each failure); the gtest
-// EXPECT/ASSERT lines only judge the outcome a property run returns, outside any property.
+// The properties here run through the project's runner (check_property), whose bodies use RC_ASSERT only;
+// the gtest lines judge the Outcome it returns. Shrink-candidate validity is a plain rapidcheck property in
+// shrink_candidates_prop_test.cpp.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -74,19 +75,6 @@ TEST(GeneratedCases, EvaluateOnTheOracle) {
         },
         config(500));
     EXPECT_TRUE(o.ok) << o.report;
-}
-
-// Every domain shrink of a spec, and every candidate rapidcheck is offered, decodes to a valid problem and is
-// strictly different from the spec.
-TEST(Shrinking, EveryCandidateIsValid) {
-    const bool ok = rc::check("candidates valid", [] {
-        const Spec s = *rc::gen::noShrink(spec_gen());
-        for (const Spec& t : shrink_candidates(s)) {
-            RC_ASSERT(!(t == s));
-            RC_ASSERT(errors_of(decode(t).problem) == std::string());
-        }
-    });
-    EXPECT_TRUE(ok);
 }
 
 // Bypassing a gene rewires its consumers to its input: a chain load -> Relu -> Exp -> store loses the Relu
