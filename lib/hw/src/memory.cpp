@@ -1,5 +1,6 @@
 #include "evg/hw/memory.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -9,8 +10,15 @@
 
 namespace evg::hw {
 
+namespace {
+uint32_t next_uid() {
+    static std::atomic<uint32_t> next{1};
+    return next++;
+}
+}  // namespace
+
 Memory::Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment)
-    : kind_(kind), name_(std::move(name)), size_(size) {
+    : kind_(kind), uid_(next_uid()), name_(std::move(name)), size_(size) {
     uint64_t rounded = (size + alignment - 1) / alignment * alignment;
     if (rounded == 0) rounded = alignment;
     data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded));

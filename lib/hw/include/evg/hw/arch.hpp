@@ -11,6 +11,12 @@ enum class ArchId : uint8_t { AtlasA2, Ascend950 };
 
 enum class CoreType : uint8_t { AIC, AIV };
 
+enum class KernelType : uint8_t {
+    mix_aic_1_2,  // blockDim AICs, each with two AIVs (KERNEL_TYPE_MIX_AIC_1_2)
+    aiv_only,     // blockDim AIVs
+    aic_only,     // blockDim AICs
+};
+
 // Pipe numbering follows the compiler's pipe_t (hardware-model.md §1).
 enum class Pipe : uint8_t { S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, FIX = 10 };
 inline constexpr int kPipeSlots = 7;  // S V M MTE1 MTE2 MTE3 FIX: dense index for vector clocks

@@ -2,7 +2,10 @@
 #pragma once
 #include <cstdint>
 
+#include <vector>
+
 #include "evg/hw/arch.hpp"
+#include "evg/hw/sync_mutation.hpp"
 
 namespace evg::hw {
 
@@ -29,6 +32,8 @@ struct Config {
     size_t max_violations = 256;            // distinct violations kept; further ones are counted only
     uint64_t max_instructions = 500000000;  // a kernel issuing more is stopped and reported
     bool keep_trace = true;                 // keep every instruction's description for reports and tests
+    bool trace_accesses = false;            // with keep_trace: record every access (TraceEntry::accesses)
+    std::vector<SyncMutation> mutations;    // sync calls rewritten as they are issued (sync_mutation.hpp)
 };
 
 }  // namespace evg::hw

@@ -20,11 +20,6 @@ namespace evg::hw {
 
 class Device;
 
-enum class KernelType : uint8_t {
-    mix_aic_1_2,  // blockDim AICs, each with two AIVs (KERNEL_TYPE_MIX_AIC_1_2)
-    aiv_only,     // blockDim AIVs
-    aic_only,     // blockDim AICs
-};
 
 class Machine {
   public:

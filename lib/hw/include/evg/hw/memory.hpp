@@ -20,6 +20,9 @@ class Memory {
     Memory& operator=(const Memory&) = delete;
 
     MemKind kind() const { return kind_; }
+    // Distinct for every Memory the process creates (GM allocations, each core's local memories): names a
+    // memory in TraceAccess.
+    uint32_t uid() const { return uid_; }
     const std::string& name() const { return name_; }
     void set_name(std::string n) { name_ = std::move(n); }
     uint64_t size() const { return size_; }
@@ -47,6 +50,7 @@ class Memory {
 
   private:
     MemKind kind_;
+    uint32_t uid_;
     std::string name_;
     uint64_t size_;
     uint8_t* data_;

@@ -68,6 +68,10 @@ struct LaunchStats {
 struct Report {
     std::string arch;
     int block_dim = 0;
+    KernelType kernel_type = KernelType::mix_aic_1_2;
+    // Sync mutations of Config::mutations that never found their sync call (the run is then not mutated as
+    // asked: a harness treats this as an error, not as a clean run).
+    std::vector<std::string> mutations_unapplied;
     std::vector<Violation> violations;
     LaunchStats stats;
 
