@@ -67,7 +67,14 @@ bool Machine::register_instr(Instr& in) {
         return false;
     }
     in.id = ++instr_count_;
-    trace_.push_back({in.id, in.core->index(), in.pipe, in.kind, in.op, in.site});
+    TraceEntry t;
+    t.id = in.id;
+    t.core = in.core->index();
+    t.pipe = in.pipe;
+    t.kind = in.kind;
+    t.op = in.op;
+    t.site = in.site;
+    trace_.push_back(std::move(t));
     return true;
 }
 
