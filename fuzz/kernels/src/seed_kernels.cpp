@@ -2,10 +2,9 @@
 #include <cstring>
 
 #include "ascendc/samples/dequant_per_token_run.hpp"
-#include "ascendc/samples/double_buffered.hpp"
+#include "ascendc/samples/double_buffered_run.hpp"
 #include "evg/fuzz/epilogue_protocol.hpp"
 #include "evg/fuzz/kernels.hpp"
-#include "evg/hw/device.hpp"
 
 namespace evg::fuzz {
 namespace {
@@ -41,24 +40,13 @@ KernelCase dequant_case(hw::ArchId arch) {
 KernelCase double_buffered_case(hw::ArchId arch) {
     return {"double_buffered/" + chip(arch), arch, 1, hw::KernelType::aiv_only,
             [arch](const hw::Config& cfg) {
-                constexpr uint32_t total = 4 * 256, tile = 256;
                 hw::Config c = cfg;
                 c.arch = arch;
-                hw::Device dev(c);
-                std::vector<uint16_t> host(total);
-                for (uint32_t i = 0; i < total; ++i)
-                    host[i] = half(static_cast<float>(static_cast<int>(i % 97) - 48) / 4.0f).bits;
-                void* x = dev.malloc(total * 2, "X");
-                void* y = dev.malloc(total * 2, "Y");
-                dev.copy_to_device(x, host.data(), total * 2);
-                dev.copy_to_device(y, std::vector<uint16_t>(total, 0).data(), total * 2);
-                auto xp = static_cast<GM_ADDR>(x), yp = static_cast<GM_ADDR>(y);
-                KernelRun r;
-                r.report = dev.launch(1, hw::KernelType::aiv_only,
-                                      [&] { AscendC::samples::double_buffered_kernel(xp, yp, total, tile); });
-                r.trace = dev.last_trace();
-                r.outputs.resize(total * 2);
-                dev.copy_to_host(r.outputs.data(), y, total * 2);
+                AscendC::samples::DoubleBufferedRun d =
+                    AscendC::samples::run_double_buffered_sample(c, 4 * 256, 256);
+                KernelRun r{std::move(d.report), std::move(d.trace), {}};
+                r.outputs.resize(d.out.size() * sizeof(uint16_t));
+                std::memcpy(r.outputs.data(), d.out.data(), r.outputs.size());
                 return r;
             }};
 }
