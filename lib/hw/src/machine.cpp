@@ -467,17 +467,8 @@ void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
         VectorClock before = in.pipe == Pipe::S ? c.s_known_ : learned;
         if (in.issued) before.join(*in.issued);
         SetDesc me = desc(c, in);
-        auto& last = last_cross_wait_[{c.index(), ns, in.cross_flag}];
-        if (last.instr && last.at.agent != me.at.agent && !before.covers(last.at))
-            ambiguous(fmt::format(
-                          "{} and {} both wait on cross-core flag {}{} of {} with no happens-before "
-                          "between them: either may take the next increment, so which one proceeds (and "
-                          "what it then knows) depends on timing, and the other may wait for an "
-                          "increment that never comes; wait on one pipe and pass the order on with an "
-                          "intra-core flag, or use one flag id per waiting pipe",
-                          describe(last), describe(me), in.cross_flag, ns == 4 ? " (mode 4)" : "", c.name()),
-                      {loc_of(last), loc_of(me)});
-        last = me;
+        check_waiters(c, in, before);
+        last_cross_wait_[{c.index(), ns, in.cross_flag}] = me;
         if (ns == 0) use_mode(c, in.cross_mode, in.cross_flag, before, me);
     }
     const CounterState::Increment& inc = st.pending.front();
@@ -486,6 +477,23 @@ void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
     st.pending.pop_front();
     st.waits.push_back({c.agent(in.pipe), in.epoch});
     st.waiters.push_back(in.id);
+}
+
+void Machine::check_waiters(Core& c, const Instr& in, const VectorClock& before) {
+    int ns = in.cross_mode == 4 ? 4 : 0;
+    auto it = last_cross_wait_.find({c.index(), ns, in.cross_flag});
+    if (it == last_cross_wait_.end()) return;
+    const SetDesc& last = it->second;
+    SetDesc me = desc(c, in);
+    if (last.at.agent == me.at.agent || before.covers(last.at)) return;
+    ambiguous(
+        fmt::format("{} and {} both wait on cross-core flag {}{} of {} with no happens-before between them: "
+                    "either may take the next increment, so which one proceeds (and what it then knows) "
+                    "depends on timing, and the other may wait for an increment that never comes; wait on "
+                    "one pipe and pass the order on with an intra-core flag, or use one flag id per waiting "
+                    "pipe",
+                    describe(last), describe(me), in.cross_flag, ns == 4 ? " (mode 4)" : "", c.name()),
+        {loc_of(last), loc_of(me)});
 }
 
 std::string Machine::consumed_text(const std::vector<uint64_t>& waiters, uint64_t sets) {
@@ -804,6 +812,13 @@ void Machine::report_deadlock() {
                                       event_name(head.event), head.event_id,
                                       consumed_text(it->second.waiters, it->second.sets));
             } else if (head.kind == InstrKind::cross_wait) {
+                if (cfg_.checks
+                        .flags) {  // a wait that never ran may have lost its increment to another waiter
+                    auto f = q.frozen.find(head.epoch);
+                    VectorClock before = f != q.frozen.end() ? f->second : q.known;
+                    if (head.issued) before.join(*head.issued);
+                    check_waiters(c, head, before);
+                }
                 auto it = c.counters_.find({head.cross_mode == 4 ? 4 : 0, head.cross_flag});
                 if (it == c.counters_.end() || it->second.increments == 0)
                     why = fmt::format("whose cross-core flag {} is never set", head.cross_flag);

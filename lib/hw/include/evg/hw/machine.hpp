@@ -107,6 +107,8 @@ class Machine {
         std::map<AgentId, SetDesc> ops;
     };
     std::map<std::pair<int, int>, ModeUse> mode_use_;
+    // Reports when the wait `in`, knowing `before`, is unordered with the last executed wait on its counter.
+    void check_waiters(Core& c, const Instr& in, const VectorClock& before);
     void use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op);
 
     // ---- race explanations ----
