@@ -178,13 +178,14 @@ std::string Machine::explain_same_core(int c, uint64_t id1, const std::string& f
     auto it = waits_by_event_.find({c, pipe_slot(p2), static_cast<int>(ev)});
     if (it == waits_by_event_.end()) return {};
     // Waits of one pipe execute in issue order: the list is sorted by wait. The last wait issued before the
-    // second access is the one meant to order it.
+    // second access is the one that should have ordered it.
     auto& v = it->second;
     auto w = std::lower_bound(v.begin(), v.end(), std::make_pair(id2, uint64_t{0}));
     if (w == v.begin()) return {};
     --w;
     auto [wait, set] = *w;
-    if (!set || set > id1) return {};
+    // Only a wait issued between the two accesses was meant to order them.
+    if (wait < id1 || !set || set > id1) return {};
     const TraceEntry* we = traced(wait);
     const TraceEntry* se = traced(set);
     return fmt::format(": {} #{} consumed {} #{}, which was issued before {} (so it does not cover it)",
