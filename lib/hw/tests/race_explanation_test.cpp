@@ -49,8 +49,41 @@ TEST(RaceExplanation, WaitThatConsumedAnEarlierSetIsNamed) {
     EXPECT_TRUE(run_early_set(false).violations.empty()) << run_early_set(false).text();
 }
 
-// Two tiles; the second tile's WaitFlag<MTE2_V> is dropped. The first tile's wait ran before the second tile's
-// copy was issued: it was never meant to order it, and the message does not blame it.
+// One SetFlag<MTE2_V> too many before the loop: every wait consumes the set of the tile before.
+TEST(RaceExplanation, OneSetTooManyBeforeTheLoopIsNamed) {
+    Device dev(Config{});
+    void* x = dev.malloc(512, "X");
+    dev.copy_to_device(x, std::vector<float>(128, 1.0f).data(), 512);
+    auto xp = static_cast<GM_ADDR>(x);
+    Report r = dev.launch(1, KernelType::aiv_only, [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 4 * 256);
+        LocalTensor<float> a = buf.Get<float>(), b = a[128];
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(xp));
+        SetFlag<HardEvent::MTE2_V>(0);  // #1
+        for (int t = 0; t < 2; ++t) {
+            DataCopy(a[64 * t], gx[64 * t], 64);   // #2, #6
+            SetFlag<HardEvent::MTE2_V>(0);         // #3, #7
+            WaitFlag<HardEvent::MTE2_V>(0);        // #4, #8
+            Adds(b[64 * t], a[64 * t], 1.0f, 64);  // #5, #9
+        }
+        WaitFlag<HardEvent::MTE2_V>(0);
+    });
+    EXPECT_GE(r.count(ViolationKind::flag_set_twice), 1u) << r.text();
+    // Both tiles race from the same sites: one violation, two occurrences, named by the first.
+    ASSERT_EQ(r.count(ViolationKind::race), 1u) << r.text();
+    const Violation* v = r.first(ViolationKind::race);
+    EXPECT_EQ(v->occurrences, 2u);
+    EXPECT_TRUE(
+        has(v->message,
+            "WaitFlag<MTE2_V>(0) #4 consumed SetFlag<MTE2_V>(0) #1, which was issued before MTE2 write #2"))
+        << v->message;
+}
+
+// Two tiles; the second tile's WaitFlag<MTE2_V> is dropped. The first tile's wait ran before the second
+// tile's copy was issued: it was never meant to order it, and the message does not blame it.
 TEST(RaceExplanation, AWaitIssuedBeforeTheWriteIsNotBlamed) {
     Device dev(Config{});
     void* x = dev.malloc(512, "X");
