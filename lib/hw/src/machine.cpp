@@ -31,6 +31,8 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
         cores_[static_cast<size_t>(idx)] =
             std::make_unique<Core>(*this, idx, CoreType::AIV, v / sub_num, v % sub_num, sub_num);
     }
+    dcache_ = std::make_unique<DataCache>();
+    plan_mutations();
 }
 
 Machine::~Machine() {
@@ -67,32 +69,43 @@ bool Machine::register_instr(Instr& in) {
         return false;
     }
     in.id = ++instr_count_;
+    const Core& c = *in.core;
     TraceEntry t;
     t.id = in.id;
-    t.core = in.core->index();
+    t.core = c.index();
     t.pipe = in.pipe;
     t.kind = in.kind;
     t.op = in.op;
     t.site = in.site;
+    switch (in.kind) {
+        case InstrKind::set_flag:
+        case InstrKind::wait_flag:
+            t.event = in.event;
+            t.event_id = in.event_id;
+            break;
+        case InstrKind::cross_set:
+        case InstrKind::cross_wait:
+            t.cross_mode = in.cross_mode;
+            t.cross_flag = in.cross_flag;
+            break;
+        case InstrKind::barrier:
+            t.barrier_pipe = in.pipe == Pipe::S ? Pipe::ALL : in.pipe;  // PIPE_ALL runs on the scalar unit
+            break;
+        case InstrKind::plain:
+            break;
+    }
+    t.epoch = in.epoch;
+    t.stream = c.tag_stream_;
+    t.sync_index = c.tag_sync_;
+    t.blocking = in.pipe == Pipe::S && (in.kind == InstrKind::wait_flag || in.kind == InstrKind::cross_wait ||
+                                        in.kind == InstrKind::barrier);
+    if (cfg_.trace_accesses) {
+        t.accesses.reserve(in.accesses.size());
+        for (const auto& a : in.accesses)
+            if (a.mem) t.accesses.push_back({a.mem->uid(), a.begin, a.end, a.write, a.atomic});
+    }
     trace_.push_back(std::move(t));
     return true;
-}
-
-void Machine::violate(Violation v) {
-    std::string key(violation_kind_name(v.kind));
-    for (const auto& l : v.locations) key += fmt::format("|{}|{}|{}", l.site, l.op, l.pipe);
-    if (v.locations.empty()) key += "|" + v.message;
-    auto it = violation_index_.find(key);
-    if (it != violation_index_.end()) {
-        violations_[it->second].occurrences++;
-        return;
-    }
-    if (violations_.size() >= cfg_.max_violations) {
-        ++dropped_violations_;
-        return;
-    }
-    violation_index_.emplace(key, violations_.size());
-    violations_.push_back(std::move(v));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -111,8 +124,8 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
         for (const auto& k : conflicts) {
             const TraceEntry* e = traced(k.earlier.instr);
             if (!e) continue;
-            // Describe the pair in issue order, whatever order the scheduler ran it in: the earlier-issued
-            // access is the one that should have been ordered first.
+            // Describe the pair in issue order, whatever order the scheduler ran it in: the
+            // earlier-issued access is the one that should have been ordered first.
             struct Side {
                 uint64_t id;
                 int core;
@@ -658,7 +671,8 @@ void Machine::after_issue(Core& c) {
         drain_in_order();
         return;
     }
-    // Adversarial: run a random amount of pending work, and sometimes hand the scalar baton to another core.
+    // Adversarial: run a random amount of pending work, and sometimes hand the scalar baton to another
+    // core.
     int steps = std::uniform_int_distribution<int>(0, 3)(rng_);
     for (int i = 0; i < steps && random_step(); ++i) {
     }
@@ -711,6 +725,7 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
     };
     try {
         kernel();
+        c.finish_kernel();
     } catch (const detail::CoreAbortTag&) {
     } catch (const evg::Error& e) {
         fail(e.what());
@@ -767,7 +782,8 @@ Report Machine::run(const std::function<void()>& kernel) {
         bool all_done = true;
         for (auto& r : runners_) all_done &= r.state == Runner::State::finished;
         if (all_done) break;
-        // Nobody can move: report, then let every stuck thread run to its end with its API calls disabled.
+        // Nobody can move: report, then let every stuck thread run to its end with its API calls
+        // disabled.
         report_deadlock();
         for (auto& c : cores_) c->aborting_ = true;
         for (size_t i = 0; i < runners_.size(); ++i)
@@ -912,6 +928,8 @@ Report Machine::make_report() {
     Report r;
     r.arch = std::string(arch().name);
     r.block_dim = block_dim_;
+    r.kernel_type = type_;
+    r.mutations_unapplied = unapplied_mutations();
     r.violations = violations_;
     if (dropped_violations_)
         r.violations.push_back({ViolationKind::kernel_exception,

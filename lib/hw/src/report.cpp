@@ -58,6 +58,8 @@ std::string_view violation_kind_name(ViolationKind k) {
             return "null_pointer";
         case ViolationKind::kernel_exception:
             return "kernel_exception";
+        case ViolationKind::dcache_not_clean:
+            return "dcache_not_clean";
     }
     return "?";
 }
@@ -129,6 +131,7 @@ std::string Report::text() const {
             c.core_handoffs);
     }
     if (violations.empty()) out += "no violations\n";
+    for (const auto& m : mutations_unapplied) out += "sync mutation not applied: " + m + "\n";
     return out;
 }
 
@@ -149,6 +152,7 @@ std::string Report::json() const {
                      {"plain_over_set", stats.coverage.plain_over_set},
                      {"wait_over_plain", stats.coverage.wait_over_plain},
                      {"core_handoffs", stats.coverage.core_handoffs}};
+    if (!mutations_unapplied.empty()) j["mutations_unapplied"] = mutations_unapplied;
     auto& vs = j["violations"] = nlohmann::json::array();
     for (const auto& v : violations) {
         nlohmann::json jv{{"kind", violation_kind_name(v.kind)},

@@ -14,6 +14,7 @@
 
 #include "evg/hw/config.hpp"
 #include "evg/hw/core.hpp"
+#include "evg/hw/dcache.hpp"
 #include "evg/hw/report.hpp"
 
 namespace evg::hw {
@@ -59,6 +60,13 @@ class Machine {
     void flag_wait(Core& c, const Instr& in, VectorClock& learned);
     void counter_wait(Core& c, const Instr& in, VectorClock& learned);
     void race_check(Core& c, Instr& in, const VectorClock& known);
+    // Sync mutations: mutation i found its call (`part` 1: the call, or the set of a drop_pair; 2: the wait
+    // of a drop_pair), or found a call of the wrong kind (`reason`; listed in Report::mutations_unapplied).
+    void mutation_applied(int i, uint8_t part = 1);
+    void mutation_mismatch(int i, std::string reason);
+    DataCache& dcache() { return *dcache_; }
+    // A read by `in` of GM bytes dirty in a core's data cache (`d`, from DataCache::find): dcache_not_clean.
+    void dcache_violation(Core& reader, const Instr& in, const DataCache::Dirty& d);
 
   private:
     friend class Core;
@@ -154,6 +162,12 @@ class Machine {
     std::string consumed_text(const std::vector<uint64_t>& waiters, uint64_t sets);
     void end_checks();
     Report make_report();
+
+    void plan_mutations();  // hands each mutation of the plan to the core it names
+    std::vector<std::string> unapplied_mutations() const;
+    std::vector<uint8_t> mut_applied_;  // per Config::mutations entry: parts found (see mutation_applied)
+    std::vector<std::string> mut_reason_;
+    std::unique_ptr<DataCache> dcache_;
 };
 
 }  // namespace evg::hw

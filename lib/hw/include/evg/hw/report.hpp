@@ -21,20 +21,22 @@ enum class ViolationKind : uint8_t {
     counter_left_nonzero,  // a cross-core counter not zero at kernel end
     cross_core_ambiguous,  // which set a cross-core wait consumes depends on timing (unordered sets or waits
                            // on one counter, or one flag id used by two modes at once)
-    atomic_left_on,      // SetAtomicAdd/Max/Min still active at kernel end
-    out_of_bounds,       // access outside the memory or the GM allocation
-    misaligned,          // operand address not aligned as the memory requires
-    copy_truncated,      // DataCopy of a length that is not a multiple of 32 bytes
-    ub_overflow,         // UB carving beyond capacity
-    uninit_to_gm,        // never-written bytes reach GM through a store
-    uninit_read,         // never-written bytes reach a scalar read
-    illegal_cast,        // (from, to, mode) not supported by the chip
-    illegal_dtype,       // element type not supported by the instruction on this chip
-    illegal_event,       // event id out of range, or HardEvent not valid for the core type or pipe
-    illegal_cross_core,  // cross-core mode/pipe/flag id not allowed
-    bad_param,           // instruction parameter out of its documented range
-    null_pointer,        // GM access through a null pointer
-    kernel_exception,    // the kernel body threw
+    atomic_left_on,        // SetAtomicAdd/Max/Min still active at kernel end
+    out_of_bounds,         // access outside the memory or the GM allocation
+    misaligned,            // operand address not aligned as the memory requires
+    copy_truncated,        // DataCopy of a length that is not a multiple of 32 bytes
+    ub_overflow,           // UB carving beyond capacity
+    uninit_to_gm,          // never-written bytes reach GM through a store
+    uninit_read,           // never-written bytes reach a scalar read
+    illegal_cast,          // (from, to, mode) not supported by the chip
+    illegal_dtype,         // element type not supported by the instruction on this chip
+    illegal_event,         // event id out of range, or HardEvent not valid for the core type or pipe
+    illegal_cross_core,    // cross-core mode/pipe/flag id not allowed
+    bad_param,             // instruction parameter out of its documented range
+    null_pointer,          // GM access through a null pointer
+    kernel_exception,      // the kernel body threw
+    dcache_not_clean,      // GM bytes a scalar SetValue wrote, still in its data cache, read by a DMA/other
+                           // pipe/core
 };
 std::string_view violation_kind_name(ViolationKind k);
 std::string_view scheduler_name(SchedulerKind k);  // "in_order", "adversarial"

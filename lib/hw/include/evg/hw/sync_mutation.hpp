@@ -29,6 +29,7 @@ enum class SyncOp : uint8_t {
     wait_event,       // the WaitFlag uses HardEvent `event`
     move_wait,        // the WaitFlag is issued later, after the next `by` instructions of the core's stream
     move_set,         // the SetFlag is issued earlier, just before stream position `at` (= its own - `by`)
+                      // (it carries the set's `event` and `id`: the core issues it before reaching the call)
     drop_barrier,     // the PipeBarrier is not issued
     insert_barrier,   // a PipeBarrier<`pipe`> is issued before the sync call (harmless)
     insert_pair,      // SetFlag<`event`>(`id`) then WaitFlag<`event`>(`id`) before the sync call (harmless
@@ -46,8 +47,8 @@ struct SyncMutation {
     SyncOp op = SyncOp::drop_wait;
     std::string core;                  // "AIV0.1", "AIC1", "AIV3"
     int n = 0;                         // the core's n-th sync call (0-based)
-    int id = -1;                       // set_id, wait_id, insert_pair, cross_set_flag, cross_wait_flag
-    HardEvent event = HardEvent::MAX;  // set_event, wait_event, insert_pair
+    int id = -1;                       // set_id, wait_id, insert_pair, cross_set/wait_flag, move_set
+    HardEvent event = HardEvent::MAX;  // set_event, wait_event, insert_pair, move_set
     Pipe pipe = Pipe::V;               // insert_barrier
     int by = 0;                        // move_wait, move_set
     uint32_t at = 0;                   // move_set: the stream position the set is issued before
@@ -56,7 +57,8 @@ struct SyncMutation {
     bool operator==(const SyncMutation&) const = default;
 };
 
-// "drop-wait core=AIV0.1 n=7", "set-id core=AIV0.0 n=3 id=1", "move-set core=AIV0.0 n=5 by=2 at=40", ...
+// "drop-wait core=AIV0.1 n=7", "set-id core=AIV0.0 n=3 id=1", "move-set core=AIV0.0 n=5 by=2 at=40
+// event=MTE2_V id=0", ...
 // Fields a mutation does not use are not printed.
 std::string to_string(const SyncMutation& m);
 // Parses the text form. Throws HostError naming the word that is wrong and what was expected.
