@@ -68,11 +68,11 @@ struct Violation {
 struct ScheduleCoverage {
     uint64_t plain_over_plain = 0;  // a plain instruction ran before an earlier plain instruction of its pipe
     uint64_t plain_over_set = 0;    // a plain instruction ran before an earlier SetFlag / CrossCoreSetFlag of
-                                  // its pipe
-    uint64_t wait_over_plain = 0;  // a WaitFlag / CrossCoreWaitFlag was satisfied while an earlier plain
-                                   // instruction of its pipe was still queued
-    uint64_t core_handoffs = 0;    // the scheduler moved the scalar baton to another core while the current
-                                   // core could still issue
+                                    // its pipe
+    uint64_t wait_over_plain = 0;   // a WaitFlag / CrossCoreWaitFlag was satisfied while an earlier plain
+                                    // instruction of its pipe was still queued
+    uint64_t core_handoffs = 0;     // the scheduler moved the scalar baton to another core while the current
+                                    // core could still issue
     void merge(const ScheduleCoverage& o);
     bool operator==(const ScheduleCoverage&) const = default;
 };
