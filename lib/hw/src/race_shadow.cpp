@@ -47,13 +47,22 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
     }
     uint64_t cursor = begin;
     auto it = segs_.lower_bound(begin);
+    // A read of the same agent replaces an earlier one only when the earlier one happens-before it: then
+    // whatever is ordered after the new read (clocks cover an agent's epochs as a prefix) is ordered after
+    // the old one too, for every later access but the new read's own instruction. On a pipe that keeps no
+    // order the earlier read stays, or an in-place instruction (read then write of the same bytes) would
+    // check its write only against its own read and miss the earlier, unordered one.
     auto add_read = [&](Seg& s) {
-        for (auto& r : s.reads)
-            if (r.at.agent == rec.at.agent) {
-                if (r.at.epoch < rec.at.epoch) r = rec;
-                return;
+        bool have = false;
+        std::erase_if(s.reads, [&](const AccessRecord& r) {
+            if (r.at.agent != rec.at.agent) return false;
+            if (r.instr == rec.instr) {
+                have = true;
+                return false;
             }
-        s.reads.push_back(rec);
+            return r.at.epoch < rec.at.epoch && ordered(r.at);
+        });
+        if (!have) s.reads.push_back(rec);
     };
     while (cursor < end) {
         if (it == segs_.end() || it->first > cursor) {

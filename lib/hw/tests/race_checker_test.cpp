@@ -113,3 +113,50 @@ TEST(RaceChecker, CrossCoreGmWritesRace) {
 
 }  // namespace
 }  // namespace evg::hw::testing
+
+namespace evg::hw::testing {
+namespace {
+
+// An in-place vector instruction (it reads and writes the same bytes) after an earlier V read of those bytes:
+// on AtlasA2 two V instructions are unordered without a barrier, so the in-place write races with the earlier
+// read (WAR). The instruction's own read of the bytes must not hide the earlier one.
+Report run_read_then_in_place(ArchId arch, bool barrier) {
+    Config cfg;
+    cfg.arch = arch;
+    Device dev(cfg);
+    void* x = dev.malloc(256, "X");
+    dev.copy_to_device(x, std::vector<float>(64, 1.0f).data(), 256);
+    auto xp = static_cast<GM_ADDR>(x);
+    return dev.launch(1, KernelType::aiv_only, [&] {
+        using namespace AscendC;
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 2 * 256);
+        LocalTensor<float> a = buf.Get<float>(), b = a[64];
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(xp));
+        DataCopy(a, gx, 64);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        Adds(b, a, 1.0f, 64);  // V read a
+        if (barrier) PipeBarrier<PIPE_V>();
+        Adds(a, a, 2.0f, 64);  // V read and write a
+        PipeBarrier<PIPE_V>();
+        Adds(b, b, 0.0f, 64);
+    });
+}
+
+TEST(RaceChecker, InPlaceWriteRacesWithAnEarlierUnorderedReadOfTheSamePipe) {
+    Report r = run_read_then_in_place(ArchId::AtlasA2, false);
+    const Violation* v = r.first(ViolationKind::race);
+    ASSERT_NE(v, nullptr) << r.text();
+    EXPECT_NE(v->message.find("WAR race on UB[AIV 0]"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("no PipeBarrier<PIPE_V> orders V read #"), std::string::npos) << v->message;
+    Report fixed = run_read_then_in_place(ArchId::AtlasA2, true);
+    EXPECT_TRUE(fixed.violations.empty()) << fixed.text();
+    Report a950 = run_read_then_in_place(ArchId::Ascend950, false);  // V keeps order there
+    EXPECT_TRUE(a950.violations.empty()) << a950.text();
+}
+
+}  // namespace
+}  // namespace evg::hw::testing

@@ -39,7 +39,7 @@ class RaceShadow {
     struct Seg {
         uint64_t end;
         AccessRecord write;               // write.instr == 0: never written in this launch
-        std::vector<AccessRecord> reads;  // at most one per agent (the latest)
+        std::vector<AccessRecord> reads;  // per agent: the latest, and earlier ones not ordered before it
     };
     std::map<uint64_t, Seg> segs_;  // keyed by begin; segments do not overlap
     void split_at(uint64_t pos);
