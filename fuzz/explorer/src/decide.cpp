@@ -227,7 +227,8 @@ Verdict decide(const Run& run) {
     while (progress) {
         progress = false;
         g.close();
-        for (auto& [key, c] : counters) {
+        for (auto& entry : counters) {
+            Counter& c = entry.second;
             if (c.resolved) continue;
             c.unordered = {-1, -1};
             for (size_t a = 0; a < c.incs.size() && c.unordered.first < 0; ++a)
