@@ -1,0 +1,71 @@
+// A plain replay driver for the sync_program target (GCC build, no libFuzzer): runs LLVMFuzzerTestOneInput
+// over files and directories given as arguments, or over random inputs with `--random N [--seed S]`. The
+// input being run is kept in ./sync_program_current.bin, so that an abort leaves it behind.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sync_program.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+namespace {
+
+void run(const std::vector<uint8_t>& bytes, bool keep) {
+    if (keep) {
+        std::ofstream out("sync_program_current.bin", std::ios::binary);
+        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+}
+
+void run_file(const std::filesystem::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::fprintf(stderr, "%s\n", f.c_str());
+    run(bytes, false);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    uint64_t random = 0, seed = 1;
+    std::vector<std::string> paths;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--random") && i + 1 < argc)
+            random = std::stoull(argv[++i]);
+        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = std::stoull(argv[++i]);
+        else
+            paths.push_back(argv[i]);
+    }
+    for (const auto& p : paths) {
+        if (std::filesystem::is_directory(p)) {
+            for (const auto& e : std::filesystem::directory_iterator(p))
+                if (e.is_regular_file()) run_file(e.path());
+        } else {
+            run_file(p);
+        }
+    }
+    std::mt19937_64 rng(seed);
+    for (uint64_t n = 0; n < random; ++n) {
+        std::vector<uint8_t> bytes(std::uniform_int_distribution<size_t>(1, 64)(rng));
+        for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+        run(bytes, true);
+    }
+    const auto& s = evg::fuzz::sync_program_stats();
+    std::printf(
+        "sync_program: %llu inputs, %llu compared (%llu clean, %llu with set-twice, %llu memory-checked "
+        "under 20 "
+        "adversarial schedules), %llu ambiguous (not compared), %llu exploration incomplete\n",
+        (unsigned long long)s.inputs, (unsigned long long)s.compared, (unsigned long long)s.clean,
+        (unsigned long long)s.set_twice, (unsigned long long)s.memory_checked,
+        (unsigned long long)s.ambiguous, (unsigned long long)s.incomplete);
+    return 0;
+}
