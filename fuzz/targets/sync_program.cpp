@@ -18,6 +18,7 @@ namespace {
 
 [[noreturn]] void disagree(const std::string& what, const evg::explore::Program& p,
                            const evg::hw::Report& machine, const evg::explore::Verdict& explored) {
+    if (std::getenv("EVG_SYNC_COLLECT")) throw evg::fuzz::Disagreement(what);
     std::fprintf(
         stderr,
         "sync_program: the machine and the explorer disagree: %s\n--- program\n%s--- machine (in order)\n%s"

@@ -56,6 +56,15 @@ void conflict_bytes(const explore::Program& p, int x, int y, std::set<std::pair<
         }
 }
 
+// Whether op `id` both reads and writes byte x (an in-place vector op).
+bool reads_and_writes(const explore::Program& p, int id, std::pair<int, uint32_t> x) {
+    auto [c, i] = p.op_at(id);
+    bool r = false, w = false;
+    for (const auto& a : explore::instr_of(p, c, i).accesses)
+        if (a.mem == x.first && a.begin <= x.second && x.second < a.end) (a.write ? w : r) = true;
+    return r && w;
+}
+
 std::string list(const std::set<int>& s) {
     std::string out;
     for (int i : s) out += fmt::format("{}#{}", out.empty() ? "" : ", ", i);
@@ -177,8 +186,10 @@ std::string compare_verdicts(const explore::Program& p, const hw::Report& machin
         for (const auto& x : bytes)
             if (!m_bytes.count(x))
                 return fmt::format(
-                    "miss: the explorer finds #{} and #{} racing on byte {} of {}; no race the "
-                    "machine reports covers that byte (machine races: {})",
+                    "{}: the explorer finds #{} and #{} racing on byte {} of {}; no race the machine "
+                    "reports covers that byte (machine races: {})",
+                    reads_and_writes(p, a, x) || reads_and_writes(p, b, x) ? "miss after an in-place op"
+                                                                           : "miss",
                     a, b, x.second, p.mems[static_cast<size_t>(x.first)].name, list(m_races));
     }
     if (!m_deadlock) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,12 +18,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 
+std::map<std::string, int> collected;
+
+void save(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
 void run(const std::vector<uint8_t>& bytes, bool keep) {
-    if (keep) {
-        std::ofstream out("sync_program_current.bin", std::ios::binary);
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (keep) save("sync_program_current.bin", bytes);
+    try {
+        LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+    } catch (const evg::fuzz::Disagreement& d) {
+        // EVG_SYNC_COLLECT=<dir>: keep the input under the first words of the disagreement, and go on.
+        std::string what = d.what();
+        std::string kind = what.substr(0, what.find(':'));
+        for (char& ch : kind)
+            if (ch == ' ') ch = '-';
+        int n = collected[kind]++;
+        std::string base =
+            std::string(std::getenv("EVG_SYNC_COLLECT")) + "/" + kind + "-" + std::to_string(n);
+        save(base + ".bin", bytes);
+        std::ofstream(base + ".txt") << what << "\n";
     }
-    LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
 }
 
 void run_file(const std::filesystem::path& f) {
@@ -67,5 +85,7 @@ int main(int argc, char** argv) {
         (unsigned long long)s.inputs, (unsigned long long)s.compared, (unsigned long long)s.clean,
         (unsigned long long)s.set_twice, (unsigned long long)s.memory_checked,
         (unsigned long long)s.ambiguous, (unsigned long long)s.incomplete);
+    for (const auto& [kind, n] : collected)
+        std::printf("  disagreement '%s': %d input(s)\n", kind.c_str(), n);
     return 0;
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ int op_of_site(const explore::Program& p, const std::string& site);
 // otherwise who said what.
 std::string compare_verdicts(const explore::Program& p, const hw::Report& machine,
                              const explore::Verdict& explored);
+
+// Thrown instead of aborting when EVG_SYNC_COLLECT is set (the replay driver then saves the input and goes
+// on).
+struct Disagreement : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 struct SyncProgramStats {
     uint64_t inputs = 0, compared = 0, clean = 0, incomplete = 0, ambiguous = 0, set_twice = 0,
