@@ -127,8 +127,8 @@ explore::Program decode_sync_program(const uint8_t* data, size_t size) {
                 int id = in.pick(8);
                 int kind = in.pick(3);
                 if (kind != 1) b.set(c, e.src, e.dst, id);
-                if (kind != 0 && count[static_cast<size_t>(c)] + 1 < kMaxOpsPerCore)
-                    b.wait(c, e.src, e.dst, id);
+                bool room = count[static_cast<size_t>(c)] + 1 < kMaxOpsPerCore && n + 1 < kMaxOps;
+                if (kind == 1 || (kind == 2 && room)) b.wait(c, e.src, e.dst, id);
                 break;
             }
             case 8: {
@@ -172,6 +172,114 @@ std::string describe_program(const explore::Program& p) {
         s += fmt::format("  #{} {}{}\n", id, explore::describe(p, id), ranges);
     }
     return s;
+}
+
+}  // namespace evg::fuzz
+
+namespace evg::fuzz {
+
+namespace {
+
+int index_of_block(const explore::Range& r, uint32_t size) {
+    if (r.begin % 32 != 0 || r.begin / 32 >= 4 || r.end - r.begin != size)
+        throw explore::Error(
+            fmt::format("range [{}, {}) is not a {}-byte operand at a 32-byte block", r.begin, r.end, size));
+    return static_cast<int>(r.begin / 32);
+}
+
+template <class T>
+int index_in(const std::vector<T>& v, const T& x, const char* what) {
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i] == x) return static_cast<int>(i);
+    throw explore::Error(fmt::format("the decoder cannot produce this {}", what));
+}
+
+}  // namespace
+
+std::vector<uint8_t> encode_sync_program(const explore::Program& p) {
+    const explore::Topology& t = p.topo;
+    int shape = t.mix ? 2 : (t.block_dim == 2 ? 1 : 0);
+    if ((t.mix && t.block_dim != 1) || (!t.mix && t.block_dim > 2))
+        throw explore::Error("the decoder makes AIV-only launches of 1-2 AIVs and mix launches of one block");
+    std::vector<uint8_t> out{static_cast<uint8_t>((t.chip == Chip::Ascend950 ? 1 : 0) | shape << 1)};
+    auto gm_index = [&](const Range& r) {
+        const auto& m = p.mems.at(static_cast<size_t>(r.mem));
+        if (m.owner >= 0) throw explore::Error("expected a GM buffer");
+        return m.name == "G1" ? 1 : 0;
+    };
+    auto is_gm = [&](const Range& r) { return p.mems.at(static_cast<size_t>(r.mem)).owner < 0; };
+    auto put = [&](int v) { out.push_back(static_cast<uint8_t>(v)); };
+    for (size_t ci = 0; ci < p.cores.size(); ++ci) {
+        const CoreType type = t.cores[ci].type;
+        const bool aiv = type == CoreType::AIV;
+        for (const explore::Op& op : p.cores[ci]) {
+            put(static_cast<int>(ci));
+            switch (op.kind) {
+                case explore::OpKind::copy_in:
+                case explore::OpKind::copy_out: {
+                    bool out_op = op.kind == explore::OpKind::copy_out;
+                    const Range& l = out_op ? op.src0 : op.dst;
+                    const Range& g = out_op ? op.dst : op.src0;
+                    put(0);
+                    put(index_of_block(l, 32));
+                    put(gm_index(g));
+                    put(index_of_block(g, 32));
+                    if (aiv) put(out_op ? 1 : 0);
+                    break;
+                }
+                case explore::OpKind::vec:
+                    put(2);
+                    put(index_of_block(op.dst, 32));
+                    put(index_of_block(op.src0, 32));
+                    put(op.src1.mem >= 0 ? 1 : 0);
+                    if (op.src1.mem >= 0) put(index_of_block(op.src1, 32));
+                    break;
+                case explore::OpKind::scalar_write:
+                case explore::OpKind::scalar_read: {
+                    bool w = op.kind == explore::OpKind::scalar_write;
+                    const Range& r = w ? op.dst : op.src0;
+                    if (!aiv && !w) {  // the AIC's scalar read is kind 2
+                        put(2);
+                    } else {
+                        put(w ? 3 : 4);
+                        if (aiv) put(is_gm(r) ? 1 : 0);
+                    }
+                    if (is_gm(r)) put(gm_index(r));
+                    put(index_of_block(r, 4));
+                    break;
+                }
+                case explore::OpKind::set_flag:
+                case explore::OpKind::wait_flag:
+                    put(5);
+                    put(index_in(events_for(t.chip, type), op.event, "event"));
+                    put(op.id);
+                    put(op.kind == explore::OpKind::set_flag ? 0 : 1);
+                    break;
+                case explore::OpKind::barrier: {
+                    auto ps = pipes_for(t.chip, type, false);
+                    ps.push_back(Pipe::ALL);
+                    put(8);
+                    put(index_in(ps, op.pipe, "barrier pipe"));
+                    break;
+                }
+                case explore::OpKind::cross_set:
+                case explore::OpKind::cross_wait: {
+                    std::vector<int> modes = aiv ? std::vector<int>{0, 1, 2} : std::vector<int>{0, 2};
+                    if (t.chip == Chip::Ascend950) modes.push_back(4);
+                    put(9);
+                    put(index_in(modes, op.mode, "cross-core mode"));
+                    put(index_in(pipes_for(t.chip, type, op.mode == 4), op.pipe, "cross-core pipe"));
+                    put(op.flag % 16 % 4);
+                    if (op.flag % 16 >= 4)
+                        throw explore::Error("the decoder uses cross-core flags 0-3 (16-19)");
+                    if (op.mode == 4 && !aiv) put(op.flag >= 16 ? 1 : 0);
+                    put(op.kind == explore::OpKind::cross_set ? 1 : 0);
+                    break;
+                }
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace evg::fuzz

@@ -36,6 +36,7 @@ void run(const std::vector<uint8_t>& bytes, bool keep) {
         for (char& ch : kind)
             if (ch == ' ') ch = '-';
         int n = collected[kind]++;
+        std::filesystem::create_directories(std::getenv("EVG_SYNC_COLLECT"));
         std::string base =
             std::string(std::getenv("EVG_SYNC_COLLECT")) + "/" + kind + "-" + std::to_string(n);
         save(base + ".bin", bytes);
@@ -58,7 +59,12 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--random") && i + 1 < argc)
             random = std::stoull(argv[++i]);
-        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
+        else if (!std::strcmp(argv[i], "--write-seeds") && i + 1 < argc) {
+            std::filesystem::create_directories(argv[i + 1]);
+            for (const auto& [name, program] : evg::fuzz::sync_program_seeds())
+                save(std::string(argv[i + 1]) + "/" + name + ".bin", evg::fuzz::encode_sync_program(program));
+            ++i;
+        } else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = std::stoull(argv[++i]);
         else
             paths.push_back(argv[i]);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "evg/explore/model.hpp"
@@ -21,6 +22,9 @@ inline constexpr int kMaxOps = 14;
 inline constexpr int kMaxOpsPerCore = 8;
 inline constexpr uint32_t kBytes = 128;
 explore::Program decode_sync_program(const uint8_t* data, size_t size);
+// The inverse, for programs the decoder can make (seed corpora, regressions): decode(encode(p)) == p.
+// Throws explore::Error naming what the decoder cannot produce.
+std::vector<uint8_t> encode_sync_program(const explore::Program& p);
 
 // A run of the program on the machine: its report and the two GM buffers afterwards.
 struct MachineRun {
@@ -42,6 +46,9 @@ std::string compare_verdicts(const explore::Program& p, const hw::Report& machin
 struct Disagreement : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// The hand-made seeds of fuzz/corpus/sync_program/, by file name (without ".bin").
+std::vector<std::pair<std::string, explore::Program>> sync_program_seeds();
 
 struct SyncProgramStats {
     uint64_t inputs = 0, compared = 0, clean = 0, incomplete = 0, ambiguous = 0, set_twice = 0,
