@@ -50,14 +50,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const fuzz::MachineRun m = fuzz::run_on_machine(p, hw::SchedulerKind::in_order, 0);
     if (verbose) std::fprintf(stderr, "machine:\n%s", m.report.text().c_str());
-    if (explore::decide(explore::record(p, 1)).has(explore::FindingKind::ambiguous)) {
+    const bool ambiguous = explore::decide(explore::record(p, 1)).has(explore::FindingKind::ambiguous);
+    if (ambiguous) {
         ++stats.ambiguous;
         if (!strict()) return 0;
     }
     ++stats.compared;
     if (e.has(explore::FindingKind::set_twice)) ++stats.set_twice;
     if (std::string diff = fuzz::compare_verdicts(p, m.report, e); !diff.empty())
-        disagree(diff, p, m.report, e);
+        disagree(ambiguous ? "ambiguous matching, " + diff : diff, p, m.report, e);
     if (!e.findings.empty() || !m.report.clean()) return 0;
     ++stats.clean;
     if (e.final_memories.size() != 1)
