@@ -1,6 +1,6 @@
 // A plain replay driver for the sync_program target (GCC build, no libFuzzer): runs LLVMFuzzerTestOneInput
-// over files and directories given as arguments, or over random inputs with `--random N [--seed S] [--mix]`. The
-// input being run is kept in ./sync_program_current.bin, so that an abort leaves it behind.
+// over files and directories given as arguments, or over random inputs (`--random N [--seed S] [--mix]`).
+// The input being run is kept in ./sync_program_current.bin, so that an abort leaves it behind.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
