@@ -261,7 +261,9 @@ Verdict decide(const Run& run) {
                                               c.incs[b].mode)
                                 : "two of its sets are unordered, so their increments land in either order";
                     }
-            for (size_t a = 0; a < c.waits.size() && c.unordered.first < 0; ++a)
+            // Unordered waits matter only where there is an increment to compete for: with none, every
+            // wait blocks in every schedule.
+            for (size_t a = 0; a < c.waits.size() && c.unordered.first < 0 && !c.incs.empty(); ++a)
                 for (size_t b = a + 1; b < c.waits.size() && c.unordered.first < 0; ++b)
                     if (!g.ordered(c.waits[a], c.waits[b])) {
                         c.unordered = {c.waits[a], c.waits[b]};
@@ -350,6 +352,21 @@ Verdict decide(const Run& run) {
     }
     auto L = [&](int i) { return live[static_cast<size_t>(i)] != 0; };
     auto T = [&](int i) { return tainted[static_cast<size_t>(i)] != 0; };
+
+    // An ambiguity between instructions of which one never executes (it sits behind a wait that is never
+    // satisfied, in every schedule) decides nothing: no schedule runs both.
+    {
+        std::map<int, int> index_of;
+        for (int i = 0; i < n; ++i) index_of[I(i).id] = i;
+        std::erase_if(v.findings, [&](const Finding& f) {
+            if (f.kind != FindingKind::ambiguous) return false;
+            for (int id : f.instrs) {
+                auto it = index_of.find(id);
+                if (it != index_of.end() && !L(it->second) && !T(it->second)) return true;
+            }
+            return false;
+        });
+    }
 
     // Deadlock: a wait that never executes although everything ordering it before its set does.
     bool deadlock = false;

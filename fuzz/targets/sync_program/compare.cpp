@@ -14,6 +14,9 @@
 //   witness pair per racing byte, not every racing pair; a per-byte check is what that design promises.
 // - flags left (only when nothing deadlocks): the set of flags (core, event, id). Counters left: whether any
 //   is left (the machine names a round that never fired without a location).
+// - ambiguous cross-core matching (a counter set from unordered pipes, one flag id in two modes at once, two
+//   unordered waits on one counter): the machine's cross_core_ambiguous against the explorer's `ambiguous`
+//   finding of its happens-before engine; when both name it, nothing else is compared.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -83,12 +86,12 @@ std::string list(const std::set<std::string>& s) {
 
 }  // namespace
 
-std::string compare_verdicts(const explore::Program& p, const hw::Report& machine,
-                             const explore::Verdict& e) {
+std::string compare_verdicts(const explore::Program& p, const hw::Report& machine, const explore::Verdict& e,
+                             bool e_ambiguous) {
     std::set<std::pair<int, int>> m_races;
     std::set<int> m_twice, m_stuck;
     std::set<std::string> m_left;
-    bool m_deadlock = false, m_counter_left = false;
+    bool m_deadlock = false, m_counter_left = false, m_ambiguous = false;
     for (const hw::Violation& v : machine.violations) {
         if (v.severity != hw::Severity::error) continue;
         auto loc_op = [&](size_t k) {
@@ -132,6 +135,9 @@ std::string compare_verdicts(const explore::Program& p, const hw::Report& machin
             case hw::ViolationKind::counter_left_nonzero:
                 m_counter_left = true;
                 break;
+            case hw::ViolationKind::cross_core_ambiguous:
+                m_ambiguous = true;
+                break;
             default:
                 return fmt::format("the machine reports {} on a program that is valid by construction: {}",
                                    hw::violation_kind_name(v.kind), v.message);
@@ -161,6 +167,15 @@ std::string compare_verdicts(const explore::Program& p, const hw::Report& machin
                 break;
         }
 
+    // Ambiguous cross-core matching: the machine names the pattern and says its other verdicts hold only for
+    // the order it ran; the explorer's happens-before engine names it too. Both must see it, and then nothing
+    // else is compared (the explorer's exhaustive verdict holds, the machine's in-order one does not claim
+    // to).
+    if (m_ambiguous != e_ambiguous)
+        return fmt::format("ambiguous cross-core matching: the machine {}; the explorer {}",
+                           m_ambiguous ? "reports it" : "does not report it",
+                           e_ambiguous ? "finds it" : "does not find it");
+    if (m_ambiguous) return {};
     if (!m_twice.empty() || !e_twice.empty()) {
         bool subset = std::includes(e_twice.begin(), e_twice.end(), m_twice.begin(), m_twice.end());
         if (m_twice.empty() || e_twice.empty() || !subset)

@@ -179,8 +179,11 @@ void interpret(const explore::Program& p, float* const gm[2]) {
                 break;
             case OpKind::scalar_write:
                 if (is_gm(op.dst)) {
+                    // The explorer models GM as coherent: the write goes back from the data cache at once.
                     auto g = global(op.dst);
                     g.SetValue(0, value, site);
+                    AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::SINGLE_CACHE_LINE,
+                                                      AscendC::DcciDst::CACHELINE_OUT>(g, site);
                 } else {
                     local(op.dst).SetValue(0, value, site);
                 }

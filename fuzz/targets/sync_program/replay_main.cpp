@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
     std::printf(
         "sync_program: %llu inputs, %llu compared (%llu clean, %llu with set-twice, %llu memory-checked "
         "under 20 "
-        "adversarial schedules), %llu with ambiguous cross-core matching (compared only with "
-        "EVG_SYNC_STRICT=1), %llu exploration incomplete\n",
+        "adversarial schedules), %llu with ambiguous cross-core matching (named by both), %llu exploration "
+        "incomplete\n",
         (unsigned long long)s.inputs, (unsigned long long)s.compared, (unsigned long long)s.clean,
         (unsigned long long)s.set_twice, (unsigned long long)s.memory_checked,
         (unsigned long long)s.ambiguous, (unsigned long long)s.incomplete);

@@ -36,10 +36,11 @@ MachineRun run_on_machine(const explore::Program& p, hw::SchedulerKind scheduler
 // The op a machine location names ("core<c>:<index+1>"), as an explorer op id; -1 if none.
 int op_of_site(const explore::Program& p, const std::string& site);
 
-// Compares the machine's report with the explorer's verdict, finding by finding. Returns "" when they agree,
+// Compares the machine's report with the explorer's verdict, finding by finding. `ambiguous`: the explorer's
+// happens-before engine finds ambiguous cross-core matching in the program. Returns "" when they agree,
 // otherwise who said what.
 std::string compare_verdicts(const explore::Program& p, const hw::Report& machine,
-                             const explore::Verdict& explored);
+                             const explore::Verdict& explored, bool ambiguous = false);
 
 // Thrown instead of aborting when EVG_SYNC_COLLECT is set (the replay driver then saves the input and goes
 // on).

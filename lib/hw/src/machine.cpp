@@ -314,6 +314,9 @@ void Machine::ambiguous(std::string msg, std::vector<Location> locs) {
          std::move(locs), 1});
 }
 
+// Increments of modes 0-2 share a core's counters. Increments of two modes on one counter with no
+// happens-before between them: a wait may take either, depending on timing. (A wait's own mode argument is
+// not a use: on AtlasA2 it has no effect at all, and elsewhere it only selects the counter namespace.)
 void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op) {
     auto& u = mode_use_[{c.index(), flag}];
     if (u.mode != mode) {
@@ -407,7 +410,6 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
                         describe(last), describe(me), flag, mode),
             {loc_of(last), loc_of(me)});
     last = me;
-    if (mode != 4) use_mode(setter, mode, flag, clock, me);
     auto link = [&](Core* t) {
         if (!t || t == &setter) return;
         auto& v = cross_links_[{setter.index(), t->index()}];
@@ -483,7 +485,6 @@ void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
         SetDesc me = desc(c, in);
         check_waiters(c, in, before);
         last_cross_wait_[{c.index(), ns, in.cross_flag}] = me;
-        if (ns == 0) use_mode(c, in.cross_mode, in.cross_flag, before, me);
     }
     const CounterState::Increment& inc = st.pending.front();
     learned.join(inc.clock);
