@@ -3,7 +3,8 @@
 //  * nothing crashes, and the only exception a rejection throws is evg::graph::ParseError, whose position
 //    lies in the text (line >= 1, column >= 1, line at most the text's line count + 1) and whose what() is
 //    "<line>:<column>: <message>";
-//  * an accepted graph or problem validates (every arch), prints, and emits C++ (emit_cpp may refuse a graph
+//  * an accepted graph or problem validates (every arch) with every diagnostic at a line:col of the text,
+//  prints, and emits C++ (emit_cpp may refuse a graph
 //    with a GraphError, nothing else) without any other exception;
 //  * print is a fixed point: parse(print(g)) == g, and print(parse(print(g))) == print(g).
 // A broken invariant prints `EVG-FINDING: graph_text: <invariant>` (fuzz/common/finding.hpp) and aborts.
@@ -13,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <typeinfo>
+#include <vector>
 
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/error.hpp"
@@ -43,6 +45,18 @@ void check_rejection(const g::ParseError& e, std::string_view text, const char* 
         evg_fuzz_finding(
             std::string("graph_text: ") + parser + "'s ParseError is not '<line>:<col>: <message>'",
             e.what());
+    }
+}
+
+// A graph parsed from text: every diagnostic names its line and column (only an empty graph's "root" has no
+// place to point at), and the position lies in the text.
+void check_positions(const std::vector<g::Diagnostic>& diagnostics, std::string_view text) {
+    for (const g::Diagnostic& d : diagnostics) {
+        if (d.rule == "root") continue;
+        if (d.line < 1 || d.column < 1 || d.line > line_count(text)) {
+            evg_fuzz_finding("graph_text: validate's [" + d.rule + "] diagnostic has no position in the text",
+                             d.format() + "\n--- input ---\n" + std::string(text));
+        }
     }
 }
 
@@ -84,11 +98,11 @@ void check_accepted(const T& parsed, std::string_view text, const char* kind) {
     }
     expect_only_graph_errors("validate", text, [&] {
         if constexpr (std::is_same_v<T, g::Problem>) {
-            (void)g::validate(parsed);
+            check_positions(g::validate(parsed), text);
         } else {
-            (void)g::validate(parsed);
-            (void)g::validate(parsed, g::ArchId::AtlasA2);
-            (void)g::validate(parsed, g::ArchId::Ascend950);
+            check_positions(g::validate(parsed), text);
+            check_positions(g::validate(parsed, g::ArchId::AtlasA2), text);
+            check_positions(g::validate(parsed, g::ArchId::Ascend950), text);
         }
     });
     expect_only_graph_errors("emit_cpp", text, [&] { (void)g::emit_cpp(parsed).text(); });

@@ -87,9 +87,10 @@ std::string find_fuzzer(const std::string& target, const std::optional<std::stri
     }
     std::string looked;
     for (const fs::path& d : dirs) looked += fmt::format(" {}", display(d));
-    throw UsageError(fmt::format("evgcheck fuzz: no libFuzzer binary fuzz_{} (looked in{}); build them with: "
-                                 "cmake --preset fuzz && cmake --build build/fuzz{}",
-                                 target, looked, fuzz_bin ? "" : ", or give --fuzz-bin DIR"));
+    throw UsageError(
+        fmt::format("evgcheck fuzz: no libFuzzer binary fuzz_{} (looked in{}); build them with: "
+                    "cmake --preset fuzz && cmake --build build/fuzz{}",
+                    target, looked, fuzz_bin ? "" : ", or give --fuzz-bin DIR"));
 }
 
 // The `timeout = S` of fuzz_<target>.options beside the binary (evg_fuzz_target's TIMEOUT), default 10.
@@ -122,6 +123,15 @@ struct Totals {
     std::map<std::string, Finding> findings;  // by signature
     std::vector<std::string> unsigned_ends;   // worker ends with no recognisable finding
 };
+
+// Signatures whose finding only the sanitizers or libFuzzer's watchdog detect.
+bool needs_sanitizer(std::string_view sig) {
+    for (std::string_view kind : {"AddressSanitizer", "LeakSanitizer", "MemorySanitizer", "UBSan", "timeout",
+                                  "libFuzzer: out-of-memory", "libFuzzer: deadly signal"}) {
+        if (sig.starts_with(kind)) return true;
+    }
+    return false;
+}
 
 std::string progress_line(Totals& t, double elapsed, double total) {
     uint64_t execs = t.finished_execs;
@@ -265,7 +275,8 @@ int fuzz_command(std::span<const char* const> argv) {
 
     // Minimise and save each finding.
     const fs::path replay = fs::path(self_dir()) / ".." / "fuzz" / ("fuzz_" + target + "_replay");
-    const std::string replay_cmd = fs::exists(replay) ? display(replay) : display(fuzzer);
+    const bool replay_exists = fs::exists(replay);
+    const std::string replay_cmd = display(replay);
     nlohmann::json jf = nlohmann::json::array();
     std::string md_findings;
     for (auto& [sig, f] : totals.findings) {
@@ -300,7 +311,12 @@ int fuzz_command(std::span<const char* const> argv) {
             }
             fs::remove(candidate, ec);
         }
-        const std::string command = replay_cmd + " " + display(input);
+        // Invariants and exceptions replay in the plain replay program; memory errors, undefined behaviour,
+        // leaks and timeouts need the sanitizers and libFuzzer's watchdog of the fuzz binary.
+        const bool needs_fuzz_binary = !replay_exists || needs_sanitizer(sig);
+        const std::string command =
+            needs_fuzz_binary ? fmt::format("{} -timeout={} {}", display(fuzzer), timeout, display(input))
+                              : replay_cmd + " " + display(input);
         std::ofstream(dir / "signature.txt") << sig << "\n";
         std::ofstream(dir / "replay.txt") << command << "\n";
         {
