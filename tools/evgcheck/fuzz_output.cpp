@@ -43,6 +43,14 @@ std::string frame_function(std::string_view line) {
     std::smatch m;
     if (!std::regex_match(s, m, frame)) return {};
     std::string fn = m[1].str();
+    // The symbolizer prints a template function with its return type ("void
+    // std::condition_variable::wait<...>").
+    for (std::string_view ret : {"void ", "auto ", "bool ", "int ", "unsigned int ", "long "}) {
+        if (std::string_view(fn).starts_with(ret)) {
+            fn.erase(0, ret.size());
+            break;
+        }
+    }
     // Drop the argument list (the first '(' outside template arguments).
     int depth = 0;
     for (size_t i = 1; i < fn.size(); ++i) {
@@ -66,6 +74,9 @@ std::string frame_function(std::string_view line) {
                                                        "__libc",
                                                        "__GI_",
                                                        "__pthread",
+                                                       "__futex",
+                                                       "pthread_cond",
+                                                       "std::condition_variable",
                                                        "__nanosleep",
                                                        "clock_nanosleep",
                                                        "fuzzer::",
