@@ -1,4 +1,4 @@
-// The hand-made seed programs of fuzz/corpus/sync_program/ (written there by `sync_program_replay
+// The hand-made seed programs of fuzz/corpus/sync_program/ (written there by `sync_program_campaign
 // --write-seeds DIR`): the usual pipeline and its classic faults, and the cross-core patterns.
 #include "evg/explore/builder.hpp"
 #include "sync_program.hpp"

@@ -33,7 +33,7 @@ TEST(SyncProgramDecode, SeedsRoundTripAndMatchTheCorpus) {
         std::ifstream in(std::filesystem::path(EVG_SYNC_PROGRAM_CORPUS) / (name + ".bin"), std::ios::binary);
         std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         EXPECT_EQ(file, bytes)
-            << name << ": regenerate with sync_program_replay --write-seeds fuzz/corpus/sync_program";
+            << name << ": regenerate with sync_program_campaign --write-seeds fuzz/corpus/sync_program";
     }
 }
 
