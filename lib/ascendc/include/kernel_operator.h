@@ -1,5 +1,6 @@
 // The AscendC kernel API on the evgcheck machine. Kernel code includes this exactly as on device.
 #pragma once
+#include "ascendc/cache.hpp"
 #include "ascendc/cube.hpp"
 #include "ascendc/data_copy.hpp"
 #include "ascendc/sync.hpp"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <exception>
+#include <optional>
 
 #include "evg/hw/error.hpp"
 #include "evg/hw/machine.hpp"
@@ -81,10 +82,19 @@ std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string op, Site site
 
 void Core::issue(std::unique_ptr<Instr> in) {
     if (abort_guard()) return;
+    begin_call(false, in->site);
+    if (!machine_.dcache().empty()) dcache_check_issue(*in);
+    push(std::move(in));
+    end_call();
+}
+
+void Core::push(std::unique_ptr<Instr> in) {
+    if (aborting_) return;
     in->core = this;
-    if (!machine_.register_instr(*in)) return;
     auto& q = pipes_[static_cast<size_t>(pipe_slot(in->pipe))];
-    in->epoch = ++q.issued;
+    in->epoch = q.issued + 1;
+    if (!machine_.register_instr(*in)) return;
+    q.issued = in->epoch;
     in->issued = scalar_snapshot();
     q.queue.push_back(std::move(in));
     machine_.after_issue(*this);
@@ -93,17 +103,61 @@ void Core::issue(std::unique_ptr<Instr> in) {
 bool Core::on_scalar(Instr& in) {
     in.core = this;
     in.pipe = Pipe::S;
+    auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+    in.epoch = q.issued + 1;
     if (!machine_.register_instr(in)) return false;
-    in.epoch = ++pipes_[static_cast<size_t>(pipe_slot(Pipe::S))].issued;
+    q.issued = in.epoch;
     s_known_.set(agent(Pipe::S), in.epoch);  // the scalar unit is in order: it knows all it did before
     s_snapshot_.reset();
     return true;
 }
 
 void Core::scalar(std::unique_ptr<Instr> in) {
-    if (abort_guard() || !on_scalar(*in)) return;
+    if (abort_guard()) return;
+    begin_call(false, in->site);
+    if (!on_scalar(*in)) return;
     if (machine_.config().checks.race) machine_.race_check(*this, *in, s_known_);
+    DataCache& dc = machine_.dcache();
+    if (!dc.empty())
+        for (const auto& a : in->accesses)
+            if (!a.write && a.mem && a.mem->kind() == MemKind::GM)
+                if (auto* d = dc.find(a.mem, a.begin, a.end, index_, DataCache::Holder::others))
+                    machine_.dcache_violation(*this, *in, *d);
     if (in->exec) in->exec(*in);
+    for (const auto& a : in->accesses)
+        if (a.write && a.mem && a.mem->kind() == MemKind::GM && a.begin < a.end)
+            dc.write(a.mem, a.begin, a.end, index_, in->id);
+    end_call();
+}
+
+// A DMA or vector read of GM bytes this core's scalar unit left dirty is wrong whatever the schedule: the
+// clean comes later in program order. Bytes dirty in another core's cache are judged when the read executes.
+void Core::dcache_check_issue(Instr& in) {
+    bool reads_gm = false;
+    for (const auto& a : in.accesses) {
+        if (a.write || !a.mem || a.mem->kind() != MemKind::GM) continue;
+        reads_gm = true;
+        if (auto* d = machine_.dcache().find(a.mem, a.begin, a.end, index_, DataCache::Holder::self))
+            machine_.dcache_violation(*this, in, *d);
+    }
+    if (!reads_gm) return;
+    in.exec = [this, inner = std::move(in.exec)](Instr& self) {
+        for (const auto& a : self.accesses)
+            if (!a.write && a.mem && a.mem->kind() == MemKind::GM)
+                if (auto* d =
+                        machine_.dcache().find(a.mem, a.begin, a.end, index_, DataCache::Holder::others))
+                    machine_.dcache_violation(*this, self, *d);
+        if (inner) inner(self);
+    };
+}
+
+void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string op, Site site) {
+    if (abort_guard()) return;
+    begin_call(false, site);
+    auto in = make(Pipe::S, InstrKind::plain, std::move(op), site);
+    if (!on_scalar(*in)) return;
+    if (entire || mem) machine_.dcache().clean(index_, entire ? nullptr : mem, begin, end);
+    end_call();
 }
 
 void Core::violate(ViolationKind k, std::string message, std::vector<Location> locs, Severity sev) {
@@ -182,6 +236,24 @@ bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
 void Core::set_flag(HardEvent e, int id, Site site) {
     if (abort_guard()) return;
     if (!check_event(e, id, site, "SetFlag")) return;
+    int32_t n = begin_call(true, site);
+    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::set_flag, site, e, id);
+    if (!m) {
+        do_set(e, id, site);
+    } else if (m->op == SyncOp::dup_set) {
+        do_set(e, id, site);
+        tag_sync_ = -1;
+        do_set(e, id, site);
+    } else if (m->op == SyncOp::set_id) {
+        if (check_event(e, m->id, site, "SetFlag")) do_set(e, m->id, site);
+    } else if (m->op == SyncOp::set_event) {
+        if (check_event(m->event, id, site, "SetFlag")) do_set(m->event, id, site);
+    }  // drop_set, drop_pair, move_set (issued earlier): nothing now
+    end_call();
+}
+
+void Core::do_set(HardEvent e, int id, Site site) {
+    if (aborting_) return;
     auto in =
         make(event_src(e), InstrKind::set_flag, fmt::format("SetFlag<{}>({})", event_name(e), id), site);
     in->event = e;
@@ -190,12 +262,30 @@ void Core::set_flag(HardEvent e, int id, Site site) {
         if (on_scalar(*in)) machine_.flag_set(*this, *in, s_known_);
         return;
     }
-    issue(std::move(in));
+    push(std::move(in));
 }
 
 void Core::wait_flag(HardEvent e, int id, Site site) {
     if (abort_guard()) return;
     if (!check_event(e, id, site, "WaitFlag")) return;
+    int32_t n = begin_call(true, site);
+    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::wait_flag, site, e, id);
+    std::optional<Deferred> later;
+    if (!m) {
+        do_wait(e, id, site);
+    } else if (m->op == SyncOp::wait_id) {
+        if (check_event(e, m->id, site, "WaitFlag")) do_wait(e, m->id, site);
+    } else if (m->op == SyncOp::wait_event) {
+        if (check_event(m->event, id, site, "WaitFlag")) do_wait(m->event, id, site);
+    } else if (m->op == SyncOp::move_wait) {
+        later = Deferred{m->by, e, id, site, tag_stream_, tag_sync_};
+    }  // drop_wait, drop_pair: nothing
+    end_call();
+    if (later) deferred_.push_back(*later);
+}
+
+void Core::do_wait(HardEvent e, int id, Site site) {
+    if (aborting_) return;
     auto in =
         make(event_dst(e), InstrKind::wait_flag, fmt::format("WaitFlag<{}>({})", event_name(e), id), site);
     in->event = e;
@@ -212,47 +302,63 @@ void Core::wait_flag(HardEvent e, int id, Site site) {
         s_learn(learned);
         return;
     }
-    issue(std::move(in));
+    push(std::move(in));
 }
 
-void Core::pipe_barrier(Pipe p, Site site) {
-    if (abort_guard()) return;
+bool Core::barrier_legal(Pipe p, Site site) {
     std::string op = fmt::format("PipeBarrier<PIPE_{}>", pipe_name(p));
     if (p == Pipe::S) {
         violate(ViolationKind::bad_param,
                 "PipeBarrier<PIPE_S> is not allowed: the scalar pipe is always in order",
                 {site_location(op, site)});
-        return;
+        return false;
     }
-    if (p == Pipe::ALL) {
-        machine_.block_until(
-            *this,
-            [this] {
-                for (auto& q : pipes_)
-                    if (!q.queue.empty()) return false;
-                return true;
-            },
-            fmt::format("{} (issued at {}) waiting for every pipe to drain", op, site.str()));
-        if (aborting_) return;
-        auto in = make(Pipe::S, InstrKind::barrier, op, site);
-        in->core = this;
-        if (!machine_.register_instr(*in)) return;
-        for (int s = 0; s < kPipeSlots; ++s) {
-            s_known_.join(pipes_[static_cast<size_t>(s)].known);
-            s_known_.raise(agent(slot_pipe(s)), pipes_[static_cast<size_t>(s)].issued);
-        }
-        auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
-        s_known_.set(agent(Pipe::S), ++q.issued);
-        s_snapshot_.reset();
-        return;
-    }
-    if (!owns(p)) {
+    if (p != Pipe::ALL && !owns(p)) {
         violate(ViolationKind::bad_param,
                 fmt::format("{} on {}: this core has no such pipe; the barrier does nothing", op, name_),
                 {site_location(op, site)}, Severity::warning);
+        return false;
+    }
+    return true;
+}
+
+void Core::pipe_barrier(Pipe p, Site site) {
+    if (abort_guard()) return;
+    if (!barrier_legal(p, site)) return;
+    int32_t n = begin_call(true, site);
+    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::barrier, site);
+    if (!m) do_barrier(p, site);  // drop_barrier: nothing
+    end_call();
+}
+
+void Core::do_barrier(Pipe p, Site site) {
+    if (aborting_) return;
+    std::string op = fmt::format("PipeBarrier<PIPE_{}>", pipe_name(p));
+    if (p != Pipe::ALL) {
+        push(make(p, InstrKind::barrier, op, site));
         return;
     }
-    issue(make(p, InstrKind::barrier, op, site));
+    // PIPE_ALL: the scalar unit waits until every pipe has drained, then goes on knowing all of it.
+    machine_.block_until(
+        *this,
+        [this] {
+            for (auto& q : pipes_)
+                if (!q.queue.empty()) return false;
+            return true;
+        },
+        fmt::format("{} (issued at {}) waiting for every pipe to drain", op, site.str()));
+    if (aborting_) return;
+    auto in = make(Pipe::S, InstrKind::barrier, op, site);
+    in->core = this;
+    auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+    in->epoch = q.issued + 1;
+    if (!machine_.register_instr(*in)) return;
+    for (int s = 0; s < kPipeSlots; ++s) {
+        s_known_.join(pipes_[static_cast<size_t>(s)].known);
+        s_known_.raise(agent(slot_pipe(s)), pipes_[static_cast<size_t>(s)].issued);
+    }
+    s_known_.set(agent(Pipe::S), ++q.issued);
+    s_snapshot_.reset();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -262,21 +368,59 @@ void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
     std::string op = fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag);
     if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
-    auto in = make(p, InstrKind::cross_set, op, site);
+    int32_t n = begin_call(true, site);
+    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::cross_set, site);
+    if (!m) {
+        do_cross_set(mode, p, flag, site);
+    } else if (m->op == SyncOp::dup_cross_set) {
+        do_cross_set(mode, p, flag, site);
+        tag_sync_ = -1;
+        do_cross_set(mode, p, flag, site);
+    } else if (m->op == SyncOp::cross_set_flag) {
+        auto f = static_cast<uint16_t>(m->id);
+        if (machine_.cross_core_legal(
+                *this, mode, p, f, site,
+                fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", mode, pipe_name(p), f)))
+            do_cross_set(mode, p, f, site);
+    }  // drop_cross_set: nothing
+    end_call();
+}
+
+void Core::do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
+    if (aborting_) return;
+    auto in = make(p, InstrKind::cross_set,
+                   fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag), site);
     in->cross_mode = mode;
     in->cross_flag = flag;
     if (p == Pipe::S) {
         if (on_scalar(*in)) machine_.deliver_cross(*this, *in, s_known_);
         return;
     }
-    issue(std::move(in));
+    push(std::move(in));
 }
 
 void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
     std::string op = fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag);
     if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
-    auto in = make(p, InstrKind::cross_wait, op, site);
+    int32_t n = begin_call(true, site);
+    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::cross_wait, site);
+    if (!m) {
+        do_cross_wait(mode, p, flag, site);
+    } else if (m->op == SyncOp::cross_wait_flag) {
+        auto f = static_cast<uint16_t>(m->id);
+        if (machine_.cross_core_legal(
+                *this, mode, p, f, site,
+                fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", mode, pipe_name(p), f)))
+            do_cross_wait(mode, p, f, site);
+    }  // drop_cross_wait: nothing
+    end_call();
+}
+
+void Core::do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
+    if (aborting_) return;
+    auto in = make(p, InstrKind::cross_wait,
+                   fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag), site);
     in->cross_mode = mode;
     in->cross_flag = flag;
     // On AtlasA2 the wait stalls every pipe of the waiter: the scalar unit stops issuing until it is
@@ -293,7 +437,7 @@ void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
         s_learn(learned);
         return;
     }
-    issue(std::move(in));
+    push(std::move(in));
 }
 
 void Core::set_atomic(AtomicOp op, DType t, Site site) {

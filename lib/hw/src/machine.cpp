@@ -31,6 +31,29 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
         cores_[static_cast<size_t>(idx)] =
             std::make_unique<Core>(*this, idx, CoreType::AIV, v / sub_num, v % sub_num, sub_num);
     }
+    dcache_ = std::make_unique<DataCache>();
+    // Sync mutations go to the core they name, keyed by the sync index (both indices for drop_pair).
+    mut_applied_.assign(cfg_.mutations.size(), 0);
+    mut_reason_.assign(cfg_.mutations.size(), {});
+    for (size_t i = 0; i < cfg_.mutations.size(); ++i) {
+        const SyncMutation& m = cfg_.mutations[i];
+        Core* target = nullptr;
+        for (auto& c : cores_)
+            if (c->short_name() == m.core) target = c.get();
+        if (!target) {
+            mut_reason_[i] =
+                fmt::format("no core named {} in this launch ({}, blockDim {}: cores {} to {})", m.core,
+                            type == KernelType::mix_aic_1_2 ? "mix"
+                            : type == KernelType::aiv_only  ? "AIV-only"
+                                                            : "AIC-only",
+                            block_dim, cores_.front()->short_name(), cores_.back()->short_name());
+            continue;
+        }
+        int idx = static_cast<int>(i);
+        target->muts_[m.n].push_back(idx);
+        if (m.op == SyncOp::drop_pair && m.pair != m.n) target->muts_[m.pair].push_back(idx);
+        if (m.op == SyncOp::move_set) target->early_sets_.push_back(idx);
+    }
 }
 
 Machine::~Machine() {
@@ -67,15 +90,85 @@ bool Machine::register_instr(Instr& in) {
         return false;
     }
     in.id = ++instr_count_;
+    const Core& c = *in.core;
     TraceEntry t;
     t.id = in.id;
-    t.core = in.core->index();
+    t.core = c.index();
     t.pipe = in.pipe;
     t.kind = in.kind;
     t.op = in.op;
     t.site = in.site;
+    switch (in.kind) {
+        case InstrKind::set_flag:
+        case InstrKind::wait_flag:
+            t.event = in.event;
+            t.event_id = in.event_id;
+            break;
+        case InstrKind::cross_set:
+        case InstrKind::cross_wait:
+            t.cross_mode = in.cross_mode;
+            t.cross_flag = in.cross_flag;
+            break;
+        case InstrKind::barrier:
+            t.barrier_pipe = in.pipe == Pipe::S ? Pipe::ALL : in.pipe;  // PIPE_ALL runs on the scalar unit
+            break;
+        case InstrKind::plain:
+            break;
+    }
+    t.epoch = in.epoch;
+    t.stream = c.tag_stream_;
+    t.sync_index = c.tag_sync_;
+    t.blocking = in.pipe == Pipe::S && (in.kind == InstrKind::wait_flag || in.kind == InstrKind::cross_wait ||
+                                        in.kind == InstrKind::barrier);
+    if (cfg_.trace_accesses) {
+        t.accesses.reserve(in.accesses.size());
+        for (const auto& a : in.accesses)
+            if (a.mem) t.accesses.push_back({a.mem->uid(), a.begin, a.end, a.write, a.atomic});
+    }
     trace_.push_back(std::move(t));
     return true;
+}
+
+void Machine::mutation_applied(int i, uint8_t part) {
+    mut_applied_[static_cast<size_t>(i)] |= part;
+}
+
+void Machine::mutation_mismatch(int i, std::string reason) {
+    auto& r = mut_reason_[static_cast<size_t>(i)];
+    if (r.empty()) r = std::move(reason);
+}
+
+void Machine::dcache_violation(Core& reader, const Instr& in, const DataCache::Dirty& d) {
+    Location w;
+    w.instr = d.instr;
+    w.core = d.core;
+    w.core_name = core(d.core).name();
+    w.pipe = "S";
+    w.op = "SetValue";
+    w.memory = d.mem->name();
+    w.begin = d.begin;
+    w.end = d.end;
+    w.access = "write";
+    if (const TraceEntry* t = traced(d.instr)) {
+        w.op = t->op;
+        w.site = t->site.str();
+    }
+    Location r = reader.location(in);
+    r.memory = d.mem->name();
+    r.access = "read";
+    violate(
+        {ViolationKind::dcache_not_clean,
+         Severity::error,
+         fmt::format(
+             "{} (pipe {} read #{} at {} on {}) reads GM bytes [{}, {}) of {} that {} #{} at {} of {} wrote "
+             "through its scalar data cache, which the hardware does not keep coherent with GM: no "
+             "DataCacheCleanAndInvalid has written them back, so the read sees stale GM; call "
+             "DataCacheCleanAndInvalid<T, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT> on the "
+             "written GlobalTensor after the SetValue and before the read",
+             in.op, pipe_name(in.pipe), in.id, in.site.str(), reader.name(), d.begin, d.end, d.mem->name(),
+             w.op, d.instr, w.site.empty() ? "?" : w.site, w.core_name),
+         {w, r},
+         1});
 }
 
 void Machine::violate(Violation v) {
@@ -485,6 +578,7 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
     };
     try {
         kernel();
+        c.finish_kernel();
     } catch (const detail::CoreAbortTag&) {
     } catch (const evg::Error& e) {
         fail(e.what());
@@ -661,6 +755,22 @@ Report Machine::make_report() {
     Report r;
     r.arch = std::string(arch().name);
     r.block_dim = block_dim_;
+    r.kernel_type = type_;
+    for (size_t i = 0; i < cfg_.mutations.size(); ++i) {
+        const SyncMutation& m = cfg_.mutations[i];
+        uint8_t need = m.op == SyncOp::drop_pair ? 3 : 1;
+        if ((mut_applied_[i] & need) == need) continue;
+        std::string why = mut_reason_[i];
+        if (why.empty()) {
+            int made = 0;
+            for (auto& c : cores_)
+                if (c->short_name() == m.core) made = c->sync_count_;
+            int missing = (mut_applied_[i] & 1) ? m.pair : m.n;
+            why = fmt::format("{} made {} sync call(s); sync call n={} was never reached", m.core, made,
+                              missing);
+        }
+        r.mutations_unapplied.push_back(fmt::format("{}: {}", to_string(m), why));
+    }
     r.violations = violations_;
     if (dropped_violations_)
         r.violations.push_back({ViolationKind::kernel_exception,

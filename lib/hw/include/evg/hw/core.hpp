@@ -16,6 +16,7 @@
 #include "evg/hw/memory.hpp"
 #include "evg/hw/numeric/types.hpp"
 #include "evg/hw/report.hpp"
+#include "evg/hw/sync_mutation.hpp"
 
 namespace evg::hw {
 
@@ -66,6 +67,8 @@ class Core {
     int sub() const { return sub_; }
     int sub_num() const { return sub_num_; }
     const std::string& name() const { return name_; }
+    // The name sync mutations use: "AIC<b>", "AIV<b>.<s>" in a mix launch, "AIV<v>" in an AIV-only launch.
+    std::string short_name() const;
     AgentId agent(Pipe p) const { return static_cast<AgentId>(index_ * kPipeSlots + pipe_slot(p)); }
     bool owns(Pipe p) const;
 
@@ -83,6 +86,9 @@ class Core {
     void cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site);
     void cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site);
     void set_atomic(AtomicOp op, DType t, Site site);
+    // DataCacheCleanAndInvalid: GM bytes this core's scalar unit wrote are written back from its data cache.
+    // `entire`: the whole cache (ENTIRE_DATA_CACHE); else the bytes [begin, end) of `mem` (none when null).
+    void dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string op, Site site);
     AtomicOp atomic_op() const { return atomic_; }
     DType atomic_dtype() const { return atomic_dtype_; }
 
@@ -115,6 +121,25 @@ class Core {
     bool aborting_ = false;
     uint64_t calls_after_abort_ = 0;
 
+    // Stream positions and sync indices, counted over the program's own calls (see TraceEntry::stream).
+    uint32_t stream_ = 0;
+    int32_t sync_count_ = 0;
+    uint32_t tag_stream_ = 0;  // what register_instr records for the instruction being issued
+    int32_t tag_sync_ = -1;
+    // Sync mutations of Config::mutations that name this core: sync index -> mutation indices.
+    std::map<int, std::vector<int>> muts_;
+    std::vector<int> early_sets_;  // move_set mutations of this core
+    std::vector<int> early_done_;  // those already issued at their `at`
+    struct Deferred {              // a moved WaitFlag waiting for its `by` instructions
+        int left;
+        HardEvent event;
+        int id;
+        Site site;
+        uint32_t stream;
+        int32_t sync;
+    };
+    std::vector<Deferred> deferred_;
+
     std::shared_ptr<const VectorClock> scalar_snapshot();
     void s_learn(const VectorClock& c);
     bool check_event(HardEvent e, int id, Site site, const char* what);
@@ -122,6 +147,24 @@ class Core {
     // Numbers an instruction of the scalar unit, which runs now and in order; false when over budget.
     bool on_scalar(Instr& in);
     std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string op, Site site);
+
+    // Program calls: begin_call numbers the call (stream position, and sync index when `sync`), issuing first
+    // any moved SetFlag due before this position; end_call releases moved WaitFlags whose distance ran out.
+    int32_t begin_call(bool sync, Site site);
+    void end_call();
+    void finish_kernel();  // the kernel body returned: moved WaitFlags still pending are issued now
+    void push(std::unique_ptr<Instr> in);  // queues an instruction on its pipe (numbered by the current tags)
+    void do_set(HardEvent e, int id, Site site);
+    void do_wait(HardEvent e, int id, Site site);
+    void do_barrier(Pipe p, Site site);
+    void do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site);
+    void do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site);
+    // Applies the mutations at sync index n of a call of kind `kind` (inserted calls first). Returns the
+    // mutation that rewrites the call itself, or nullptr when it is issued unchanged.
+    const SyncMutation* mutate(int32_t n, InstrKind kind, Site site, HardEvent e = HardEvent::MAX,
+                               int id = -1);
+    bool barrier_legal(Pipe p, Site site);
+    void dcache_check_issue(Instr& in);
 };
 
 // The core the calling kernel thread runs on. Throws evg::hw::HostError outside a kernel.

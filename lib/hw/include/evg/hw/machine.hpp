@@ -14,12 +14,12 @@
 
 #include "evg/hw/config.hpp"
 #include "evg/hw/core.hpp"
+#include "evg/hw/dcache.hpp"
 #include "evg/hw/report.hpp"
 
 namespace evg::hw {
 
 class Device;
-
 
 class Machine {
   public:
@@ -60,6 +60,13 @@ class Machine {
     void flag_wait(Core& c, const Instr& in, VectorClock& learned);
     void counter_wait(Core& c, const Instr& in, VectorClock& learned);
     void race_check(Core& c, Instr& in, const VectorClock& known);
+    // Sync mutations: mutation i found its call (`part` 1: the call, or the set of a drop_pair; 2: the wait
+    // of a drop_pair), or found a call of the wrong kind (`reason`; listed in Report::mutations_unapplied).
+    void mutation_applied(int i, uint8_t part = 1);
+    void mutation_mismatch(int i, std::string reason);
+    DataCache& dcache() { return *dcache_; }
+    // A read by `in` of GM bytes dirty in a core's data cache (`d`, from DataCache::find): dcache_not_clean.
+    void dcache_violation(Core& reader, const Instr& in, const DataCache::Dirty& d);
 
   private:
     friend class Core;
@@ -109,6 +116,10 @@ class Machine {
     void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set);
     void end_checks();
     Report make_report();
+
+    std::vector<uint8_t> mut_applied_;  // per Config::mutations entry: parts found (see mutation_applied)
+    std::vector<std::string> mut_reason_;
+    std::unique_ptr<DataCache> dcache_;
 };
 
 }  // namespace evg::hw

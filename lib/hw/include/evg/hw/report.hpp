@@ -32,6 +32,8 @@ enum class ViolationKind : uint8_t {
     bad_param,             // instruction parameter out of its documented range
     null_pointer,          // GM access through a null pointer
     kernel_exception,      // the kernel body threw
+    dcache_not_clean,      // GM bytes a scalar SetValue wrote, still in its data cache, read by a DMA/other
+                           // pipe/core
 };
 std::string_view violation_kind_name(ViolationKind k);
 
