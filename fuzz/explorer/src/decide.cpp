@@ -1,0 +1,436 @@
+// Engine (a): the happens-before graph of one recorded run, built explicitly, decided by reachability.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "evg/explore/model.hpp"
+#include "keys.hpp"
+
+namespace evg::explore {
+
+namespace {
+
+using detail::conflict;
+
+bool set_like(Kind k) {
+    return k == Kind::set || k == Kind::cross_set || k == Kind::barrier;
+}
+bool wait_like(Kind k) {
+    return k == Kind::wait || k == Kind::cross_wait || k == Kind::barrier;
+}
+
+class Bits {
+  public:
+    explicit Bits(size_t n = 0) : w_((n + 63) / 64, 0) {}
+    bool test(size_t i) const { return (w_[i / 64] >> (i % 64)) & 1; }
+    void set(size_t i) { w_[i / 64] |= uint64_t{1} << (i % 64); }
+    // this |= o; true if anything changed
+    bool merge(const Bits& o) {
+        bool ch = false;
+        for (size_t i = 0; i < w_.size(); ++i) {
+            uint64_t n = w_[i] | o.w_[i];
+            ch |= n != w_[i];
+            w_[i] = n;
+        }
+        return ch;
+    }
+
+  private:
+    std::vector<uint64_t> w_;
+};
+
+// One increment of a cross-core counter: it lands when the last of its sources has executed.
+struct Increment {
+    std::vector<int> sources;  // instruction indices
+    int mode = 0;
+};
+
+struct Counter {
+    CounterKey key;
+    std::vector<Increment> incs;
+    std::vector<int> waits;  // issue order
+    bool resolved = false;
+    std::pair<int, int> unordered{-1, -1};
+    std::string why;
+};
+
+class Graph {
+  public:
+    explicit Graph(size_t n) : n_(n), preds_(n_), match_(n_), anc_(n_, Bits(n_)) {}
+
+    // `match`: the edge from a set to the wait that takes it (the others are order edges).
+    void edge(int from, int to, bool match = false) {
+        if (from == to) return;
+        preds_[static_cast<size_t>(to)].push_back(from);
+        match_[static_cast<size_t>(to)].push_back(match);
+    }
+    // Ancestors by fixpoint (the graph may have cycles: those nodes never execute).
+    void close() {
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (size_t i = 0; i < n_; ++i)
+                for (int p : preds_[i]) {
+                    auto pu = static_cast<size_t>(p);
+                    if (!anc_[i].test(pu)) {
+                        anc_[i].set(pu);
+                        changed = true;
+                    }
+                    if (pu != i) changed |= anc_[i].merge(anc_[pu]);
+                }
+        }
+    }
+    // a happens-before b
+    bool hb(int a, int b) const {
+        return a != b && anc_[static_cast<size_t>(b)].test(static_cast<size_t>(a));
+    }
+    bool ordered(int a, int b) const { return hb(a, b) || hb(b, a); }
+    const std::vector<int>& preds(int i) const { return preds_[static_cast<size_t>(i)]; }
+    bool is_match(int i, size_t k) const { return match_[static_cast<size_t>(i)][k]; }
+
+  private:
+    size_t n_;
+    std::vector<std::vector<int>> preds_;
+    std::vector<std::vector<bool>> match_;
+    std::vector<Bits> anc_;
+};
+
+// Increment a lands before increment b in every schedule: some source of b comes after every source of a.
+bool inc_before(const Graph& g, const Increment& a, const Increment& b) {
+    for (int sb : b.sources) {
+        bool all = true;
+        for (int sa : a.sources) all &= sa == sb || g.hb(sa, sb);
+        if (all) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Verdict decide(const Run& run) {
+    const auto& ins = run.instrs;
+    const int n = static_cast<int>(ins.size());
+    const Topology& topo = run.topo;
+    Graph g(ins.size());
+    Verdict v;
+    auto I = [&](int i) -> const Instr& { return ins[static_cast<size_t>(i)]; };
+    auto scalar = [&](int i) { return I(i).pipe == Pipe::S || I(i).blocking; };
+
+    // Program order of each core: issue order of the scalar unit, and each pipe under the chip's rules.
+    std::map<int, std::vector<int>> by_core;
+    for (int i = 0; i < n; ++i) by_core[I(i).core].push_back(i);
+    for (auto& [core, list] : by_core) {
+        int last_scalar = -1;
+        std::map<Pipe, std::vector<int>> by_pipe;
+        for (size_t k = 0; k < list.size(); ++k) {
+            int j = list[k];
+            if (last_scalar >= 0) g.edge(last_scalar, j);  // issued after what the scalar unit executed
+            if (I(j).kind == Kind::barrier && I(j).barrier_pipe == Pipe::ALL)
+                for (size_t e = 0; e < k; ++e) g.edge(list[e], j);  // waits for every pipe of its core
+            if (scalar(j)) {
+                last_scalar = j;
+            } else {
+                auto& same = by_pipe[I(j).pipe];
+                for (int i : same)
+                    if (pipe_keeps_order(topo.chip, I(j).pipe) || set_like(I(j).kind) || wait_like(I(i).kind))
+                        g.edge(i, j);
+                same.push_back(j);
+            }
+        }
+    }
+
+    // Intra-core flags: one source pipe, one sink pipe; the k-th wait takes the k-th set.
+    struct Flag {
+        std::vector<int> sets, waits;
+        int core = 0;
+        Event e;
+        int id = 0;
+    };
+    std::map<std::tuple<int, Event, int>, Flag> flags;
+    for (int i = 0; i < n; ++i) {
+        if (I(i).kind != Kind::set && I(i).kind != Kind::wait) continue;
+        auto& f = flags[{I(i).core, I(i).event, I(i).event_id}];
+        f.core = I(i).core;
+        f.e = I(i).event;
+        f.id = I(i).event_id;
+        (I(i).kind == Kind::set ? f.sets : f.waits).push_back(i);
+    }
+    std::vector<int> matched(static_cast<size_t>(n), 0);  // waits: 1 when a source was matched
+    for (auto& [key, f] : flags)
+        for (size_t k = 0; k < std::min(f.sets.size(), f.waits.size()); ++k) {
+            g.edge(f.sets[k], f.waits[k], true);
+            matched[static_cast<size_t>(f.waits[k])] = 1;
+        }
+
+    // Cross-core counters: increments from direct sets and from completed rounds.
+    std::map<CounterKey, Counter> counters;
+    struct Round {
+        int mode, group, flag;
+        std::vector<int> members;
+        std::map<int, std::vector<int>> sets;  // member -> its sets, issue order
+    };
+    std::map<std::tuple<int, int, int>, Round> rounds;
+    for (int i = 0; i < n; ++i) {
+        if (I(i).kind == Kind::cross_wait) {
+            CounterKey k = wait_counter(I(i).core, I(i).mode, I(i).flag);
+            counters[k].key = k;
+            counters[k].waits.push_back(i);
+        }
+        if (I(i).kind != Kind::cross_set) continue;
+        CrossEffect e = cross_effect(topo, I(i).core, I(i).mode, I(i).flag);
+        if (!e.round) {
+            for (const auto& t : e.targets) {
+                counters[t].key = t;
+                counters[t].incs.push_back({{i}, e.mode});
+            }
+            continue;
+        }
+        auto& r = rounds[{e.mode, e.group, e.flag}];
+        r.mode = e.mode;
+        r.group = e.group;
+        r.flag = e.flag;
+        r.members = e.members;
+        r.sets[I(i).core].push_back(i);
+    }
+    std::vector<Finding> round_left;
+    std::vector<std::pair<int, int>> round_unordered;
+    for (auto& [key, r] : rounds) {
+        size_t full = SIZE_MAX;
+        for (int m : r.members) full = std::min(full, r.sets[m].size());
+        CrossEffect eff = cross_effect(topo, r.members.front(), r.mode, r.flag);
+        for (size_t k = 0; k < full; ++k) {
+            Increment inc{{}, r.mode};
+            for (int m : r.members) inc.sources.push_back(r.sets[m][k]);
+            for (const auto& t : eff.targets) {
+                counters[t].key = t;
+                counters[t].incs.push_back(inc);
+            }
+        }
+        for (int m : r.members)
+            if (r.sets[m].size() > full) {
+                Finding f;
+                f.kind = FindingKind::counter_left;
+                f.what = detail::round_key(r.mode, r.group, r.flag);
+                f.message = fmt::format(
+                    "mode {} cross-core flag {} was set by {} (#{}) but not by every participant: the round "
+                    "never "
+                    "fires",
+                    r.mode, r.flag, topo.core_name(m), ins[static_cast<size_t>(r.sets[m][full])].id);
+                round_left.push_back(f);
+            }
+    }
+
+    // Resolve counters whose increments and waits are totally ordered; new edges may order more of them.
+    bool progress = true;
+    while (progress) {
+        progress = false;
+        g.close();
+        for (auto& entry : counters) {
+            Counter& c = entry.second;
+            if (c.resolved) continue;
+            c.unordered = {-1, -1};
+            for (size_t a = 0; a < c.incs.size() && c.unordered.first < 0; ++a)
+                for (size_t b = a + 1; b < c.incs.size() && c.unordered.first < 0; ++b)
+                    if (!inc_before(g, c.incs[a], c.incs[b]) && !inc_before(g, c.incs[b], c.incs[a])) {
+                        c.unordered = {c.incs[a].sources.front(), c.incs[b].sources.front()};
+                        c.why =
+                            c.incs[a].mode != c.incs[b].mode
+                                ? fmt::format("it is used in modes {} and {} at once", c.incs[a].mode,
+                                              c.incs[b].mode)
+                                : "two of its sets are unordered, so their increments land in either order";
+                    }
+            for (size_t a = 0; a < c.waits.size() && c.unordered.first < 0; ++a)
+                for (size_t b = a + 1; b < c.waits.size() && c.unordered.first < 0; ++b)
+                    if (!g.ordered(c.waits[a], c.waits[b])) {
+                        c.unordered = {c.waits[a], c.waits[b]};
+                        c.why = "two unordered waits may take its increments in either order";
+                    }
+            if (c.unordered.first >= 0) continue;
+            std::vector<size_t> order(c.incs.size());
+            for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+            std::stable_sort(order.begin(), order.end(),
+                             [&](size_t a, size_t b) { return inc_before(g, c.incs[a], c.incs[b]); });
+            std::vector<int> waits = c.waits;
+            std::stable_sort(waits.begin(), waits.end(), [&](int a, int b) { return g.hb(a, b); });
+            for (size_t k = 0; k < std::min(order.size(), waits.size()); ++k) {
+                for (int s : c.incs[order[k]].sources) g.edge(s, waits[k], true);
+                matched[static_cast<size_t>(waits[k])] = 1;
+            }
+            c.waits = waits;
+            c.resolved = true;
+            progress = true;
+        }
+    }
+    g.close();
+
+    // Round members whose sets are unordered make the rounds themselves ambiguous.
+    for (auto& [key, r] : rounds)
+        for (int m : r.members) {
+            const auto& s = r.sets[m];
+            for (size_t a = 0; a + 1 < s.size(); ++a)
+                if (!g.ordered(s[a], s[a + 1])) round_unordered.push_back({s[a], s[a + 1]});
+        }
+
+    // Ambiguity: what depends on an unresolved counter is not claimed.
+    std::vector<char> tainted(static_cast<size_t>(n), 0);
+    auto taint_from = [&](int w) {
+        tainted[static_cast<size_t>(w)] = 1;
+        for (int j = 0; j < n; ++j)
+            if (g.hb(w, j)) tainted[static_cast<size_t>(j)] = 1;
+    };
+    for (auto& [key, c] : counters) {
+        if (c.resolved) continue;
+        Finding f;
+        f.kind = FindingKind::ambiguous;
+        f.what = detail::counter_key(topo, c.key);
+        int a = ins[static_cast<size_t>(c.unordered.first)].id,
+            b = ins[static_cast<size_t>(c.unordered.second)].id;
+        f.instrs = {std::min(a, b), std::max(a, b)};
+        f.message = fmt::format(
+            "cross-core flag {} of {}: {} (#{} and #{}); which wait takes which increment "
+            "depends on the schedule",
+            c.key.flag, topo.core_name(c.key.core), c.why, f.instrs[0], f.instrs[1]);
+        v.findings.push_back(f);
+        for (int w : c.waits) taint_from(w);
+    }
+    for (auto [a, b] : round_unordered) {
+        Finding f;
+        f.kind = FindingKind::ambiguous;
+        const Instr& x = I(a);
+        f.what = detail::round_key(x.mode, cross_effect(topo, x.core, x.mode, x.flag).group, x.flag);
+        f.instrs = {std::min(x.id, I(b).id), std::max(x.id, I(b).id)};
+        f.message = fmt::format(
+            "cross-core flag {} (mode {}) is set twice by {} from unordered pipes (#{} and "
+            "#{}): which set joins which round depends on the schedule",
+            x.flag, x.mode, topo.core_name(x.core), f.instrs[0], f.instrs[1]);
+        v.findings.push_back(f);
+        for (auto& [key, c] : counters)
+            for (const auto& inc : c.incs)
+                if (std::find(inc.sources.begin(), inc.sources.end(), a) != inc.sources.end())
+                    for (int w : c.waits) taint_from(w);
+    }
+
+    // Liveness: an instruction executes iff all its predecessors do and, for a wait, it has a source.
+    std::vector<char> live(static_cast<size_t>(n), 0);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < n; ++i) {
+            if (live[static_cast<size_t>(i)]) continue;
+            bool is_wait = I(i).kind == Kind::wait || I(i).kind == Kind::cross_wait;
+            if (is_wait && !matched[static_cast<size_t>(i)] && !tainted[static_cast<size_t>(i)]) continue;
+            bool ok = true;
+            for (int p : g.preds(i)) ok &= live[static_cast<size_t>(p)] != 0;
+            if (ok) {
+                live[static_cast<size_t>(i)] = 1;
+                changed = true;
+            }
+        }
+    }
+    auto L = [&](int i) { return live[static_cast<size_t>(i)] != 0; };
+    auto T = [&](int i) { return tainted[static_cast<size_t>(i)] != 0; };
+
+    // Deadlock: a wait that never executes although everything ordering it before its set does.
+    bool deadlock = false;
+    for (int i = 0; i < n; ++i) {
+        if (L(i) || T(i) || (I(i).kind != Kind::wait && I(i).kind != Kind::cross_wait)) continue;
+        bool order_live = true;
+        const auto& ps = g.preds(i);
+        for (size_t k = 0; k < ps.size(); ++k)
+            if (!g.is_match(i, k)) order_live &= L(ps[k]);
+        // The match edge's source may itself be dead: the wait is stuck, and it is a root when its own order
+        // predecessors all run.
+        if (!order_live) continue;
+        deadlock = true;
+        Finding f;
+        f.kind = FindingKind::deadlock;
+        f.instrs = {I(i).id};
+        f.message = fmt::format(
+            "#{} on {} ({}) can never be satisfied: the set it needs never executes, so "
+            "everything after it on its {} is stuck",
+            I(i).id, topo.core_name(I(i).core),
+            I(i).kind == Kind::wait ? fmt::format("WaitFlag<{}>({})", event_name(I(i).event), I(i).event_id)
+                                    : fmt::format("CrossCoreWaitFlag<{}>({})", I(i).mode, I(i).flag),
+            I(i).blocking ? std::string("scalar unit") : fmt::format("pipe {}", pipe_name(I(i).pipe)));
+        v.findings.push_back(f);
+    }
+
+    // Set twice: the k-th set must come after the wait that consumes the (k-1)-th.
+    for (auto& [key, f] : flags)
+        for (size_t k = 1; k < f.sets.size(); ++k) {
+            int s = f.sets[k];
+            if (!L(s) || T(s)) continue;
+            bool ok = k - 1 < f.waits.size() && L(f.waits[k - 1]) && g.hb(f.waits[k - 1], s);
+            if (ok) continue;
+            Finding x;
+            x.kind = FindingKind::set_twice;
+            x.instrs = {I(s).id};
+            x.what = detail::flag_key(topo, f.core, f.e, f.id);
+            x.message = fmt::format(
+                "SetFlag<{}>({}) #{} on {} may execute while the flag is still set by #{}: no "
+                "WaitFlag consumes the earlier set before it",
+                event_name(f.e), f.id, I(s).id, topo.core_name(f.core), I(f.sets[k - 1]).id);
+            v.findings.push_back(x);
+        }
+
+    // Races: conflicting accesses of two executed instructions with no path between them.
+    for (int a = 0; a < n; ++a) {
+        if (!L(a) || T(a) || I(a).accesses.empty()) continue;
+        for (int b = a + 1; b < n; ++b) {
+            if (!L(b) || T(b) || I(b).accesses.empty() || g.ordered(a, b)) continue;
+            for (const auto& x : I(a).accesses) {
+                const Access* hit = nullptr;
+                for (const auto& y : I(b).accesses)
+                    if (conflict(x, y)) {
+                        hit = &y;
+                        break;
+                    }
+                if (!hit) continue;
+                Finding f;
+                f.kind = FindingKind::race;
+                f.instrs = {std::min(I(a).id, I(b).id), std::max(I(a).id, I(b).id)};
+                f.mem = x.mem;
+                f.begin = std::max(x.begin, hit->begin);
+                f.end = std::min(x.end, hit->end);
+                f.message = fmt::format(
+                    "{} race on memory {} bytes [{}, {}) between #{} ({} {}) and #{} ({} {}): "
+                    "no chain of flags, barriers or issue order orders them",
+                    x.write ? (hit->write ? "WAW" : "RAW") : "WAR", f.mem, f.begin, f.end, I(a).id,
+                    topo.core_name(I(a).core), pipe_name(I(a).pipe), I(b).id, topo.core_name(I(b).core),
+                    pipe_name(I(b).pipe));
+                v.findings.push_back(f);
+                break;
+            }
+        }
+    }
+
+    // What is left at the end (only for a run that completes).
+    if (!deadlock) {
+        for (auto& [key, f] : flags) {
+            size_t sets = 0;
+            for (int s : f.sets) sets += L(s) ? 1 : 0;
+            if (sets <= f.waits.size()) continue;
+            Finding x;
+            x.kind = FindingKind::flag_left;
+            x.what = detail::flag_key(topo, f.core, f.e, f.id);
+            x.message = fmt::format("SetFlag<{}>({}) of {} is still set at the end ({} sets, {} waits)",
+                                    event_name(f.e), f.id, topo.core_name(f.core), sets, f.waits.size());
+            v.findings.push_back(x);
+        }
+        for (auto& [key, c] : counters) {
+            if (!c.resolved || c.incs.size() <= c.waits.size()) continue;
+            Finding x;
+            x.kind = FindingKind::counter_left;
+            x.what = detail::counter_key(topo, c.key);
+            x.message = fmt::format("cross-core flag {} of {} holds {} unconsumed increment(s) at the end",
+                                    c.key.flag, topo.core_name(c.key.core), c.incs.size() - c.waits.size());
+            v.findings.push_back(x);
+        }
+        for (auto& f : round_left) v.findings.push_back(f);
+    }
+    detail::normalise(v.findings);
+    return v;
+}
+
+}  // namespace evg::explore

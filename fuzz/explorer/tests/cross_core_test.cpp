@@ -1,0 +1,154 @@
+// Cross-core flags: the patterns where "the k-th wait takes the k-th set" does not hold, decided by execution
+// (engine b) and reported as ambiguous by the happens-before engine (engine a); and the exact cases.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <utility>
+
+#include "evg/explore/builder.hpp"
+#include "evg/explore/model.hpp"
+#include "verdict_util.hpp"
+
+namespace evg::explore {
+namespace {
+
+using enum Pipe;
+// Mix launch with one block: AIC0 = core 0, AIV0.0 = core 1, AIV0.1 = core 2.
+constexpr int kAic = 0, kAiv0 = 1, kAiv1 = 2;
+
+TEST(CrossCore, ModeTwoHandshakeIsExact) {
+    // AIC reads X into L1, tells both AIVs (mode 2); each AIV then overwrites its half of X from its UB.
+    for (Chip chip : {Chip::AtlasA2, Chip::Ascend950}) {
+        for (bool aiv1_waits : {true, false}) {
+            ProgramBuilder b(chip, true, 1);
+            int x = b.gm(64, "X"), l1 = b.local(kAic, 64);
+            int ub0 = b.local(kAiv0, 32), ub1 = b.local(kAiv1, 32);
+            int ci = b.copy_in(kAic, {l1, 0, 64}, {x, 0, 64});
+            b.cross_set(kAic, 2, MTE2, 1);
+            b.cross_wait(kAiv0, 2, MTE3, 1);
+            b.copy_out(kAiv0, {x, 0, 32}, {ub0, 0, 32});
+            if (aiv1_waits) b.cross_wait(kAiv1, 2, MTE3, 1);
+            int co = b.copy_out(kAiv1, {x, 32, 64}, {ub1, 0, 32});
+            Verdict e = explore(b.program());
+            if (aiv1_waits) {
+                EXPECT_TRUE(e.findings.empty()) << e.text();
+            } else {
+                // AIV0.1's copy races with the AIC's read, and its counter is left at 1.
+                EXPECT_EQ(race_pairs(e), (std::set<std::pair<int, int>>{{b.id(kAic, ci), b.id(kAiv1, co)}}))
+                    << e.text();
+                EXPECT_EQ(keys(e, FindingKind::counter_left), (std::set<std::string>{"AIV0.1:cross(ns0)1"}));
+            }
+            for (uint64_t seed : {1, 2}) expect_same(decide(record(b.program(), seed)), e);
+        }
+    }
+}
+
+// One counter set from two unordered pipes of the AIC: the AIVs' first wait may take the FIX set's increment
+// while the copy guarded by the MTE2 set is still reading X.
+TEST(CrossCore, OneCounterSetFromTwoUnorderedPipes) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    int x = b.gm(64, "X"), l1 = b.local(kAic, 64);
+    int ci = b.copy_in(kAic, {l1, 0, 64}, {x, 0, 64});
+    int s_mte2 = b.cross_set(kAic, 2, MTE2, 1);
+    int s_fix = b.cross_set(kAic, 2, FIX, 1);
+    b.cross_wait(kAiv0, 2, V, 1);
+    int sw = b.scalar_write(kAiv0, {x, 0, 4});
+    b.cross_wait(kAiv0, 2, V, 1);
+    b.cross_wait(kAiv1, 2, V, 1);
+    b.cross_wait(kAiv1, 2, V, 1);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(race_pairs(e), (std::set<std::pair<int, int>>{{b.id(kAic, ci), b.id(kAiv0, sw)}})) << e.text();
+    Verdict a = decide(record(b.program(), 1));
+    ASSERT_TRUE(a.has(FindingKind::ambiguous)) << a.text();
+    EXPECT_EQ(ids(a, FindingKind::ambiguous), (std::set<int>{b.id(kAic, s_mte2), b.id(kAic, s_fix)}));
+    EXPECT_FALSE(a.has(FindingKind::race));  // not claimed: it depends on the ambiguous matching
+}
+
+// One flag id used by mode 1 (AIV <-> AIV) and mode 2 (AIC -> AIVs) at once: the AIVs' counters are shared,
+// so AIV0.1's wait meant for the AIC may take the mode-1 round instead.
+TEST(CrossCore, OneFlagIdInTwoModesAtOnce) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    int x = b.gm(64, "X"), l1 = b.local(kAic, 64);
+    int ci = b.copy_in(kAic, {l1, 0, 64}, {x, 0, 64});
+    b.cross_set(kAic, 2, MTE2, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_wait(kAiv0, 2, V, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_wait(kAiv1, 2, V, 2);  // meant for the AIC's set
+    int sw = b.scalar_write(kAiv1, {x, 32, 36});
+    b.cross_wait(kAiv1, 1, V, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(race_pairs(e), (std::set<std::pair<int, int>>{{b.id(kAic, ci), b.id(kAiv1, sw)}})) << e.text();
+    EXPECT_FALSE(e.has(FindingKind::deadlock));
+    Verdict a = decide(record(b.program(), 1));
+    ASSERT_TRUE(a.has(FindingKind::ambiguous)) << a.text();
+    bool modes_named = false;
+    for (const Finding* f : a.of(FindingKind::ambiguous))
+        modes_named |= f->message.find("modes") != std::string::npos;
+    EXPECT_TRUE(modes_named) << a.text();
+}
+
+// Ascend950: two pipes of AIV0.0 wait on one counter. If MTE3 takes the AIC's first increment, V waits for
+// the second, which the AIC sends only after V has answered: a deadlock in some schedules only.
+TEST(CrossCore, TwoPipesOfOneAivWaitOnOneCounter) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    int y = b.gm(64, "Y"), ub0 = b.local(kAiv0, 64);
+    b.cross_set(kAic, 2, MTE2, 3);
+    b.cross_wait(kAic, 2, MTE2, 4);
+    b.cross_set(kAic, 2, MTE2, 3);
+    int wv = b.cross_wait(kAiv0, 2, V, 3);
+    b.vec(kAiv0, {ub0, 0, 32}, {ub0, 32, 64});
+    b.cross_set(kAiv0, 2, V, 4);
+    int wm = b.cross_wait(kAiv0, 2, MTE3, 3);
+    b.copy_out(kAiv0, {y, 0, 32}, {ub0, 32, 64});
+    b.cross_wait(kAiv1, 2, V, 3);
+    b.cross_set(kAiv1, 2, V, 4);
+    b.cross_wait(kAiv1, 2, V, 3);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    // Stuck in that schedule: V's wait, the AIC's wait for the answer, and AIV0.1's second wait.
+    EXPECT_EQ(ids(e, FindingKind::deadlock), (std::set<int>{b.id(kAiv0, wv), b.id(kAic, 1), b.id(kAiv1, 2)}))
+        << e.text();
+    EXPECT_EQ(e.final_memories.size(), 1u);  // other schedules finish
+    Verdict a = decide(record(b.program(), 1));
+    ASSERT_TRUE(a.has(FindingKind::ambiguous)) << a.text();
+    EXPECT_EQ(ids(a, FindingKind::ambiguous), (std::set<int>{b.id(kAiv0, wv), b.id(kAiv0, wm)}));
+}
+
+TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAiv0, 0, V, 5);
+    b.cross_wait(kAiv0, 0, V, 5);
+    Verdict e = explore(b.program());
+    // AIV0.1 never sets: the round never fires, and AIV0.0's wait never passes.
+    EXPECT_EQ(ids(e, FindingKind::deadlock), (std::set<int>{b.id(kAiv0, 1)})) << e.text();
+    expect_same(decide(record(b.program(), 1)), e);
+
+    b.cross_set(kAiv1, 0, MTE3, 5);
+    b.cross_wait(kAiv1, 0, V, 5);
+    Verdict ok = explore(b.program());
+    EXPECT_TRUE(ok.findings.empty()) << ok.text();
+    expect_same(decide(record(b.program(), 2)), ok);
+}
+
+TEST(CrossCore, ModeFourPairsAicFlagsWithOneAiv) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    b.cross_set(kAic, 4, S, 17);  // AIC flags 16-31 go to AIV1's flags 0-15
+    b.cross_wait(kAiv1, 4, V, 1);
+    Verdict e = explore(b.program());
+    EXPECT_TRUE(e.findings.empty()) << e.text();
+    expect_same(decide(record(b.program(), 1)), e);
+
+    ProgramBuilder c(Chip::Ascend950, true, 1);
+    c.cross_set(kAic, 4, S, 17);
+    c.cross_wait(kAiv0, 4, V, 1);  // AIV0 waits on its own flag 1, which nobody sets
+    Verdict d = explore(c.program());
+    EXPECT_TRUE(d.has(FindingKind::deadlock)) << d.text();
+    expect_same(decide(record(c.program(), 1)), d);
+}
+
+}  // namespace
+}  // namespace evg::explore
