@@ -14,7 +14,9 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> files;
     for (int i = 1; i < argc; ++i) {
         const std::filesystem::path p = argv[i];
-        if (std::filesystem::is_directory(p)) {
+        if (!std::filesystem::exists(p)) {
+            std::printf("skip %s (does not exist)\n", p.string().c_str());
+        } else if (std::filesystem::is_directory(p)) {
             for (const auto& e : std::filesystem::directory_iterator(p))
                 if (e.is_regular_file()) files.push_back(e.path());
         } else {
