@@ -83,17 +83,17 @@ std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string op, Site site
 void Core::issue(std::unique_ptr<Instr> in) {
     if (abort_guard()) return;
     begin_call(false, in->site);
-    if (!machine_.dcache().empty()) dcache_check_issue(*in);
-    push(std::move(in));
+    push(std::move(in), !machine_.dcache().empty());
     end_call();
 }
 
-void Core::push(std::unique_ptr<Instr> in) {
+void Core::push(std::unique_ptr<Instr> in, bool dcache) {
     if (aborting_) return;
     in->core = this;
     auto& q = pipes_[static_cast<size_t>(pipe_slot(in->pipe))];
     in->epoch = q.issued + 1;
     if (!machine_.register_instr(*in)) return;
+    if (dcache) dcache_check_issue(*in);
     q.issued = in->epoch;
     in->issued = scalar_snapshot();
     q.queue.push_back(std::move(in));

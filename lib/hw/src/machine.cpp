@@ -32,28 +32,7 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
             std::make_unique<Core>(*this, idx, CoreType::AIV, v / sub_num, v % sub_num, sub_num);
     }
     dcache_ = std::make_unique<DataCache>();
-    // Sync mutations go to the core they name, keyed by the sync index (both indices for drop_pair).
-    mut_applied_.assign(cfg_.mutations.size(), 0);
-    mut_reason_.assign(cfg_.mutations.size(), {});
-    for (size_t i = 0; i < cfg_.mutations.size(); ++i) {
-        const SyncMutation& m = cfg_.mutations[i];
-        Core* target = nullptr;
-        for (auto& c : cores_)
-            if (c->short_name() == m.core) target = c.get();
-        if (!target) {
-            mut_reason_[i] =
-                fmt::format("no core named {} in this launch ({}, blockDim {}: cores {} to {})", m.core,
-                            type == KernelType::mix_aic_1_2 ? "mix"
-                            : type == KernelType::aiv_only  ? "AIV-only"
-                                                            : "AIC-only",
-                            block_dim, cores_.front()->short_name(), cores_.back()->short_name());
-            continue;
-        }
-        int idx = static_cast<int>(i);
-        target->muts_[m.n].push_back(idx);
-        if (m.op == SyncOp::drop_pair && m.pair != m.n) target->muts_[m.pair].push_back(idx);
-        if (m.op == SyncOp::move_set) target->early_sets_.push_back(idx);
-    }
+    plan_mutations();
 }
 
 Machine::~Machine() {
@@ -129,65 +108,6 @@ bool Machine::register_instr(Instr& in) {
     return true;
 }
 
-void Machine::mutation_applied(int i, uint8_t part) {
-    mut_applied_[static_cast<size_t>(i)] |= part;
-}
-
-void Machine::mutation_mismatch(int i, std::string reason) {
-    auto& r = mut_reason_[static_cast<size_t>(i)];
-    if (r.empty()) r = std::move(reason);
-}
-
-void Machine::dcache_violation(Core& reader, const Instr& in, const DataCache::Dirty& d) {
-    Location w;
-    w.instr = d.instr;
-    w.core = d.core;
-    w.core_name = core(d.core).name();
-    w.pipe = "S";
-    w.op = "SetValue";
-    w.memory = d.mem->name();
-    w.begin = d.begin;
-    w.end = d.end;
-    w.access = "write";
-    if (const TraceEntry* t = traced(d.instr)) {
-        w.op = t->op;
-        w.site = t->site.str();
-    }
-    Location r = reader.location(in);
-    r.memory = d.mem->name();
-    r.access = "read";
-    violate(
-        {ViolationKind::dcache_not_clean,
-         Severity::error,
-         fmt::format(
-             "{} (pipe {} read #{} at {} on {}) reads GM bytes [{}, {}) of {} that {} #{} at {} of {} wrote "
-             "through its scalar data cache, which the hardware does not keep coherent with GM: no "
-             "DataCacheCleanAndInvalid has written them back, so the read sees stale GM; call "
-             "DataCacheCleanAndInvalid<T, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT> on the "
-             "written GlobalTensor after the SetValue and before the read",
-             in.op, pipe_name(in.pipe), in.id, in.site.str(), reader.name(), d.begin, d.end, d.mem->name(),
-             w.op, d.instr, w.site.empty() ? "?" : w.site, w.core_name),
-         {w, r},
-         1});
-}
-
-void Machine::violate(Violation v) {
-    std::string key(violation_kind_name(v.kind));
-    for (const auto& l : v.locations) key += fmt::format("|{}|{}|{}", l.site, l.op, l.pipe);
-    if (v.locations.empty()) key += "|" + v.message;
-    auto it = violation_index_.find(key);
-    if (it != violation_index_.end()) {
-        violations_[it->second].occurrences++;
-        return;
-    }
-    if (violations_.size() >= cfg_.max_violations) {
-        ++dropped_violations_;
-        return;
-    }
-    violation_index_.emplace(key, violations_.size());
-    violations_.push_back(std::move(v));
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Race checking
 
@@ -204,8 +124,8 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
         for (const auto& k : conflicts) {
             const TraceEntry* e = traced(k.earlier.instr);
             if (!e) continue;
-            // Describe the pair in issue order, whatever order the scheduler ran it in: the earlier-issued
-            // access is the one that should have been ordered first.
+            // Describe the pair in issue order, whatever order the scheduler ran it in: the
+            // earlier-issued access is the one that should have been ordered first.
             struct Side {
                 uint64_t id;
                 int core;
@@ -525,7 +445,8 @@ void Machine::after_issue(Core& c) {
         drain_in_order();
         return;
     }
-    // Adversarial: run a random amount of pending work, and sometimes hand the scalar baton to another core.
+    // Adversarial: run a random amount of pending work, and sometimes hand the scalar baton to another
+    // core.
     int steps = std::uniform_int_distribution<int>(0, 3)(rng_);
     for (int i = 0; i < steps && random_step(); ++i) {
     }
@@ -630,7 +551,8 @@ Report Machine::run(const std::function<void()>& kernel) {
         bool all_done = true;
         for (auto& r : runners_) all_done &= r.state == Runner::State::finished;
         if (all_done) break;
-        // Nobody can move: report, then let every stuck thread run to its end with its API calls disabled.
+        // Nobody can move: report, then let every stuck thread run to its end with its API calls
+        // disabled.
         report_deadlock();
         for (auto& c : cores_) c->aborting_ = true;
         for (size_t i = 0; i < runners_.size(); ++i)
@@ -756,21 +678,7 @@ Report Machine::make_report() {
     r.arch = std::string(arch().name);
     r.block_dim = block_dim_;
     r.kernel_type = type_;
-    for (size_t i = 0; i < cfg_.mutations.size(); ++i) {
-        const SyncMutation& m = cfg_.mutations[i];
-        uint8_t need = m.op == SyncOp::drop_pair ? 3 : 1;
-        if ((mut_applied_[i] & need) == need) continue;
-        std::string why = mut_reason_[i];
-        if (why.empty()) {
-            int made = 0;
-            for (auto& c : cores_)
-                if (c->short_name() == m.core) made = c->sync_count_;
-            int missing = (mut_applied_[i] & 1) ? m.pair : m.n;
-            why = fmt::format("{} made {} sync call(s); sync call n={} was never reached", m.core, made,
-                              missing);
-        }
-        r.mutations_unapplied.push_back(fmt::format("{}: {}", to_string(m), why));
-    }
+    r.mutations_unapplied = unapplied_mutations();
     r.violations = violations_;
     if (dropped_violations_)
         r.violations.push_back({ViolationKind::kernel_exception,

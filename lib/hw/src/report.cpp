@@ -109,6 +109,7 @@ std::string Report::text() const {
         for (const auto& l : v.locations) out += "    at " + location_text(l) + "\n";
     }
     if (violations.empty()) out += "no violations\n";
+    for (const auto& m : mutations_unapplied) out += "sync mutation not applied: " + m + "\n";
     return out;
 }
 
@@ -122,6 +123,7 @@ std::string Report::json() const {
                   {"ub_peak", stats.ub_peak},
                   {"events_set", stats.events_set},
                   {"events_waited", stats.events_waited}};
+    if (!mutations_unapplied.empty()) j["mutations_unapplied"] = mutations_unapplied;
     auto& vs = j["violations"] = nlohmann::json::array();
     for (const auto& v : violations) {
         nlohmann::json jv{{"kind", violation_kind_name(v.kind)},

@@ -296,7 +296,8 @@ std::vector<SyncMutation> mutation_points(const std::vector<TraceEntry>& trace, 
     }
 
     std::vector<SyncMutation> out;
-    for (const auto& [core, v] : syncs) {
+    for (const auto& [core_key, v] : syncs) {
+        const int core = core_key;  // a plain variable: lambdas below capture it
         CoreType ct = core < aics ? CoreType::AIC : CoreType::AIV;
         std::string name = core_short_name(type, block_dim, core);
         auto unused_id = [&](HardEvent e, int avoid) {

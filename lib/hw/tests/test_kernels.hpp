@@ -16,6 +16,7 @@ using AscendC::samples::double_buffered_kernel;
 struct DbRun {
     Report report;
     std::vector<uint16_t> out;
+    std::vector<TraceEntry> trace;
 };
 inline DbRun run_double_buffered(Config cfg, uint32_t total, uint32_t tile, DbFaults f = {}) {
     Device dev(cfg);
@@ -29,6 +30,7 @@ inline DbRun run_double_buffered(Config cfg, uint32_t total, uint32_t tile, DbFa
     auto xp = static_cast<GM_ADDR>(x), yp = static_cast<GM_ADDR>(y);
     DbRun r;
     r.report = dev.launch(1, KernelType::aiv_only, [&] { double_buffered_kernel(xp, yp, total, tile, f); });
+    r.trace = dev.last_trace();
     r.out.resize(total);
     dev.copy_to_host(r.out.data(), y, total * 2);
     return r;

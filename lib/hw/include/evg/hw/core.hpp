@@ -153,7 +153,9 @@ class Core {
     int32_t begin_call(bool sync, Site site);
     void end_call();
     void finish_kernel();  // the kernel body returned: moved WaitFlags still pending are issued now
-    void push(std::unique_ptr<Instr> in);  // queues an instruction on its pipe (numbered by the current tags)
+    // Queues an instruction on its pipe (numbered by the current tags); `dcache`: check its GM reads against
+    // the data caches.
+    void push(std::unique_ptr<Instr> in, bool dcache = false);
     void do_set(HardEvent e, int id, Site site);
     void do_wait(HardEvent e, int id, Site site);
     void do_barrier(Pipe p, Site site);

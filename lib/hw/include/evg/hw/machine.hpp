@@ -21,6 +21,7 @@ namespace evg::hw {
 
 class Device;
 
+
 class Machine {
   public:
     Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);
@@ -117,6 +118,8 @@ class Machine {
     void end_checks();
     Report make_report();
 
+    void plan_mutations();  // hands each mutation of the plan to the core it names
+    std::vector<std::string> unapplied_mutations() const;
     std::vector<uint8_t> mut_applied_;  // per Config::mutations entry: parts found (see mutation_applied)
     std::vector<std::string> mut_reason_;
     std::unique_ptr<DataCache> dcache_;

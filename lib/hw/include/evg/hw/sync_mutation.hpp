@@ -19,22 +19,22 @@ namespace evg::hw {
 struct TraceEntry;
 
 enum class SyncOp : uint8_t {
-    drop_set,        // the SetFlag is not issued
-    drop_wait,       // the WaitFlag is not issued
-    drop_pair,       // the SetFlag and the WaitFlag that consumed it in the unmutated run (`pair`)
-    dup_set,         // the SetFlag is issued twice in a row
-    set_id,          // the SetFlag uses event id `id`
-    wait_id,         // the WaitFlag uses event id `id`
-    set_event,       // the SetFlag uses HardEvent `event` (and so the source pipe of that event)
-    wait_event,      // the WaitFlag uses HardEvent `event`
-    move_wait,       // the WaitFlag is issued later, after the next `by` instructions of the core's stream
-    move_set,        // the SetFlag is issued earlier, just before stream position `at` (= its own - `by`); it
-                     // carries the set's `event` and `id`, since the core issues it before reaching the call
-    drop_barrier,    // the PipeBarrier is not issued
-    insert_barrier,  // a PipeBarrier<`pipe`> is issued before the sync call (harmless)
-    insert_pair,     // SetFlag<`event`>(`id`) then WaitFlag<`event`>(`id`) before the sync call (harmless
-                     // when the id is unused)
-    drop_cross_set,  // the CrossCoreSetFlag is not issued
+    drop_set,         // the SetFlag is not issued
+    drop_wait,        // the WaitFlag is not issued
+    drop_pair,        // the SetFlag and the WaitFlag that consumed it in the unmutated run (`pair`)
+    dup_set,          // the SetFlag is issued twice in a row
+    set_id,           // the SetFlag uses event id `id`
+    wait_id,          // the WaitFlag uses event id `id`
+    set_event,        // the SetFlag uses HardEvent `event` (and so the source pipe of that event)
+    wait_event,       // the WaitFlag uses HardEvent `event`
+    move_wait,        // the WaitFlag is issued later, after the next `by` instructions of the core's stream
+    move_set,         // the SetFlag is issued earlier, just before stream position `at` (= its own - `by`)
+                      // (it carries the set's `event` and `id`: the core issues it before reaching the call)
+    drop_barrier,     // the PipeBarrier is not issued
+    insert_barrier,   // a PipeBarrier<`pipe`> is issued before the sync call (harmless)
+    insert_pair,      // SetFlag<`event`>(`id`) then WaitFlag<`event`>(`id`) before the sync call (harmless
+                      // when the id is unused)
+    drop_cross_set,   // the CrossCoreSetFlag is not issued
     drop_cross_wait,  // the CrossCoreWaitFlag is not issued
     dup_cross_set,    // the CrossCoreSetFlag is issued twice
     cross_set_flag,   // the CrossCoreSetFlag uses flag id `id`
@@ -45,9 +45,9 @@ std::string_view sync_op_name(SyncOp op);  // "drop-wait"
 
 struct SyncMutation {
     SyncOp op = SyncOp::drop_wait;
-    std::string core;  // "AIV0.1", "AIC1", "AIV3"
-    int n = 0;         // the core's n-th sync call (0-based)
-    int id = -1;       // set_id, wait_id, insert_pair, cross_set_flag, cross_wait_flag, move_set
+    std::string core;                  // "AIV0.1", "AIC1", "AIV3"
+    int n = 0;                         // the core's n-th sync call (0-based)
+    int id = -1;                       // set_id, wait_id, insert_pair, cross_set/wait_flag, move_set
     HardEvent event = HardEvent::MAX;  // set_event, wait_event, insert_pair, move_set
     Pipe pipe = Pipe::V;               // insert_barrier
     int by = 0;                        // move_wait, move_set

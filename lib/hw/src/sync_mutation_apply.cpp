@@ -180,4 +180,61 @@ const SyncMutation* Core::mutate(int32_t n, InstrKind kind, Site site, HardEvent
     return primary;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The plan of a launch
+
+void Machine::plan_mutations() {
+    // Sync mutations go to the core they name, keyed by the sync index (both indices for drop_pair).
+    mut_applied_.assign(cfg_.mutations.size(), 0);
+    mut_reason_.assign(cfg_.mutations.size(), {});
+    for (size_t i = 0; i < cfg_.mutations.size(); ++i) {
+        const SyncMutation& m = cfg_.mutations[i];
+        Core* target = nullptr;
+        for (auto& c : cores_)
+            if (c->short_name() == m.core) target = c.get();
+        if (!target) {
+            mut_reason_[i] =
+                fmt::format("no core named {} in this launch ({}, blockDim {}: cores {} to {})", m.core,
+                            type_ == KernelType::mix_aic_1_2 ? "mix"
+                            : type_ == KernelType::aiv_only  ? "AIV-only"
+                                                             : "AIC-only",
+                            block_dim_, cores_.front()->short_name(), cores_.back()->short_name());
+            continue;
+        }
+        int idx = static_cast<int>(i);
+        target->muts_[m.n].push_back(idx);
+        if (m.op == SyncOp::drop_pair && m.pair != m.n) target->muts_[m.pair].push_back(idx);
+        if (m.op == SyncOp::move_set) target->early_sets_.push_back(idx);
+    }
+}
+
+void Machine::mutation_applied(int i, uint8_t part) {
+    mut_applied_[static_cast<size_t>(i)] |= part;
+}
+
+void Machine::mutation_mismatch(int i, std::string reason) {
+    auto& r = mut_reason_[static_cast<size_t>(i)];
+    if (r.empty()) r = std::move(reason);
+}
+
+std::vector<std::string> Machine::unapplied_mutations() const {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < cfg_.mutations.size(); ++i) {
+        const SyncMutation& m = cfg_.mutations[i];
+        uint8_t need = m.op == SyncOp::drop_pair ? 3 : 1;
+        if ((mut_applied_[i] & need) == need) continue;
+        std::string why = mut_reason_[i];
+        if (why.empty()) {
+            int made = 0;
+            for (auto& c : cores_)
+                if (c->short_name() == m.core) made = c->sync_count_;
+            int missing = (mut_applied_[i] & 1) ? m.pair : m.n;
+            why = fmt::format("{} made {} sync call(s); sync call n={} was never reached", m.core, made,
+                              missing);
+        }
+        out.push_back(fmt::format("{}: {}", to_string(m), why));
+    }
+    return out;
+}
+
 }  // namespace evg::hw
