@@ -28,6 +28,20 @@ std::vector<std::string> events_of(const std::vector<hw::TraceEntry>& trace) {
     return {ev.begin(), ev.end()};
 }
 
+// The report's side of a Measurement: violation counts, first findings, trace size and events, UB peak.
+void record_report(Measurement& m, const hw::Report& rep, const std::vector<hw::TraceEntry>& trace) {
+    m.clean = rep.clean();
+    m.report_text = rep.text();
+    for (const hw::Violation& v : rep.violations) {
+        const std::string kind(hw::violation_kind_name(v.kind));
+        m.result.violations[kind] += v.occurrences;
+        m.findings.emplace(kind, v.message);
+    }
+    m.result.instructions = trace.size();
+    m.result.events_used = events_of(trace);
+    m.result.ub_peak = static_cast<uint32_t>(rep.stats.ub_peak);
+}
+
 }  // namespace
 
 std::string replay_command(const std::string& id) {
@@ -80,17 +94,11 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
         run = graph::run_on_model(p, in, opt);
     }
     const hw::Report& rep = run.report;
-    m.clean = rep.clean();
-    m.report_text = rep.text();
-    for (const hw::Violation& v : rep.violations)
-        m.result.violations[std::string(hw::violation_kind_name(v.kind))] += v.occurrences;
-    m.result.instructions = run.trace.size();
-    m.result.events_used = events_of(run.trace);
+    record_report(m, rep, run.trace);
     m.result.tiles =
         static_cast<uint32_t>(((p.m + p.tile.m - 1) / p.tile.m) * ((p.n + p.tile.n - 1) / p.tile.n));
     m.result.instr_per_tile =
         m.result.tiles ? static_cast<double>(m.result.instructions) / m.result.tiles : 0;
-    m.result.ub_peak = static_cast<uint32_t>(rep.stats.ub_peak);
 
     const oracle::OracleResult golden = oracle::evaluate(p, inputs);
     const props::UbExpectation ub = props::ub_expectation(p, golden);
@@ -101,6 +109,15 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
         props::compare_outputs(p, run, golden, props::exact_friendly(c.data, p, golden));
     m.mismatch = cmp.mismatch;
     m.result.worst_ulp = cmp.worst_ulp;
+    return m;
+}
+
+Measurement measure_report(const CaseSpec& spec, const hw::Report& report,
+                           const std::vector<hw::TraceEntry>& trace, std::string mismatch) {
+    Measurement m;
+    m.result = start_result(spec);
+    record_report(m, report, trace);
+    m.mismatch = std::move(mismatch);
     return m;
 }
 
@@ -122,6 +139,7 @@ CaseResult judge_hazard(Measurement m, const std::string& expected) {
     for (const auto& [kind, count] : r.violations)
         if (count > 0) fired.push_back(kind);
     if (!m.mismatch.empty()) fired.push_back("wrong-value");
+    if (fired.empty()) fired.push_back("clean");
     bool hit = false;
     std::size_t from = 0;
     while (from <= expected.size()) {
@@ -132,10 +150,19 @@ CaseResult judge_hazard(Measurement m, const std::string& expected) {
     }
     std::string list;
     for (const std::string& f : fired) list += (list.empty() ? "" : ", ") + f;
+    std::string evidence;
+    for (const std::string& f : fired) {
+        const auto it = m.findings.find(f);
+        if (it != m.findings.end()) evidence += fmt::format("; {}: {}", f, it->second);
+    }
+    if (!m.mismatch.empty()) evidence += "; wrong-value: " + m.mismatch.substr(0, m.mismatch.find('\n'));
     r.status = hit ? Status::pass : Status::fail;
-    r.message =
-        hit ? fmt::format("caught by: {}", list)
-            : fmt::format("expected {} to fire; fired: {}", expected, list.empty() ? "nothing" : list);
+    if (fired == std::vector<std::string>{"clean"})
+        r.message = hit ? "clean: no checker fired and the outputs match"
+                        : fmt::format("expected {} to fire; fired: nothing", expected);
+    else
+        r.message = hit ? fmt::format("caught by: {}{}", list, evidence)
+                        : fmt::format("expected {} to fire; fired: {}{}", expected, list, evidence);
     return r;
 }
 

@@ -1,9 +1,13 @@
-// Upstream hazards: each faithful switch of UpstreamHazards (evg-semantics §11.2) on, around a graph that
-// exposes it, expecting the checker that must catch it. Pass = that checker fires. Ids:
-// Hazard/<Arch>/<switch>/<path>/<shape>/CL<n>.
+// Upstream hazards, two kinds of case, both judged by judge_hazard (pass = the expected checker fires):
+// - graph cases: each faithful switch of UpstreamHazards (evg-semantics §11.2) on, around a graph that
+//   exposes it. Ids: Hazard/<Arch>/<switch>/<path>/<shape>/CL<n>.
+// - kernel cases: an upstream bug written as a stand-alone AscendC kernel (ascendc/samples/), run on the
+//   model and compared with its C++ reference; its fixed form, and the bug on a chip where it cannot happen,
+//   expect "clean". Ids: Hazard/<Arch>/<kernel>/kernel/<shape>.
 #include <fmt/format.h>
 
 #include "../src/catalogue.hpp"
+#include "ascendc/samples/dequant_per_token_run.hpp"
 #include "evg/graph/text.hpp"
 
 namespace evg::conformance::detail {
@@ -68,6 +72,61 @@ const Hazard kHazards[] = {
      kSharedReduce},
 };
 
+// Upstream Catlass's per-token dequant epilogue for AtlasA2 before its April 2026 fix: no PipeBarrier<PIPE_V>
+// between the Cast into the float buffer and the broadcast Mul reading it (NaNs in the output upstream).
+struct KernelHazard {
+    const char* name;
+    bool missing_barrier;
+    graph::ArchId arch;
+    const char* expected;
+};
+
+const KernelHazard kKernelHazards[] = {
+    {"dequant_per_token_missing_barrier", true, graph::ArchId::AtlasA2, "race"},
+    {"dequant_per_token_missing_barrier", true, graph::ArchId::Ascend950, "clean"},  // V keeps order
+    {"dequant_per_token", false, graph::ArchId::AtlasA2, "clean"},                   // the fix
+};
+
+// The first output element that differs from the reference (empty when none does).
+std::string first_difference(const std::vector<uint16_t>& out, const std::vector<uint16_t>& expected,
+                             uint32_t cols) {
+    size_t bad = 0, first = out.size();
+    for (size_t i = 0; i < out.size(); ++i)
+        if (out[i] != expected[i]) {
+            if (first == out.size()) first = i;
+            ++bad;
+        }
+    if (bad == 0) return {};
+    return fmt::format(
+        "{} of {} elements of D differ from the reference; first D[{}][{}] = {:#06x}, expected {:#06x}", bad,
+        out.size(), first / cols, first % cols, out[first], expected[first]);
+}
+
+void add_kernel_hazard_cases(std::vector<CaseSpec>& out) {
+    for (const KernelHazard& h : kKernelHazards) {
+        const AscendC::samples::DequantShape shape;
+        CaseSpec s;
+        s.id = fmt::format("Hazard/{}/{}/kernel/M{}N{}T{}", arch_str(h.arch), h.name, shape.rows, shape.cols,
+                           shape.tile_rows);
+        s.suite = "hazard";
+        s.node_kind = "Kernel";
+        s.dtype = "int32->half";
+        s.arch = arch_str(h.arch);
+        s.path = "gm";
+        CaseSpec meta = s;
+        s.run = [meta, h, shape]() {
+            hw::Config cfg;
+            cfg.arch = h.arch;
+            const AscendC::samples::DequantRun run =
+                AscendC::samples::run_dequant_per_token(cfg, h.missing_barrier, shape);
+            return judge_hazard(measure_report(meta, run.report, run.trace,
+                                               first_difference(run.out, run.expected, shape.cols)),
+                                h.expected);
+        };
+        out.push_back(std::move(s));
+    }
+}
+
 }  // namespace
 
 void add_hazard_cases(std::vector<CaseSpec>& out) {
@@ -94,6 +153,7 @@ void add_hazard_cases(std::vector<CaseSpec>& out) {
         };
         out.push_back(std::move(s));
     }
+    add_kernel_hazard_cases(out);
 }
 
 }  // namespace evg::conformance::detail

@@ -1,9 +1,10 @@
 // Small kernels written against the AscendC API, shared by the machine's tests and benchmarks.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
-#include "ascendc/samples/double_buffered.hpp"
+#include "ascendc/samples/double_buffered_run.hpp"
 #include "evg/hw/device.hpp"
 #include "kernel_operator.h"
 
@@ -19,21 +20,8 @@ struct DbRun {
     std::vector<TraceEntry> trace;
 };
 inline DbRun run_double_buffered(Config cfg, uint32_t total, uint32_t tile, DbFaults f = {}) {
-    Device dev(cfg);
-    std::vector<uint16_t> host(total);
-    for (uint32_t i = 0; i < total; ++i)
-        host[i] = half(static_cast<float>(static_cast<int>(i % 97) - 48) / 4.0f).bits;
-    void* x = dev.malloc(total * 2, "X");
-    void* y = dev.malloc(total * 2, "Y");
-    dev.copy_to_device(x, host.data(), total * 2);
-    dev.copy_to_device(y, std::vector<uint16_t>(total, 0).data(), total * 2);
-    auto xp = static_cast<GM_ADDR>(x), yp = static_cast<GM_ADDR>(y);
-    DbRun r;
-    r.report = dev.launch(1, KernelType::aiv_only, [&] { double_buffered_kernel(xp, yp, total, tile, f); });
-    r.trace = dev.last_trace();
-    r.out.resize(total);
-    dev.copy_to_host(r.out.data(), y, total * 2);
-    return r;
+    AscendC::samples::DoubleBufferedRun r = AscendC::samples::run_double_buffered_sample(cfg, total, tile, f);
+    return {std::move(r.report), std::move(r.out), std::move(r.trace)};
 }
 
 }  // namespace evg::hw::testing
