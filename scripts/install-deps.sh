@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build g++ clang-14 clang-format-14
+  libclang-rt-14-dev  # clang-14's libFuzzer runtime (the fuzz preset: fuzz/README.md)
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libeigen3-dev libfmt-dev
   nlohmann-json3-dev
   chromium  # the report-html test opens the conformance report in headless Chromium

@@ -10,12 +10,11 @@
 // generator size (mod 64), byte 9 flags (bit 0 Ascend950, bit 1 UB path on Ascend950, bit 2 a second
 // mutation), bytes 10-13 and 14-17 the indices (mod the number of points) of the first and second mutation.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "evg/fuzz/mutation.hpp"
 #include "evg/fuzz/sync_table.hpp"
+#include "finding.hpp"
 
 namespace {
 
@@ -35,10 +34,8 @@ std::string kinds(const std::vector<std::string>& v) {
 
 [[noreturn]] void finding(const std::string& signature, const fuzz::Subject& s,
                           const std::vector<hw::SyncMutation>& plan, const std::string& detail) {
-    std::printf("EVG-FINDING: %s\n  problem: %s\n  mutation: %s\n  %s\n", signature.c_str(), s.name.c_str(),
-                hw::to_string(plan).c_str(), detail.c_str());
-    std::fflush(stdout);
-    std::abort();
+    fuzz::evg_fuzz_finding(signature,
+                           "problem: " + s.name + "\nmutation: " + hw::to_string(plan) + "\n" + detail);
 }
 
 }  // namespace

@@ -40,13 +40,19 @@ SourceFile read_source(const std::string& path) {
         throw InputError(path + ": is a directory, not a graph file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path + ": cannot open the file (does it exist?)");
-    SourceFile src;
-    src.path = path;
+    std::string text;
     char buf[65536];
     while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        src.text.append(buf, static_cast<size_t>(in.gcount()));
-        if (src.text.size() > kMaxFileBytes) throw InputError(path + ": the file is larger than 16 MiB");
+        text.append(buf, static_cast<size_t>(in.gcount()));
+        if (text.size() > kMaxFileBytes) throw InputError(path + ": the file is larger than 16 MiB");
     }
+    return make_source(path, std::move(text));
+}
+
+SourceFile make_source(std::string path, std::string text) {
+    SourceFile src;
+    src.path = std::move(path);
+    src.text = std::move(text);
     size_t pos = 0;
     while (pos <= src.text.size()) {
         const size_t end = std::min(src.text.find('\n', pos), src.text.size());
@@ -137,11 +143,12 @@ std::string format_diagnostic(const std::string& path, const g::Diagnostic& d) {
     return path + (d.line > 0 ? ":" : ": ") + d.format();
 }
 
-void validate_or_throw(const SourceFile& src, const std::vector<g::Diagnostic>& diagnostics) {
+void validate_or_throw(const SourceFile& src, const std::vector<g::Diagnostic>& diagnostics,
+                       std::ostream& warnings) {
     std::string errors;
     for (const g::Diagnostic& d : diagnostics) {
         if (d.severity == g::Severity::Warning) {
-            std::cerr << format_diagnostic(src.path, d) << "\n";
+            warnings << format_diagnostic(src.path, d) << "\n";
         } else {
             errors += format_diagnostic(src.path, d) + "\n";
         }
@@ -149,6 +156,36 @@ void validate_or_throw(const SourceFile& src, const std::vector<g::Diagnostic>& 
     if (!errors.empty()) {
         errors.pop_back();
         throw InputError(errors);
+    }
+}
+
+void check_ranges(const SourceFile& src, const g::Problem& p) {
+    // Where a value came from: the problem line, or (bare graph) the first tensor with that many rows / cols.
+    auto where = [&](bool rows, int64_t value) {
+        g::SourcePos pos = p.pos;
+        if (!src.has_problem) {
+            for (const g::Tensor& t : p.graph.tensors) {
+                if ((rows ? t.rows : t.cols) == value) {
+                    pos = t.pos;
+                    break;
+                }
+            }
+        }
+        return pos.line > 0 ? fmt::format("{}:{}:{}: ", src.path, pos.line, pos.column) : src.path + ": ";
+    };
+    auto check = [&](const char* name, int64_t value, int64_t lo, int64_t hi, bool rows) {
+        if (value < lo || value > hi) {
+            throw InputError(fmt::format("{}{}={} is out of range [{}, {}] (the range of --{})",
+                                         where(rows, value), name, value, lo, hi, name));
+        }
+    };
+    check("m", p.m, 1, kMaxDim, true);
+    check("n", p.n, 1, kMaxDim, false);
+    check("k", p.k, 1, kMaxDim, true);
+    if (p.compute_length < kMinComputeLength || p.compute_length > kMaxComputeLength) {
+        throw InputError(fmt::format("{}cl={} is out of range [{}, {}] (the range of --compute-length)",
+                                     where(true, -1), p.compute_length, kMinComputeLength,
+                                     kMaxComputeLength));
     }
 }
 

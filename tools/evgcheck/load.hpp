@@ -3,6 +3,7 @@
 // InputError whose lines start with `file:line:col:` (exit code 2).
 #pragma once
 #include <cstdint>
+#include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,10 @@ class InputError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The ranges of the shapes, for the command-line options and the file's values alike.
+inline constexpr int64_t kMaxDim = 1 << 16;  // M, N, K
+inline constexpr int64_t kMinComputeLength = 32, kMaxComputeLength = 1 << 20;
+
 struct SourceFile {
     std::string path;
     std::string text;
@@ -27,6 +32,8 @@ struct SourceFile {
 
 // Reads the file (at most 16 MiB). InputError when it cannot be read.
 SourceFile read_source(const std::string& path);
+// A source from text already in memory (`path` names it in messages).
+SourceFile make_source(std::string path, std::string text);
 
 // What the options may override.
 struct Overrides {
@@ -50,9 +57,15 @@ evg::graph::Graph parse_graph_file(const SourceFile& src);
 //  * --path sets every AccLoad's `ub` flag to match.
 evg::graph::Problem make_problem(const SourceFile& src, const Overrides& o);
 
-// Validates; prints warnings to stderr as `file:line:col: warning [...] ...` and throws InputError listing
-// every error.
-void validate_or_throw(const SourceFile& src, const std::vector<evg::graph::Diagnostic>& diagnostics);
+// Validates; prints warnings to `warnings` as `file:line:col: warning [...] ...` and throws InputError
+// listing every error.
+void validate_or_throw(const SourceFile& src, const std::vector<evg::graph::Diagnostic>& diagnostics,
+                       std::ostream& warnings = std::cerr);
+
+// The ranges of the options, applied to the problem's own values: M, N and K in [1, kMaxDim], computeLength
+// in [kMinComputeLength, kMaxComputeLength]. InputError "file:line:col: m=100000 is out of range [1, 65536]
+// (the range of --m)" at the problem line (or the tensor a bare graph took the value from).
+void check_ranges(const SourceFile& src, const evg::graph::Problem& p);
 
 // "file:4:1: error [rule] ..." (no position when the diagnostic has none).
 std::string format_diagnostic(const std::string& path, const evg::graph::Diagnostic& d);

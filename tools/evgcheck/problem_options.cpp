@@ -21,7 +21,6 @@ Overrides read_overrides(const Args& args, std::string_view command) {
             throw UsageError(msg + " (AtlasA2 or Ascend950)");
         }
     }
-    constexpr long long kMaxDim = 1 << 16;
     if (const auto v = args.integer("m", 1, kMaxDim)) o.m = *v;
     if (const auto v = args.integer("n", 1, kMaxDim)) o.n = *v;
     if (const auto v = args.integer("k", 1, kMaxDim)) o.k = *v;
@@ -29,7 +28,7 @@ Overrides read_overrides(const Args& args, std::string_view command) {
         if (*cl == "max") {
             o.compute_length_max = true;
         } else {
-            const long long v = *args.integer("compute-length", 32, 1 << 20);
+            const long long v = *args.integer("compute-length", kMinComputeLength, kMaxComputeLength);
             if (v % 32 != 0) {
                 throw UsageError(prefix + "compute-length: " + std::to_string(v) +
                                  " is not a multiple of 32 (or write max)");
@@ -47,6 +46,15 @@ Overrides read_overrides(const Args& args, std::string_view command) {
         }
     }
     return o;
+}
+
+RunLimits read_limits(const Args& args) {
+    RunLimits limits;
+    if (const auto v = args.integer("max-memory", 1, 1LL << 30))
+        limits.max_memory_mib = static_cast<uint64_t>(*v);
+    if (const auto v = args.integer("max-work", 1, 1LL << 40))
+        limits.max_element_ops = static_cast<double>(*v) * 1e6;
+    return limits;
 }
 
 }  // namespace evgcheck

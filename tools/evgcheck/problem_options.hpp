@@ -4,6 +4,7 @@
 #include <array>
 
 #include "args.hpp"
+#include "estimate.hpp"
 #include "load.hpp"
 
 namespace evgcheck {
@@ -17,6 +18,15 @@ inline constexpr OptionSpec kClOption{"compute-length", "N|max",
 inline constexpr OptionSpec kPathOption{"path", "gm|ub",
                                         "GEMM result through a GM workspace or in UB (Ascend950)"};
 
+inline constexpr OptionSpec kMaxMemoryOption{
+    "max-memory", "MIB", "refuse a problem whose estimated memory is above this many MiB (default 8192)"};
+inline constexpr OptionSpec kMaxWorkOption{
+    "max-work", "MILLIONS",
+    "refuse a problem whose estimated element operations (GEMM multiply-adds plus node work) are above "
+    "this many millions (default: no limit)"};
+
 Overrides read_overrides(const Args& args, std::string_view command);
+// --max-memory and --max-work.
+RunLimits read_limits(const Args& args);
 
 }  // namespace evgcheck

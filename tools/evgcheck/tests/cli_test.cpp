@@ -89,7 +89,8 @@ TEST(EvgcheckCli, UnknownCommandSuggestsTheNearestOne) {
     const Result r = evgcheck("rn x.evg");
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err,
-              "evgcheck: unknown command 'rn'; did you mean 'run'? (commands: run, check, emit, conformance; see evgcheck "
+              "evgcheck: unknown command 'rn'; did you mean 'run'? (commands: run, check, emit, conformance, "
+              "fuzz; see evgcheck "
               "--help)\n");
 }
 
@@ -221,6 +222,66 @@ TEST(EvgcheckCli, BareGraphWithoutTensorsNeedsShapes) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err,
               f + ": the graph has no tensors to take M and N from; give --m and --n (or a problem line)\n");
+}
+
+// The file's shapes get the ranges of the options.
+TEST(EvgcheckCli, FileShapesOutOfTheOptionsRangeAreRefused) {
+    const std::string f = write_file("m_too_large.evg",
+                                     "# a comment line first\n"
+                                     "problem arch=AtlasA2 m=70000 n=8 k=16 a=half b=half c=float cl=64\n"
+                                     "output D : float[70000, 8]\n"
+                                     "%0 = AccLoad float\n%1 = AuxStore float D (%0)\n");
+    Result r = evgcheck("run " + f);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, f + ":2:1: m=70000 is out of range [1, 65536] (the range of --m)\n");
+    // The option overrides the file's value, and is itself in range: the run goes on.
+    r = evgcheck("run " + f + " --m 4");
+    EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// A problem too large for the memory limit is refused before anything is allocated, naming the estimate and
+// the option that raises the limit; the limit can be raised (or lowered) per run.
+TEST(EvgcheckCli, TooLargeProblemsAreRefusedUpFront) {
+    const std::string f =
+        write_file("huge.evg",
+                   "problem arch=AtlasA2 m=65536 n=65536 k=64 a=half b=half c=float cl=1024\n"
+                   "input  X : half[65536, 65536]\noutput D : half[65536, 65536]\n"
+                   "%0 = AccLoad float\n%1 = AuxLoad half X\n%2 = Cast float <- half (%1)\n"
+                   "%3 = Compute Add float (%0, %2)\n%4 = Cast half <- float CAST_RINT (%3)\n"
+                   "%5 = AuxStore half D (%4)\n");
+    const auto start = std::chrono::steady_clock::now();
+    Result r = evgcheck("run " + f);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.rfind("evgcheck: " + f + ": the run would need about ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(" GiB of memory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the limit is 8 GiB: raise it with --max-memory MIB\n"), std::string::npos) << r.err;
+
+    r = evgcheck("run " + example("add_relu.evg") + " --max-memory 1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("the limit is 1 MiB: raise it with --max-memory MIB"), std::string::npos) << r.err;
+    r = evgcheck("run " + example("add_relu.evg") + " --max-work 1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("element operations"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("raise it with --max-work MILLIONS"), std::string::npos) << r.err;
+    r = evgcheck("run " + example("add_relu.evg") + " --max-memory 64 --max-work 100");
+    EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// `evgcheck fuzz` without a libFuzzer binary says how to build one; bad options exit 2.
+TEST(EvgcheckFuzz, MissingBinaryAndBadOptions) {
+    Result r = evgcheck("fuzz graph_text --time 1 --fuzz-bin " + scratch().string());
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("no libFuzzer binary fuzz_graph_text (looked in "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("build them with: cmake --preset fuzz && cmake --build build/fuzz"),
+              std::string::npos)
+        << r.err;
+    r = evgcheck("fuzz graph_text");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "evgcheck fuzz: option --time is required (seconds of fuzzing)\n");
+    r = evgcheck("fuzz graph_text --time 1 --jobs 0");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "evgcheck fuzz: option --jobs: 0 is out of range [1, 256]\n");
 }
 
 // `check` drives a property binary; fake_props.sh stands in for it (gtest listing, rapidcheck output).

@@ -1,0 +1,47 @@
+// The up-front cost of `evgcheck run` on a problem: what the run would allocate and how much it would
+// compute, estimated from the shapes before anything is allocated, so that a problem too large for the
+// machine (or for a fuzzing session's budget) is refused with a clear error instead of bad_alloc, an OOM kill
+// or a hang.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "evg/graph/graph.hpp"
+#include "evg/hw/error.hpp"
+
+namespace evgcheck {
+
+struct RunEstimate {
+    // Peak bytes: the host data (A, B, every tensor buffer), its copies into RunInputs and the model's GM
+    // (each byte with its written flag and race shadow), the GEMM workspace, and the oracle's values (one
+    // long double per element of M x N for C, every node and two temporaries).
+    double bytes = 0;
+    // Instructions the model issues: per L1 tile, the GEMM's L1 loads and L0 steps (L0 K = 32) and the
+    // epilogue's per-node instructions for each computeLength chunk.
+    double instructions = 0;
+    // Element operations: the GEMM's multiply-adds over the padded tiles plus one per node per element of the
+    // padded M x N (the model's run time is proportional to these).
+    double element_ops = 0;
+};
+
+RunEstimate estimate_run(const evg::graph::Problem& p);
+
+struct RunLimits {
+    uint64_t max_memory_mib = 8192;  // --max-memory
+    double max_element_ops = 0;      // --max-work (millions on the command line); 0: no limit
+};
+
+// Refusal of a problem whose estimate exceeds a limit. what() names the estimate and the option to raise it.
+class ResourceLimitError : public evg::Error {
+  public:
+    using evg::Error::Error;
+};
+
+// Throws ResourceLimitError ("<where>: the run would need about 12.3 GiB (...); the limit is 8 GiB: raise it
+// with --max-memory MIB").
+void check_limits(const RunEstimate& e, const RunLimits& limits, const std::string& where);
+
+// "1.5 GiB", "640 MiB", "12 KiB", "80 B".
+std::string format_bytes(double bytes);
+
+}  // namespace evgcheck

@@ -1,0 +1,370 @@
+// evgcheck fuzz TARGET: a fuzz session over the libFuzzer binary fuzz_<TARGET> (the fuzz preset builds them).
+// N workers (libFuzzer processes sharing the corpus folder) run until the time is up; a worker that stops on
+// a finding is restarted for the time left. Findings are de-duplicated by signature (fuzz_output.hpp),
+// minimised (-minimize_crash=1, kept only when the minimised input still gives the same signature) and saved
+// under OUT/findings/<hash>/ (input, signature.txt, report.txt, replay.txt); OUT/report.md and report.json
+// describe the session.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "fuzz_output.hpp"
+#include "subprocess.hpp"
+
+namespace evgcheck {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::array kFuzzOptions = {
+    OptionSpec{"time", "SECONDS", "how long to fuzz (required)"},
+    OptionSpec{"jobs", "N", "libFuzzer processes in parallel, sharing the corpus (default 1)"},
+    OptionSpec{"corpus", "DIR", "the working corpus (default OUT/corpus; seeded from fuzz/corpus/TARGET)"},
+    OptionSpec{"out", "DIR", "findings, artifacts and the report (default fuzz-out/TARGET)"},
+    OptionSpec{"fuzz-bin", "DIR", "where fuzz_TARGET is (default: the fuzz build beside this evgcheck)"},
+    OptionSpec{"minimize-time", "SECONDS", "time to minimise each finding (default 30)"},
+    OptionSpec{"help", "", "print this help"},
+};
+
+constexpr const char* kFuzzUsage =
+    "Usage: evgcheck fuzz TARGET --time SECONDS [options]\n"
+    "\n"
+    "Runs a fuzz session with the libFuzzer binary of TARGET (graph_text, problem_file, sync_program,\n"
+    "epilogue_mutation, ...): a live progress line, findings de-duplicated by signature, each minimised\n"
+    "and saved with a one-line replay command, and a session report (OUT/report.md, OUT/report.json).\n"
+    "The binaries come from the fuzz build: cmake --preset fuzz && cmake --build build/fuzz\n"
+    "Exit code: 0 no finding, 1 findings, 2 bad options or no fuzz binary.\n"
+    "\n";
+
+std::string self_dir() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(".") : exe.parent_path().string();
+}
+
+// A path as short as possible for printing: relative to the working directory when it lies below it.
+std::string display(const fs::path& p) {
+    std::error_code ec;
+    const fs::path abs = fs::weakly_canonical(p, ec);
+    const fs::path rel = fs::relative(abs, fs::current_path(), ec);
+    if (!ec && !rel.empty() && *rel.begin() != "..") return rel.string();
+    return abs.string();
+}
+
+std::string find_fuzzer(const std::string& target, const std::optional<std::string>& fuzz_bin) {
+    std::vector<fs::path> dirs;
+    if (fuzz_bin) {
+        dirs.emplace_back(*fuzz_bin);
+    } else {
+        const fs::path self = self_dir();
+        dirs = {self / ".." / "fuzz", self / ".." / ".." / "fuzz" / "fuzz"};
+#ifdef EVGCHECK_SOURCE_DIR
+        dirs.emplace_back(fs::path(EVGCHECK_SOURCE_DIR) / "build" / "fuzz" / "fuzz");
+#endif
+    }
+    for (const fs::path& d : dirs) {
+        for (const std::string& name : {"fuzz_" + target, target}) {
+            const fs::path p = d / name;
+            if (fs::is_regular_file(p) && ::access(p.c_str(), X_OK) == 0)
+                return fs::weakly_canonical(p).string();
+        }
+    }
+    std::string looked;
+    for (const fs::path& d : dirs) looked += fmt::format(" {}", display(d));
+    throw UsageError(
+        fmt::format("evgcheck fuzz: no libFuzzer binary fuzz_{} (looked in{}); build them with: "
+                    "cmake --preset fuzz && cmake --build build/fuzz{}",
+                    target, looked, fuzz_bin ? "" : ", or give --fuzz-bin DIR"));
+}
+
+// The `timeout = S` of fuzz_<target>.options beside the binary (evg_fuzz_target's TIMEOUT), default 10.
+int target_timeout(const fs::path& fuzzer) {
+    for (const fs::path& p : {fs::path(fuzzer.string() + ".options"),
+                              fuzzer.parent_path() / (fuzzer.filename().string() + ".options")}) {
+        std::ifstream in(p);
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.starts_with("timeout = ")) return std::max(1, std::atoi(line.c_str() + 10));
+        }
+    }
+    return 10;
+}
+
+struct Finding {
+    std::string signature;
+    std::string hash;
+    std::vector<std::string> report;  // the output from the finding's first line on
+    std::string artifact;             // libFuzzer's crash input
+    int count = 0;
+    double first_seen = 0;  // seconds into the session
+};
+
+struct Totals {
+    std::mutex mu;
+    std::map<int, FuzzStatus> latest;  // per running worker
+    uint64_t finished_execs = 0;       // execs of workers that ended
+    uint64_t cov = 0, features = 0, corpus = 0;
+    std::map<std::string, Finding> findings;  // by signature
+    std::vector<std::string> unsigned_ends;   // worker ends with no recognisable finding
+};
+
+// Signatures whose finding only the sanitizers or libFuzzer's watchdog detect.
+bool needs_sanitizer(std::string_view sig) {
+    for (std::string_view kind : {"AddressSanitizer", "LeakSanitizer", "MemorySanitizer", "UBSan", "timeout",
+                                  "libFuzzer: out-of-memory", "libFuzzer: deadly signal"}) {
+        if (sig.starts_with(kind)) return true;
+    }
+    return false;
+}
+
+std::string progress_line(Totals& t, double elapsed, double total) {
+    uint64_t execs = t.finished_execs;
+    for (const auto& [w, s] : t.latest) execs += s.execs;
+    return fmt::format("[{:>4.0f}/{:.0f} s] execs {}  exec/s {:.0f}  cov {}  ft {}  corpus {}  findings {}",
+                       elapsed, total, execs, elapsed > 0 ? static_cast<double>(execs) / elapsed : 0.0, t.cov,
+                       t.features, t.corpus, t.findings.size());
+}
+
+}  // namespace
+
+int fuzz_command(std::span<const char* const> argv) {
+    const Args args = Args::parse(argv, kFuzzOptions, "fuzz", 1);
+    if (args.has("help")) {
+        std::cout << kFuzzUsage << options_help(kFuzzOptions);
+        return kExitOk;
+    }
+    if (args.positional().empty())
+        throw UsageError("evgcheck fuzz: expected a TARGET (see evgcheck fuzz --help)");
+    const std::string target = args.positional()[0];
+    const std::optional<double> time = args.seconds("time", 7 * 86400);
+    if (!time) throw UsageError("evgcheck fuzz: option --time is required (seconds of fuzzing)");
+    const int jobs = static_cast<int>(args.integer("jobs", 1, 256).value_or(1));
+    const double minimize_time = args.seconds("minimize-time", 3600).value_or(30);
+    const fs::path out = args.get("out").value_or("fuzz-out/" + target);
+    const fs::path corpus = args.get("corpus").value_or((out / "corpus").string());
+    const std::string fuzzer = find_fuzzer(target, args.get("fuzz-bin"));
+    const int timeout = target_timeout(fuzzer);
+
+    std::error_code ec;
+    for (const fs::path& d : {out, corpus, out / "artifacts", out / "findings"}) {
+        fs::create_directories(d, ec);
+        if (ec) throw UsageError("evgcheck fuzz: cannot create " + d.string() + ": " + ec.message());
+    }
+    std::vector<std::string> seed_dirs;
+#ifdef EVGCHECK_SOURCE_DIR
+    for (const char* kind : {"corpus", "regressions"}) {
+        const fs::path d = fs::path(EVGCHECK_SOURCE_DIR) / "fuzz" / kind / target;
+        if (fs::is_directory(d)) seed_dirs.push_back(d.string());
+    }
+#endif
+    std::string dict;
+    for (const fs::path& p : {fs::path(fuzzer + ".dict"), fs::path(fuzzer).parent_path() / (target + ".dict")
+#ifdef EVGCHECK_SOURCE_DIR
+                                                              ,
+                              fs::path(EVGCHECK_SOURCE_DIR) / "fuzz" / "targets" / (target + ".dict")
+#endif
+         }) {
+        if (dict.empty() && fs::is_regular_file(p)) dict = p.string();
+    }
+
+    std::cerr << "evgcheck fuzz: " << display(fuzzer) << ", " << jobs << (jobs == 1 ? " job" : " jobs")
+              << ", " << *time << " s; corpus " << display(corpus) << ", out " << display(out) << "\n";
+    const auto start = Clock::now();
+    const auto end =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*time));
+    auto seconds_since_start = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    Totals totals;
+    std::atomic<uint64_t> run_counter{0};
+
+    auto worker = [&](int id) {
+        while (true) {
+            const double left = std::chrono::duration<double>(end - Clock::now()).count();
+            if (left < 1) return;
+            const uint64_t run = run_counter++;
+            std::vector<std::string> a = {
+                fmt::format("-max_total_time={}", static_cast<long>(left + 0.5)),
+                fmt::format("-timeout={}", timeout),
+                "-rss_limit_mb=2560",
+                "-print_final_stats=1",
+                fmt::format("-seed={}", 1000 + run),
+                fmt::format("-artifact_prefix={}/", (out / "artifacts").string()),
+            };
+            if (!dict.empty()) a.push_back("-dict=" + dict);
+            a.push_back(corpus.string());
+            a.insert(a.end(), seed_dirs.begin(), seed_dirs.end());
+            std::vector<std::string> tail;  // from a finding's first line on
+            std::string artifact;
+            const ProcessResult r = run_process(
+                fuzzer, a, {}, end + std::chrono::seconds(timeout + 30), [&](const std::string& line) {
+                    if (const auto s = parse_status_line(line)) {
+                        std::lock_guard lock(totals.mu);
+                        totals.latest[id] = *s;
+                        totals.cov = std::max(totals.cov, s->cov);
+                        totals.features = std::max(totals.features, s->features);
+                        totals.corpus = std::max(totals.corpus, s->corpus);
+                        return;
+                    }
+                    if (!tail.empty() || starts_finding(line)) {
+                        if (tail.size() < 400) tail.push_back(line);
+                    }
+                    if (const std::string p = artifact_path(line); !p.empty()) {
+                        artifact = p;
+                    }
+                });
+            std::lock_guard lock(totals.mu);
+            totals.finished_execs += totals.latest[id].execs;
+            totals.latest.erase(id);
+            const std::string sig = finding_signature(tail);
+            if (!sig.empty()) {
+                Finding& f = totals.findings[sig];
+                if (f.count++ == 0) {
+                    f.signature = sig;
+                    f.hash = signature_hash(sig);
+                    f.report = tail;
+                    f.artifact = artifact;
+                    f.first_seen = seconds_since_start();
+                }
+            } else if (r.exit_code != 0 && !r.timed_out) {
+                totals.unsigned_ends.push_back(
+                    fmt::format("worker {} ended with exit code {} (signal {})", id, r.exit_code, r.signal));
+                if (r.exit_code < 0 || totals.unsigned_ends.size() > 3)
+                    return;  // not a finding: stop retrying
+            }
+        }
+    };
+    std::vector<std::thread> workers;
+    for (int i = 0; i < jobs; ++i) workers.emplace_back(worker, i);
+    const bool tty = ::isatty(2);
+    std::thread progress([&] {
+        double last_print = 0;
+        while (Clock::now() < end) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            const double now = seconds_since_start();
+            std::lock_guard lock(totals.mu);
+            if (tty) {
+                std::cerr << "\r" << progress_line(totals, now, *time) << "   " << std::flush;
+            } else if (now - last_print >= 10) {
+                std::cerr << progress_line(totals, now, *time) << "\n";
+                last_print = now;
+            }
+        }
+    });
+    for (std::thread& t : workers) t.join();
+    progress.join();
+    const double elapsed = seconds_since_start();
+    {
+        std::lock_guard lock(totals.mu);
+        std::cerr << (tty ? "\r" : "") << progress_line(totals, elapsed, *time) << "\n";
+    }
+
+    // Minimise and save each finding.
+    const fs::path replay = fs::path(self_dir()) / ".." / "fuzz" / ("fuzz_" + target + "_replay");
+    const bool replay_exists = fs::exists(replay);
+    const std::string replay_cmd = display(replay);
+    nlohmann::json jf = nlohmann::json::array();
+    std::string md_findings;
+    for (auto& [sig, f] : totals.findings) {
+        const fs::path dir = out / "findings" / f.hash;
+        fs::create_directories(dir, ec);
+        const fs::path input = dir / "input";
+        bool minimised = false;
+        if (!f.artifact.empty() && fs::exists(f.artifact)) {
+            fs::copy_file(f.artifact, input, fs::copy_options::overwrite_existing, ec);
+            const fs::path candidate = dir / "input.min";
+            run_process(
+                fuzzer,
+                {"-minimize_crash=1", fmt::format("-max_total_time={}", static_cast<long>(minimize_time)),
+                 fmt::format("-timeout={}", timeout), "-exact_artifact_path=" + candidate.string(),
+                 f.artifact},
+                {}, Clock::now() + std::chrono::seconds(static_cast<long>(minimize_time) + timeout + 30));
+            if (fs::exists(candidate) && fs::file_size(candidate) < fs::file_size(input)) {
+                // Keep the smaller input only when it still gives the same finding.
+                std::vector<std::string> lines;
+                bool in_finding = false;
+                run_process(fuzzer, {fmt::format("-timeout={}", timeout), candidate.string()}, {},
+                            Clock::now() + std::chrono::seconds(timeout + 30), [&](const std::string& line) {
+                                if (in_finding || starts_finding(line)) {
+                                    in_finding = true;
+                                    lines.push_back(line);
+                                }
+                            });
+                if (finding_signature(lines) == sig) {
+                    fs::rename(candidate, input, ec);
+                    minimised = !ec;
+                }
+            }
+            fs::remove(candidate, ec);
+        }
+        // Invariants and exceptions replay in the plain replay program; memory errors, undefined behaviour,
+        // leaks and timeouts need the sanitizers and libFuzzer's watchdog of the fuzz binary.
+        const bool needs_fuzz_binary = !replay_exists || needs_sanitizer(sig);
+        const std::string command =
+            needs_fuzz_binary ? fmt::format("{} -timeout={} {}", display(fuzzer), timeout, display(input))
+                              : replay_cmd + " " + display(input);
+        std::ofstream(dir / "signature.txt") << sig << "\n";
+        std::ofstream(dir / "replay.txt") << command << "\n";
+        {
+            std::ofstream rep(dir / "report.txt");
+            for (const std::string& l : f.report) rep << l << "\n";
+        }
+        const uintmax_t size = fs::exists(input) ? fs::file_size(input) : 0;
+        std::cerr << "finding " << f.hash << " (" << f.count << "x, " << size << " B"
+                  << (minimised ? ", minimised" : "") << "): " << sig << "\n  replay: " << command << "\n";
+        jf.push_back({{"signature", sig},
+                      {"hash", f.hash},
+                      {"count", f.count},
+                      {"first_seen_s", f.first_seen},
+                      {"input", display(input)},
+                      {"input_bytes", size},
+                      {"minimised", minimised},
+                      {"replay", command}});
+        md_findings += fmt::format("| `{}` | {} | {} | {} | `{}` |\n", f.hash, sig, f.count, size, command);
+    }
+
+    uint64_t execs = totals.finished_execs;
+    nlohmann::json report = {
+        {"target", target},        {"fuzzer", display(fuzzer)},
+        {"seconds", elapsed},      {"jobs", jobs},
+        {"execs", execs},          {"exec_per_s", elapsed > 0 ? static_cast<double>(execs) / elapsed : 0.0},
+        {"coverage", totals.cov},  {"features", totals.features},
+        {"corpus", totals.corpus}, {"corpus_dir", display(corpus)},
+        {"findings", jf},          {"worker_errors", totals.unsigned_ends}};
+    std::ofstream(out / "report.json") << report.dump(2) << "\n";
+    std::ofstream md(out / "report.md");
+    md << "# Fuzz session: " << target << "\n\n"
+       << fmt::format(
+              "{:.0f} s, {} job(s), {} executions ({:.0f} exec/s), coverage {} edges, {} features, corpus {} "
+              "inputs ({}).\n\n",
+              elapsed, jobs, execs, report["exec_per_s"].get<double>(), totals.cov, totals.features,
+              totals.corpus, display(corpus));
+    if (totals.findings.empty()) {
+        md << "No finding.\n";
+    } else {
+        md << "| finding | signature | times | bytes | replay |\n|---|---|---|---|---|\n" << md_findings;
+    }
+    for (const std::string& e : totals.unsigned_ends) md << "\nWorker error: " << e << "\n";
+    std::cerr << "report: " << display(out / "report.md") << ", " << display(out / "report.json") << "\n";
+    if (!totals.unsigned_ends.empty() && execs == 0) {
+        throw UsageError("evgcheck fuzz: " + display(fuzzer) +
+                         " did not run: " + totals.unsigned_ends.front());
+    }
+    return totals.findings.empty() ? kExitOk : kExitFailed;
+}
+
+}  // namespace evgcheck

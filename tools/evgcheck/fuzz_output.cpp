@@ -1,0 +1,190 @@
+#include "fuzz_output.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <regex>
+
+#include <fmt/format.h>
+
+namespace evgcheck {
+
+namespace {
+
+constexpr std::string_view kFinding = "EVG-FINDING: ";
+
+std::optional<uint64_t> number_after(std::string_view line, std::string_view key) {
+    const size_t at = line.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    size_t i = at + key.size();
+    while (i < line.size() && line[i] == ' ') ++i;
+    uint64_t v = 0;
+    size_t digits = 0;
+    for (; i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); ++i, ++digits) {
+        v = v * 10 + static_cast<uint64_t>(line[i] - '0');
+    }
+    if (digits == 0) return std::nullopt;
+    // libFuzzer abbreviates large sizes (corp: 12/3Mb): the count before '/' is exact.
+    return v;
+}
+
+std::string trim(std::string_view s) {
+    const size_t b = s.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos) return {};
+    const size_t e = s.find_last_not_of(" \t\r");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+// A stack frame line "    #3 0x55d1c0 in evg::graph::parse_graph(...) /path/file.cpp:12:3": the function,
+// without the argument list, or empty for frames of the sanitizer, libFuzzer and the C/C++ runtime.
+std::string frame_function(std::string_view line) {
+    static const std::regex frame(R"(^\s*#\d+ 0x[0-9a-f]+ in (.+?)(?: (\S+:\d+(?::\d+)?|\(\S+\)))?$)");
+    std::string s(line);
+    if (const size_t build_id = s.find(" (BuildId: "); build_id != std::string::npos) s.resize(build_id);
+    std::smatch m;
+    if (!std::regex_match(s, m, frame)) return {};
+    std::string fn = m[1].str();
+    // Drop the argument list (the first '(' outside template arguments).
+    int depth = 0;
+    for (size_t i = 1; i < fn.size(); ++i) {
+        if (fn[i] == '<') ++depth;
+        if (fn[i] == '>') --depth;
+        if (fn[i] == '(' && depth <= 0) {
+            fn.resize(i);
+            break;
+        }
+    }
+    // Frames of the sanitizers, libFuzzer, the C and C++ runtimes and the finding helper say nothing about
+    // where the bug is.
+    static constexpr std::string_view kSkipPrefix[] = {
+        "__sanitizer", "__asan", "__ubsan", "__lsan", "__interceptor", "__cxa", "__cxxabi", "__gxx", "__libc",
+        "__GI_", "__pthread", "__nanosleep", "clock_nanosleep", "fuzzer::", "operator new", "operator delete",
+        "std::terminate", "std::__terminate", "__clang_call_terminate", "evg::fuzz::evg_fuzz_finding",
+        "__gnu_cxx::__verbose_terminate_handler"};
+    static constexpr std::string_view kSkipExact[] = {"main", "abort", "raise", "gsignal", "pthread_kill", "malloc",
+                                                      "calloc", "realloc", "free", "sleep", "usleep", "nanosleep",
+                                                      "_start"};
+    for (std::string_view skip : kSkipPrefix) {
+        if (std::string_view(fn).starts_with(skip)) return {};
+    }
+    for (std::string_view skip : kSkipExact) {
+        if (fn == skip) return {};
+    }
+    return fn;
+}
+
+std::string first_frames(std::span<const std::string> lines, size_t from, int count) {
+    std::string out;
+    int found = 0;
+    for (size_t i = from; i < lines.size() && found < count; ++i) {
+        const std::string fn = frame_function(lines[i]);
+        if (fn.empty()) continue;
+        out += (found == 0 ? " in " : " | in ") + fn;
+        ++found;
+    }
+    return out;
+}
+
+// "==1234==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x... at pc ..." -> "AddressSanitizer:
+// heap-buffer-overflow".
+std::string sanitizer_kind(std::string_view line) {
+    const size_t at = line.find("ERROR: ");
+    std::string_view rest = line.substr(at + 7);
+    for (std::string_view cut : {" on address", " on unknown address", " at pc", " after ", " (", " in "}) {
+        const size_t c = rest.find(cut);
+        if (c != std::string_view::npos) rest = rest.substr(0, c);
+    }
+    return trim(rest);
+}
+
+}  // namespace
+
+std::optional<FuzzStatus> parse_status_line(std::string_view line) {
+    if (line.size() < 2 || line[0] != '#' || !std::isdigit(static_cast<unsigned char>(line[1])))
+        return std::nullopt;
+    FuzzStatus s;
+    size_t i = 1;
+    for (; i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); ++i) {
+        s.execs = s.execs * 10 + static_cast<uint64_t>(line[i] - '0');
+    }
+    while (i < line.size() && (line[i] == '\t' || line[i] == ' ')) ++i;
+    const size_t event_end = line.find_first_of(" \t", i);
+    s.event = std::string(line.substr(i, event_end == std::string_view::npos ? line.npos : event_end - i));
+    const auto cov = number_after(line, "cov: ");
+    if (!cov) return std::nullopt;
+    s.cov = *cov;
+    s.features = number_after(line, "ft: ").value_or(0);
+    s.corpus = number_after(line, "corp: ").value_or(0);
+    s.exec_per_s = number_after(line, "exec/s: ").value_or(0);
+    return s;
+}
+
+bool starts_finding(std::string_view line) {
+    return line.starts_with(kFinding) || line.find("==ERROR: ") != std::string_view::npos ||
+           line.find("== ERROR: ") != std::string_view::npos ||
+           line.find(": runtime error: ") != std::string_view::npos ||
+           line.starts_with("ALARM: working on the last Unit") ||
+           line.starts_with("terminate called after throwing") || line.starts_with("libc++abi: terminating");
+}
+
+std::string artifact_path(std::string_view line) {
+    constexpr std::string_view key = "Test unit written to ";
+    const size_t at = line.find(key);
+    if (at == std::string_view::npos) return {};
+    return trim(line.substr(at + key.size()));
+}
+
+std::string finding_signature(std::span<const std::string> lines) {
+    for (const std::string& l : lines) {
+        if (std::string_view(l).starts_with(kFinding))
+            return trim(std::string_view(l).substr(kFinding.size()));
+    }
+    static const std::regex ubsan(R"(^(\S+?):(\d+):\d+: runtime error: (.*)$)");
+    static const std::regex numbers(R"(0x[0-9a-f]+|\b\d+\b)");
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string& l = lines[i];
+        std::smatch m;
+        if (std::regex_match(l, m, ubsan)) {
+            std::string file = m[1].str();
+            if (const size_t slash = file.rfind('/'); slash != std::string::npos)
+                file = file.substr(slash + 1);
+            return "UBSan: " + std::regex_replace(m[3].str(), numbers, "N") + " at " + file + ":" +
+                   m[2].str();
+        }
+        if (l.starts_with("ALARM: working on the last Unit")) return "timeout" + first_frames(lines, i, 2);
+        if (l.starts_with("terminate called after throwing") || l.starts_with("libc++abi: terminating")) {
+            std::string type;
+            if (const size_t q = l.find('\''); q != std::string::npos) {
+                type = " " + l.substr(q + 1, l.find('\'', q + 1) - q - 1);
+            }
+            return "uncaught exception" + type + first_frames(lines, i, 2);
+        }
+        if (l.find("ERROR: ") != std::string::npos && l.find("==") != std::string::npos) {
+            std::string kind = sanitizer_kind(l);
+            if (kind.find("out-of-memory") != std::string::npos) {
+                kind = "libFuzzer: out-of-memory" +
+                       std::string(l.find("malloc(") != std::string::npos ? " (malloc of a large size)" : "");
+            }
+            // The access line right after an ASan error: "READ of size 4 at 0x... thread T0".
+            if (i + 1 < lines.size()) {
+                static const std::regex access(R"(^(READ|WRITE) of size (\d+))");
+                std::smatch a;
+                if (std::regex_search(lines[i + 1], a, access))
+                    kind += " " + a[1].str() + " of size " + a[2].str();
+            }
+            if (kind.starts_with("LeakSanitizer")) kind = "LeakSanitizer: leak allocated";
+            return kind + first_frames(lines, i, 2);
+        }
+    }
+    return {};
+}
+
+std::string signature_hash(std::string_view signature) {
+    uint64_t h = 14695981039346656037ull;
+    for (const char c : signature) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    return fmt::format("{:016x}", h);
+}
+
+}  // namespace evgcheck

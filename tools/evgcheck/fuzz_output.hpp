@@ -1,0 +1,47 @@
+// Reading libFuzzer's output (for `evgcheck fuzz`): its status lines, and the signature of a finding.
+//
+// A status line: `#<execs>\t<EVENT> cov: <edges> ft: <features> corp: <inputs>/<size> ... exec/s: <n> ...`
+// (EVENT is INITED, NEW, REDUCE, pulse, DONE, RELOAD). A finding's signature (what de-duplicates findings):
+//  * the target's own `EVG-FINDING: <signature>` line when it printed one (fuzz/common/finding.hpp);
+//  * otherwise the first lines of the report, without pids, addresses and sizes that vary between runs:
+//    the sanitizer's error kind and the first two stack frames outside the sanitizer and libFuzzer
+//    ("AddressSanitizer: heap-buffer-overflow READ of size 4 in evg::graph::parse_graph | in
+//    LLVMFuzzerTestOneInput"), "UBSan: <message> at <file>:<line>", "uncaught exception <type>" (with its
+//    frames), "timeout in <frames>", "out-of-memory (malloc of a large size) in <frames>", "LeakSanitizer:
+//    leak allocated in <frames>".
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace evgcheck {
+
+struct FuzzStatus {
+    uint64_t execs = 0;
+    std::string event;  // "INITED", "NEW", "pulse", "DONE", ...
+    uint64_t cov = 0;
+    uint64_t features = 0;
+    uint64_t corpus = 0;  // inputs in the corpus
+    uint64_t exec_per_s = 0;
+};
+
+std::optional<FuzzStatus> parse_status_line(std::string_view line);
+
+// Whether the line starts a finding's report (a sanitizer error, a deadly signal, a timeout, an
+// out-of-memory, an uncaught exception, an EVG-FINDING line).
+bool starts_finding(std::string_view line);
+
+// `Test unit written to <path>` (libFuzzer's artifact line): the path, or empty.
+std::string artifact_path(std::string_view line);
+
+// The signature of the finding reported in `lines` (the output from the finding's first line on), or empty
+// when the lines hold no finding.
+std::string finding_signature(std::span<const std::string> lines);
+
+// The finding's folder name: 16 hex digits of FNV-1a 64 of the signature.
+std::string signature_hash(std::string_view signature);
+
+}  // namespace evgcheck

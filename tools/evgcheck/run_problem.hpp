@@ -1,0 +1,37 @@
+// What `evgcheck run GRAPH` does with a graph file, without the command line: load the problem (with the
+// overrides), validate it, check its range and its estimated cost, make the input data, evaluate the oracle,
+// run the model with every checker, compare. The CLI (run.cpp) and the fuzz target problem_file both call it.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "estimate.hpp"
+#include "load.hpp"
+
+namespace evgcheck {
+
+enum class DataMode { Exact, Uniform, Special };
+
+struct RunSettings {
+    uint64_t seed = 1;                // of the input data
+    DataMode mode = DataMode::Exact;  // --data
+    uint32_t cores = 2;               // AI cores launched
+    uint64_t scheduler_seed = 0;      // 0: in order; otherwise the adversarial scheduler's seed
+    RunLimits limits;                 // --max-memory, --max-work
+};
+
+struct RunOutcome {
+    std::string text;  // the report `evgcheck run` prints
+    nlohmann::json json;
+    bool ok = false;  // clean and equal to the oracle
+};
+
+// Throws InputError (the file's text, problem or shapes are bad), ResourceLimitError (the estimate is above a
+// limit) or another evg::Error; warnings of validation go to `warnings`.
+RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const RunSettings& settings,
+                       std::ostream& warnings);
+
+}  // namespace evgcheck
