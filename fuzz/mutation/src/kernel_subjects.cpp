@@ -12,7 +12,7 @@ std::vector<Subject> kernel_subjects() {
     for (const KernelCase& k : seed_kernels()) {
         Subject s;
         s.name = k.name;
-        s.kernel = k.name;
+        s.kernel = k.name.substr(0, k.name.find('/'));  // "epilogue_protocol/AtlasA2/tiles3" -> its kernel
         s.arch = k.arch;
         s.type = k.type;
         s.block_dim = k.block_dim;

@@ -25,7 +25,8 @@ struct SubjectRun {
 struct Subject {
     std::string
         name;  // "Example/AtlasA2/seed003_add/gm/...", "random#3 AtlasA2 gm m=33 ...", a kernel's name
-    std::string kernel;  // a seed kernel's name (the node kind of its own sync calls); empty for graphs
+    std::string kernel;  // a seed kernel's name without arch and shape ("epilogue_protocol"): the node kind
+                         // of its own sync calls; empty for graphs
     hw::ArchId arch = hw::ArchId::AtlasA2;
     hw::KernelType type = hw::KernelType::mix_aic_1_2;
     int block_dim = 1;
