@@ -109,6 +109,7 @@ std::string sync_table_text(const SyncTableData& t) {
     for (const SyncTableFinding& f : t.findings)
         o += fmt::format("{}: {} | {} | {}\n  {}\n", sync_verdict_name(f.verdict), f.subject, f.node_kind,
                          f.mutation, f.detail);
+    for (const auto& [k, n] : t.kind_differences) o += fmt::format("caught, kinds differ: {} ({})\n", k, n);
     return o;
 }
 
@@ -150,6 +151,13 @@ std::string sync_table_markdown(const SyncTableData& t, std::string_view heading
             o += fmt::format("| {} | {} | {} | `{}` | {} |\n", sync_verdict_name(f.verdict),
                              markdown_cell(f.subject), markdown_cell(f.node_kind), markdown_cell(f.mutation),
                              markdown_cell(f.detail));
+    }
+    o += fmt::format("\n{}# Caught with other finding kinds\n\n", h);
+    if (t.kind_differences.empty()) {
+        o += "None: every caught mutation's checker kinds equal the explorer's.\n";
+    } else {
+        o += "| checkers / explorer | mutations |\n|---|---|\n";
+        for (const auto& [k, n] : t.kind_differences) o += fmt::format("| {} | {} |\n", markdown_cell(k), n);
     }
     if (!t.skipped.empty()) {
         o += fmt::format("\n{} runs not used (their unmutated run is not clean):\n\n", t.skipped.size());
@@ -217,6 +225,7 @@ std::string sync_table_json(const SyncTableData& t) {
                               {"complete", t.complete},
                               {"rows", rows},
                               {"totals", row_json(table_totals(t))},
+                              {"kind_differences", t.kind_differences},
                               {"findings", findings},
                               {"summary", sync_table_summary(t)}};
     return j.dump(2) + "\n";
@@ -271,6 +280,7 @@ SyncTableData parse_sync_table_json(std::string_view text) {
         r.caught_by = field<std::map<std::string, uint64_t>>(rj, "caught_by", "a row");
         t.rows.push_back(std::move(r));
     }
+    t.kind_differences = field<std::map<std::string, uint64_t>>(j, "kind_differences", "the table");
     for (const nlohmann::json& fj : field<nlohmann::json>(j, "findings", "the table")) {
         SyncTableFinding f;
         f.verdict = verdict_of(field<std::string>(fj, "verdict", "a finding"));

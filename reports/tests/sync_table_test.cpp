@@ -25,6 +25,7 @@ SyncTableData sample() {
     add_to_table(t, "drop-set", "BlockEpilogue", SyncVerdict::missed, {});
     t.findings.push_back({SyncVerdict::missed, "random#1 AtlasA2 gm", "BlockEpilogue",
                           "drop-set core=AIV0.0 n=3", "explorer: race; checkers: none"});
+    t.kind_differences["drop-wait / BlockEpilogue: checkers deadlock,race / explorer race"] = 1;
     return t;
 }
 
@@ -65,6 +66,9 @@ TEST(SyncTable, MarkdownShowsRowsTotalsAndTheFindingToRead) {
     EXPECT_NE(md.find("| drop-set | BlockEpilogue | 1 | 0 | - | 0 | 0 | **1** |"), std::string::npos) << md;
     EXPECT_NE(md.find("| **total** |  | 4 | 2 |"), std::string::npos) << md;
     EXPECT_NE(md.find("`drop-set core=AIV0.0 n=3`"), std::string::npos) << md;
+    EXPECT_NE(md.find("| drop-wait / BlockEpilogue: checkers deadlock,race / explorer race | 1 |"),
+              std::string::npos)
+        << md;
     EXPECT_NE(sync_table_summary(sample()).find("4 points over 3 runs: 2 caught"), std::string::npos);
 }
 
@@ -75,6 +79,7 @@ TEST(SyncTable, JsonReadsBackToTheSameTable) {
     EXPECT_EQ(back.rows.size(), 3u);
     EXPECT_EQ(back.findings.at(0).mutation, "drop-set core=AIV0.0 n=3");
     EXPECT_EQ(back.findings.at(0).verdict, SyncVerdict::missed);
+    EXPECT_EQ(back.kind_differences, t.kind_differences);
 }
 
 TEST(SyncTable, BadJsonIsRejectedNamingTheField) {

@@ -69,6 +69,32 @@ std::string first_violation(const hw::Report& r) {
 
 }  // namespace
 
+namespace {
+
+// The explorer's name of a sync checker's kind; "" for legality checkers.
+std::string explorer_name(hw::ViolationKind k) {
+    switch (k) {
+        case hw::ViolationKind::race:
+            return "race";
+        case hw::ViolationKind::deadlock:
+            return "deadlock";
+        case hw::ViolationKind::flag_set_twice:
+            return "set_twice";
+        case hw::ViolationKind::flag_left_set:
+            return "flag_left";
+        case hw::ViolationKind::counter_overflow:
+        case hw::ViolationKind::counter_left_nonzero:
+            return "counter_left";
+        case hw::ViolationKind::illegal_event:
+        case hw::ViolationKind::illegal_cross_core:
+            return "";
+        default:
+            return "ambiguous";
+    }
+}
+
+}  // namespace
+
 bool is_sync_checker(hw::ViolationKind k) {
     switch (k) {
         case hw::ViolationKind::race:
@@ -135,12 +161,14 @@ Classification classify(const Subject& s, const Reference& ref, const std::vecto
         const std::string name(hw::violation_kind_name(v.kind));
         if (is_sync_checker(v.kind)) {
             c.checkers.push_back(name);
+            if (const std::string e = explorer_name(v.kind); !e.empty()) c.checker_kinds.push_back(e);
             rule_only = rule_only && is_rule_checker(v.kind);
         } else {
             c.others.push_back(name);
         }
     }
     c.checkers = sorted_unique(std::move(c.checkers));
+    c.checker_kinds = sorted_unique(std::move(c.checker_kinds));
     c.others = sorted_unique(std::move(c.others));
     const std::string differ = compare_outputs(s, ref.run, run);
     c.outputs_differ = !differ.empty();

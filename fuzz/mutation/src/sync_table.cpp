@@ -1,6 +1,7 @@
 #include "evg/fuzz/sync_table.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <exception>
@@ -40,6 +41,9 @@ std::vector<Subject> table_subjects(const TableOptions& opt) {
         return false;
     };
     std::vector<Subject> out;
+    if (opt.kernels)
+        for (Subject& k : kernel_subjects())
+            if (wanted(k.arch)) out.push_back(std::move(k));
     if (opt.examples) {
         int n = 0;
         for (const conformance::ExampleProblem& ex : conformance::example_problems(opt.small)) {
@@ -55,9 +59,6 @@ std::vector<Subject> table_subjects(const TableOptions& opt) {
             if (a == hw::ArchId::Ascend950)
                 out.push_back(random_graph_subject(opt.seed, i, a, true, opt.small));
         }
-    if (opt.kernels)
-        for (Subject& k : kernel_subjects())
-            if (wanted(k.arch)) out.push_back(std::move(k));
     return out;
 }
 
@@ -102,6 +103,10 @@ reports::SyncTableData run_sync_table(const std::vector<Subject>& subjects, cons
             const std::string kind = node_kind(s, ref, m);
             const std::string op(hw::sync_op_name(m.op));
             reports::add_to_table(t, op, kind, c.verdict, c.checkers);
+            if (c.verdict == SyncVerdict::caught && c.checker_kinds != c.explorer)
+                ++t.kind_differences[fmt::format("{} / {}: checkers {} / explorer {}", op, kind,
+                                                 fmt::join(c.checker_kinds, ","),
+                                                 fmt::join(c.explorer, ","))];
             if (c.verdict != SyncVerdict::caught && c.verdict != SyncVerdict::harmless)
                 t.findings.push_back(
                     {c.verdict, s.name, kind, hw::to_string(m),

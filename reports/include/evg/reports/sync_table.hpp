@@ -60,6 +60,10 @@ struct SyncTableData {
     bool complete = true;            // false when the time budget stopped the run early
     std::vector<SyncTableRow> rows;  // sorted by operator, then node kind
     std::vector<SyncTableFinding> findings;
+    // Caught mutations whose checker kinds (mapped to the explorer's names) differ from the explorer's kinds:
+    // "checkers deadlock,set_twice / explorer deadlock" -> mutations. Both sides saw a hazard; the kinds
+    // differ where one side reports a consequence the other does not claim.
+    std::map<std::string, uint64_t> kind_differences;
 };
 
 // Adds one classified run to the table (creating its row).

@@ -45,6 +45,9 @@ struct Classification {
     std::vector<std::string> others;    // other error checkers that fired ("uninit_to_gm", ...)
     std::vector<std::string> explorer;  // the explorer's finding kinds ("race", "set_twice", ...)
     bool outputs_differ = false;        // in-order mutated outputs against the unmutated ones
+    // The sync checkers' kinds in the explorer's names (race, set_twice, deadlock, flag_left, counter_left,
+    // ambiguous; legality checkers have no counterpart and are left out).
+    std::vector<std::string> checker_kinds;
     std::string divergent_instr;  // the first instruction where the mutated trace leaves the unmutated one:
                                   // "WaitFlag<MTE2_V>(0)@block_epilogue_visitor.hpp:120"
     std::string detail;           // one line: what each side said

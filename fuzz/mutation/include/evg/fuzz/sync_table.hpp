@@ -39,7 +39,7 @@ Subject generated_subject(uint64_t random_seed, int size, hw::ArchId arch, bool 
 // `ub` (Ascend950 only), small shapes, exact data, in-order scheduling.
 Subject random_graph_subject(uint64_t seed, int index, hw::ArchId arch, bool ub, bool small);
 
-// Every subject of a table run, in order (examples, random graphs, kernels).
+// Every subject of a table run, in order (seed kernels, examples, random graphs).
 std::vector<Subject> table_subjects(const TableOptions& opt);
 
 // Runs the table over `subjects`.
