@@ -103,3 +103,73 @@ TEST(SyncMutation, SmallTableHasNoMissedFalseAlarmOrDivergentMutation) {
     EXPECT_GT(total.count(SyncVerdict::harmless), 0u);
     EXPECT_FALSE(reports::sync_table_fails(t)) << reports::sync_table_summary(t);
 }
+
+// Planted checker faults: the classification must notice them.
+namespace {
+
+hw::SyncMutation first_point(const Reference& ref, hw::SyncOp op, hw::HardEvent event = hw::HardEvent::MAX) {
+    for (const hw::SyncMutation& m : ref.points) {
+        if (m.op != op) continue;
+        if (event == hw::HardEvent::MAX) return m;
+        for (const hw::TraceEntry& e : ref.run.trace)
+            if (e.sync_index == m.n && e.event == event &&
+                hw::core_short_name(hw::KernelType::mix_aic_1_2, 1, e.core) == m.core)
+                return m;
+    }
+    throw std::runtime_error("no such mutation point");
+}
+
+}  // namespace
+
+// With every sync checker switched off in the mutated runs, a dropped WaitFlag<MTE2_V> that the explorer
+// proves racy is a checker miss (missed, or output-only when the outputs show it).
+TEST(SyncMutation, SilencedCheckersMakeADroppedWaitAMiss) {
+    Subject s = small_example("seed003_add", hw::ArchId::AtlasA2, graph::WorkspacePath::GM);
+    const Reference ref = reference_run(s);
+    ASSERT_TRUE(ref.clean) << ref.problem;
+    const hw::SyncMutation m = first_point(ref, hw::SyncOp::drop_wait, hw::HardEvent::MTE2_V);
+    auto run = s.run;
+    s.run = [run](const hw::Config& c) {
+        hw::Config silenced = c;
+        silenced.checks.race = false;
+        silenced.checks.flags = false;
+        return run(silenced);
+    };
+    const Classification c = classify(s, ref, {m});
+    EXPECT_TRUE(c.verdict == SyncVerdict::missed || c.verdict == SyncVerdict::output_only)
+        << reports::sync_verdict_name(c.verdict) << ": " << c.detail;
+    EXPECT_NE(std::find(c.explorer.begin(), c.explorer.end(), "race"), c.explorer.end()) << c.detail;
+}
+
+// A race checker that fires on every mutated run: a spurious barrier, proven harmless, is a false alarm.
+TEST(SyncMutation, ACheckerFiringOnAHarmlessMutationIsAFalseAlarm) {
+    Subject s = small_example("seed003_add", hw::ArchId::AtlasA2, graph::WorkspacePath::GM);
+    const Reference ref = reference_run(s);
+    ASSERT_TRUE(ref.clean) << ref.problem;
+    const hw::SyncMutation m = first_point(ref, hw::SyncOp::insert_barrier);
+    auto run = s.run;
+    s.run = [run](const hw::Config& c) {
+        SubjectRun r = run(c);
+        if (!c.mutations.empty())
+            r.report.violations.push_back({hw::ViolationKind::race, hw::Severity::error, "planted", {}, 1});
+        return r;
+    };
+    const Classification c = classify(s, ref, {m});
+    EXPECT_EQ(c.verdict, SyncVerdict::false_alarm) << c.detail;
+}
+
+// Outputs an adversarial schedule changes, on a mutation the explorer proves harmless: divergent.
+TEST(SyncMutation, AdversarialOutputsThatDifferOnAHarmlessMutationAreDivergent) {
+    Subject s = small_example("seed003_add", hw::ArchId::AtlasA2, graph::WorkspacePath::GM);
+    const Reference ref = reference_run(s);
+    ASSERT_TRUE(ref.clean) << ref.problem;
+    const hw::SyncMutation m = first_point(ref, hw::SyncOp::insert_barrier);
+    auto run = s.run;
+    s.run = [run](const hw::Config& c) {
+        SubjectRun r = run(c);
+        if (c.scheduler == hw::SchedulerKind::adversarial) r.outputs.begin()->second.at(0) ^= 1;
+        return r;
+    };
+    const Classification c = classify(s, ref, {m});
+    EXPECT_EQ(c.verdict, SyncVerdict::divergent) << c.detail;
+}
