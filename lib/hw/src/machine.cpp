@@ -147,14 +147,17 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
             if (first.core != second.core) {
                 edge = fmt::format("no cross-core flag orders {} of {} before {} of {}", label(first),
                                    c1.name(), label(second), c2.name());
+                edge += explain_cross_core(first.core, first.pipe, first.id, first.write, label(first),
+                                           second.core, second.id, second.write);
             } else if (first.pipe == second.pipe) {
                 edge = fmt::format("no PipeBarrier<PIPE_{}> orders {} before {}", pipe_name(first.pipe),
                                    label(first), label(second));
             } else {
                 auto ev = event_between(first.pipe, second.pipe);
                 if (ev && event_valid_for(c1.type(), *ev))
-                    edge = fmt::format("no WaitFlag<{}> orders {} before {}", event_name(*ev), label(first),
-                                       label(second));
+                    edge = fmt::format(
+                        "no WaitFlag<{}> orders {} before {}{}", event_name(*ev), label(first), label(second),
+                        explain_same_core(first.core, first.id, label(first), second.pipe, second.id, *ev));
                 else
                     edge = fmt::format("no flag chain orders {} before {}", label(first), label(second));
             }
@@ -181,6 +184,59 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
                      1});
         }
     }
+}
+
+std::string Machine::explain_same_core(int c, uint64_t id1, const std::string& first, Pipe p2, uint64_t id2,
+                                       HardEvent ev) {
+    auto it = waits_by_event_.find({c, pipe_slot(p2), static_cast<int>(ev)});
+    if (it == waits_by_event_.end()) return {};
+    // Waits of one pipe execute in issue order: the list is sorted by wait. The last wait issued before the
+    // second access is the one that should have ordered it.
+    auto& v = it->second;
+    auto w = std::lower_bound(v.begin(), v.end(), std::make_pair(id2, uint64_t{0}));
+    if (w == v.begin()) return {};
+    --w;
+    auto [wait, set] = *w;
+    // Only a wait issued between the two accesses was meant to order them.
+    if (wait < id1 || !set || set > id1) return {};
+    const TraceEntry* we = traced(wait);
+    const TraceEntry* se = traced(set);
+    return fmt::format(": {} #{} consumed {} #{}, which was issued before {} (so it does not cover it)",
+                       we ? we->op : std::string("the wait"), wait, se ? se->op : std::string("a set"), set,
+                       first);
+}
+
+std::string Machine::explain_cross_core(int c1, Pipe p1, uint64_t id1, bool w1, const std::string& first,
+                                        int c2, uint64_t id2, bool w2) {
+    Core& a = core(c1);
+    Core& b = core(c2);
+    std::string out;
+    // A flag from the first core to the second, issued after the first access but on another pipe: the set
+    // waits only for its own pipe.
+    if (auto it = cross_links_.find({c1, c2}); it != cross_links_.end())
+        for (const auto& s : it->second)
+            if (s.instr > id1 && s.instr < id2 && s.pipe != p1) {
+                out += fmt::format(
+                    "; {} #{} of {} reaches {} but is set on {}, so it does not wait for {} (set it "
+                    "on PIPE_{}, or order {} before {} with an intra-core flag)",
+                    s.op, s.instr, a.name(), b.name(), pipe_name(s.pipe), first, pipe_name(p1), pipe_name(p1),
+                    pipe_name(s.pipe));
+                break;
+            }
+    bool reverse = !w1 && w2;  // WAR: the reader must hand the buffer back to the writer
+    bool back = cross_links_.count({c2, c1}) && !cross_links_.count({c1, c2});
+    if (reverse)
+        out += fmt::format(
+            "; this is a WAR: the missing edge is a reverse flag from {} (after its read #{}) back to "
+            "{} (before its write #{})",
+            a.name(), id1, b.name(), id2);
+    else
+        out +=
+            fmt::format("; the missing edge is a flag from {} (after its {} #{}) to {} (before its {} #{})",
+                        a.name(), w1 ? "write" : "read", id1, b.name(), w2 ? "write" : "read", id2);
+    if (back)
+        out += fmt::format("; the cross-core flags between them go only from {} to {}", b.name(), a.name());
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -219,9 +275,66 @@ void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
 
 void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned) {
     auto& f = c.flags_[{static_cast<int>(in.event), in.event_id}];
-    learned.join(f.pending.front().clock);
+    const FlagState::Set& set = f.pending.front();
+    learned.join(set.clock);
+    if (cfg_.keep_trace && in.id && in.id <= trace_.size()) trace_[in.id - 1].matched = set.instr;
+    waits_by_event_[{c.index(), pipe_slot(in.pipe), static_cast<int>(in.event)}].push_back(
+        {in.id, set.instr});
     f.pending.pop_front();
     f.waits.push_back({c.agent(in.pipe), in.epoch});
+    f.waiters.push_back(in.id);
+}
+
+Machine::SetDesc Machine::desc(Core& c, const Instr& in) const {
+    return {{c.agent(in.pipe), in.epoch}, in.id, c.index(), in.pipe, in.op, in.site};
+}
+
+std::string Machine::describe(const SetDesc& d) {
+    return fmt::format("#{} {} on {} of {} (issued at {})", d.instr, d.op, pipe_name(d.pipe),
+                       core(d.core).name(), d.site.str());
+}
+
+Location Machine::loc_of(const SetDesc& d) {
+    Location l;
+    l.instr = d.instr;
+    l.core = d.core;
+    l.core_name = core(d.core).name();
+    l.pipe = std::string(pipe_name(d.pipe));
+    l.op = d.op;
+    l.site = d.site.str();
+    return l;
+}
+
+void Machine::ambiguous(std::string msg, std::vector<Location> locs) {
+    violate(
+        {ViolationKind::cross_core_ambiguous, Severity::error,
+         std::move(msg) +
+             " (this run's other verdicts hold for the order in which it happened to execute them, not for "
+             "every schedule)",
+         std::move(locs), 1});
+}
+
+void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op) {
+    auto& u = mode_use_[{c.index(), flag}];
+    if (u.mode != mode) {
+        if (u.mode >= 0 && cfg_.checks.flags)
+            for (auto& [agent, prev] : u.ops) {
+                if (agent == op.at.agent || before.covers(prev.at)) continue;
+                ambiguous(
+                    fmt::format("cross-core flag {} of {} is used in mode {} by {} and in mode {} by {} with "
+                                "no happens-before between them: a flag id reused in another mode needs "
+                                "every set and wait of the first mode completed first, otherwise a wait of "
+                                "one mode may consume the other mode's increment, depending on timing; use "
+                                "a different flag id for each mode, or let the second mode start only after "
+                                "a wait that completes the first",
+                                flag, c.name(), u.mode, describe(prev), mode, describe(op)),
+                    {loc_of(prev), loc_of(op)});
+                break;
+            }
+        u.mode = mode;
+        u.ops.clear();
+    }
+    u.ops[op.at.agent] = op;
 }
 
 bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site,
@@ -272,12 +385,35 @@ void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, 
                      {set.core->location(set)},
                      1});
     }
-    st.pending.push_back(clock);
+    if (ns == 0) use_mode(target, set.cross_mode, flag, clock, desc(*set.core, set));
+    st.pending.push_back({clock, set.id});
     st.last_set_instr = set.id;
 }
 
 void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& clock) {
     int mode = set.cross_mode, flag = set.cross_flag;
+    SetDesc me = desc(setter, set);
+    // Sets of one core to one flag are consumed in the order they take effect, and consecutive cross-core
+    // sets may take effect in any order: unless one happens-before the other, which one a wait takes depends
+    // on timing.
+    auto& last = last_cross_set_[{setter.index(), mode, flag}];
+    if (cfg_.checks.flags && last.instr && last.at.agent != me.at.agent && !clock.covers(last.at))
+        ambiguous(
+            fmt::format("{} and {} both set cross-core flag {} (mode {}) with no happens-before between "
+                        "them: consecutive cross-core sets may take effect in any order, so which of them a "
+                        "CrossCoreWaitFlag consumes (and what the waiter then knows) depends on timing; set "
+                        "the flag from one pipe, order the two sets (an intra-core flag from one pipe to "
+                        "the other), or give them different flag ids",
+                        describe(last), describe(me), flag, mode),
+            {loc_of(last), loc_of(me)});
+    last = me;
+    if (mode != 4) use_mode(setter, mode, flag, clock, me);
+    auto link = [&](Core* t) {
+        if (!t || t == &setter) return;
+        auto& v = cross_links_[{setter.index(), t->index()}];
+        if (v.size() >= 16) v.erase(v.begin());
+        v.push_back(me);
+    };
     auto round = [&](std::tuple<int, int, int> key, std::vector<int> members, auto&& on_complete) {
         auto& r = rounds_[key];
         r.members = std::move(members);
@@ -294,21 +430,27 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
     if (mode == 4) {
         if (setter.type() == CoreType::AIC) {
             Core* t = aiv_of(setter.block(), flag < 16 ? 0 : 1);
+            link(t);
             if (t) deliver(*t, 4, flag % 16, clock, set);
         } else if (Core* t = aic_of(setter.block())) {
+            link(t);
             deliver(*t, 4, flag + 16 * setter.sub(), clock, set);
         }
         return;
     }
     if (mode == 2 && setter.type() == CoreType::AIC) {
         for (int s = 0; s < 2; ++s)
-            if (Core* t = aiv_of(setter.block(), s)) deliver(*t, 0, flag, clock, set);
+            if (Core* t = aiv_of(setter.block(), s)) {
+                link(t);
+                deliver(*t, 0, flag, clock, set);
+            }
         return;
     }
     if (mode == 2) {  // AIV -> its AIC, once both AIVs have set
         std::vector<int> members;
         for (int s = 0; s < 2; ++s)
             if (Core* t = aiv_of(setter.block(), s)) members.push_back(t->index());
+        link(aic_of(setter.block()));
         round({2, setter.block(), flag}, members, [&](const VectorClock& joined) {
             if (Core* t = aic_of(setter.block())) deliver(*t, 0, flag, joined, set);
         });
@@ -322,6 +464,7 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
         for (auto& c : cores_)
             if (c->type() == setter.type()) members.push_back(c->index());
     }
+    for (int m : members) link(&core(m));
     int group = mode == 1 ? setter.block() : static_cast<int>(setter.type());
     round({mode, group, flag}, members, [&](const VectorClock& joined) {
         for (int m : members) deliver(core(m), 0, flag, joined, set);
@@ -329,26 +472,87 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
 }
 
 void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
-    auto& st = c.counters_[{in.cross_mode == 4 ? 4 : 0, in.cross_flag}];
-    learned.join(st.pending.front());
+    int ns = in.cross_mode == 4 ? 4 : 0;
+    auto& st = c.counters_[{ns, in.cross_flag}];
+    if (cfg_.checks.flags) {
+        // What the wait happens-after before it consumes: a scalar-unit wait knows what the scalar unit
+        // knows; a pipe wait what its pipe passed on to it (`learned`) and what the scalar unit knew at
+        // issue.
+        VectorClock before = in.pipe == Pipe::S ? c.s_known_ : learned;
+        if (in.issued) before.join(*in.issued);
+        SetDesc me = desc(c, in);
+        check_waiters(c, in, before);
+        last_cross_wait_[{c.index(), ns, in.cross_flag}] = me;
+        if (ns == 0) use_mode(c, in.cross_mode, in.cross_flag, before, me);
+    }
+    const CounterState::Increment& inc = st.pending.front();
+    learned.join(inc.clock);
+    if (cfg_.keep_trace && in.id && in.id <= trace_.size()) trace_[in.id - 1].matched = inc.instr;
     st.pending.pop_front();
     st.waits.push_back({c.agent(in.pipe), in.epoch});
+    st.waiters.push_back(in.id);
+}
+
+void Machine::check_waiters(Core& c, const Instr& in, const VectorClock& before) {
+    int ns = in.cross_mode == 4 ? 4 : 0;
+    auto it = last_cross_wait_.find({c.index(), ns, in.cross_flag});
+    if (it == last_cross_wait_.end()) return;
+    const SetDesc& last = it->second;
+    SetDesc me = desc(c, in);
+    if (last.at.agent == me.at.agent || before.covers(last.at)) return;
+    ambiguous(
+        fmt::format("{} and {} both wait on cross-core flag {}{} of {} with no happens-before between them: "
+                    "either may take the next increment, so which one proceeds (and what it then knows) "
+                    "depends on timing, and the other may wait for an increment that never comes; wait on "
+                    "one pipe and pass the order on with an intra-core flag, or use one flag id per waiting "
+                    "pipe",
+                    describe(last), describe(me), in.cross_flag, ns == 4 ? " (mode 4)" : "", c.name()),
+        {loc_of(last), loc_of(me)});
+}
+
+std::string Machine::consumed_text(const std::vector<uint64_t>& waiters, uint64_t sets) {
+    std::string ids;
+    size_t n = std::min<size_t>(waiters.size(), 8);
+    for (size_t i = 0; i < n; ++i) {
+        if (i) ids += i + 1 == n && n == waiters.size() ? " and " : ", ";
+        ids += fmt::format("#{}", waiters[i]);
+    }
+    if (n < waiters.size()) ids += fmt::format(" and {} more", waiters.size() - n);
+    if (sets == 1) return fmt::format("was set once; the set was consumed by {}", ids);
+    if (sets == 2) return fmt::format("was set 2 times; both sets were consumed by {}", ids);
+    return fmt::format("was set {} times; all {} sets were consumed by {}", sets, sets, ids);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Execution
+
+namespace {
+bool is_set(InstrKind k) {
+    return k == InstrKind::set_flag || k == InstrKind::cross_set;
+}
+bool is_wait(InstrKind k) {
+    return k == InstrKind::wait_flag || k == InstrKind::cross_wait;
+}
+}  // namespace
 
 bool Machine::executable(Core& c, int slot, size_t pos) const {
     auto& q = c.pipes_[static_cast<size_t>(slot)];
     if (pos >= q.queue.size()) return false;
     const Instr& in = *q.queue[pos];
     if (pos > 0) {
+        // What a pipe that does not keep order allows: a later plain instruction may complete before earlier
+        // plain instructions and before an earlier set (a set waits for the earlier instructions of its pipe,
+        // it does not hold back later ones); a wait may be satisfied while earlier plain instructions are in
+        // flight. Nothing passes a wait or a barrier, and a set or a barrier passes nothing.
         Pipe p = slot_pipe(slot);
         bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
         if (ordered || pos >= cfg_.reorder_window) return false;
-        for (size_t j = 0; j <= pos; ++j)
-            if (q.queue[j]->kind != InstrKind::plain) return false;
-        return true;
+        if (in.kind != InstrKind::plain && !is_wait(in.kind)) return false;
+        for (size_t j = 0; j < pos; ++j) {
+            InstrKind k = q.queue[j]->kind;
+            if (is_wait(k) || k == InstrKind::barrier) return false;
+            if (is_wait(in.kind) && k != InstrKind::plain) return false;
+        }
     }
     if (in.kind == InstrKind::wait_flag) {
         auto it = c.flags_.find({static_cast<int>(in.event), in.event_id});
@@ -363,12 +567,34 @@ bool Machine::executable(Core& c, int slot, size_t pos) const {
 
 void Machine::execute(Core& c, int slot, size_t pos) {
     auto& q = c.pipes_[static_cast<size_t>(slot)];
+    ++steps_;
+    if (pos > 0) {
+        bool over_plain = false, over_set = false;
+        for (size_t j = 0; j < pos; ++j) {
+            over_plain |= q.queue[j]->kind == InstrKind::plain;
+            over_set |= is_set(q.queue[j]->kind);
+        }
+        if (is_wait(q.queue[pos]->kind)) {
+            coverage_.wait_over_plain++;
+            // The instructions the wait overtakes come before it in the pipe: they keep what the pipe knew.
+            for (size_t j = 0; j < pos; ++j) q.frozen.try_emplace(q.queue[j]->epoch, q.known);
+        } else {
+            coverage_.plain_over_plain += over_plain;
+            coverage_.plain_over_set += over_set;
+        }
+    }
     std::unique_ptr<Instr> in = std::move(q.queue[pos]);
     q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
     AgentId me = c.agent(in->pipe);
     Pipe p = in->pipe;
     bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
-    VectorClock known = q.known;
+    VectorClock known;
+    if (auto f = q.frozen.find(in->epoch); f != q.frozen.end()) {
+        known = std::move(f->second);
+        q.frozen.erase(f);
+    } else {
+        known = q.known;
+    }
     if (in->issued) known.join(*in->issued);
     switch (in->kind) {
         case InstrKind::plain:
@@ -538,6 +764,7 @@ Report Machine::run(const std::function<void()>& kernel) {
         cv_.notify_all();
         cv_.wait(lk, [&] { return turn_ == -1; });
     };
+    int last = -1;
     for (;;) {
         int next = pick_runnable();
         if (next < 0) {
@@ -545,6 +772,10 @@ Report Machine::run(const std::function<void()>& kernel) {
             next = pick_runnable();
         }
         if (next >= 0) {
+            if (last >= 0 && next != last &&
+                runners_[static_cast<size_t>(last)].state == Runner::State::ready)
+                coverage_.core_handoffs++;
+            last = next;
             give_turn(next);
             continue;
         }
@@ -588,13 +819,33 @@ void Machine::report_deadlock() {
             if (q.queue.empty()) continue;
             const Instr& head = *q.queue.front();
             std::string why;
-            if (head.kind == InstrKind::wait_flag)
-                why = fmt::format("which no SetFlag<{}>({}) will ever satisfy", event_name(head.event),
-                                  head.event_id);
-            else if (head.kind == InstrKind::cross_wait)
-                why = fmt::format("whose cross-core flag {} is never set", head.cross_flag);
-            else
+            if (head.kind == InstrKind::wait_flag) {
+                auto it = c.flags_.find({static_cast<int>(head.event), head.event_id});
+                if (it == c.flags_.end() || it->second.sets == 0)
+                    why = fmt::format("which no SetFlag<{}>({}) will ever satisfy", event_name(head.event),
+                                      head.event_id);
+                else
+                    why = fmt::format("which no further SetFlag<{}>({}) will satisfy: the flag {}",
+                                      event_name(head.event), head.event_id,
+                                      consumed_text(it->second.waiters, it->second.sets));
+            } else if (head.kind == InstrKind::cross_wait) {
+                if (cfg_.checks
+                        .flags) {  // a wait that never ran may have lost its increment to another waiter
+                    auto f = q.frozen.find(head.epoch);
+                    VectorClock before = f != q.frozen.end() ? f->second : q.known;
+                    if (head.issued) before.join(*head.issued);
+                    check_waiters(c, head, before);
+                }
+                auto it = c.counters_.find({head.cross_mode == 4 ? 4 : 0, head.cross_flag});
+                if (it == c.counters_.end() || it->second.increments == 0)
+                    why = fmt::format("whose cross-core flag {} is never set", head.cross_flag);
+                else
+                    why =
+                        fmt::format("whose cross-core flag {} {}, and no further set comes", head.cross_flag,
+                                    consumed_text(it->second.waiters, it->second.increments));
+            } else {
                 why = "behind a blocked instruction";
+            }
             parts.push_back(
                 fmt::format("pipe {} of {} is stuck at #{} {} (issued at {}), {}; {} instruction(s) "
                             "queued behind it",
@@ -693,6 +944,10 @@ Report Machine::make_report() {
         if (t.kind == InstrKind::set_flag) r.stats.events_set++;
         if (t.kind == InstrKind::wait_flag) r.stats.events_waited++;
     }
+    r.stats.scheduler = cfg_.scheduler;
+    r.stats.seed = cfg_.scheduler == SchedulerKind::adversarial ? cfg_.seed : 0;
+    r.stats.steps = steps_;
+    r.stats.coverage = coverage_;
     for (auto& c : cores_)
         if (Memory* ub = c->local(MemKind::UB))
             r.stats.ub_peak = std::max<uint32_t>(r.stats.ub_peak, static_cast<uint32_t>(ub->peak()));

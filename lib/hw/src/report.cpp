@@ -28,6 +28,8 @@ std::string_view violation_kind_name(ViolationKind k) {
             return "counter_overflow";
         case ViolationKind::counter_left_nonzero:
             return "counter_left_nonzero";
+        case ViolationKind::cross_core_ambiguous:
+            return "cross_core_ambiguous";
         case ViolationKind::atomic_left_on:
             return "atomic_left_on";
         case ViolationKind::out_of_bounds:
@@ -60,6 +62,17 @@ std::string_view violation_kind_name(ViolationKind k) {
             return "dcache_not_clean";
     }
     return "?";
+}
+
+std::string_view scheduler_name(SchedulerKind k) {
+    return k == SchedulerKind::adversarial ? "adversarial" : "in_order";
+}
+
+void ScheduleCoverage::merge(const ScheduleCoverage& o) {
+    plain_over_plain += o.plain_over_plain;
+    plain_over_set += o.plain_over_set;
+    wait_over_plain += o.wait_over_plain;
+    core_handoffs += o.core_handoffs;
 }
 
 bool Report::clean() const {
@@ -108,6 +121,15 @@ std::string Report::text() const {
         out += "\n";
         for (const auto& l : v.locations) out += "    at " + location_text(l) + "\n";
     }
+    if (stats.scheduler == SchedulerKind::adversarial) {
+        const auto& c = stats.coverage;
+        out += fmt::format(
+            "schedule: adversarial, seed {}, {} step(s); out of order: {} plain over plain, {} plain over "
+            "set, {} "
+            "wait over plain, {} core hand-off(s)\n",
+            stats.seed, stats.steps, c.plain_over_plain, c.plain_over_set, c.wait_over_plain,
+            c.core_handoffs);
+    }
     if (violations.empty()) out += "no violations\n";
     for (const auto& m : mutations_unapplied) out += "sync mutation not applied: " + m + "\n";
     return out;
@@ -124,6 +146,13 @@ std::string Report::json() const {
                   {"events_set", stats.events_set},
                   {"events_waited", stats.events_waited}};
     if (!mutations_unapplied.empty()) j["mutations_unapplied"] = mutations_unapplied;
+    j["schedule"] = {{"scheduler", scheduler_name(stats.scheduler)},
+                     {"seed", stats.seed},
+                     {"steps", stats.steps},
+                     {"plain_over_plain", stats.coverage.plain_over_plain},
+                     {"plain_over_set", stats.coverage.plain_over_set},
+                     {"wait_over_plain", stats.coverage.wait_over_plain},
+                     {"core_handoffs", stats.coverage.core_handoffs}};
     auto& vs = j["violations"] = nlohmann::json::array();
     for (const auto& v : violations) {
         nlohmann::json jv{{"kind", violation_kind_name(v.kind)},

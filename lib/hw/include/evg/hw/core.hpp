@@ -32,7 +32,12 @@ enum class AtomicOp : uint8_t { none, add, max, min };
 struct PipeQueue {
     std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
     uint32_t issued = 0;                       // epochs handed out
-    VectorClock known;  // what every not-yet-executed instruction of this pipe happens-after
+    VectorClock known;  // what every not-yet-executed instruction of this pipe happens-after, except those in
+                        // `frozen`
+    // Knowledge of queued instructions that a later wait of the pipe overtook (epoch -> knowledge): what an
+    // instruction happens-after depends on its place in the pipe, not on when it executes, so it does not
+    // learn what a wait issued after it learned.
+    std::map<uint32_t, VectorClock> frozen;
 };
 
 // One-bit intra-core flag, kept as the sequence of its sets and waits (the k-th wait consumes the k-th set).
@@ -41,16 +46,22 @@ struct FlagState {
         VectorClock clock;
         uint64_t instr;
     };
-    std::deque<Set> pending;   // sets not yet consumed
-    std::vector<Epoch> waits;  // every executed wait, in order
-    uint64_t sets = 0;         // executed sets
+    std::deque<Set> pending;        // sets not yet consumed
+    std::vector<Epoch> waits;       // every executed wait, in order
+    std::vector<uint64_t> waiters;  // the instruction of each executed wait, in order
+    uint64_t sets = 0;              // executed sets
     uint64_t last_set_instr = 0;
 };
 
 // A cross-core flag counter of one core.
 struct CounterState {
-    std::deque<VectorClock> pending;  // increments not yet consumed
-    std::vector<Epoch> waits;         // executed waits
+    struct Increment {
+        VectorClock clock;  // what the set (for a mode 0/1/2 round: every set of the round) knew
+        uint64_t instr;     // the set that delivered it (for a round: the set that completed it)
+    };
+    std::deque<Increment> pending;  // increments not yet consumed
+    std::vector<Epoch> waits;       // executed waits
+    std::vector<uint64_t> waiters;  // the instruction of each executed wait, in order
     uint64_t increments = 0;
     uint64_t last_set_instr = 0;
 };

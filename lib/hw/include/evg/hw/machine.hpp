@@ -21,7 +21,6 @@ namespace evg::hw {
 
 class Device;
 
-
 class Machine {
   public:
     Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);
@@ -92,6 +91,51 @@ class Machine {
     };
     std::map<std::tuple<int, int, int>, Round> rounds_;
 
+    // ---- cross-core ambiguity (which set a wait consumes must not depend on timing) ----
+    struct SetDesc {  // an executed sync instruction, kept for messages
+        Epoch at;
+        uint64_t instr = 0;
+        int core = -1;
+        Pipe pipe = Pipe::S;
+        std::string op;
+        Site site;
+    };
+    SetDesc desc(Core& c, const Instr& in) const;
+    std::string describe(const SetDesc& d);
+    Location loc_of(const SetDesc& d);
+    void ambiguous(std::string msg, std::vector<Location> locs);  // reports a cross_core_ambiguous violation
+    // The last executed cross-core set of each (setter core, mode, flag).
+    std::map<std::tuple<int, int, int>, SetDesc> last_cross_set_;
+    // The last executed cross-core wait on each counter (core, namespace, flag).
+    std::map<std::tuple<int, int, int>, SetDesc> last_cross_wait_;
+    // Modes 0-2 share a core's flag ids: per (core, flag), the mode in use and its operations on that core
+    // (its sets, its waits, the increments it received), the latest per agent.
+    struct ModeUse {
+        int mode = -1;
+        std::map<AgentId, SetDesc> ops;
+    };
+    std::map<std::pair<int, int>, ModeUse> mode_use_;
+    // Reports when the wait `in`, knowing `before`, is unordered with the last executed wait on its counter.
+    void check_waiters(Core& c, const Instr& in, const VectorClock& before);
+    void use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op);
+
+    // ---- race explanations ----
+    // Executed WaitFlags per (core, pipe slot, HardEvent): (wait, the set it consumed), in execution order.
+    std::map<std::tuple<int, int, int>, std::vector<std::pair<uint64_t, uint64_t>>> waits_by_event_;
+    // Executed cross-core sets per (setter core, receiving core), in execution order.
+    std::map<std::pair<int, int>, std::vector<SetDesc>> cross_links_;
+    // Why the wait of event `ev` on the second pipe does not order the pair (empty if no such wait ran).
+    std::string explain_same_core(int c, uint64_t id1, const std::string& first, Pipe p2, uint64_t id2,
+                                  HardEvent ev);
+    // Which cross-core flag exists between the two cores but does not order the pair, and which edge is
+    // missing.
+    std::string explain_cross_core(int c1, Pipe p1, uint64_t id1, bool w1, const std::string& first, int c2,
+                                   uint64_t id2, bool w2);
+
+    // ---- schedule statistics ----
+    uint64_t steps_ = 0;
+    ScheduleCoverage coverage_;
+
     // ---- threads ----
     struct Runner {
         std::thread thread;
@@ -115,6 +159,7 @@ class Machine {
     void drain();           // per scheduler kind
     void report_deadlock();
     void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set);
+    std::string consumed_text(const std::vector<uint64_t>& waiters, uint64_t sets);
     void end_checks();
     Report make_report();
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "evg/hw/arch.hpp"
+#include "evg/hw/config.hpp"
 #include "evg/hw/site.hpp"
 
 namespace evg::hw {
@@ -18,6 +19,8 @@ enum class ViolationKind : uint8_t {
     flag_left_set,         // a flag still set at kernel end
     counter_overflow,      // a cross-core counter may exceed 15
     counter_left_nonzero,  // a cross-core counter not zero at kernel end
+    cross_core_ambiguous,  // which set a cross-core wait consumes depends on timing (unordered sets or waits
+                           // on one counter, or one flag id used by two modes at once)
     atomic_left_on,        // SetAtomicAdd/Max/Min still active at kernel end
     out_of_bounds,         // access outside the memory or the GM allocation
     misaligned,            // operand address not aligned as the memory requires
@@ -36,6 +39,7 @@ enum class ViolationKind : uint8_t {
                            // pipe/core
 };
 std::string_view violation_kind_name(ViolationKind k);
+std::string_view scheduler_name(SchedulerKind k);  // "in_order", "adversarial"
 
 enum class Severity : uint8_t { error, warning };
 
@@ -60,11 +64,29 @@ struct Violation {
     uint64_t occurrences = 1;  // identical violations (same kind and sites) are folded
 };
 
+// The reorderings a schedule exercised (each counts executions, not distinct instructions).
+struct ScheduleCoverage {
+    uint64_t plain_over_plain = 0;  // a plain instruction ran before an earlier plain instruction of its pipe
+    uint64_t plain_over_set = 0;    // a plain instruction ran before an earlier SetFlag / CrossCoreSetFlag of
+                                    // its pipe
+    uint64_t wait_over_plain = 0;   // a WaitFlag / CrossCoreWaitFlag was satisfied while an earlier plain
+                                    // instruction of its pipe was still queued
+    uint64_t core_handoffs = 0;     // the scheduler moved the scalar baton to another core while the current
+                                    // core could still issue
+    void merge(const ScheduleCoverage& o);
+    bool operator==(const ScheduleCoverage&) const = default;
+};
+
 struct LaunchStats {
     uint64_t instructions = 0;
     std::map<std::string, uint64_t> per_pipe;  // "V" -> count
     uint32_t ub_peak = 0;                      // highest UB byte touched, over all AIVs
     uint64_t events_set = 0, events_waited = 0;
+    // The schedule this run took.
+    SchedulerKind scheduler = SchedulerKind::in_order;
+    uint64_t seed = 0;   // adversarial only
+    uint64_t steps = 0;  // pipe-queue instructions the scheduler executed
+    ScheduleCoverage coverage;
 };
 
 struct Report {
