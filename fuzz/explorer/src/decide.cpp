@@ -123,7 +123,11 @@ Verdict decide(const Run& run) {
     for (int i = 0; i < n; ++i) by_core[I(i).core].push_back(i);
     for (auto& [core, list] : by_core) {
         int last_scalar = -1;
-        std::map<Pipe, std::vector<int>> by_pipe;
+        struct PipeOrder {
+            int last_set = -1, last_wait = -1, prev = -1;
+            std::vector<int> since_set;  // instructions after the last set-like one
+        };
+        std::map<Pipe, PipeOrder> by_pipe;
         for (size_t k = 0; k < list.size(); ++k) {
             int j = list[k];
             if (last_scalar >= 0) g.edge(last_scalar, j);  // issued after what the scalar unit executed
@@ -132,11 +136,27 @@ Verdict decide(const Run& run) {
             if (scalar(j)) {
                 last_scalar = j;
             } else {
-                auto& same = by_pipe[I(j).pipe];
-                for (int i : same)
-                    if (pipe_keeps_order(topo.chip, I(j).pipe) || set_like(I(j).kind) || wait_like(I(i).kind))
-                        g.edge(i, j);
-                same.push_back(j);
+                // The same relation as "i before j if the pipe keeps order, j is set-like or i is wait-like",
+                // with the edges transitivity implies left out: the last set-like instruction follows
+                // everything before it, and the last wait-like one follows every earlier wait-like one.
+                PipeOrder& po = by_pipe[I(j).pipe];
+                if (pipe_keeps_order(topo.chip, I(j).pipe)) {
+                    if (po.prev >= 0) g.edge(po.prev, j);
+                } else {
+                    if (set_like(I(j).kind)) {
+                        for (int i : po.since_set) g.edge(i, j);
+                        if (po.last_set >= 0) g.edge(po.last_set, j);
+                    }
+                    if (po.last_wait >= 0) g.edge(po.last_wait, j);
+                }
+                if (set_like(I(j).kind)) {
+                    po.last_set = j;
+                    po.since_set.clear();
+                } else {
+                    po.since_set.push_back(j);
+                }
+                if (wait_like(I(j).kind)) po.last_wait = j;
+                po.prev = j;
             }
         }
     }

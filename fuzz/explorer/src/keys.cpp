@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
-namespace evg::explore::detail {
+namespace evg::explore {
 
 std::string flag_key(const Topology& t, int core, Event e, int id) {
     return fmt::format("{}:{}({})", t.core_name(core), event_name(e), id);
@@ -18,6 +18,8 @@ std::string counter_key(const Topology& t, const CounterKey& k) {
 std::string round_key(int mode, int group, int flag) {
     return fmt::format("round(mode{},group{}){}", mode, group, flag);
 }
+
+namespace detail {
 
 void normalise(std::vector<Finding>& fs) {
     auto key = [](const Finding& f) { return std::tie(f.kind, f.instrs, f.what); };
@@ -33,4 +35,5 @@ bool conflict(const Access& a, const Access& b) {
     return !(a.atomic && b.atomic);
 }
 
-}  // namespace evg::explore::detail
+}  // namespace detail
+}  // namespace evg::explore

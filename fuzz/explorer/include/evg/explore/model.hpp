@@ -158,6 +158,12 @@ struct Run {
 Instr instr_of(const Program& p, int core, int index);
 
 // ---- verdicts ----
+// Stable keys naming flags and counters in Finding::what: "AIV0.1:MTE2_V(0)", "AIV0.1:cross(ns0)3",
+// "round(mode1,group0)3".
+std::string flag_key(const Topology& t, int core, Event e, int id);
+std::string counter_key(const Topology& t, const CounterKey& k);
+std::string round_key(int mode, int group, int flag);
+
 enum class FindingKind : uint8_t { race, set_twice, deadlock, flag_left, counter_left, ambiguous };
 std::string_view finding_kind_name(FindingKind k);
 struct Finding {
