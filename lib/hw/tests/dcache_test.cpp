@@ -84,8 +84,9 @@ TEST(DcacheChecker, CleanOfAnotherLineOrAReservedTargetDoesNotHelp) {
     EXPECT_NE(w->message.find("DcciDst::CACHELINE_UB is a reserved"), std::string::npos) << w->message;
 }
 
-// AIV 0.0 writes x[0] by SetValue, then both AIVs meet on a mode-1 cross-core flag and AIV 0.1 copies x in.
-Report other_core(bool clean, ArchId arch) {
+// AIV 0.0 writes x[0] by SetValue, then both AIVs meet on a mode-1 cross-core flag and AIV 0.1 copies x in
+// (or reads x[0] with its own scalar unit).
+Report other_core(bool clean, ArchId arch, bool scalar_read = false) {
     Config cfg;
     cfg.arch = arch;
     Device dev(cfg);
@@ -104,7 +105,9 @@ Report other_core(bool clean, ArchId arch) {
         }
         CrossCoreSetFlag<1, PIPE_MTE3>(2);
         CrossCoreWaitFlag<1, PIPE_MTE2>(2);
-        if (GetSubBlockIdx() == 1) {
+        if (GetSubBlockIdx() == 1 && scalar_read) {
+            (void)gx.GetValue(0);
+        } else if (GetSubBlockIdx() == 1) {
             TPipe pipe;
             TBuf<TPosition::VECCALC> buf;
             pipe.InitBuffer(buf, 256);
@@ -125,6 +128,16 @@ TEST(DcacheChecker, AnotherCoresDmaReadFiresWhenItExecutes) {
         Report good = other_core(true, a);
         EXPECT_TRUE(good.violations.empty()) << good.text();
     }
+}
+
+TEST(DcacheChecker, AnotherCoresScalarReadFires) {
+    Report bad = other_core(false, ArchId::AtlasA2, true);
+    ASSERT_EQ(bad.count(ViolationKind::dcache_not_clean), 1u) << bad.text();
+    EXPECT_NE(bad.first(ViolationKind::dcache_not_clean)->message.find("GetValue (pipe S read #"),
+              std::string::npos)
+        << bad.text();
+    Report good = other_core(true, ArchId::AtlasA2, true);
+    EXPECT_TRUE(good.violations.empty()) << good.text();
 }
 
 TEST(DcacheChecker, ScalarReadOnTheWritingCoreIsFine) {
