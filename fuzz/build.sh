@@ -12,6 +12,7 @@
 #   OUT                      ./out/fuzz
 #   WORK                     the build folder (default: build/oss-fuzz)
 #   JOBS                     parallel compile jobs (default 2)
+#   EVG_FUZZ_TARGETS         the targets to build, space-separated (default: every registered target)
 # Usage: fuzz/build.sh        (from anywhere; OSS-Fuzz's build.sh is one line: `$SRC/evgcheck/fuzz/build.sh`)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,6 +36,9 @@ cmake -S "$ROOT" -B "$WORK" -G Ninja \
   -DEVG_FUZZ=ON -DEVG_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DEVG_WERROR=OFF >/dev/null
 
 mapfile -t targets < "$WORK/fuzz/targets.txt"
+if [ -n "${EVG_FUZZ_TARGETS:-}" ]; then
+  read -r -a targets <<<"$EVG_FUZZ_TARGETS"
+fi
 if [ ${#targets[@]} -eq 0 ]; then
   echo "fuzz/build.sh: no fuzz target is registered (evg_fuzz_target in fuzz/CMakeLists.txt)" >&2
   exit 1

@@ -334,7 +334,10 @@ int fuzz_command(std::span<const char* const> argv) {
                       {"input_bytes", size},
                       {"minimised", minimised},
                       {"replay", command}});
-        md_findings += fmt::format("| `{}` | {} | {} | {} | `{}` |\n", f.hash, sig, f.count, size, command);
+        std::string md_sig;  // a '|' would end the table cell
+        for (const char c : sig) md_sig += c == '|' ? std::string("\\|") : std::string(1, c);
+        md_findings +=
+            fmt::format("| `{}` | {} | {} | {} | `{}` |\n", f.hash, md_sig, f.count, size, command);
     }
 
     uint64_t execs = totals.finished_execs;

@@ -43,6 +43,14 @@ std::string frame_function(std::string_view line) {
     std::smatch m;
     if (!std::regex_match(s, m, frame)) return {};
     std::string fn = m[1].str();
+    // The symbolizer prints a template function with its return type ("void
+    // std::condition_variable::wait<...>").
+    for (std::string_view ret : {"void ", "auto ", "bool ", "int ", "unsigned int ", "long "}) {
+        if (std::string_view(fn).starts_with(ret)) {
+            fn.erase(0, ret.size());
+            break;
+        }
+    }
     // Drop the argument list (the first '(' outside template arguments).
     int depth = 0;
     for (size_t i = 1; i < fn.size(); ++i) {
@@ -55,14 +63,33 @@ std::string frame_function(std::string_view line) {
     }
     // Frames of the sanitizers, libFuzzer, the C and C++ runtimes and the finding helper say nothing about
     // where the bug is.
-    static constexpr std::string_view kSkipPrefix[] = {
-        "__sanitizer", "__asan", "__ubsan", "__lsan", "__interceptor", "__cxa", "__cxxabi", "__gxx", "__libc",
-        "__GI_", "__pthread", "__nanosleep", "clock_nanosleep", "fuzzer::", "operator new", "operator delete",
-        "std::terminate", "std::__terminate", "__clang_call_terminate", "evg::fuzz::evg_fuzz_finding",
-        "__gnu_cxx::__verbose_terminate_handler"};
-    static constexpr std::string_view kSkipExact[] = {"main", "abort", "raise", "gsignal", "pthread_kill", "malloc",
-                                                      "calloc", "realloc", "free", "sleep", "usleep", "nanosleep",
-                                                      "_start"};
+    static constexpr std::string_view kSkipPrefix[] = {"__sanitizer",
+                                                       "__asan",
+                                                       "__ubsan",
+                                                       "__lsan",
+                                                       "__interceptor",
+                                                       "__cxa",
+                                                       "__cxxabi",
+                                                       "__gxx",
+                                                       "__libc",
+                                                       "__GI_",
+                                                       "__pthread",
+                                                       "__futex",
+                                                       "pthread_cond",
+                                                       "std::condition_variable",
+                                                       "__nanosleep",
+                                                       "clock_nanosleep",
+                                                       "fuzzer::",
+                                                       "operator new",
+                                                       "operator delete",
+                                                       "std::terminate",
+                                                       "std::__terminate",
+                                                       "__clang_call_terminate",
+                                                       "evg::fuzz::evg_fuzz_finding",
+                                                       "__gnu_cxx::__verbose_terminate_handler"};
+    static constexpr std::string_view kSkipExact[] = {
+        "main",    "abort", "raise", "gsignal", "pthread_kill", "malloc", "calloc",
+        "realloc", "free",  "sleep", "usleep",  "nanosleep",    "_start"};
     for (std::string_view skip : kSkipPrefix) {
         if (std::string_view(fn).starts_with(skip)) return {};
     }
@@ -73,12 +100,13 @@ std::string frame_function(std::string_view line) {
 }
 
 std::string first_frames(std::span<const std::string> lines, size_t from, int count) {
-    std::string out;
+    std::string out, last;
     int found = 0;
     for (size_t i = from; i < lines.size() && found < count; ++i) {
         const std::string fn = frame_function(lines[i]);
-        if (fn.empty()) continue;
+        if (fn.empty() || fn == last) continue;  // inlined frames repeat their function
         out += (found == 0 ? " in " : " | in ") + fn;
+        last = fn;
         ++found;
     }
     return out;

@@ -95,6 +95,14 @@ TEST(FuzzOutput, SignaturesOfEachKindOfCrash) {
     EXPECT_EQ(signature_of("crash_leak.txt"), "LeakSanitizer: leak allocated in LLVMFuzzerTestOneInput");
 }
 
+// A real timeout of problem_file (a session of `evgcheck fuzz`, from the ALARM line on): the main thread
+// waits for the model's core threads, so the frames are the wait's caller, past libc's futex and condition
+// variable.
+TEST(FuzzOutput, TimeoutInTheModelIsSignedByTheWaitingCaller) {
+    EXPECT_EQ(finding_signature(recording("timeout_problem_file_model_threads.txt")),
+              "timeout in evg::hw::Machine::run | in evg::hw::Device::launch");
+}
+
 TEST(FuzzOutput, SignatureHashIsStableAndDistinguishes) {
     EXPECT_EQ(signature_hash("a"), signature_hash("a"));
     EXPECT_NE(signature_hash("a"), signature_hash("b"));

@@ -14,7 +14,7 @@ rc=$?
 findings=$(ls out/findings | wc -l)
 [ "$findings" -eq 2 ] || fail "$findings findings, expected 2 (one per planted bug)"
 grep -qx "planted: an input starting with EV" out/findings/*/signature.txt || fail "no EVG-FINDING signature"
-grep -q "^AddressSanitizer: heap-buffer-overflow READ of size 1 in LLVMFuzzerTestOneInput" \
+grep -qx "AddressSanitizer: heap-buffer-overflow READ of size 1 in LLVMFuzzerTestOneInput" \
   out/findings/*/signature.txt || fail "no heap-buffer-overflow signature"
 for d in out/findings/*/; do
   [ -s "$d/input" ] || fail "$d has no input"
