@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "../src/catalogue.hpp"
+#include "evg/conformance/examples.hpp"
 #include "evg/graph/text.hpp"
 
 namespace evg::conformance::detail {
@@ -121,31 +122,54 @@ constexpr Config kShapeB{"m33n200k72", 33, 200, 72, 96, false, 0};
 
 }  // namespace
 
-void add_example_cases(std::vector<CaseSpec>& out) {
+}  // namespace evg::conformance::detail
+
+namespace evg::conformance {
+
+std::vector<ExampleProblem> example_problems(bool small) {
+    using namespace detail;
+    constexpr Config kSmall{"m32n64k32", 32, 64, 32, 0, false, 0};
+    std::vector<ExampleProblem> out;
     for (const Example& e : kExamples) {
         std::vector<std::pair<graph::ArchId, Config>> runs;
+        const Config first = small ? kSmall : kShapeA;
         if (e.seed000) {
-            runs = {{graph::ArchId::AtlasA2, kShapeA}, {graph::ArchId::AtlasA2, kShapeB}};
+            runs.push_back({graph::ArchId::AtlasA2, first});
+            if (!small) runs.push_back({graph::ArchId::AtlasA2, kShapeB});
         } else {
-            Config ub = kShapeA;
+            Config ub = first;
             ub.ub = true;
-            if (!e.ascend950_only) runs.push_back({graph::ArchId::AtlasA2, kShapeA});
-            runs.push_back({graph::ArchId::Ascend950, kShapeA});
-            runs.push_back({graph::ArchId::Ascend950, kShapeB});
+            if (!e.ascend950_only) runs.push_back({graph::ArchId::AtlasA2, first});
+            runs.push_back({graph::ArchId::Ascend950, first});
+            if (!small) runs.push_back({graph::ArchId::Ascend950, kShapeB});
             runs.push_back({graph::ArchId::Ascend950, ub});
         }
         for (const auto& [arch, cfg] : runs) {
-            graph::Problem p;
+            ExampleProblem ex;
+            ex.name = e.name;
+            ex.dtype = e.seed000 ? "half" : "float";
+            graph::Problem& p = ex.problem;
             p.graph = graph::parse_graph(e.text);
             p.a = p.b = e.seed000 ? graph::DType::f16 : graph::DType::f32;
             p.c = e.seed000 ? graph::DType::f16 : graph::DType::f32;
             const std::string tail = configure(p, arch, cfg);
-            ModelCase c;
-            c.problem = std::move(p);
-            c.data_seed = 71;
-            out.push_back(model_case(fmt::format("Example/{}/{}/{}", arch_str(arch), e.name, tail), "example",
-                                     "Example", e.seed000 ? "half" : "float", std::move(c), {}));
+            ex.id = fmt::format("Example/{}/{}/{}", arch_str(arch), e.name, tail);
+            out.push_back(std::move(ex));
         }
+    }
+    return out;
+}
+
+}  // namespace evg::conformance
+
+namespace evg::conformance::detail {
+
+void add_example_cases(std::vector<CaseSpec>& out) {
+    for (ExampleProblem& ex : example_problems()) {
+        ModelCase c;
+        c.problem = std::move(ex.problem);
+        c.data_seed = ex.data_seed;
+        out.push_back(model_case(ex.id, "example", "Example", ex.dtype, std::move(c), {}));
     }
 }
 

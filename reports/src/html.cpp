@@ -6,9 +6,7 @@
 
 namespace evg::reports {
 
-namespace {
-
-std::string esc(std::string_view s) {
+std::string html_escape(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (const char ch : s) {
@@ -30,6 +28,12 @@ std::string esc(std::string_view s) {
         }
     }
     return out;
+}
+
+namespace {
+
+std::string esc(std::string_view s) {
+    return html_escape(s);
 }
 
 const char* css_class(Status s) {
@@ -244,6 +248,12 @@ std::string html(const ReportInput& in) {
          "expected checker must fire; a fixed form expects clean</h2>\n";
     suite_table(o, in, "hazard", true);
     props_section(o, in.props);
+    if (in.sync_table)
+        o += sync_table_html(*in.sync_table);
+    else
+        o += "<h2>Sync mutation table</h2>\n<p>Not run (<code>evgcheck sync-table</code> writes "
+             "sync_table.json; "
+             "<code>evgcheck conformance --sync-table FILE</code> adds it here).</p>\n";
     details_section(o, m);
     o += "<p class=\"meta\">" + esc(summary_line(in)) + "</p>\n</body>\n</html>\n";
     return o;

@@ -5,10 +5,7 @@
 
 namespace evg::reports {
 
-namespace {
-
-// Table cells may not hold '|' or newlines.
-std::string md(std::string_view s) {
+std::string markdown_cell(std::string_view s) {
     std::string out;
     for (const char ch : s) {
         if (ch == '|')
@@ -19,6 +16,12 @@ std::string md(std::string_view s) {
             out += ch;
     }
     return out;
+}
+
+namespace {
+
+std::string md(std::string_view s) {
+    return markdown_cell(s);
 }
 
 std::string cell_counts(const Cell& c) {
@@ -143,6 +146,12 @@ std::string markdown(const ReportInput& in) {
             o += fmt::format("| {} | {} | {:.1f}% |\n", tag, n,
                              in.props.cases ? 100.0 * n / in.props.cases : 0.0);
     }
+    o += "\n";
+    if (in.sync_table)
+        o += sync_table_markdown(*in.sync_table, "##");
+    else
+        o += "## Sync mutation table\n\nNot run (`evgcheck sync-table` writes sync_table.json; `evgcheck "
+             "conformance --sync-table FILE` adds it here).\n";
     o += fmt::format("\n{}\n", summary_line(in));
     return o;
 }

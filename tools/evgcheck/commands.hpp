@@ -14,6 +14,7 @@ int run_command(std::span<const char* const> args);
 int emit_command(std::span<const char* const> args);
 int check_command(std::span<const char* const> args);
 int conformance_command(std::span<const char* const> args);
+int sync_table_command(std::span<const char* const> args);
 int fuzz_command(std::span<const char* const> args);
 
 // Stops the process with exit code 3 and a message naming the option when `seconds` pass (SIGALRM).

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <unistd.h>
@@ -47,6 +48,8 @@ constexpr std::array kConformanceOptions = {
     OptionSpec{"props", "", "also run the property suite's coverage shard and include its distribution"},
     OptionSpec{"props-log", "FILE",
                "include the coverage distribution printed in FILE (a saved property run)"},
+    OptionSpec{"sync-table", "FILE",
+               "add the SYNC mutation table that `evgcheck sync-table` wrote (its sync_table.json)"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 1800)"},
     OptionSpec{"verbose", "", "print every case as it finishes (default: failures and a progress line)"},
     OptionSpec{"help", "", "print this help"},
@@ -172,6 +175,18 @@ int conformance_command(std::span<const char* const> argv) {
             throw InputError("evgcheck conformance: --props-log: '" + *log +
                              "' holds no coverage table (\"coverage over N cases:\")");
     }
+    std::optional<reports::SyncTableData> sync_table;
+    if (const auto file = args.get("sync-table")) {
+        std::ifstream f(*file);
+        if (!f) throw InputError("evgcheck conformance: --sync-table: cannot read '" + *file + "'");
+        std::stringstream s;
+        s << f.rdbuf();
+        try {
+            sync_table = reports::parse_sync_table_json(s.str());
+        } catch (const std::runtime_error& e) {
+            throw InputError("evgcheck conformance: --sync-table: '" + *file + "': " + e.what());
+        }
+    }
     arm_time_budget(budget, "--time-budget");
     if (args.has("props"))
         props = run_props(start + std::chrono::milliseconds(static_cast<long long>(budget * 1000)));
@@ -218,6 +233,7 @@ int conformance_command(std::span<const char* const> argv) {
     in.archs = archs;
     in.command = command_line(argv);
     in.props = props;
+    in.sync_table = sync_table;
 
     const auto paths = reports::write_all(in, out_dir);
     std::cout << "\n" << reports::text_matrix(reports::build_matrix(in.results)) << "\n";

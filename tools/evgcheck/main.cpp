@@ -31,6 +31,7 @@ constexpr const char* kUsage =
     "  emit GRAPH  print the graph as Catlass C++\n"
     "  conformance run the conformance catalogue and write the report (HTML, Markdown, JSON, JUnit)\n"
     "  fuzz TARGET run a fuzz session with a libFuzzer target (findings minimised, with replay commands)\n"
+    "  sync-table  mutate the sync of real kernels, classify each mutation against the schedule explorer\n"
     "\n"
     "`evgcheck COMMAND --help` describes each command's options. GRAPH files use lib/graph's text\n"
     "format; tools/examples/ has some. Exit codes: 0 success, 1 a failed check, 2 bad input,\n"
@@ -65,16 +66,18 @@ int dispatch(int argc, char** argv) {
     if (command == "emit") return emit_command(rest);
     if (command == "check") return check_command(rest);
     if (command == "conformance") return conformance_command(rest);
+    if (command == "sync-table") return sync_table_command(rest);
     if (command == "fuzz") return fuzz_command(rest);
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return kExitOk;
     }
-    const std::string_view commands[] = {"run", "check", "emit", "conformance", "fuzz"};
+    const std::string_view commands[] = {"run", "check", "emit", "conformance", "fuzz", "sync-table"};
     std::string msg = fmt::format("evgcheck: unknown command '{}'", command);
     if (const std::string near = closest(command, commands); !near.empty())
         msg += "; did you mean '" + near + "'?";
-    throw UsageError(msg + " (commands: run, check, emit, conformance, fuzz; see evgcheck --help)");
+    throw UsageError(msg +
+                     " (commands: run, check, emit, conformance, fuzz, sync-table; see evgcheck --help)");
 }
 
 }  // namespace evgcheck

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "evg/conformance/case.hpp"
+#include "evg/reports/sync_table.hpp"
 
 namespace evg::reports {
 
@@ -38,6 +40,8 @@ struct ReportInput {
     std::vector<std::string> archs;  // the arch set that was run
     std::string command;             // the command line that produced it
     PropsCoverage props;
+    std::optional<SyncTableData>
+        sync_table;  // the SYNC mutation table, when one was run (a section of its own)
 };
 
 // One matrix cell: the cases of one node kind, dtype and arch (suites node, composition and example).
@@ -100,5 +104,7 @@ std::string format_bytes(uint32_t bytes);  // "48.0 KiB", "512 B"
 std::string format_ulp(double ulp);        // "0", "0.5", "3", "1.2e+06"
 std::string violations_text(
     const std::map<std::string, uint64_t>& v);  // "race x2, uninit_to_gm x1" or "none"
+std::string markdown_cell(std::string_view s);  // '|' escaped, newlines as <br>: fits a table cell
+std::string html_escape(std::string_view s);    // & < > " as entities
 
 }  // namespace evg::reports

@@ -1,0 +1,112 @@
+#include "evg/fuzz/explore_trace.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "evg/explore/model.hpp"
+#include "evg/hw/error.hpp"
+
+namespace evg::fuzz {
+
+namespace {
+
+explore::Pipe pipe_of(hw::Pipe p) {
+    switch (p) {
+        case hw::Pipe::S:
+            return explore::Pipe::S;
+        case hw::Pipe::V:
+            return explore::Pipe::V;
+        case hw::Pipe::M:
+            return explore::Pipe::M;
+        case hw::Pipe::MTE1:
+            return explore::Pipe::MTE1;
+        case hw::Pipe::MTE2:
+            return explore::Pipe::MTE2;
+        case hw::Pipe::MTE3:
+            return explore::Pipe::MTE3;
+        case hw::Pipe::FIX:
+            return explore::Pipe::FIX;
+        case hw::Pipe::ALL:
+            return explore::Pipe::ALL;
+    }
+    throw hw::HostError(fmt::format("explore_trace: pipe {} has no explorer pipe", static_cast<int>(p)));
+}
+
+explore::Kind kind_of(hw::InstrKind k) {
+    switch (k) {
+        case hw::InstrKind::plain:
+            return explore::Kind::plain;
+        case hw::InstrKind::set_flag:
+            return explore::Kind::set;
+        case hw::InstrKind::wait_flag:
+            return explore::Kind::wait;
+        case hw::InstrKind::barrier:
+            return explore::Kind::barrier;
+        case hw::InstrKind::cross_set:
+            return explore::Kind::cross_set;
+        case hw::InstrKind::cross_wait:
+            return explore::Kind::cross_wait;
+    }
+    return explore::Kind::plain;
+}
+
+uint32_t offset32(uint64_t v, const hw::TraceEntry& e) {
+    if (v > std::numeric_limits<uint32_t>::max())
+        throw hw::HostError(
+            fmt::format("explore_trace: instruction {} ({}) touches byte {} beyond 4 GiB of its "
+                        "memory, which the explorer cannot represent",
+                        e.id, e.op, v));
+    return static_cast<uint32_t>(v);
+}
+
+}  // namespace
+
+ExplorerVerdict explore_trace(const std::vector<hw::TraceEntry>& trace, hw::ArchId arch, hw::KernelType type,
+                              int block_dim) {
+    if (type == hw::KernelType::aic_only)
+        throw hw::HostError("explore_trace: AIC-only launches are not modelled by the explorer");
+    explore::Run run;
+    run.topo = explore::make_topology(
+        arch == hw::ArchId::AtlasA2 ? explore::Chip::AtlasA2 : explore::Chip::Ascend950,
+        type == hw::KernelType::mix_aic_1_2, block_dim);
+    run.instrs.reserve(trace.size());
+    std::map<uint32_t, int> mems;  // Memory::uid -> the explorer's dense memory number
+    for (const hw::TraceEntry& e : trace) {
+        explore::Instr in;
+        if (e.id > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+            throw hw::HostError(fmt::format("explore_trace: instruction id {} is too large", e.id));
+        in.id = static_cast<int>(e.id);
+        in.core = e.core;
+        in.pipe = pipe_of(e.pipe);
+        in.kind = kind_of(e.kind);
+        in.blocking = e.blocking;
+        if (e.kind == hw::InstrKind::set_flag || e.kind == hw::InstrKind::wait_flag) {
+            in.event = {pipe_of(hw::event_src(e.event)), pipe_of(hw::event_dst(e.event))};
+            in.event_id = e.event_id;
+        } else if (e.kind == hw::InstrKind::cross_set || e.kind == hw::InstrKind::cross_wait) {
+            in.mode = e.cross_mode;
+            in.flag = e.cross_flag;
+        } else if (e.kind == hw::InstrKind::barrier) {
+            in.barrier_pipe = pipe_of(e.barrier_pipe);
+        }
+        in.accesses.reserve(e.accesses.size());
+        for (const hw::TraceAccess& a : e.accesses) {
+            const auto [it, added] = mems.emplace(a.mem, static_cast<int>(mems.size()));
+            (void)added;
+            in.accesses.push_back({it->second, offset32(a.begin, e), offset32(a.end, e), a.write, a.atomic});
+        }
+        run.instrs.push_back(std::move(in));
+    }
+    const explore::Verdict v = explore::decide(run);
+    ExplorerVerdict out;
+    for (const explore::Finding& f : v.findings) out.kinds.emplace_back(explore::finding_kind_name(f.kind));
+    std::sort(out.kinds.begin(), out.kinds.end());
+    out.kinds.erase(std::unique(out.kinds.begin(), out.kinds.end()), out.kinds.end());
+    if (!v.findings.empty()) out.first = v.findings.front().message;
+    return out;
+}
+
+}  // namespace evg::fuzz

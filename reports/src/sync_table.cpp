@@ -1,0 +1,296 @@
+// The SYNC mutation table's writers (text, Markdown, HTML section, JSON) and its JSON reader.
+#include "evg/reports/sync_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "evg/reports/report.hpp"
+
+namespace evg::reports {
+
+namespace {
+
+constexpr const char* kVerdictNames[kSyncVerdictCount] = {"caught",      "output-only", "harmless", "missed",
+                                                          "false-alarm", "divergent",   "unapplied"};
+
+// The columns every format shows, in order (caught-by comes after "caught").
+constexpr SyncVerdict kColumns[] = {SyncVerdict::caught,   SyncVerdict::output_only, SyncVerdict::harmless,
+                                    SyncVerdict::missed,   SyncVerdict::false_alarm, SyncVerdict::divergent,
+                                    SyncVerdict::unapplied};
+
+std::string caught_by_text(const SyncTableRow& r) {
+    std::string s;
+    for (const auto& [kind, n] : r.caught_by) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", kind, n);
+    return s.empty() ? "-" : s;
+}
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : std::string(sep)) + x;
+    return s;
+}
+
+}  // namespace
+
+std::string_view sync_verdict_name(SyncVerdict v) {
+    return kVerdictNames[static_cast<int>(v)];
+}
+
+bool sync_verdict_fails(SyncVerdict v) {
+    return v == SyncVerdict::missed || v == SyncVerdict::false_alarm || v == SyncVerdict::divergent;
+}
+
+void add_to_table(SyncTableData& t, const std::string& op, const std::string& node_kind, SyncVerdict v,
+                  const std::vector<std::string>& caught_by) {
+    auto it = std::find_if(t.rows.begin(), t.rows.end(),
+                           [&](const SyncTableRow& r) { return r.op == op && r.node_kind == node_kind; });
+    if (it == t.rows.end()) {
+        SyncTableRow r;
+        r.op = op;
+        r.node_kind = node_kind;
+        const auto pos = std::lower_bound(t.rows.begin(), t.rows.end(), r, [](const auto& a, const auto& b) {
+            return std::tie(a.op, a.node_kind) < std::tie(b.op, b.node_kind);
+        });
+        it = t.rows.insert(pos, std::move(r));
+    }
+    ++it->points;
+    ++it->counts[static_cast<int>(v)];
+    if (v == SyncVerdict::caught)
+        for (const std::string& k : caught_by) ++it->caught_by[k];
+}
+
+SyncTableRow table_totals(const SyncTableData& t) {
+    SyncTableRow s;
+    s.op = s.node_kind = "total";
+    for (const SyncTableRow& r : t.rows) {
+        s.points += r.points;
+        for (int i = 0; i < kSyncVerdictCount; ++i) s.counts[i] += r.counts[i];
+        for (const auto& [k, n] : r.caught_by) s.caught_by[k] += n;
+    }
+    return s;
+}
+
+bool sync_table_fails(const SyncTableData& t) {
+    const SyncTableRow s = table_totals(t);
+    for (const SyncVerdict v : kColumns)
+        if (sync_verdict_fails(v) && s.count(v)) return true;
+    return false;
+}
+
+std::string sync_table_summary(const SyncTableData& t) {
+    const SyncTableRow s = table_totals(t);
+    return fmt::format(
+        "sync table: {} points over {} runs: {} caught, {} output-only, {} proven harmless, {} missed, {} "
+        "false "
+        "alarms, {} divergent, {} unapplied in {:.0f} s{}",
+        s.points, t.subjects, s.count(SyncVerdict::caught), s.count(SyncVerdict::output_only),
+        s.count(SyncVerdict::harmless), s.count(SyncVerdict::missed), s.count(SyncVerdict::false_alarm),
+        s.count(SyncVerdict::divergent), s.count(SyncVerdict::unapplied), t.seconds,
+        t.complete ? "" : " (stopped by the time budget)");
+}
+
+std::string sync_table_text(const SyncTableData& t) {
+    std::string o = fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7}  caught by\n",
+                                "operator", "node kind", "points", "caught", "outonly", "harmless", "missed",
+                                "falarm", "diverg", "unappl");
+    auto line = [&](const SyncTableRow& r) {
+        o += fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7}  {}\n", r.op,
+                         r.node_kind, r.points, r.count(SyncVerdict::caught),
+                         r.count(SyncVerdict::output_only), r.count(SyncVerdict::harmless),
+                         r.count(SyncVerdict::missed), r.count(SyncVerdict::false_alarm),
+                         r.count(SyncVerdict::divergent), r.count(SyncVerdict::unapplied), caught_by_text(r));
+    };
+    if (t.rows.empty()) o += "(no mutation point)\n";
+    for (const SyncTableRow& r : t.rows) line(r);
+    line(table_totals(t));
+    for (const SyncTableFinding& f : t.findings)
+        o += fmt::format("{}: {} | {} | {}\n  {}\n", sync_verdict_name(f.verdict), f.subject, f.node_kind,
+                         f.mutation, f.detail);
+    for (const auto& [k, n] : t.kind_differences) o += fmt::format("caught, kinds differ: {} ({})\n", k, n);
+    return o;
+}
+
+std::string sync_table_markdown(const SyncTableData& t, std::string_view heading) {
+    const std::string h(heading);
+    std::string o = fmt::format("{} Sync mutation table\n\n**{}**\n\n", h, sync_table_summary(t));
+    o += fmt::format(
+        "Every mutation point x operator of {} kernel runs ({} random graphs, seed {}; archs {}), each run "
+        "mutated on the model with the in-order scheduler and its trace given to the independent schedule "
+        "explorer. caught: the explorer finds a hazard and a sync checker fired; output-only: only the "
+        "outputs "
+        "or a non-sync checker show it (a checker miss); harmless: the explorer proves no hazard and {} "
+        "adversarial schedules run clean with the unmutated outputs; missed / false alarm / divergent: the "
+        "checkers and the explorer disagree.\n\n",
+        t.subjects, t.graphs, t.seed, t.archs.empty() ? "-" : join(t.archs, ", "), t.adversarial);
+    if (!t.command.empty()) o += fmt::format("Command: `{}`\n\n", t.command);
+    o += "| operator | node kind | points | caught | caught by | output-only | harmless | missed | false "
+         "alarm | "
+         "divergent | unapplied |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+    auto line = [&](const SyncTableRow& r, bool bold) {
+        const auto n = [&](SyncVerdict v) {
+            const uint64_t c = r.count(v);
+            return c && sync_verdict_fails(v) ? fmt::format("**{}**", c) : std::to_string(c);
+        };
+        o += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                         bold ? "**total**" : r.op, bold ? "" : markdown_cell(r.node_kind), r.points,
+                         n(SyncVerdict::caught), markdown_cell(caught_by_text(r)),
+                         n(SyncVerdict::output_only), n(SyncVerdict::harmless), n(SyncVerdict::missed),
+                         n(SyncVerdict::false_alarm), n(SyncVerdict::divergent), n(SyncVerdict::unapplied));
+    };
+    for (const SyncTableRow& r : t.rows) line(r, false);
+    line(table_totals(t), true);
+    o += fmt::format("\n{}# Mutations to read\n\n", h);
+    if (t.findings.empty()) {
+        o += "None: no missed, falsely alarmed, divergent, output-only or unapplied mutation.\n";
+    } else {
+        o += "| verdict | run | node kind | mutation | detail |\n|---|---|---|---|---|\n";
+        for (const SyncTableFinding& f : t.findings)
+            o += fmt::format("| {} | {} | {} | `{}` | {} |\n", sync_verdict_name(f.verdict),
+                             markdown_cell(f.subject), markdown_cell(f.node_kind), markdown_cell(f.mutation),
+                             markdown_cell(f.detail));
+    }
+    o += fmt::format("\n{}# Caught with other finding kinds\n\n", h);
+    if (t.kind_differences.empty()) {
+        o += "None: every caught mutation's checker kinds equal the explorer's.\n";
+    } else {
+        o += "| checkers / explorer | mutations |\n|---|---|\n";
+        for (const auto& [k, n] : t.kind_differences) o += fmt::format("| {} | {} |\n", markdown_cell(k), n);
+    }
+    if (!t.skipped.empty()) {
+        o += fmt::format("\n{} runs not used (their unmutated run is not clean):\n\n", t.skipped.size());
+        for (const std::string& s : t.skipped) o += "- " + markdown_cell(s) + "\n";
+    }
+    return o;
+}
+
+std::string sync_table_html(const SyncTableData& t) {
+    std::string o =
+        fmt::format("<h2>Sync mutation table</h2>\n<p><b>{}</b></p>\n", html_escape(sync_table_summary(t)));
+    o += "<table><tr><th>operator</th><th>node kind</th><th>points</th><th>caught</th><th>caught by</th>"
+         "<th>output-only</th><th>harmless</th><th>missed</th><th>false alarm</th><th>divergent</th>"
+         "<th>unapplied</th></tr>\n";
+    auto line = [&](const SyncTableRow& r) {
+        o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_escape(r.op),
+                         html_escape(r.node_kind), r.points, r.count(SyncVerdict::caught),
+                         html_escape(caught_by_text(r)));
+        for (const SyncVerdict v : {SyncVerdict::output_only, SyncVerdict::harmless, SyncVerdict::missed,
+                                    SyncVerdict::false_alarm, SyncVerdict::divergent, SyncVerdict::unapplied})
+            o += (r.count(v) && sync_verdict_fails(v) ? "<td class=\"fail\">" : "<td>") +
+                 std::to_string(r.count(v)) + "</td>";
+        o += "</tr>\n";
+    };
+    for (const SyncTableRow& r : t.rows) line(r);
+    line(table_totals(t));
+    o += "</table>\n";
+    if (!t.findings.empty()) {
+        o += "<table><tr><th>verdict</th><th>run</th><th>node "
+             "kind</th><th>mutation</th><th>detail</th></tr>\n";
+        for (const SyncTableFinding& f : t.findings)
+            o +=
+                fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
+                            sync_verdict_name(f.verdict), html_escape(f.subject), html_escape(f.node_kind),
+                            html_escape(f.mutation), html_escape(f.detail));
+        o += "</table>\n";
+    }
+    return o;
+}
+
+std::string sync_table_json(const SyncTableData& t) {
+    nlohmann::json rows = nlohmann::json::array();
+    auto row_json = [](const SyncTableRow& r) {
+        nlohmann::json j = {{"op", r.op}, {"node_kind", r.node_kind}, {"points", r.points}};
+        for (const SyncVerdict v : kColumns) j[std::string(sync_verdict_name(v))] = r.count(v);
+        j["caught_by"] = r.caught_by;
+        return j;
+    };
+    for (const SyncTableRow& r : t.rows) rows.push_back(row_json(r));
+    nlohmann::json findings = nlohmann::json::array();
+    for (const SyncTableFinding& f : t.findings)
+        findings.push_back({{"verdict", sync_verdict_name(f.verdict)},
+                            {"subject", f.subject},
+                            {"node_kind", f.node_kind},
+                            {"mutation", f.mutation},
+                            {"detail", f.detail}});
+    const nlohmann::json j = {{"command", t.command},
+                              {"seed", t.seed},
+                              {"graphs", t.graphs},
+                              {"subjects", t.subjects},
+                              {"skipped", t.skipped},
+                              {"archs", t.archs},
+                              {"adversarial", t.adversarial},
+                              {"seconds", t.seconds},
+                              {"complete", t.complete},
+                              {"rows", rows},
+                              {"totals", row_json(table_totals(t))},
+                              {"kind_differences", t.kind_differences},
+                              {"findings", findings},
+                              {"summary", sync_table_summary(t)}};
+    return j.dump(2) + "\n";
+}
+
+namespace {
+
+SyncVerdict verdict_of(const std::string& name) {
+    for (int i = 0; i < kSyncVerdictCount; ++i)
+        if (name == kVerdictNames[i]) return static_cast<SyncVerdict>(i);
+    throw std::runtime_error(fmt::format("sync table JSON: unknown verdict '{}' (expected one of: {})", name,
+                                         join({std::begin(kVerdictNames), std::end(kVerdictNames)}, ", ")));
+}
+
+template <class T>
+T field(const nlohmann::json& j, const char* name, const char* where) {
+    if (!j.is_object() || !j.contains(name))
+        throw std::runtime_error(fmt::format("sync table JSON: {} has no field '{}'", where, name));
+    try {
+        return j.at(name).get<T>();
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(fmt::format("sync table JSON: field '{}' of {}: {}", name, where, e.what()));
+    }
+}
+
+}  // namespace
+
+SyncTableData parse_sync_table_json(std::string_view text) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(fmt::format("sync table JSON: not JSON: {}", e.what()));
+    }
+    SyncTableData t;
+    t.command = field<std::string>(j, "command", "the table");
+    t.seed = field<uint64_t>(j, "seed", "the table");
+    t.graphs = field<int>(j, "graphs", "the table");
+    t.subjects = field<int>(j, "subjects", "the table");
+    t.skipped = field<std::vector<std::string>>(j, "skipped", "the table");
+    t.archs = field<std::vector<std::string>>(j, "archs", "the table");
+    t.adversarial = field<int>(j, "adversarial", "the table");
+    t.seconds = field<double>(j, "seconds", "the table");
+    t.complete = field<bool>(j, "complete", "the table");
+    for (const nlohmann::json& rj : field<nlohmann::json>(j, "rows", "the table")) {
+        SyncTableRow r;
+        r.op = field<std::string>(rj, "op", "a row");
+        r.node_kind = field<std::string>(rj, "node_kind", "a row");
+        r.points = field<uint64_t>(rj, "points", "a row");
+        for (const SyncVerdict v : kColumns)
+            r.counts[static_cast<int>(v)] = field<uint64_t>(rj, kVerdictNames[static_cast<int>(v)], "a row");
+        r.caught_by = field<std::map<std::string, uint64_t>>(rj, "caught_by", "a row");
+        t.rows.push_back(std::move(r));
+    }
+    t.kind_differences = field<std::map<std::string, uint64_t>>(j, "kind_differences", "the table");
+    for (const nlohmann::json& fj : field<nlohmann::json>(j, "findings", "the table")) {
+        SyncTableFinding f;
+        f.verdict = verdict_of(field<std::string>(fj, "verdict", "a finding"));
+        f.subject = field<std::string>(fj, "subject", "a finding");
+        f.node_kind = field<std::string>(fj, "node_kind", "a finding");
+        f.mutation = field<std::string>(fj, "mutation", "a finding");
+        f.detail = field<std::string>(fj, "detail", "a finding");
+        t.findings.push_back(std::move(f));
+    }
+    return t;
+}
+
+}  // namespace evg::reports

@@ -1,0 +1,110 @@
+// The SYNC mutation table's writers on a hand-made table: counts per row and in total, the failing verdicts
+// marked, the JSON read back to the same table, bad JSON rejected with the field named, and the section in
+// the conformance report.
+#include "evg/reports/sync_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include "evg/reports/report.hpp"
+
+using namespace evg::reports;
+
+namespace {
+
+SyncTableData sample() {
+    SyncTableData t;
+    t.command = "evgcheck sync-table --graphs 2";
+    t.seed = 7;
+    t.graphs = 2;
+    t.subjects = 3;
+    t.archs = {"AtlasA2", "Ascend950"};
+    t.adversarial = 3;
+    add_to_table(t, "drop-wait", "BlockEpilogue", SyncVerdict::caught, {"race"});
+    add_to_table(t, "drop-wait", "BlockEpilogue", SyncVerdict::caught, {"deadlock", "race"});
+    add_to_table(t, "insert-barrier", "RowBroadcast", SyncVerdict::harmless, {});
+    add_to_table(t, "drop-set", "BlockEpilogue", SyncVerdict::missed, {});
+    t.findings.push_back({SyncVerdict::missed, "random#1 AtlasA2 gm", "BlockEpilogue",
+                          "drop-set core=AIV0.0 n=3", "explorer: race; checkers: none"});
+    t.kind_differences["drop-wait / BlockEpilogue: checkers deadlock,race / explorer race"] = 1;
+    return t;
+}
+
+}  // namespace
+
+TEST(SyncTable, RowsAreCountedPerOperatorAndNodeKindSortedWithTotals) {
+    const SyncTableData t = sample();
+    ASSERT_EQ(t.rows.size(), 3u);
+    EXPECT_EQ(t.rows[0].op, "drop-set");
+    EXPECT_EQ(t.rows[1].op, "drop-wait");
+    EXPECT_EQ(t.rows[1].points, 2u);
+    EXPECT_EQ(t.rows[1].count(SyncVerdict::caught), 2u);
+    EXPECT_EQ(t.rows[1].caught_by.at("race"), 2u);
+    EXPECT_EQ(t.rows[1].caught_by.at("deadlock"), 1u);
+    const SyncTableRow s = table_totals(t);
+    EXPECT_EQ(s.points, 4u);
+    EXPECT_EQ(s.count(SyncVerdict::harmless), 1u);
+    EXPECT_EQ(s.count(SyncVerdict::missed), 1u);
+    EXPECT_TRUE(sync_table_fails(t));
+}
+
+TEST(SyncTable, OnlyMissedFalseAlarmAndDivergentFail) {
+    SyncTableData t;
+    add_to_table(t, "drop-wait", "Kernel", SyncVerdict::output_only, {});
+    add_to_table(t, "drop-wait", "Kernel", SyncVerdict::unapplied, {});
+    EXPECT_FALSE(sync_table_fails(t));
+    add_to_table(t, "dup-set", "Kernel", SyncVerdict::false_alarm, {});
+    EXPECT_TRUE(sync_table_fails(t));
+    SyncTableData d;
+    add_to_table(d, "move-wait", "Kernel", SyncVerdict::divergent, {});
+    EXPECT_TRUE(sync_table_fails(d));
+}
+
+TEST(SyncTable, MarkdownShowsRowsTotalsAndTheFindingToRead) {
+    const std::string md = sync_table_markdown(sample());
+    EXPECT_NE(md.find("# Sync mutation table"), std::string::npos);
+    EXPECT_NE(md.find("| drop-wait | BlockEpilogue | 2 | 2 | deadlock 1, race 2 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| drop-set | BlockEpilogue | 1 | 0 | - | 0 | 0 | **1** |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| **total** |  | 4 | 2 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("`drop-set core=AIV0.0 n=3`"), std::string::npos) << md;
+    EXPECT_NE(md.find("| drop-wait / BlockEpilogue: checkers deadlock,race / explorer race | 1 |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(sync_table_summary(sample()).find("4 points over 3 runs: 2 caught"), std::string::npos);
+}
+
+TEST(SyncTable, JsonReadsBackToTheSameTable) {
+    const SyncTableData t = sample();
+    const SyncTableData back = parse_sync_table_json(sync_table_json(t));
+    EXPECT_EQ(sync_table_json(back), sync_table_json(t));
+    EXPECT_EQ(back.rows.size(), 3u);
+    EXPECT_EQ(back.findings.at(0).mutation, "drop-set core=AIV0.0 n=3");
+    EXPECT_EQ(back.findings.at(0).verdict, SyncVerdict::missed);
+    EXPECT_EQ(back.kind_differences, t.kind_differences);
+}
+
+TEST(SyncTable, BadJsonIsRejectedNamingTheField) {
+    try {
+        parse_sync_table_json(R"({"command": "x"})");
+        FAIL() << "accepted a table without seed";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("'seed'"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(parse_sync_table_json("not json"), std::runtime_error);
+    std::string j = sync_table_json(sample());
+    const std::string verdict = "\"verdict\": \"missed\"";
+    ASSERT_NE(j.find(verdict), std::string::npos);
+    j.replace(j.find(verdict), verdict.size(), "\"verdict\": \"lost\"");
+    EXPECT_THROW(parse_sync_table_json(j), std::runtime_error);
+}
+
+TEST(SyncTable, ConformanceReportHasTheSectionWhenGivenAndSaysNotRunOtherwise) {
+    ReportInput in;
+    EXPECT_NE(markdown(in).find("## Sync mutation table\n\nNot run"), std::string::npos);
+    EXPECT_NE(html(in).find("Sync mutation table"), std::string::npos);
+    in.sync_table = sample();
+    const std::string md = markdown(in);
+    EXPECT_NE(md.find("## Sync mutation table\n\n**sync table: 4 points"), std::string::npos) << md;
+    EXPECT_NE(md.find("### Mutations to read"), std::string::npos);
+    EXPECT_NE(html(in).find("drop-set core=AIV0.0 n=3"), std::string::npos);
+    EXPECT_NE(json(in).find("\"sync_table\": {"), std::string::npos);
+}
