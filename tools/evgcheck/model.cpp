@@ -21,7 +21,8 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
     g::RunOptions ro;
     ro.block_dim = options.block_dim;
     ro.config.arch = problem.arch;
-    ro.config.keep_trace = false;
+    ro.config.keep_trace = options.list_mutation_points;
+    ro.config.mutations = options.mutations;
     if (options.scheduler_seed != 0) {
         ro.config.scheduler = evg::hw::SchedulerKind::adversarial;
         ro.config.seed = options.scheduler_seed;
@@ -30,6 +31,9 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
     ModelRun out;
     out.report = std::move(run.report);
     out.predicted_ub_end = run.predicted_ub_end;
+    if (options.list_mutation_points)
+        out.mutation_points = evg::hw::mutation_points(
+            run.trace, problem.arch, evg::hw::KernelType::mix_aic_1_2, static_cast<int>(options.block_dim));
     for (const g::Tensor& t : problem.graph.tensors) {
         const auto it = run.outputs.find(t.name);
         if (t.role != g::TensorRole::Output || it == run.outputs.end()) continue;

@@ -7,6 +7,7 @@
 
 #include "evg/graph/graph.hpp"
 #include "evg/hw/report.hpp"
+#include "evg/hw/sync_mutation.hpp"
 #include "evg/oracle/evaluate.hpp"
 
 namespace evgcheck {
@@ -14,12 +15,15 @@ namespace evgcheck {
 struct ModelOptions {
     uint32_t block_dim = 2;       // AI cores launched
     uint64_t scheduler_seed = 0;  // 0: the in-order scheduler; otherwise the adversarial scheduler's seed
+    std::vector<evg::hw::SyncMutation> mutations;  // sync calls rewritten as they are issued
+    bool list_mutation_points = false;             // keep the trace and list every mutation point
 };
 
 struct ModelRun {
     evg::hw::Report report;
     std::map<std::string, evg::oracle::HostTensor, std::less<>> outputs;  // whole buffers, by tensor name
     uint64_t predicted_ub_end = 0;                                        // UbAccounting's high-water mark
+    std::vector<evg::hw::SyncMutation> mutation_points;  // with ModelOptions::list_mutation_points
 };
 
 // Runs the problem with these host buffers (A, B, every input, the initial contents of outputs).

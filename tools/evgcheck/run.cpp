@@ -7,6 +7,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "evg/hw/error.hpp"
 #include "load.hpp"
 #include "problem_options.hpp"
 #include "run_problem.hpp"
@@ -28,6 +29,10 @@ constexpr std::array kRunOptions = {
                "reals with NaN/inf/subnormal/tie values"},
     OptionSpec{"cores", "N", "AI cores launched (default 2)"},
     OptionSpec{"scheduler-seed", "S", "run the adversarial scheduler with this seed (default: in order)"},
+    OptionSpec{
+        "mutate", "TEXT",
+        "rewrite sync calls as they are issued, e.g. 'drop-wait core=AIV0.1 n=7' (several: ';'-separated)"},
+    OptionSpec{"list-mutations", "", "list every sync mutation point of this run (each a --mutate text)"},
     OptionSpec{"json", "FILE", "also write the report as JSON"},
     OptionSpec{"timeout", "SECONDS", "give up after this long (default 300)"},
     kMaxMemoryOption,
@@ -74,6 +79,14 @@ int run_command(std::span<const char* const> argv) {
     settings.scheduler_seed =
         static_cast<uint64_t>(args.integer("scheduler-seed", 1, (1LL << 62)).value_or(0));
     settings.limits = read_limits(args);
+    if (const auto m = args.get("mutate")) {
+        try {
+            settings.mutations = evg::hw::parse_sync_mutations(*m);
+        } catch (const evg::Error& e) {
+            throw UsageError(std::string("evgcheck run: option --mutate: ") + e.what());
+        }
+    }
+    settings.list_mutation_points = args.has("list-mutations");
     const double timeout = args.seconds("timeout", 86400).value_or(300);
     const std::optional<std::string> json_path = args.get("json");
     arm_time_budget(timeout, "--timeout");

@@ -131,6 +131,8 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     ModelOptions mo;
     mo.block_dim = settings.cores;
     mo.scheduler_seed = settings.scheduler_seed;
+    mo.mutations = settings.mutations;
+    mo.list_mutation_points = settings.list_mutation_points;
     ModelRun run;
     try {
         run = run_model(problem, data.inputs, mo);
@@ -143,7 +145,15 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
             << " instructions on " << rep.block_dim << (rep.block_dim == 1 ? " core" : " cores")
             << ", UB peak " << g::thousands(rep.stats.ub_peak)
             << " B (accounting: " << g::thousands(run.predicted_ub_end) << " B)\n";
-        if (!rep.violations.empty()) out << rep.text() << "\n";
+        if (!rep.violations.empty() || !rep.mutations_unapplied.empty()) out << rep.text() << "\n";
+        if (!settings.mutations.empty()) {
+            out << "sync mutations: " << evg::hw::to_string(settings.mutations) << "\n";
+            if (!rep.mutations_unapplied.empty()) ok = false;
+        }
+        if (settings.list_mutation_points) {
+            out << run.mutation_points.size() << " mutation point(s); each replays with --mutate '<text>':\n";
+            for (const auto& m : run.mutation_points) out << "  " << evg::hw::to_string(m) << "\n";
+        }
         if (!rep.clean()) ok = false;
         if (rep.stats.ub_peak > budget.ub_size || rep.stats.ub_peak > run.predicted_ub_end) {
             out << "UB: the peak is above UbAccounting's requirement\n";

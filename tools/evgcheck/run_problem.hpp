@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "estimate.hpp"
+#include "evg/hw/sync_mutation.hpp"
 #include "load.hpp"
 
 namespace evgcheck {
@@ -16,11 +18,13 @@ namespace evgcheck {
 enum class DataMode { Exact, Uniform, Special };
 
 struct RunSettings {
-    uint64_t seed = 1;                // of the input data
-    DataMode mode = DataMode::Exact;  // --data
-    uint32_t cores = 2;               // AI cores launched
-    uint64_t scheduler_seed = 0;      // 0: in order; otherwise the adversarial scheduler's seed
-    RunLimits limits;                 // --max-memory, --max-work
+    uint64_t seed = 1;                             // of the input data
+    DataMode mode = DataMode::Exact;               // --data
+    uint32_t cores = 2;                            // AI cores launched
+    uint64_t scheduler_seed = 0;                   // 0: in order; otherwise the adversarial scheduler's seed
+    RunLimits limits;                              // --max-memory, --max-work
+    std::vector<evg::hw::SyncMutation> mutations;  // --mutate
+    bool list_mutation_points = false;             // --list-mutations
 };
 
 struct RunOutcome {

@@ -389,3 +389,33 @@ TEST(EvgcheckRun, TheUbPathOnAtlasA2IsRejectedAtTheProblemLine) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err.rfind(f + ":1:1: error [", 0), 0u) << r.err;
 }
+
+namespace {
+
+// Every listed mutation point replays with --mutate as printed; a dropped WaitFlag of the epilogue is caught.
+TEST(EvgcheckCli, RunListsMutationPointsAndReplaysOne) {
+    const std::string g = example("add_relu.evg") + " --m 32 --n 64";
+    Result list = evgcheck("run " + g + " --list-mutations");
+    ASSERT_EQ(list.code, 0) << list.out << list.err;
+    const std::string head = " mutation point(s); each replays with --mutate '<text>':\n";
+    ASSERT_NE(list.out.find(head), std::string::npos) << list.out;
+    // The first WaitFlag of AIV0.0 that the listing offers to drop.
+    const size_t at = list.out.find("  drop-wait core=AIV0.0 n=");
+    ASSERT_NE(at, std::string::npos) << list.out;
+    const std::string mutation = list.out.substr(at + 2, list.out.find('\n', at) - at - 2);
+    Result run = evgcheck("run " + g + " --mutate '" + mutation + "'");
+    EXPECT_EQ(run.code, 1) << run.out;
+    EXPECT_NE(run.out.find("sync mutations: " + mutation + "\n"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("model: VIOLATIONS"), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("not applied"), std::string::npos) << run.out;
+    // A mutation that addresses no call is said, and the run fails rather than passing unmutated.
+    Result wrong = evgcheck("run " + g + " --mutate 'drop-wait core=AIV9.0 n=1'");
+    EXPECT_EQ(wrong.code, 1) << wrong.out;
+    EXPECT_NE(wrong.out.find("sync mutation not applied: drop-wait core=AIV9.0 n=1: "), std::string::npos)
+        << wrong.out;
+    Result bad = evgcheck("run " + g + " --mutate 'drop-wait core=AIV0.0'");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("evgcheck run: option --mutate: "), std::string::npos) << bad.err;
+}
+
+}  // namespace
