@@ -68,9 +68,28 @@ const Report& Device::launch(int block_dim, KernelType type, const std::function
     return launch(block_dim, type, kernel, cfg_.arch);
 }
 
-const Report& Device::launch(int block_dim, KernelType type, const std::function<void()>& kernel, ArchId arch) {
+const Report& Device::launch(int block_dim, KernelType type, const std::function<void()>& kernel,
+                             ArchId arch) {
     if (block_dim <= 0 || block_dim > 4096)
         throw HostError(fmt::format("kernel launch: blockDim {} is outside 1..4096", block_dim));
+    // The happens-before clocks hold one entry per pipe of every core, at every pipe of every core: their
+    // size grows with the square of the core count. Refuse a launch whose clocks alone would not fit in
+    // memory.
+    {
+        uint64_t cores = (type == KernelType::aiv_only ? 0u : 1u) * static_cast<uint64_t>(block_dim) +
+                         (type == KernelType::aic_only      ? 0u
+                          : type == KernelType::mix_aic_1_2 ? 2u
+                                                            : 1u) *
+                             static_cast<uint64_t>(block_dim);
+        uint64_t agents = cores * kPipeSlots;
+        uint64_t clock_bytes = cores * (kPipeSlots + 1) * agents * sizeof(uint32_t);
+        constexpr uint64_t kClockLimit = uint64_t{4} << 30;
+        if (clock_bytes > kClockLimit)
+            throw HostError(fmt::format(
+                "kernel launch: blockDim {} gives {} cores, whose happens-before clocks need {:.1f} GiB (the "
+                "model's limit is {} GiB; they grow with the square of the core count): launch fewer blocks",
+                block_dim, cores, static_cast<double>(clock_bytes) / (1u << 30), kClockLimit >> 30));
+    }
     for (auto& [base, mem] : gm_) mem->reset_shadow();
     Config cfg = cfg_;
     cfg.arch = arch;

@@ -7,6 +7,7 @@
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
 #include "evg/hw/race_shadow.hpp"
+#include "fiber.hpp"
 
 namespace evg::hw {
 
@@ -36,8 +37,19 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
 }
 
 Machine::~Machine() {
-    for (auto& r : runners_)
-        if (r.thread.joinable()) r.thread.join();
+    // A launch left by an exception of the scheduler still has cores inside the kernel body: stop them and
+    // let each unwind its stack (its API calls now throw CoreAbortTag), so that nothing on a fiber's stack
+    // leaks.
+    for (size_t i = 0; i < runners_.size(); ++i) {
+        auto& f = runners_[i].fiber;
+        if (!f) continue;
+        cores_[i]->aborting_ = true;
+        while (f->suspended()) {
+            detail::tls_core = cores_[i].get();
+            f->resume();
+            detail::tls_core = nullptr;
+        }
+    }
 }
 
 Core* Machine::aic_of(int block) {
@@ -681,13 +693,10 @@ void Machine::after_issue(Core& c) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Threads and scheduling
+// Fibers and scheduling
 
 void Machine::yield_to_scheduler(int i) {
-    std::unique_lock lk(mu_);
-    turn_ = -1;
-    cv_.notify_all();
-    cv_.wait(lk, [&] { return turn_ == i; });
+    runners_[static_cast<size_t>(i)].fiber->yield();
 }
 
 void Machine::block_until(Core& c, const std::function<bool()>& ready, std::string what) {
@@ -711,12 +720,7 @@ void Machine::block_until(Core& c, const std::function<bool()>& ready, std::stri
 }
 
 void Machine::core_main(int i, const std::function<void()>& kernel) {
-    {
-        std::unique_lock lk(mu_);
-        cv_.wait(lk, [&] { return turn_ == i; });
-    }
     Core& c = core(i);
-    detail::tls_core = &c;
     auto fail = [&](const std::string& what) {
         violate({ViolationKind::kernel_exception,
                  Severity::error,
@@ -736,11 +740,7 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
         // A kernel thread that was stopped unwinds with an internal token; anything else is reported.
         if (!c.aborting_) fail("an exception of unknown type");
     }
-    detail::tls_core = nullptr;
-    std::unique_lock lk(mu_);
     runners_[static_cast<size_t>(i)].state = Runner::State::finished;
-    turn_ = -1;
-    cv_.notify_all();
 }
 
 int Machine::pick_runnable() {
@@ -758,12 +758,13 @@ int Machine::pick_runnable() {
 Report Machine::run(const std::function<void()>& kernel) {
     runners_.resize(cores_.size());
     for (size_t i = 0; i < cores_.size(); ++i)
-        runners_[i].thread = std::thread([this, i, &kernel] { core_main(static_cast<int>(i), kernel); });
+        runners_[i].fiber =
+            std::make_unique<detail::Fiber>([this, i, &kernel] { core_main(static_cast<int>(i), kernel); });
+    // The core whose fiber runs is the one the AscendC calls of the kernel body act on.
     auto give_turn = [&](int i) {
-        std::unique_lock lk(mu_);
-        turn_ = i;
-        cv_.notify_all();
-        cv_.wait(lk, [&] { return turn_ == -1; });
+        detail::tls_core = &core(i);
+        runners_[static_cast<size_t>(i)].fiber->resume();
+        detail::tls_core = nullptr;
     };
     int last = -1;
     for (;;) {
@@ -791,8 +792,6 @@ Report Machine::run(const std::function<void()>& kernel) {
             while (runners_[i].state != Runner::State::finished) give_turn(static_cast<int>(i));
         break;
     }
-    for (auto& r : runners_)
-        if (r.thread.joinable()) r.thread.join();
     drain();
     if (!deadlocked_) {
         bool stuck = false;

@@ -21,18 +21,21 @@ Memory::Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment
     : kind_(kind), uid_(next_uid()), name_(std::move(name)), size_(size) {
     uint64_t rounded = (size + alignment - 1) / alignment * alignment;
     if (rounded == 0) rounded = alignment;
-    data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded));
+    // calloc, not aligned_alloc + memset: large blocks come zeroed from the OS page by page, so a launch of
+    // thousands of cores only pays for the bytes its kernel touches.
+    base_ = static_cast<uint8_t*>(std::calloc(rounded + alignment, 1));
     written_ = static_cast<uint8_t*>(std::calloc(rounded, 1));
-    if (!data_ || !written_) {
-        std::free(data_);
+    if (!base_ || !written_) {
+        std::free(base_);
         std::free(written_);
         throw HostError("cannot allocate " + std::to_string(size) + " bytes of host memory for " + name_);
     }
-    std::memset(data_, 0, rounded);
+    auto addr = reinterpret_cast<uintptr_t>(base_);
+    data_ = base_ + (alignment - addr % alignment) % alignment;
 }
 
 Memory::~Memory() {
-    std::free(data_);
+    std::free(base_);
     std::free(written_);
 }
 

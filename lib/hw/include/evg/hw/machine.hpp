@@ -1,15 +1,12 @@
-// One kernel launch: the cores, their threads, the scheduler that runs pipe queues, and the checkers.
+// One kernel launch: the cores, their fibers, the scheduler that runs pipe queues, and the checkers.
 #pragma once
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "evg/hw/config.hpp"
@@ -18,6 +15,10 @@
 #include "evg/hw/report.hpp"
 
 namespace evg::hw {
+
+namespace detail {
+class Fiber;
+}
 
 class Device;
 
@@ -136,17 +137,14 @@ class Machine {
     uint64_t steps_ = 0;
     ScheduleCoverage coverage_;
 
-    // ---- threads ----
+    // ---- cores as fibers (stackful coroutines on the launching thread) ----
     struct Runner {
-        std::thread thread;
+        std::unique_ptr<detail::Fiber> fiber;
         enum class State { ready, blocked, finished } state = State::ready;
         std::function<bool()> ready;
         std::string blocked_on;
     };
     std::vector<Runner> runners_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    int turn_ = -1;  // index of the core whose thread runs; -1: the scheduler
     void core_main(int i, const std::function<void()>& kernel);
     void yield_to_scheduler(int i);
     int pick_runnable();

@@ -53,6 +53,7 @@ class Memory {
     uint32_t uid_;
     std::string name_;
     uint64_t size_;
+    uint8_t* base_;  // the allocation; data_ is its first aligned byte
     uint8_t* data_;
     uint8_t* written_;
     uint64_t peak_ = 0;

@@ -1,0 +1,46 @@
+// A stackful coroutine on the calling thread: the cores of one launch run as fibers that the machine's
+// scheduler resumes in turn, so a hand-off is a context switch instead of an OS-thread wake-up.
+//
+// Built on POSIX ucontext (glibc), with AddressSanitizer's fiber annotations so that the ASan build tracks
+// the stack it is on. Stacks are mmap'ed with a guard page below them (an overflow faults instead of
+// corrupting the heap) and recycled per thread, since a property run launches thousands of kernels.
+#pragma once
+
+#include <ucontext.h>
+
+#include <cstddef>
+#include <functional>
+
+namespace evg::hw::detail {
+
+class Fiber {
+  public:
+    explicit Fiber(std::function<void()> body);
+    ~Fiber();
+    Fiber(const Fiber&) = delete;
+    Fiber& operator=(const Fiber&) = delete;
+
+    // From outside the fiber: runs it until it yields or its body returns. Not to be called once finished().
+    void resume();
+    // From inside the fiber: returns to the resume() that entered it.
+    void yield();
+    bool finished() const { return finished_; }
+    bool suspended() const { return started_ && !finished_; }  // inside its body, waiting for resume()
+
+  private:
+    static void entry(unsigned lo, unsigned hi);
+    void switch_out(bool last);
+
+    std::function<void()> body_;
+    ucontext_t self_{};
+    ucontext_t caller_{};
+    void* stack_ = nullptr;  // the usable stack, above its guard page
+    bool started_ = false;
+    bool finished_ = false;
+    // AddressSanitizer bookkeeping (unused in other builds).
+    void* fake_stack_ = nullptr;
+    const void* caller_bottom_ = nullptr;
+    size_t caller_size_ = 0;
+};
+
+}  // namespace evg::hw::detail
