@@ -54,6 +54,8 @@ class Memory {
     std::string name_;
     uint64_t size_;
     uint8_t* base_;  // the allocation; data_ is its first aligned byte
+    size_t base_bytes_;
+    size_t written_bytes_;
     uint8_t* data_;
     uint8_t* written_;
     uint64_t peak_ = 0;
