@@ -242,6 +242,36 @@ Verdict decide(const Run& run) {
             }
     }
 
+    // What may execute in some schedule, optimistically: everything ordered before it may, an intra-core wait
+    // has its set, a cross-core wait has some increment whose sets all may execute. Increments and waits that
+    // can never execute compete for nothing, so they make no counter ambiguous.
+    std::vector<char> may(static_cast<size_t>(n), 0);
+    auto inc_may = [&](const Increment& inc) {
+        for (int s : inc.sources)
+            if (!may[static_cast<size_t>(s)]) return false;
+        return true;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < n; ++i) {
+            if (may[static_cast<size_t>(i)]) continue;
+            if (I(i).kind == Kind::wait && !matched[static_cast<size_t>(i)]) continue;
+            if (I(i).kind == Kind::cross_wait) {
+                auto it = counters.find(wait_counter(I(i).core, I(i).mode, I(i).flag));
+                bool any = false;
+                if (it != counters.end())
+                    for (const auto& inc : it->second.incs) any |= inc_may(inc);
+                if (!any) continue;
+            }
+            bool ok = true;
+            for (int p : g.preds(i)) ok &= may[static_cast<size_t>(p)] != 0;
+            if (ok) {
+                may[static_cast<size_t>(i)] = 1;
+                changed = true;
+            }
+        }
+    }
+
     // Resolve counters whose increments and waits are totally ordered; new edges may order more of them.
     bool progress = true;
     while (progress) {
@@ -253,7 +283,8 @@ Verdict decide(const Run& run) {
             c.unordered = {-1, -1};
             for (size_t a = 0; a < c.incs.size() && c.unordered.first < 0; ++a)
                 for (size_t b = a + 1; b < c.incs.size() && c.unordered.first < 0; ++b)
-                    if (!inc_before(g, c.incs[a], c.incs[b]) && !inc_before(g, c.incs[b], c.incs[a])) {
+                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !inc_before(g, c.incs[a], c.incs[b]) &&
+                        !inc_before(g, c.incs[b], c.incs[a])) {
                         c.unordered = {c.incs[a].sources.front(), c.incs[b].sources.front()};
                         c.why =
                             c.incs[a].mode != c.incs[b].mode
@@ -263,9 +294,11 @@ Verdict decide(const Run& run) {
                     }
             // Unordered waits matter only where there is an increment to compete for: with none, every
             // wait blocks in every schedule.
-            for (size_t a = 0; a < c.waits.size() && c.unordered.first < 0 && !c.incs.empty(); ++a)
+            const bool some_inc = std::any_of(c.incs.begin(), c.incs.end(), inc_may);
+            for (size_t a = 0; a < c.waits.size() && c.unordered.first < 0 && some_inc; ++a)
                 for (size_t b = a + 1; b < c.waits.size() && c.unordered.first < 0; ++b)
-                    if (!g.ordered(c.waits[a], c.waits[b])) {
+                    if (may[static_cast<size_t>(c.waits[a])] && may[static_cast<size_t>(c.waits[b])] &&
+                        !g.ordered(c.waits[a], c.waits[b])) {
                         c.unordered = {c.waits[a], c.waits[b]};
                         c.why = "two unordered waits may take its increments in either order";
                     }

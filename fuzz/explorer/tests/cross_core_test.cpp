@@ -118,6 +118,25 @@ TEST(CrossCore, TwoPipesOfOneAivWaitOnOneCounter) {
     EXPECT_EQ(ids(a, FindingKind::ambiguous), (std::set<int>{b.id(kAiv0, wv), b.id(kAiv0, wm)}));
 }
 
+// The same two unordered waits, but the only set of their counter sits behind a wait that is never satisfied:
+// nothing is there to compete for, both waits block in every schedule, and nothing is ambiguous (found by the
+// sync_program fuzzer: the explorer called it ambiguous, the machine reported the deadlock).
+TEST(CrossCore, WaitsCompetingForAnIncrementThatNeverRunsAreNotAmbiguous) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    int stuck = b.cross_wait(kAic, 2, MTE2, 4);  // nobody sets AIC's flag 4
+    b.cross_set(kAic, 2, MTE2, 3);               // queued behind it on MTE2: never runs
+    int wv = b.cross_wait(kAiv0, 2, V, 3);
+    int wm = b.cross_wait(kAiv0, 2, MTE3, 3);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(ids(e, FindingKind::deadlock),
+              (std::set<int>{b.id(kAic, stuck), b.id(kAiv0, wv), b.id(kAiv0, wm)}))
+        << e.text();
+    Verdict a = decide(record(b.program(), 1));
+    EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+    expect_same(a, e);
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
