@@ -272,6 +272,26 @@ Verdict decide(const Run& run) {
         }
     }
 
+    // Increment a of counter c lands before increment b in every schedule: by the graph, or by counting. When
+    // k waits of c come before some set of b, k increments landed before b (each wait took one); if no more
+    // than k increments other than b can land before it, each of them does. (One AIV waits for the AIC's
+    // increment and only then joins a round on the same counter: the round's increment comes second although
+    // no edge says so until the counter is resolved.)
+    auto lands_before = [&](const Counter& c, size_t a, size_t b) {
+        if (inc_before(g, c.incs[a], c.incs[b])) return true;
+        size_t waits_before = 0;
+        for (int w : c.waits) {
+            bool before = false;
+            for (int s : c.incs[b].sources) before |= g.hb(w, s);
+            waits_before += before ? 1 : 0;
+        }
+        if (waits_before == 0 || inc_before(g, c.incs[b], c.incs[a])) return false;
+        size_t could = 0;  // increments other than b that may land before it
+        for (size_t k = 0; k < c.incs.size(); ++k)
+            if (k != b && inc_may(c.incs[k]) && !inc_before(g, c.incs[b], c.incs[k])) ++could;
+        return could <= waits_before;
+    };
+
     // Resolve counters whose increments and waits are totally ordered; new edges may order more of them.
     bool progress = true;
     while (progress) {
@@ -283,8 +303,8 @@ Verdict decide(const Run& run) {
             c.unordered = {-1, -1};
             for (size_t a = 0; a < c.incs.size() && c.unordered.first < 0; ++a)
                 for (size_t b = a + 1; b < c.incs.size() && c.unordered.first < 0; ++b)
-                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !inc_before(g, c.incs[a], c.incs[b]) &&
-                        !inc_before(g, c.incs[b], c.incs[a])) {
+                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !lands_before(c, a, b) &&
+                        !lands_before(c, b, a)) {
                         c.unordered = {c.incs[a].sources.front(), c.incs[b].sources.front()};
                         c.why =
                             c.incs[a].mode != c.incs[b].mode
@@ -306,7 +326,7 @@ Verdict decide(const Run& run) {
             std::vector<size_t> order(c.incs.size());
             for (size_t k = 0; k < order.size(); ++k) order[k] = k;
             std::stable_sort(order.begin(), order.end(),
-                             [&](size_t a, size_t b) { return inc_before(g, c.incs[a], c.incs[b]); });
+                             [&](size_t a, size_t b) { return lands_before(c, a, b); });
             std::vector<int> waits = c.waits;
             std::stable_sort(waits.begin(), waits.end(), [&](int a, int b) { return g.hb(a, b); });
             for (size_t k = 0; k < std::min(order.size(), waits.size()); ++k) {

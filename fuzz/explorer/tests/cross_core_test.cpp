@@ -137,6 +137,28 @@ TEST(CrossCore, WaitsCompetingForAnIncrementThatNeverRunsAreNotAmbiguous) {
     expect_same(a, e);
 }
 
+// One counter in two modes, but in an order every schedule keeps: each AIV waits for the AIC's mode-2
+// increment (on AtlasA2 the wait blocks the whole core) and only then joins the mode-1 round that increments
+// the same counter again. No edge orders the two increments until the counter is matched; counting does: the
+// wait before the round's set took one increment, and the AIC's is the only other one (found by the
+// sync_program fuzzer: the explorer called it ambiguous).
+TEST(CrossCore, AWaitBeforeARoundOrdersTheIncrementsOfItsCounter) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    int y = b.gm(64, "Y"), ub0 = b.local(kAiv0, 64);
+    b.cross_set(kAic, 2, MTE2, 2);
+    b.cross_wait(kAiv0, 2, V, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.copy_in(kAiv0, {ub0, 0, 32}, {y, 0, 32});
+    b.cross_set(kAiv1, 1, MTE3, 2);  // AIV0.1 joins the round without waiting: its counter is left at 2
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left), (std::set<std::string>{"AIV0.1:cross(ns0)2"})) << e.text();
+    Verdict a = decide(record(b.program(), 1));
+    EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+    expect_same(a, e);
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
