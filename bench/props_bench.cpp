@@ -1,4 +1,4 @@
-// Property cases per second (issue 5 §7): random small problems (M, N up to one 32 x 64 tile plus one,
+// Property cases per second: random small problems (M, N up to one 32 x 64 tile plus one,
 // K <= 65, graphs of up to 8 genes) through the whole property 1-3 check: case data, the kernel on the model
 // with DynamicVisitor (run_on_model), the report's checkers, the oracle, and the output comparison. Target:
 // at least 200 cases per second on one core (run it under `taskset -c 0`).

@@ -1,4 +1,4 @@
-// Property 4 of issue 5 §3: TopologicalVisitor ≡ TreeVisitor.
+// Property 4 (props/README.md): TopologicalVisitor ≡ TreeVisitor.
 //
 // A random DAG (a generated case whose root reaches some node along two or more paths, or, when it has none,
 // the case with one input edge rewired so that it has: as_dag below) runs through

@@ -1,4 +1,4 @@
-// The quantised matmul of L1 example 12 (evg-semantics §10.3), on the GM-workspace kernels: int8 A/B, int32
+// The quantised matmul of L1 example 12 (docs/evg-semantics.md §10.3), on the GM-workspace kernels: int8 A/B, int32
 // C, D = half(Mul3(float(C), float(scale[j]), float(perTokenScale[i]))). On AtlasA2 as seed 000 host code
 // (MatmulVisitor, GemmType operands, EpilogueAtlasA2Visitor; upstream used MatmulMultiStageWorkspaceVisitor
 // with the preload-async epilogue, which this library does not have); on Ascend950 through

@@ -1,4 +1,4 @@
-// Seed 003 / MASTER (examples/64_ascend950_matmul_evg, evg-semantics §10.2): float A/B/C, BlockMmadTla,
+// Seed 003 / MASTER (examples/64_ascend950_matmul_evg, docs/evg-semantics.md §10.2): float A/B/C, BlockMmadTla,
 // BlockEpilogue<EpilogueVisitor<USE_UB>, ArchTag, Int<CL>, EVG, ElementC>, BasicMatmulTlaVisitor (GM
 // workspace) or BasicMatmulTlaUbVisitor (UB workspace, Ascend950 only), host code and Arguments as seed 003
 // writes them. add, leaky_relu, sigmoid, silu, the 9-op topological tanh, bias and add_ub on Ascend950;

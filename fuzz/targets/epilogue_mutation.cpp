@@ -1,4 +1,4 @@
-// libFuzzer target epilogue_mutation (issue 9 §3): the input chooses a valid problem through the property
+// libFuzzer target epilogue_mutation (fuzz/README.md): the input chooses a valid problem through the property
 // generators (small shapes, both chips, both workspace paths) and one or two sync mutations among the
 // mutation points of its real BlockEpilogue / kernel run. Invariant: the checkers' verdict agrees with the
 // explorer's happens-before graph on the mutated trace, and a mutation the explorer proves harmless runs

@@ -1,5 +1,5 @@
 // The one place where the oracle meets lib/hw's conversions: the two independent implementations must agree
-// bit for bit (DESIGN.md, "The oracle"). NaN results are compared as "NaN with the same sign": lib/hw keeps
+// bit for bit (the oracle shares no code with the model: docs/glossary.md, "oracle"). NaN results are compared as "NaN with the same sign": lib/hw keeps
 // payloads, the oracle does not carry them (the comparison treats every NaN alike).
 #include <cmath>
 #include <cstdint>

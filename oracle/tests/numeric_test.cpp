@@ -108,7 +108,7 @@ TEST(Oracle_Numeric, FloatToIntegerEveryModeAndSaturation) {
         {-kInf, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000},
         {-0.0L, 0, 0, 0, 0, 0, 0, 0},
     });
-    // hardware-model.md §7 examples: half 127.5 -> int8 127 in every mode; float 2^22+0.5 -> int16 32767
+    // docs/hardware-model.md §7 examples: half 127.5 -> int8 127 in every mode; float 2^22+0.5 -> int16 32767
     for (M m : kModes) {
         EXPECT_EQ(encode(DType::i8, 127.5, m), 0x7fu);
         EXPECT_EQ(encode(DType::i16, p2(22) + 0.5, m), 0x7fffu);

@@ -1,4 +1,4 @@
-// Property 5 of issue 5 §3 (static ≡ dynamic): what the generated corpus files (corpus_gen.cpp) call.
+// Property 5 of props/README.md (static ≡ dynamic): what the generated corpus files (corpus_gen.cpp) call.
 //
 // Every generated case is a function that declares emit_cpp's layouts, `using EVG = ...;` and the Arguments
 // with the device pointers bound to the tensors of the run, and runs the static EVG through run_static. It

@@ -1,4 +1,4 @@
-// Property 5 of issue 5 §3: static ≡ dynamic over the compiled corpus. Every case of the generated files
+// Property 5 (props/README.md): static ≡ dynamic over the compiled corpus. Every case of the generated files
 // (corpus_gen.cpp) runs twice on the model with the same data, cores and in-order scheduler: as the static
 // EVG emit_cpp printed for it (compiled into this binary) and as a DynamicVisitor through run_on_model. The
 // two runs must issue the same instruction trace (core, pipe, kind, op, in order), reach the same UB

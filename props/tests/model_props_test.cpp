@@ -1,4 +1,4 @@
-// The properties of issue 5 §3 over random cases run through the real library on the model
+// The properties of props/README.md over random cases run through the real library on the model
 // (evg::graph::run_on_model), each asserted with RC_ASSERT inside the property:
 //   1. outputs equal the oracle's: bit-exact for exact-friendly data, the per-functor bound otherwise
 //      (NaN-aware), and for Add reductions of float data the summation-order bound (check_sum_bound);

@@ -14,7 +14,7 @@ namespace evg::reports {
 
 namespace {
 
-// The spec's node order (evg-semantics.md §4), then the composition and example rows.
+// The spec's node order (docs/evg-semantics.md §4), then the composition and example rows.
 constexpr std::string_view kNodeOrder[] = {
     "AccLoad",  "AuxLoad",   "RowBroadcast", "ColBroadcast", "ScalarBroadcast", "Compute", "Cast",
     "AuxStore", "RowReduce", "ColReduce",    "ScalarReduce", "Composition",     "Example"};

@@ -1,4 +1,4 @@
-// evgcheck sync-table: the SYNC mutation table (issue 9 §4). Every mutation point x operator of the seed
+// evgcheck sync-table: the SYNC mutation table (fuzz/mutation/README.md). Every mutation point x operator of the seed
 // examples, N random graphs of the property generators (both chips, both workspace paths) and the seed
 // kernels, classified against the independent schedule explorer; prints the table per operator x node kind
 // and the totals, writes sync_table.md and sync_table.json in --out. Exit 0 when nothing is missed, falsely

@@ -23,7 +23,7 @@ using namespace Catlass;
 using evg::hw::ViolationKind;
 
 // ---------------------------------------------------------------------------------------------------------
-// Block swizzle (evg-semantics.md §6.4), tables written by hand for loopsMN = 5 x 4 and SwizzleOffset 3.
+// Block swizzle (docs/evg-semantics.md §6.4), tables written by hand for loopsMN = 5 x 4 and SwizzleOffset 3.
 
 std::vector<std::pair<uint32_t, uint32_t>> swizzle_order(uint32_t dir) {
     // Problem 5 x 4 tiles of 16 x 16, the last row and column partial.

@@ -1,6 +1,6 @@
 // TreeVisitor and TopologicalVisitor: the order of Arguments, of UB carving and of visits; the per-stage
 // cache of TopologicalVisitor (each op once per stage call; with topo_store_per_consumer, a shared
-// STORE-stage op once per consumer path); and max_compute_length against the numbers of evg-semantics §10.2 /
+// STORE-stage op once per consumer path); and max_compute_length against the numbers of docs/evg-semantics.md §10.2 /
 // §10.3.
 #include <gtest/gtest.h>
 
@@ -474,7 +474,7 @@ TEST(TopologicalVisitor, AtlasA2_float_SharedRowReduceAccumulatesOnce) {
 }
 
 TEST(TopologicalVisitor, AtlasA2_float_SharedRowReduceAccumulatesTwiceWithTheL1Switch) {
-    // evg-semantics §11.2 item 7: the L1 cache re-runs a shared reduce per consumer; the atomic add doubles.
+    // docs/evg-semantics.md §11.2 item 7: the L1 cache re-runs a shared reduce per consumer; the atomic add doubles.
     TwoByThirtyTwo in;
     size_t stores = 0;
     auto out = run_shared_reduce(true, stores);
@@ -483,7 +483,7 @@ TEST(TopologicalVisitor, AtlasA2_float_SharedRowReduceAccumulatesTwiceWithTheL1S
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// max_compute_length: evg-semantics §10.2 (Ascend950, fp32) and §10.3 (AtlasA2, fp16).
+// max_compute_length: docs/evg-semantics.md §10.2 (Ascend950, fp32) and §10.3 (AtlasA2, fp16).
 
 template <UA::NodeClass C, class E>
 struct UbOnly {

@@ -1,4 +1,4 @@
-// C++ emission against the Catlass EVG API. The goldens are written from the spec (evg-semantics §3.3, §3.4,
+// C++ emission against the Catlass EVG API. The goldens are written from the spec (docs/evg-semantics.md §3.3, §3.4,
 // §10.2, §10.3), not from the emitter's output: two full texts in tests/golden/, and for the other shipped
 // examples the exact Arguments initializer plus the EVG type with whitespace and comments ignored.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The UB accounting function against the computeLengths of the shipped examples (evg-semantics §10.2, §10.3),
+// The UB accounting function against the computeLengths of the shipped examples (docs/evg-semantics.md §10.2, §10.3),
 // both at compile time (as a static visitor type list would use it) and through a runtime graph.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Cast legality per chip (hardware-model.md §7): the full (arch, from, to, mode) space is checked against a
+// Cast legality per chip (docs/hardware-model.md §7): the full (arch, from, to, mode) space is checked against a
 // transcription of the Atlas A2 and Ascend 950 tables, and rejections must explain themselves.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Integer conversions (hardware-model.md §7): float/half -> int rounding and saturation, NaN -> 0,
+// Integer conversions (docs/hardware-model.md §7): float/half -> int rounding and saturation, NaN -> 0,
 // int -> float/half/bf16 rounding above the mantissa width, int -> int saturation, and convert_element over every
 // pair of kAllDTypes in every RoundMode against an independent reference.
 #include <gtest/gtest.h>

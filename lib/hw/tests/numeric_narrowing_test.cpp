@@ -1,4 +1,4 @@
-// float -> half / bfloat16 narrowing in every RoundMode against independent references (hardware-model.md §7):
+// float -> half / bfloat16 narrowing in every RoundMode against independent references (docs/hardware-model.md §7):
 //  * RINT against GCC's _Float16 (when the compiler has it) and against an exact integer reference that
 //    binary-searches the half encodings (runs on every compiler);
 //  * every mode against the double-arithmetic bracketing reference of numeric_reference.hpp.

@@ -1,5 +1,5 @@
 // Exhaustive 16-bit checks: every half and bfloat16 bit pattern widens exactly and narrows back unchanged in
-// every RoundMode (hardware-model.md §7).
+// every RoundMode (docs/hardware-model.md §7).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Element-type catalogue and storage types (hardware-model.md §7).
+// Element-type catalogue and storage types (docs/hardware-model.md §7).
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,4 +1,4 @@
-// The conformance catalogue: its case records and the runner (issue 6 §1).
+// The conformance catalogue: its case records and the runner (README.md, "Two commands").
 //
 // Every case is a deterministic problem with a stable id (e.g. "RowBroadcast/AtlasA2/half/tailN33/CL4096")
 // that replays it alone through `evgcheck conformance --filter '<id>'`. The report writers consume

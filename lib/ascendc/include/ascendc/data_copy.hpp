@@ -6,7 +6,7 @@
 
 namespace AscendC {
 
-// Strides in 32-byte DataBlocks (hardware-model.md §5.2).
+// Strides in 32-byte DataBlocks (docs/hardware-model.md §5.2).
 struct DataCopyParams {
     uint16_t blockCount = 1;
     uint16_t blockLen = 0;
@@ -14,7 +14,7 @@ struct DataCopyParams {
     uint16_t dstStride = 0;
 };
 
-// blockLen in bytes; strides: GM side in bytes, UB side in 32-byte blocks (hardware-model.md §5.3).
+// blockLen in bytes; strides: GM side in bytes, UB side in 32-byte blocks (docs/hardware-model.md §5.3).
 struct DataCopyExtParams {
     uint16_t blockCount = 1;
     uint32_t blockLen = 0;

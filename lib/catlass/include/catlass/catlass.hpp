@@ -1,4 +1,4 @@
-// Catlass basics: qualifiers, constants and integer helpers (evg-semantics.md §9).
+// Catlass basics: qualifiers, constants and integer helpers (docs/evg-semantics.md §9).
 #pragma once
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (hardware-model.md §7,
+// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (docs/hardware-model.md §7,
 // from the Atlas A2 and Ascend 950 tables of Cast.md).
 #include "evg/hw/numeric/cast_rules.hpp"
 

@@ -1,4 +1,4 @@
-// Bit-exact conversions for every (source, destination, RoundMode) of hardware-model.md §7.
+// Bit-exact conversions for every (source, destination, RoundMode) of docs/hardware-model.md §7.
 //
 // All rounding goes through one integer routine: a finite non-zero value is written as m * 2^e2 (m an unsigned
 // integer), the bits below the destination's quantum are dropped, and the mode decides whether to add one
@@ -67,7 +67,7 @@ constexpr Format kHalf{5, 10};
 constexpr Format kBf16{8, 7};
 constexpr Format kFloat{8, 23};
 
-// Result of a finite value too large for the format, per mode (hardware-model.md §7 and the brief):
+// Result of a finite value too large for the format, per mode (docs/hardware-model.md §7 and the brief):
 // RINT/ROUND/NONE -> Inf; TRUNC -> max finite; FLOOR -> +max / -Inf; CEIL -> +Inf / -max;
 // ODD -> max finite (round-to-odd never produces the even Inf encoding: truncation gives max, whose LSB is 1).
 uint64_t overflow_bits(Format fmt, bool neg, RoundMode mode) {

@@ -1,4 +1,4 @@
-// Element-type catalogue and the half -> float table (hardware-model.md §7).
+// Element-type catalogue and the half -> float table (docs/hardware-model.md §7).
 #include "evg/hw/numeric/types.hpp"
 
 #include <bit>

@@ -26,7 +26,7 @@ struct CompareOptions {
     std::size_t max_reported = 16;   // mismatches listed in detail (the totals count all of them)
 };
 
-// Catlass's tolerance: 1/256 for K < 2048, else 1/128 (evg-semantics.md §10.1).
+// Catlass's tolerance: 1/256 for K < 2048, else 1/128 (docs/evg-semantics.md §10.1).
 double catlass_rtol(std::int64_t k);
 CompareOptions bit_exact();
 CompareOptions within_ulp(std::uint64_t max_ulp);

@@ -1,6 +1,6 @@
 // Evaluates a problem on whole matrices: the GEMM (gemm.hpp), then every node reachable from the root over
 // the full M x N, each node's value rounded to its element type after every instruction the hardware issues
-// (functors.hpp). What each node computes (evg-semantics.md §2):
+// (functors.hpp). What each node computes (docs/evg-semantics.md §2):
 //
 //   AccLoad          C (already rounded to ElementC)
 //   AuxLoad          X[i, j] of the named M x N tensor (element (i, j) at i * row_stride + j)

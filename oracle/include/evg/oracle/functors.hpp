@@ -1,4 +1,4 @@
-// The compute functors of operations.hpp (evg-semantics.md §7.1), evaluated on whole matrices. Each
+// The compute functors of operations.hpp (docs/evg-semantics.md §7.1), evaluated on whole matrices. Each
 // instruction the functor issues ends with instruction_result(t, ·) (values.hpp), so a chain of k
 // instructions rounds k times, exactly like the device:
 //

@@ -1,5 +1,5 @@
 // The oracle's own numbers: exact decoding of every stored element type and rounding to any element type
-// under every RoundMode (hardware-model.md §7, evg-semantics.md §8). Shares no code with lib/hw; only the
+// under every RoundMode (docs/hardware-model.md §7, docs/evg-semantics.md §8). Shares no code with lib/hw; only the
 // DType and RoundMode enums are borrowed so both sides speak of the same things.
 //
 // Every value the oracle handles is a `long double` (x87 80-bit on the supported targets, 64-bit significand):

@@ -11,7 +11,7 @@
 namespace evg::oracle {
 
 // The functors computed with transcendental functions or with instructions whose precision is unpublished
-// (hardware-model.md §6.3): Exp, Silu, Sigmoid, Rsqrt, RsqrtFast, Sqrt, Reciprocal, Div.
+// (docs/hardware-model.md §6.3): Exp, Silu, Sigmoid, Rsqrt, RsqrtFast, Sqrt, Reciprocal, Div.
 bool is_transcendental(graph::Functor fn);
 
 // The largest distance, in ULPs of ElementCompute, that a correct model may be from the oracle for one

@@ -1,4 +1,4 @@
-// rapidcheck generators of Specs (spec.hpp) with the domain shrinks of issue 5 §4, and the case data.
+// rapidcheck generators of Specs (spec.hpp) with domain-aware shrinks, and the case data.
 //
 // Shrinking is entirely ours (shrinkRecur over shrink_candidates): the domain shrinks first (bypass a node,
 // collapse a node's subgraph into an AuxLoad, every dtype to float, halve M/N/K, snap M/N/K to tile

@@ -1,4 +1,4 @@
-// Durable failures (issue 5 §4): a case as graph text plus one header line of run conditions, saved under
+// Durable failures: a case as graph text plus one header line of run conditions, saved under
 // props/regressions/ and replayed as an ordinary gtest case from then on (tests/regressions_test.cpp).
 //
 //   # evgcheck regression: <property>

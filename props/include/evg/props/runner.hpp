@@ -1,5 +1,5 @@
 // Runs one property over generated cases with a case count, a seed and a shrink budget, and reports a
-// failure the way issue 5 §4 asks (failure_report). The entry point of the gtest properties and of
+// failure with a minimal case and a replay line (failure_report). The entry point of the gtest properties and of
 // `evgcheck check`.
 //
 // The shrink budget: after the first failure every further call of the property is a shrink step. When the

@@ -1,5 +1,4 @@
-// The encoding of a random problem that rapidcheck generates and shrinks (issue 5 §2, verification-notes
-// §1.5), and its decoding into a runnable case.
+// The encoding of a random problem that rapidcheck generates and shrinks, and its decoding into a runnable case.
 //
 // A Spec is a list of genes plus independent fields (arch, path, shapes, types, computeLength choice, data
 // mode, cores). A gene is one node with *relative* back-references: reference r of the gene at position p
@@ -63,7 +62,7 @@ inline Gene make_gene(GeneOp op, uint8_t fn = 0) {
     return g;
 }
 
-// Data a case runs on (issue 5 §2, "Float data").
+// Data a case runs on.
 enum class DataMode : uint8_t {
     Exact,  // small integers: every result is exact, the oracle must agree bit for bit
     Float,  // uniform values with special values, fp16/bf16 ties and values that overflow on a down-cast

@@ -1,4 +1,4 @@
-// The conformance report (issue 6 §2): one set of case results written as a self-contained HTML page, a
+// The conformance report (README.md, "Two commands"): one set of case results written as a self-contained HTML page, a
 // Markdown file, JSON for dashboards and a JUnit XML for CI. Every format carries the same content: the
 // matrix node kind x dtype x arch (pass / fail / not applicable with case counts; per cell the worst error in
 // ULP, the UB peak, the events used and the instructions per tile), the failing cases with their replay

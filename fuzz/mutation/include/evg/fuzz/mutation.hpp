@@ -1,4 +1,4 @@
-// Classification of one sync mutation of a subject (issue 9 §4): the mutated run's checkers against the
+// Classification of one sync mutation of a subject (fuzz/mutation/README.md): the mutated run's checkers against the
 // independent schedule explorer's verdict on the mutated trace.
 //
 //   caught       the explorer finds a hazard (race, set twice, deadlock, flag or counter left, cross-core

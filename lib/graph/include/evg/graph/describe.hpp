@@ -1,5 +1,5 @@
 // describe<EVG>(args): the runtime Graph of a static EVG, so that the oracle and the validator can check any
-// user EVG (DESIGN.md "Static and dynamic graphs").
+// user EVG (the static EVG and the runtime graph describe one thing).
 //
 // * One graph node per op. A TreeVisitor is flattened in post-order (children, then the parent), so its root
 //   is its last node; a TopologicalVisitor keeps its op order and its edges; visitors nest either way.

@@ -3,7 +3,7 @@
 //
 // A graph in which every node but the root feeds exactly one consumer and every node is reachable (a tree)
 // becomes a nest of TreeVisitor<Node, Children...> (leaves stay bare ops); its Arguments are nested per
-// level, children first, then the node (evg-semantics §3.3). Any other graph becomes
+// level, children first, then the node (docs/evg-semantics.md §3.3). Any other graph becomes
 // TopologicalVisitor<tla::tuple<tla::seq<inputs...>...>, Ops...> in node order, with flat Arguments (§3.4).
 // A tree deeper than 256 levels is emitted as a TopologicalVisitor too.
 // The device pointers are named ptr<Name> (first letter upper-cased, e.g. ptrX, ptrRowOut) and must be

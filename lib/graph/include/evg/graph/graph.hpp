@@ -1,4 +1,4 @@
-// The runtime graph: the data form of an EVG (evg-semantics §2, §3.4) and the problem it runs in.
+// The runtime graph: the data form of an EVG (docs/evg-semantics.md §2, §3.4) and the problem it runs in.
 //
 // A Graph is a list of nodes with ordered input edges (indices into the list), like TopologicalVisitor's
 // EdgeTuple; the last node is the root. External tensors (inputs such as X, bias, row/column vectors;
@@ -119,7 +119,7 @@ struct TileShape {
     uint32_t m = 0, n = 0, k = 0;
     friend bool operator==(const TileShape&, const TileShape&) = default;
 };
-// L1 tile per arch: AtlasA2 128x256x256, Ascend950 256x256x128 (evg-semantics §10.2, §10.3).
+// L1 tile per arch: AtlasA2 128x256x256, Ascend950 256x256x128 (docs/evg-semantics.md §10.2, §10.3).
 constexpr TileShape default_tile(ArchId arch) {
     return arch == ArchId::Ascend950 ? TileShape{256, 256, 128} : TileShape{128, 256, 256};
 }

@@ -52,7 +52,7 @@ inline void check(const Graph& g, ArchId arch) {
     throw_on_error(validate(g, arch));
 }
 
-// Element types the vector instructions behind a functor accept (hardware-model §6.3): the Add family and
+// Element types the vector instructions behind a functor accept (docs/hardware-model.md §6.3): the Add family and
 // the scalar ops: int16, half, int32, float; Relu/AddRelu: half, int32, float; everything else (Exp, Sqrt,
 // Div, LeakyRelu, Silu, Rsqrt*, Reciprocal, Sigmoid, Prelu): half, float. bfloat16 joins the float types
 // where the arch has bf16 arithmetic (Ascend950). Arch availability of the functor is not checked here.
@@ -61,7 +61,7 @@ bool functor_dtype_legal(ArchId arch, Functor fn, DType t);
 bool reduce_dtype_legal(ArchId arch, DType t);
 // The same per reduce kind: RowReduce combines rows with Add/Max/Min (+ bf16 where the arch has bf16
 // arithmetic), Col/ScalarReduce use ReduceSum/ReduceMax/ReduceMin, which take half and float only
-// (hardware-model §6).
+// (docs/hardware-model.md §6).
 bool reduce_dtype_legal(ArchId arch, NodeKind kind, DType t);
 // Element types of Duplicate, which Col/ScalarBroadcast use to fill rows: int16, half, bfloat16, int32,
 // float.

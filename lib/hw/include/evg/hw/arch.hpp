@@ -1,4 +1,4 @@
-// The arch table: the one place where per-chip numbers live (hardware-model.md §12).
+// The arch table: the one place where per-chip numbers live (docs/hardware-model.md §12).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -17,7 +17,7 @@ enum class KernelType : uint8_t {
     aic_only,     // blockDim AICs
 };
 
-// Pipe numbering follows the compiler's pipe_t (hardware-model.md §1).
+// Pipe numbering follows the compiler's pipe_t (docs/hardware-model.md §1).
 enum class Pipe : uint8_t { S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, FIX = 10 };
 inline constexpr int kPipeSlots = 7;  // S V M MTE1 MTE2 MTE3 FIX: dense index for vector clocks
 constexpr int pipe_slot(Pipe p) {
@@ -28,7 +28,7 @@ constexpr Pipe slot_pipe(int s) {
 }
 std::string_view pipe_name(Pipe p);
 
-// HardEvent values are the ordinal positions of the AscendC enum (hardware-model.md §2.1).
+// HardEvent values are the ordinal positions of the AscendC enum (docs/hardware-model.md §2.1).
 enum class HardEvent : uint8_t {
     MTE2_MTE1 = 0,
     MTE1_MTE2,
@@ -93,7 +93,7 @@ struct ArchSpec {
     bool bf16_arithmetic;        // bf16 is a compute type only on Ascend950
 };
 
-// The table (hardware-model.md §12, evg-semantics.md §9). Catlass's Arch tags read their sizes from here.
+// The table (docs/hardware-model.md §12, docs/evg-semantics.md §9). Catlass's Arch tags read their sizes from here.
 inline constexpr ArchSpec kAtlasA2{ArchId::AtlasA2,
                                    "AtlasA2",
                                    196608,

@@ -1,5 +1,5 @@
 // BlockEpilogue for an Epilogue Visitor Graph: the tile loop over one C block, double buffering with two
-// callbacks sets, and the MTE2 -> V -> MTE3 event protocol (evg-semantics.md §5.1-§5.5).
+// callbacks sets, and the MTE2 -> V -> MTE3 event protocol (docs/evg-semantics.md §5.1-§5.5).
 //
 // MASTER form:  BlockEpilogue<EpilogueVisitor<USE_UB>, ArchTag, tla::Int<CL>, EVG, ElementC>
 // L1 form:      BlockEpilogue<EpilogueAtlasA2Visitor, Gemm::GemmType<E, layout::RowMajor>, tla::Int<CL>, EVG>

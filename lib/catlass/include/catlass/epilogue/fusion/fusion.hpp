@@ -1,4 +1,4 @@
-// The EVG umbrella (evg-semantics.md §1): functors, the visitor bases, every node, TreeVisitor and
+// The EVG umbrella (docs/evg-semantics.md §1): functors, the visitor bases, every node, TreeVisitor and
 // TopologicalVisitor.
 #pragma once
 

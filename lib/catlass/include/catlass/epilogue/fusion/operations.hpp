@@ -1,4 +1,4 @@
-// The element-wise compute functors of VisitorCompute (evg-semantics.md §7.1, MASTER) and the reduction
+// The element-wise compute functors of VisitorCompute (docs/evg-semantics.md §7.1, MASTER) and the reduction
 // helpers of the Row/Col/Scalar Reduce nodes (§7.2, L1 lineage, written in the MASTER conventions).
 //
 // Call convention: `fn.template operator()<ArchTag>(dst, compute_length, srcs...)`, every source a

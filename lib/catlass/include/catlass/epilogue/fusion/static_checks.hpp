@@ -1,5 +1,5 @@
-// Compile-time rules for EVG declarations (DESIGN.md "Static misuse fails in static_assert, with a plain
-// sentence that names the rule"). Upstream Catlass checks none of the graph rules (evg-semantics §3.4, §11.2
+// Compile-time rules for EVG declarations: static misuse fails in a static_assert, with a plain sentence that
+// names the rule. Upstream Catlass checks none of the graph rules (docs/evg-semantics.md §3.4, §11.2
 // item 12); here a malformed graph stops at the first rule it breaks, with one sentence instead of a page of
 // template recursion.
 //
@@ -81,7 +81,7 @@ struct NodeInputRule<VisitorScalarReduce<Fn, E, Layout, S>> {
 };
 
 // Whether an op acts in the STORE stage and hands back its input (AuxStore, Row/Col/ScalarReduce): the ops
-// the L1 TopologicalVisitor cache never caches (evg-semantics §3.5). A node may say so itself with
+// the L1 TopologicalVisitor cache never caches (docs/evg-semantics.md §3.5). A node may say so itself with
 // `static constexpr VisitStage OUTPUT_STAGE` (the L1 name).
 template <class Op, class = void>
 struct IsStoreStageOp : std::false_type {};

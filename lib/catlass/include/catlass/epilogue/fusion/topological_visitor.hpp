@@ -1,4 +1,4 @@
-// TopologicalVisitor<EdgeTuple, Ops...>: an EVG that is a DAG (evg-semantics §3.4, MASTER).
+// TopologicalVisitor<EdgeTuple, Ops...>: an EVG that is a DAG (docs/evg-semantics.md §3.4, MASTER).
 //
 // EdgeTuple = tla::tuple<tla::seq<child indices...>, ...>, one entry per op; entry i lists, in order, the ops
 // whose outputs are op i's inputs (duplicates allowed). The last op is the root. Arguments are flat, in op

@@ -1,4 +1,4 @@
-// TreeVisitor<NodeOp, ChildOps...> and its alias EVG<...> (evg-semantics §3.3).
+// TreeVisitor<NodeOp, ChildOps...> and its alias EVG<...> (docs/evg-semantics.md §3.3).
 //
 // The parent is listed first, but the ops are stored children first, parent last: VisitorImpl<ChildOps...,
 // NodeOp>. Hence Arguments = {children's Arguments in order..., parent's Arguments}, nested per level, and UB

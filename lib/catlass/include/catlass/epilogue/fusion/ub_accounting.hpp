@@ -1,7 +1,7 @@
-// The one function that says how much Unified Buffer (UB) an EVG needs (DESIGN.md "One source of truth").
+// The one function that says how much Unified Buffer (UB) an EVG needs (one source of truth: nothing else counts UB).
 // Used by BlockEpilogue's allocation, by the computeLength calculator and by graph validation.
 //
-// Contract (evg-semantics §2.0, §5.2 step 4, §9):
+// Contract (docs/evg-semantics.md §2.0, §5.2 step 4, §9):
 // * every UB-using node owns `buffers` buffers of exactly CL * element_bytes bytes each
 //   (AccLoad(GM) 1, AccLoad(UB) 0, AuxLoad 1, AuxStore 0, Cast 1 of ElementTo, Compute 1 of ElementCompute,
 //   RowBroadcast 1, RowReduce 1, ColBroadcast 1, ColReduce 2, ScalarBroadcast 1, ScalarReduce 2);

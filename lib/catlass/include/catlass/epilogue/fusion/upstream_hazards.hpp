@@ -1,5 +1,5 @@
-// Correct by default, faithful on demand (DESIGN.md): each switch reproduces one behaviour of upstream
-// Catlass that evg-semantics.md §11.2 calls a hazard. All are off by default; the library then does the right
+// Correct by default, faithful on demand (docs/hazards.md): each switch reproduces one behaviour of upstream
+// Catlass that docs/evg-semantics.md §11.2 calls a hazard. All are off by default; the library then does the right
 // thing. They are process-wide (kernels run on many core threads) and meant to be set around a launch with
 // ScopedUpstreamHazards.
 #pragma once

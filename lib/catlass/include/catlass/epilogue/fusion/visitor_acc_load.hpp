@@ -1,4 +1,4 @@
-// VisitorAccLoad<Element, USE_UB_WORKSPACE=false>: the GEMM C tile (evg-semantics.md §2.1, MASTER).
+// VisitorAccLoad<Element, USE_UB_WORKSPACE=false>: the GEMM C tile (docs/evg-semantics.md §2.1, MASTER).
 // The canonical node: every Visitor* has the same parts in the same order (types, Arguments, Params, static
 // host functions, constructors, get_callbacks, Callbacks).
 //   GM path: LOAD copies the C tile (its clipped origin shape) from the GM workspace into `ubAcc`, row pitch

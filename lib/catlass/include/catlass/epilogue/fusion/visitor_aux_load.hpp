@@ -1,4 +1,4 @@
-// VisitorAuxLoad<Element, Layout>: an external M x N tensor, read tile by tile (evg-semantics.md §2.2,
+// VisitorAuxLoad<Element, Layout>: an external M x N tensor, read tile by tile (docs/evg-semantics.md §2.2,
 // MASTER). `layout` describes the whole tensor (a tla layout or a layout::RowMajor object, row-major only).
 //   LOAD: GetTile(tensor, globalOffset, tile shape) clipped to the tensor, one DataCopyPad GM->UB into
 //         `ubAux` at row pitch alignedCols. COMPUTE/STORE: nothing. UB: 1 buffer. Returns `ubAux`.

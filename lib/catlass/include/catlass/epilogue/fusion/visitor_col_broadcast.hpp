@@ -1,5 +1,5 @@
 // VisitorColBroadcast<Element, Layout=RowMajor>: an M x 1 vector repeated across the tile's columns
-// (evg-semantics.md §2.8, L1 lineage, in the MASTER conventions). `layout` is the (M, 1) layout.
+// (docs/evg-semantics.md §2.8, L1 lineage, in the MASTER conventions). `layout` is the (M, 1) layout.
 //   LOAD:    vector[globalOffset.row, +tileRows) (clipped) into `ubOut` with one DataCopyPad GM->UB: one
 //            burst when the vector is contiguous (row stride 1), else one 32-byte block per element.
 //   COMPUTE: SetFlag/WaitFlag<V_S>(0) (the scalar unit waits until PIPE_V, which waited for MTE2, is idle);

@@ -1,5 +1,5 @@
 // VisitorColReduce<ReduceFn, Element, Layout=RowMajor, Strategy>: reduces its one input over the tile's
-// columns into an M x 1 vector in GM, one value per row (evg-semantics.md §2.9, L1 lineage, MASTER
+// columns into an M x 1 vector in GM, one value per row (docs/evg-semantics.md §2.9, L1 lineage, MASTER
 // conventions). ReduceFn is Add, Max or Min. `layout` is the (M, 1) output layout.
 //   COMPUTE: for every tile row r: ReduceSum/Max/Min of its tileCols valid elements into the 32-byte slot r
 //            of `ubRowReduce` (element r * 32/sizeof(Element)), with `ubWork` as scratch; a

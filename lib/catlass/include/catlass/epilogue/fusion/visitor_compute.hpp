@@ -1,5 +1,5 @@
 // VisitorCompute<ComputeFn, ElementCompute, Scalars...>: an element-wise functor of operations.hpp over its
-// inputs (evg-semantics.md §2.5, MASTER). Arguments = { tla::tuple<Scalars...> scalars; } ({} for none,
+// inputs (docs/evg-semantics.md §2.5, MASTER). Arguments = { tla::tuple<Scalars...> scalars; } ({} for none,
 // {{0.1f}} for one); the functor is aggregate-initialised as ComputeFn<ElementCompute>{scalars...}.
 //   COMPUTE: fn.template operator()<ArchTag>(ubOut, CL, inputs...) over the whole buffer, then
 //            PipeBarrier<PIPE_V> (MASTER): on exit the result may be read by the next vector instruction.

@@ -1,5 +1,5 @@
 // VisitorScalarBroadcast<Element, Layout=RowMajor>: one GM scalar repeated over the whole tile
-// (evg-semantics.md §2.10, L1 lineage, in the MASTER conventions). `layout` is the (1, 1) layout.
+// (docs/evg-semantics.md §2.10, L1 lineage, in the MASTER conventions). `layout` is the (1, 1) layout.
 //   LOAD:    one DataCopyPad GM->UB of the element at layout offset (0, 0) into ubOut[0].
 //   COMPUTE: SetFlag/WaitFlag<V_S>(0); v = GetValue(0); Duplicate(row r, v, tileCols) for every tile row;
 //            then PipeBarrier<PIPE_V> so the consumer reads complete rows (upstream has none).

@@ -1,5 +1,5 @@
 // VisitorScalarReduce<ReduceFn, Element, Layout=RowMajor, Strategy>: reduces its one input over the whole
-// tile into one GM scalar (evg-semantics.md §2.11, L1 lineage, MASTER conventions). ReduceFn is Add, Max or
+// tile into one GM scalar (docs/evg-semantics.md §2.11, L1 lineage, MASTER conventions). ReduceFn is Add, Max or
 // Min. `layout` is the (1, 1) output layout.
 //   COMPUTE: with several rows, the per-column partial as in VisitorRowReduce (DataCopy of row 0, then
 //            PipeBarrier<PIPE_V> + op per further row) into `ubScalar`, then PipeBarrier<PIPE_V>; then one

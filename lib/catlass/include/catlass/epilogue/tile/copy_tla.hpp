@@ -1,4 +1,4 @@
-// CopyGm2UbTla / CopyUb2GmTla: one DataCopyPad per tile, with the parameters of evg-semantics.md §5.6.
+// CopyGm2UbTla / CopyUb2GmTla: one DataCopyPad per tile, with the parameters of docs/evg-semantics.md §5.6.
 // GM side: rows of originCols elements, gap (gmRowStride - originCols) elements in bytes.
 // UB side: rows at pitch ubRowStride elements (a multiple of 32 elements), gap in 32-byte blocks.
 #pragma once

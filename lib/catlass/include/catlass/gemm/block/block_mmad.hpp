@@ -15,7 +15,7 @@
 //   blockMmad(gmA, layoutA, gmB, layoutB, gmC, layoutC, actualBlockShape)          // GlobalTensors (L1)
 // tensorA is the (m x K) tile of A, tensorB the (K x n) tile of B, tensorC the (m x n) tile of C in GM, or a
 // UB tensor (Ascend950): then rows [0, ceil(m/2)) go to AIV0 and the rest to AIV1, each at the tensor's UB
-// offset with the tensor's row stride (the SPLIT_M rule, evg-semantics.md §5.4).
+// offset with the tensor's row stride (the SPLIT_M rule, docs/evg-semantics.md §5.4).
 //
 // The model stores cube operands row-major (ascendc/cube.hpp), so the data flow is:
 //   GM --DataCopyPad (MTE2)--> L1: A as panels of L0K columns (m x kPad each, zero right padding),

@@ -1,5 +1,5 @@
 // GemmIdentityBlockSwizzle<SwizzleOffset, SwizzleDirection>: the order in which (L1M x L1N) blocks of C are
-// handed to loop indices (evg-semantics.md §6.4).
+// handed to loop indices (docs/evg-semantics.md §6.4).
 //
 // loopsMN = CeilDiv((M, N), (L1M, L1N)); coreLoops = loopsM * loopsN.
 // Direction 0 ("Zn"): bands of SwizzleOffset block rows; inside a band the M index runs fastest; odd bands

@@ -1,4 +1,4 @@
-// DeviceGemm<Kernel>: the host adapter (evg-semantics.md §6.5). GetWorkspaceSize / CanImplement / Initialize
+// DeviceGemm<Kernel>: the host adapter (docs/evg-semantics.md §6.5). GetWorkspaceSize / CanImplement / Initialize
 // run on the host; operator() launches the kernel as a mix AIC + 2 AIV kernel on blockDim AI cores of the
 // kernel's ArchTag through the ACL shim. Host code then calls aclrtSynchronizeStream, which returns an error
 // (and prints the report) if the model found a violation.

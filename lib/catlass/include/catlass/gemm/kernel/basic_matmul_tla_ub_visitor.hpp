@@ -1,5 +1,5 @@
 // BasicMatmulTlaUbVisitor<BlockMmad, BlockEpilogue, BlockScheduler> (MASTER, Ascend950 only, UB workspace
-// path, evg-semantics.md §6.2, §5.4).
+// path, docs/evg-semantics.md §6.2, §5.4).
 //
 // The AIC writes each block of C straight into the AIVs' UBs (Fixpipe L0C->UB, SPLIT_M: rows [0, ceil(m/2))
 // to AIV0, the rest to AIV1, both at UB offset 0 with row stride RoundUp<32>(n)); the EVG then starts at UB

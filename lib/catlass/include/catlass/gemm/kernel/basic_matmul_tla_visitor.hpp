@@ -1,5 +1,5 @@
 // BasicMatmulTlaVisitor<BlockMmad, BlockEpilogue, BlockScheduler> (MASTER, GM workspace path,
-// evg-semantics.md §6.1).
+// docs/evg-semantics.md §6.1).
 //
 // The AIC computes each (L1M x L1N) block of C into a full-size GM workspace (ElementC, row-major, ld = n)
 // and signals the block with a reverse-depth-15 cross-core flag (mode 2, set on PIPE_FIX after the Fixpipe);

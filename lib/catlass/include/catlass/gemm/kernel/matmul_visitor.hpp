@@ -1,4 +1,4 @@
-// MatmulVisitor<BlockMmad, BlockEpilogue, BlockScheduler> (L1 lineage, seed 000, evg-semantics.md §6.3).
+// MatmulVisitor<BlockMmad, BlockEpilogue, BlockScheduler> (L1 lineage, seed 000, docs/evg-semantics.md §6.3).
 //
 // The same GM workspace protocol as BasicMatmulTlaVisitor, in the L1 spelling: Arguments are
 // {problemShape, ptrA, ptrB, evg_args}; A and B are dense row-major (RowMajor{m, k}, RowMajor{k, n}); the

@@ -1,4 +1,4 @@
-// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (hardware-model.md §7).
+// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (docs/hardware-model.md §7).
 #pragma once
 #include <string>
 

@@ -1,4 +1,4 @@
-// Bit-exact conversions for every (source, destination, RoundMode) of hardware-model.md §7.
+// Bit-exact conversions for every (source, destination, RoundMode) of docs/hardware-model.md §7.
 // These functions convert; they do not judge legality (see cast_rules.hpp).
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Bit-exact storage types and the element-type catalogue of the machine (hardware-model.md §7).
+// Bit-exact storage types and the element-type catalogue of the machine (docs/hardware-model.md §7).
 #pragma once
 #include <bit>
 #include <cstdint>
