@@ -1,8 +1,8 @@
 // Executions per second of each fuzz target's LLVMFuzzerTestOneInput over its checked-in corpus
 // (fuzz/corpus/<target>/), one thread, built with the project's compiler (no sanitizer, no coverage
 // instrumentation: the figure is the target's own cost, an upper bound of a libFuzzer session's exec/s).
-// Each iteration runs one corpus input, round robin; items_per_second is exec/s of wall time (the machine runs
-// each simulated core on a thread of its own, so the main thread's CPU time would overstate the rate).
+// Each iteration runs one corpus input, round robin; items_per_second is exec/s of wall time (the machine
+// runs each simulated core on a thread of its own, so the main thread's CPU time would overstate the rate).
 // The targets come from fuzz_bench_targets.inc (generated: EVG_BENCH_FUZZ_TARGET(<name>) per line, see
 // evg_bench_fuzz in bench/CMakeLists.txt), each linked with its entry point renamed evg_fuzz_entry_<name>.
 #include <benchmark/benchmark.h>
@@ -56,8 +56,10 @@ void run_target(benchmark::State& state, Entry entry, const std::string& target)
     state.counters["corpus"] = static_cast<double>(corpus.size());
 }
 
-#define EVG_BENCH_FUZZ_TARGET(name) \
-    BENCHMARK_CAPTURE(run_target, name, &evg_fuzz_entry_##name, #name)->Unit(benchmark::kMicrosecond)->UseRealTime();
+#define EVG_BENCH_FUZZ_TARGET(name)                                    \
+    BENCHMARK_CAPTURE(run_target, name, &evg_fuzz_entry_##name, #name) \
+        ->Unit(benchmark::kMicrosecond)                                \
+        ->UseRealTime();
 #include "fuzz_bench_targets.inc"
 #undef EVG_BENCH_FUZZ_TARGET
 

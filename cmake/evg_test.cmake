@@ -7,7 +7,10 @@ function(evg_add_gtest target)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
   endif()
+  # NO_PRETTY_VALUES: parameterised tests are named by their name generators (CAST_RINT, AtlasA2, ...); without it
+  # CTest appends gtest's "# GetParam() = 1-byte object <01>" dump to each name.
   gtest_discover_tests(${target}
+    NO_PRETTY_VALUES
     DISCOVERY_TIMEOUT 60
     PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
 endfunction()

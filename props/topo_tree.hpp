@@ -1,14 +1,14 @@
-// Tree expansion of a runtime graph (property 4 of props/README.md): the graph a TreeVisitor runs to compute what
-// a TopologicalVisitor computes for a DAG, with every shared subgraph duplicated.
+// Tree expansion of a runtime graph (property 4 of props/README.md): the graph a TreeVisitor runs to compute
+// what a TopologicalVisitor computes for a DAG, with every shared subgraph duplicated.
 //
 // * Only nodes the root reaches take part; the result lists them in post-order (inputs in edge order, then
 //   the node), so the root is last and emit_cpp / DynamicVisitor run it as a TreeVisitor nest.
 // * Pure nodes (loads, broadcasts, Cast, Compute) reached along several paths are duplicated, once per
 //   path.
 // * AuxStore and the reduces cannot be duplicated without changing the result (a second store writes
-//   twice, a second reduce accumulates twice). They return their input unchanged (docs/evg-semantics.md §5), so the
-//   first use of such a node in visit order keeps it and every later use reads a fresh expansion of its
-//   input instead: the tensor is written exactly once, and every consumer sees the same values.
+//   twice, a second reduce accumulates twice). They return their input unchanged (docs/evg-semantics.md §5),
+//   so the first use of such a node in visit order keeps it and every later use reads a fresh expansion of
+//   its input instead: the tensor is written exactly once, and every consumer sees the same values.
 //
 // expand_once() is the same walk with every repeated use (of any node) replaced by an AuxLoad of a new input
 // tensor "__share<i>" of the node's element type and the output shape: it computes each node exactly once,

@@ -1,9 +1,10 @@
-// The quantised matmul of L1 example 12 (docs/evg-semantics.md §10.3), on the GM-workspace kernels: int8 A/B, int32
-// C, D = half(Mul3(float(C), float(scale[j]), float(perTokenScale[i]))). On AtlasA2 as seed 000 host code
-// (MatmulVisitor, GemmType operands, EpilogueAtlasA2Visitor; upstream used MatmulMultiStageWorkspaceVisitor
-// with the preload-async epilogue, which this library does not have); on Ascend950 through
-// BasicMatmulTlaVisitor. Data: A, B integers in [-16, 16] (|C| <= 10240, exact in int32 and float), scales
-// uniform(0, 1) in half; every step is one rounding on both sides, so D is compared bit for bit.
+// The quantised matmul of L1 example 12 (docs/evg-semantics.md §10.3), on the GM-workspace kernels: int8 A/B,
+// int32 C, D = half(Mul3(float(C), float(scale[j]), float(perTokenScale[i]))). On AtlasA2 as seed 000 host
+// code (MatmulVisitor, GemmType operands, EpilogueAtlasA2Visitor; upstream used
+// MatmulMultiStageWorkspaceVisitor with the preload-async epilogue, which this library does not have); on
+// Ascend950 through BasicMatmulTlaVisitor. Data: A, B integers in [-16, 16] (|C| <= 10240, exact in int32 and
+// float), scales uniform(0, 1) in half; every step is one rounding on both sides, so D is compared bit for
+// bit.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>

@@ -1,10 +1,10 @@
-// Seed 003 / MASTER (examples/64_ascend950_matmul_evg, docs/evg-semantics.md §10.2): float A/B/C, BlockMmadTla,
-// BlockEpilogue<EpilogueVisitor<USE_UB>, ArchTag, Int<CL>, EVG, ElementC>, BasicMatmulTlaVisitor (GM
-// workspace) or BasicMatmulTlaUbVisitor (UB workspace, Ascend950 only), host code and Arguments as seed 003
-// writes them. add, leaky_relu, sigmoid, silu, the 9-op topological tanh, bias and add_ub on Ascend950;
-// add, leaky_relu, silu and bias also on AtlasA2 (Sigmoid is an Ascend950-only functor). Data: integers for
-// the exact examples, dyadic values k/8 for the others (the GEMM stays exact, so only the transcendental
-// functors are compared within their ULP bounds).
+// Seed 003 / MASTER (examples/64_ascend950_matmul_evg, docs/evg-semantics.md §10.2): float A/B/C,
+// BlockMmadTla, BlockEpilogue<EpilogueVisitor<USE_UB>, ArchTag, Int<CL>, EVG, ElementC>,
+// BasicMatmulTlaVisitor (GM workspace) or BasicMatmulTlaUbVisitor (UB workspace, Ascend950 only), host code
+// and Arguments as seed 003 writes them. add, leaky_relu, sigmoid, silu, the 9-op topological tanh, bias and
+// add_ub on Ascend950; add, leaky_relu, silu and bias also on AtlasA2 (Sigmoid is an Ascend950-only functor).
+// Data: integers for the exact examples, dyadic values k/8 for the others (the GEMM stays exact, so only the
+// transcendental functors are compared within their ULP bounds).
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>

@@ -44,8 +44,12 @@ std::string configure(graph::Problem& p, graph::ArchId arch, const Config& cfg) 
         if (cl == 0) cl = 32;
     }
     p.compute_length = cl;
-    return fmt::format("{}/{}/CL{}{}", cfg.ub ? "ub" : "gm", cfg.shape,
-                       cfg.cl == 0 ? fmt::format("{}max", cl) : std::to_string(cl),
+    // A graph that carves no UB (a UB-path AccLoad stored directly) has no largest computeLength: its id says
+    // so instead of printing the 32-bit bound.
+    const std::string cl_text = cfg.cl != 0        ? std::to_string(cl)
+                                : cl >= (1u << 30) ? std::string("max-noUB")
+                                                   : fmt::format("{}max", cl);
+    return fmt::format("{}/{}/CL{}{}", cfg.ub ? "ub" : "gm", cfg.shape, cl_text,
                        cfg.pad ? fmt::format("/stride+{}", cfg.pad) : "");
 }
 

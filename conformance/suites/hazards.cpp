@@ -1,5 +1,6 @@
 // Upstream hazards, two kinds of case, both judged by judge_hazard (pass = the expected checker fires):
-// - graph cases: each faithful switch of UpstreamHazards (the upstream hazards the library reproduces on demand) on, around a graph that
+// - graph cases: each faithful switch of UpstreamHazards (the upstream hazards the library reproduces on
+// demand) on, around a graph that
 //   exposes it. Ids: Hazard/<Arch>/<switch>/<path>/<shape>/CL<n>.
 // - kernel cases: an upstream bug written as a stand-alone AscendC kernel (ascendc/samples/), run on the
 //   model and compared with its C++ reference; its fixed form, and the bug on a chip where it cannot happen,

@@ -10,7 +10,9 @@
 namespace evg::oracle {
 namespace {
 
-bool is_nan_bits(DType t, std::uint64_t bits) { return is_float_dtype(t) && std::isnan(decode(t, bits)); }
+bool is_nan_bits(DType t, std::uint64_t bits) {
+    return is_float_dtype(t) && std::isnan(decode(t, bits));
+}
 
 // Position of a float pattern on the number line, counted in representable values from zero.
 std::int64_t ordered(DType t, std::uint64_t bits) {
@@ -35,16 +37,23 @@ std::string format_value(DType t, Real v) {
 
 const char* compare_mode_name(CompareMode m) {
     switch (m) {
-        case CompareMode::BitExact: return "bit-exact";
-        case CompareMode::Ulp: return "ulp";
-        case CompareMode::Catlass: return "catlass";
+        case CompareMode::BitExact:
+            return "bit-exact";
+        case CompareMode::Ulp:
+            return "ulp";
+        case CompareMode::Catlass:
+            return "catlass";
     }
     return "?";
 }
 
-double catlass_rtol(std::int64_t k) { return k < 2048 ? 1.0 / 256 : 1.0 / 128; }
+double catlass_rtol(std::int64_t k) {
+    return k < 2048 ? 1.0 / 256 : 1.0 / 128;
+}
 
-CompareOptions bit_exact() { return CompareOptions{}; }
+CompareOptions bit_exact() {
+    return CompareOptions{};
+}
 
 CompareOptions within_ulp(std::uint64_t max_ulp) {
     CompareOptions o;
@@ -92,8 +101,8 @@ void CompareResult::merge(const CompareResult& other, std::size_t max_reported) 
 }
 
 std::string CompareResult::to_string(CompareMode mode) const {
-    std::string s = ok() ? fmt::format("all {} elements match ({}), max {} ULP", compared, compare_mode_name(mode),
-                                       max_ulp)
+    std::string s = ok() ? fmt::format("all {} elements match ({}), max {} ULP", compared,
+                                       compare_mode_name(mode), max_ulp)
                          : fmt::format("{} of {} elements differ ({}), max {} ULP", mismatches, compared,
                                        compare_mode_name(mode), max_ulp);
     for (const Mismatch& m : first) s += "\n  " + m.to_string();
@@ -101,20 +110,22 @@ std::string CompareResult::to_string(CompareMode mode) const {
     return s;
 }
 
-CompareResult compare(std::string_view name, const HostTensor& out, const HostTensor& golden, const Region& region,
-                      const CompareOptions& options) {
+CompareResult compare(std::string_view name, const HostTensor& out, const HostTensor& golden,
+                      const Region& region, const CompareOptions& options) {
     const DType t = golden.dtype();
     if (out.dtype() != t)
         throw evg::Error(fmt::format("oracle: cannot compare {}: the result is {} but the golden is {}", name,
                                      dtype_label(out.dtype()), dtype_label(t)));
     if (region.rows < 0 || region.cols < 0 || region.row_stride < region.cols)
-        throw evg::Error(fmt::format("oracle: cannot compare {}: region {}x{} with row stride {} is malformed", name,
-                                     region.rows, region.cols, region.row_stride));
+        throw evg::Error(
+            fmt::format("oracle: cannot compare {}: region {}x{} with row stride {} is malformed", name,
+                        region.rows, region.cols, region.row_stride));
     if (region.rows > 0 && region.cols > 0) {
         const auto needed = static_cast<std::size_t>((region.rows - 1) * region.row_stride + region.cols);
         if (out.size() < needed || golden.size() < needed)
             throw evg::Error(fmt::format(
-                "oracle: cannot compare {}: a {}x{} region with row stride {} needs {} elements, the result has {} "
+                "oracle: cannot compare {}: a {}x{} region with row stride {} needs {} elements, the result "
+                "has {} "
                 "and the golden {}",
                 name, region.rows, region.cols, region.row_stride, needed, out.size(), golden.size()));
     }
@@ -136,12 +147,17 @@ CompareResult compare(std::string_view name, const HostTensor& out, const HostTe
                 match = ov == gv;  // the same infinity
             } else {
                 switch (options.mode) {
-                    case CompareMode::BitExact: match = same_value(t, ob, gb, options.signed_zero_equal); break;
-                    case CompareMode::Ulp: match = ulp <= options.max_ulp; break;
+                    case CompareMode::BitExact:
+                        match = same_value(t, ob, gb, options.signed_zero_equal);
+                        break;
+                    case CompareMode::Ulp:
+                        match = ulp <= options.max_ulp;
+                        break;
                     case CompareMode::Catlass:
                         match = std::fabs(ov - gv) <= Real(options.rtol) * std::max(Real(1), std::fabs(gv));
                         break;
-                    default: match = false;
+                    default:
+                        match = false;
                 }
             }
             if (match) continue;

@@ -12,14 +12,17 @@
 namespace evg::oracle {
 namespace {
 
-// Uniform integer in [lo, hi]; the modulo bias (< 2^-40 for the ranges used here) does not matter for test data.
+// Uniform integer in [lo, hi]; the modulo bias (< 2^-40 for the ranges used here) does not matter for test
+// data.
 std::int64_t draw_int(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
     const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
     return lo + static_cast<std::int64_t>(span == 0 ? rng() : rng() % span);
 }
 
 // Uniform in [0, 1) with 53 random bits.
-Real draw_unit(std::mt19937_64& rng) { return std::ldexp(static_cast<Real>(rng() >> 11), -53); }
+Real draw_unit(std::mt19937_64& rng) {
+    return std::ldexp(static_cast<Real>(rng() >> 11), -53);
+}
 
 void check_range(std::int64_t lo, std::int64_t hi, const char* what) {
     if (lo > hi) throw evg::Error(std::string("oracle: ") + what + ": the range is empty (lo > hi)");
@@ -32,9 +35,25 @@ std::vector<Real> special_values(DType t) {
     const FloatFormat& f = float_format(t);
     const Real min_sub = std::ldexp(Real(1), f.emin - f.precision + 1);
     const Real min_normal = std::ldexp(Real(1), f.emin);
-    std::vector<Real> v = {nan, -nan, inf, -inf, Real(0), -Real(0), min_sub, -min_sub,
+    std::vector<Real> v = {nan,
+                           -nan,
+                           inf,
+                           -inf,
+                           Real(0),
+                           -Real(0),
+                           min_sub,
+                           -min_sub,
                            min_normal - min_sub,  // largest subnormal
-                           min_normal, max_finite(f), -max_finite(f), 1, -1, 0.5, -0.5, 1.5, 2.5, -2.5};
+                           min_normal,
+                           max_finite(f),
+                           -max_finite(f),
+                           1,
+                           -1,
+                           0.5,
+                           -0.5,
+                           1.5,
+                           2.5,
+                           -2.5};
     // Ties for narrowing casts: exactly halfway between two neighbours of a narrower format, next to an
     // even and next to an odd neighbour, in a few binades including the subnormal range of half.
     for (const FloatFormat* narrow : {&kHalf, &kBf16}) {
@@ -67,7 +86,8 @@ void fill_dyadic(HostTensor& t, std::int64_t k_lo, std::int64_t k_hi, int j, std
 
 void fill_uniform(HostTensor& t, double lo, double hi, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
-    for (std::size_t i = 0; i < t.size(); ++i) t.set_value(i, Real(lo) + (Real(hi) - Real(lo)) * draw_unit(rng));
+    for (std::size_t i = 0; i < t.size(); ++i)
+        t.set_value(i, Real(lo) + (Real(hi) - Real(lo)) * draw_unit(rng));
 }
 
 void fill_special(HostTensor& t, std::uint64_t seed, double special_fraction) {

@@ -53,38 +53,42 @@ class Evaluator {
 
     const HostTensor& input_buffer(std::string_view name) const {
         const auto it = in_.find(name);
-        if (it == in_.end()) throw evg::Error(fmt::format("oracle: no host buffer named \"{}\" in the inputs", name));
+        if (it == in_.end())
+            throw evg::Error(fmt::format("oracle: no host buffer named \"{}\" in the inputs", name));
         return it->second;
     }
 
     HostTensor initial_output(const graph::Tensor& t) const {
         const auto it = in_.find(t.name);
         if (it == in_.end())
-            return HostTensor(t.element, std::max(elements_needed(t), static_cast<std::size_t>(t.rows * t.row_stride)));
+            return HostTensor(t.element,
+                              std::max(elements_needed(t), static_cast<std::size_t>(t.rows * t.row_stride)));
         if (it->second.dtype() != t.element || it->second.size() < elements_needed(t))
             throw evg::Error(fmt::format(
-                "oracle: the initial buffer of output \"{}\" has {} {} elements; the tensor needs {} {}", t.name,
-                it->second.size(), dtype_label(it->second.dtype()), elements_needed(t), dtype_label(t.element)));
+                "oracle: the initial buffer of output \"{}\" has {} {} elements; the tensor needs {} {}",
+                t.name, it->second.size(), dtype_label(it->second.dtype()), elements_needed(t),
+                dtype_label(t.element)));
         return it->second;
     }
 
-    // The node's tensor, checked to be at least rows x cols, of the node's element type, and backed by a buffer
-    // large enough (when the tensor is read).
+    // The node's tensor, checked to be at least rows x cols, of the node's element type, and backed by a
+    // buffer large enough (when the tensor is read).
     const graph::Tensor& tensor_of(int idx, std::int64_t rows, std::int64_t cols) const {
         const Node& n = node(idx);
         const graph::Tensor* t = p_.graph.find_tensor(n.tensor);
         if (t == nullptr) fail(idx, fmt::format("the graph has no tensor named \"{}\"", n.tensor));
         if (t->rows < rows || t->cols < cols || t->row_stride < t->cols)
-            fail(idx, fmt::format("tensor {} is {} x {} with row stride {}; the node needs at least {} x {}", t->name,
-                                  t->rows, t->cols, t->row_stride, rows, cols));
+            fail(idx, fmt::format("tensor {} is {} x {} with row stride {}; the node needs at least {} x {}",
+                                  t->name, t->rows, t->cols, t->row_stride, rows, cols));
         if (t->element != n.element)
             fail(idx, fmt::format("tensor {} holds {} but the node's element is {}", t->name,
                                   dtype_label(t->element), dtype_label(n.element)));
         return *t;
     }
 
-    // Where a load or broadcast reads from: the caller's buffer (inputs), or the initial contents of an output
-    // (a tile's LOAD stage runs before its STORE stage, and tiles do not overlap, so a load never sees a store).
+    // Where a load or broadcast reads from: the caller's buffer (inputs), or the initial contents of an
+    // output (a tile's LOAD stage runs before its STORE stage, and tiles do not overlap, so a load never sees
+    // a store).
     const HostTensor& source_of(int idx, const graph::Tensor& t) const {
         const auto it = in_.find(t.name);
         if (it == in_.end()) {
@@ -92,9 +96,9 @@ class Evaluator {
             fail(idx, fmt::format("no host buffer for input tensor \"{}\"", t.name));
         }
         if (it->second.dtype() != t.element || it->second.size() < elements_needed(t))
-            fail(idx, fmt::format("the host buffer of \"{}\" has {} {} elements; the tensor needs {} {}", t.name,
-                                  it->second.size(), dtype_label(it->second.dtype()), elements_needed(t),
-                                  dtype_label(t.element)));
+            fail(idx, fmt::format("the host buffer of \"{}\" has {} {} elements; the tensor needs {} {}",
+                                  t.name, it->second.size(), dtype_label(it->second.dtype()),
+                                  elements_needed(t), dtype_label(t.element)));
         return it->second;
     }
 
@@ -203,7 +207,8 @@ class Evaluator {
     void reduce(int idx, const Node& n, const Values& x) {
         const DType t = n.element;
         if (n.fn != graph::Functor::Add && n.fn != graph::Functor::Max && n.fn != graph::Functor::Min)
-            fail(idx, fmt::format("the reduce functor must be Add, Max or Min, not {}", graph::functor_name(n.fn)));
+            fail(idx, fmt::format("the reduce functor must be Add, Max or Min, not {}",
+                                  graph::functor_name(n.fn)));
         const auto step = [&](Real a, Real b) { return reduce_step(n.fn, t, a, b); };
         const Eigen::Index rows = x.rows(), cols = x.cols();
 

@@ -10,8 +10,8 @@ namespace {
 void check_operand(const char* name, const HostTensor& t, std::int64_t rows, std::int64_t cols) {
     const auto needed = static_cast<std::size_t>(rows * cols);
     if (t.size() < needed)
-        throw evg::Error(fmt::format("oracle: {} must hold {}x{} = {} elements, it has {}", name, rows, cols, needed,
-                                     t.size()));
+        throw evg::Error(fmt::format("oracle: {} must hold {}x{} = {} elements, it has {}", name, rows, cols,
+                                     needed, t.size()));
 }
 
 // The operand as float. Every element of half, bfloat16, float and int8 is a float value, so this is exact;
@@ -28,8 +28,10 @@ Eigen::ArrayXXf to_float(const char* name, const HostTensor& t, std::int64_t row
 
 }  // namespace
 
-Values gemm(const HostTensor& a, const HostTensor& b, std::int64_t m, std::int64_t n, std::int64_t k, DType c) {
-    if (m < 0 || n < 0 || k < 0) throw evg::Error(fmt::format("oracle: GEMM shape {}x{}x{} is negative", m, n, k));
+Values gemm(const HostTensor& a, const HostTensor& b, std::int64_t m, std::int64_t n, std::int64_t k,
+            DType c) {
+    if (m < 0 || n < 0 || k < 0)
+        throw evg::Error(fmt::format("oracle: GEMM shape {}x{}x{} is negative", m, n, k));
     check_operand("A", a, m, k);
     check_operand("B", b, k, n);
 

@@ -16,10 +16,14 @@ namespace {
 // the tie test compares an exact difference against 0.5.
 Real round_scaled(Real s, RoundMode m) {
     switch (m) {
-        case RoundMode::CAST_FLOOR: return std::floor(s);
-        case RoundMode::CAST_CEIL: return std::ceil(s);
-        case RoundMode::CAST_TRUNC: return std::trunc(s);
-        case RoundMode::CAST_ROUND: return std::round(s);  // halfway cases away from zero
+        case RoundMode::CAST_FLOOR:
+            return std::floor(s);
+        case RoundMode::CAST_CEIL:
+            return std::ceil(s);
+        case RoundMode::CAST_TRUNC:
+            return std::trunc(s);
+        case RoundMode::CAST_ROUND:
+            return std::round(s);  // halfway cases away from zero
         case RoundMode::CAST_ODD: {
             const Real t = std::trunc(s);
             if (t != s && std::fmod(t, Real(2)) == 0) return t + (s < 0 ? -1 : 1);
@@ -41,10 +45,14 @@ Real round_scaled(Real s, RoundMode m) {
 bool rounds_toward_zero(RoundMode m, bool negative) {
     switch (m) {
         case RoundMode::CAST_TRUNC:
-        case RoundMode::CAST_ODD: return true;
-        case RoundMode::CAST_FLOOR: return !negative;
-        case RoundMode::CAST_CEIL: return negative;
-        default: return false;
+        case RoundMode::CAST_ODD:
+            return true;
+        case RoundMode::CAST_FLOOR:
+            return !negative;
+        case RoundMode::CAST_CEIL:
+            return negative;
+        default:
+            return false;
     }
 }
 
@@ -53,12 +61,18 @@ struct IntRange {
 };
 IntRange int_range(DType t) {
     switch (t) {
-        case DType::i8: return {-128.0L, 127.0L};
-        case DType::u8: return {0.0L, 255.0L};
-        case DType::i16: return {-32768.0L, 32767.0L};
-        case DType::i32: return {-2147483648.0L, 2147483647.0L};
-        case DType::i64: return {-9223372036854775808.0L, 9223372036854775807.0L};
-        default: break;
+        case DType::i8:
+            return {-128.0L, 127.0L};
+        case DType::u8:
+            return {0.0L, 255.0L};
+        case DType::i16:
+            return {-32768.0L, 32767.0L};
+        case DType::i32:
+            return {-2147483648.0L, 2147483647.0L};
+        case DType::i64:
+            return {-9223372036854775808.0L, 9223372036854775807.0L};
+        default:
+            break;
     }
     throw evg::Error(std::string("oracle: ") + dtype_label(t) + " is not an integer type");
 }
@@ -76,7 +90,8 @@ Real round_float(Real x, const FloatFormat& f, RoundMode m) {
     const int q = e - (f.precision - 1);            // exponent of the last kept bit
     const Real r = std::ldexp(round_scaled(std::ldexp(x, -q), m), q);
     if (std::fabs(r) > max_finite(f)) {
-        const Real sat = rounds_toward_zero(m, negative) ? max_finite(f) : std::numeric_limits<Real>::infinity();
+        const Real sat =
+            rounds_toward_zero(m, negative) ? max_finite(f) : std::numeric_limits<Real>::infinity();
         return negative ? -sat : sat;
     }
     return r == 0 ? std::copysign(Real(0), x) : r;
@@ -91,42 +106,70 @@ Real round_integer(Real x, Real lo, Real hi, RoundMode m) {
     return r + 0;  // -0 -> +0: integers have no negative zero
 }
 
-bool is_float_dtype(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
-bool is_integer_dtype(DType t) { return !is_float_dtype(t); }
+bool is_float_dtype(DType t) {
+    return t == DType::f32 || t == DType::f16 || t == DType::bf16;
+}
+bool is_integer_dtype(DType t) {
+    return !is_float_dtype(t);
+}
 
 const FloatFormat& float_format(DType t) {
     switch (t) {
-        case DType::f32: return kFloat;
-        case DType::f16: return kHalf;
-        case DType::bf16: return kBf16;
-        default: break;
+        case DType::f32:
+            return kFloat;
+        case DType::f16:
+            return kHalf;
+        case DType::bf16:
+            return kBf16;
+        default:
+            break;
     }
     throw evg::Error(std::string("oracle: ") + dtype_label(t) + " is not a floating-point type");
 }
 
-Real dtype_lowest(DType t) { return is_float_dtype(t) ? -max_finite(float_format(t)) : int_range(t).lo; }
-Real dtype_max(DType t) { return is_float_dtype(t) ? max_finite(float_format(t)) : int_range(t).hi; }
+Real dtype_lowest(DType t) {
+    return is_float_dtype(t) ? -max_finite(float_format(t)) : int_range(t).lo;
+}
+Real dtype_max(DType t) {
+    return is_float_dtype(t) ? max_finite(float_format(t)) : int_range(t).hi;
+}
 
 int dtype_bytes(DType t) {
     switch (t) {
-        case DType::f32: case DType::i32: return 4;
-        case DType::f16: case DType::bf16: case DType::i16: return 2;
-        case DType::i8: case DType::u8: return 1;
-        case DType::i64: return 8;
+        case DType::f32:
+        case DType::i32:
+            return 4;
+        case DType::f16:
+        case DType::bf16:
+        case DType::i16:
+            return 2;
+        case DType::i8:
+        case DType::u8:
+            return 1;
+        case DType::i64:
+            return 8;
     }
     return 0;
 }
 
 const char* dtype_label(DType t) {
     switch (t) {
-        case DType::f32: return "float";
-        case DType::f16: return "half";
-        case DType::bf16: return "bfloat16";
-        case DType::i8: return "int8";
-        case DType::u8: return "uint8";
-        case DType::i16: return "int16";
-        case DType::i32: return "int32";
-        case DType::i64: return "int64";
+        case DType::f32:
+            return "float";
+        case DType::f16:
+            return "half";
+        case DType::bf16:
+            return "bfloat16";
+        case DType::i8:
+            return "int8";
+        case DType::u8:
+            return "uint8";
+        case DType::i16:
+            return "int16";
+        case DType::i32:
+            return "int32";
+        case DType::i64:
+            return "int64";
     }
     return "?";
 }

@@ -74,11 +74,13 @@ class Planner {
 
     Closeness compute(const Node& n) {
         switch (n.kind) {
-            case NodeKind::AccLoad: return (exact_friendly_ || p_.k <= 1) ? Closeness::exact() : Closeness::loose();
+            case NodeKind::AccLoad:
+                return (exact_friendly_ || p_.k <= 1) ? Closeness::exact() : Closeness::loose();
             case NodeKind::AuxLoad:
             case NodeKind::RowBroadcast:
             case NodeKind::ColBroadcast:
-            case NodeKind::ScalarBroadcast: return Closeness::exact();
+            case NodeKind::ScalarBroadcast:
+                return Closeness::exact();
             case NodeKind::AuxStore:
             case NodeKind::RowReduce:
             case NodeKind::ColReduce:
@@ -89,8 +91,9 @@ class Planner {
                 const Closeness x = input(n, 0);
                 if (x.kind != Closeness::Ulp) return x;
                 // rounding is monotone, so a narrower float grid cannot separate two values further
-                const bool narrowing_float = is_float_dtype(n.element) && is_float_dtype(n.from) &&
-                                             float_format(n.element).precision <= float_format(n.from).precision;
+                const bool narrowing_float =
+                    is_float_dtype(n.element) && is_float_dtype(n.from) &&
+                    float_format(n.element).precision <= float_format(n.from).precision;
                 return narrowing_float ? x : Closeness::loose();
             }
             case NodeKind::Compute: {
@@ -119,8 +122,10 @@ bool is_transcendental(Functor fn) {
         case Functor::RsqrtFast:
         case Functor::Sqrt:
         case Functor::Reciprocal:
-        case Functor::Div: return true;
-        default: return false;
+        case Functor::Div:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -128,21 +133,27 @@ std::uint64_t functor_ulp_bound(Functor fn, int inputs) {
     switch (fn) {
         case Functor::Exp:
         case Functor::Sqrt:
-        case Functor::Reciprocal: return 1;
+        case Functor::Reciprocal:
+            return 1;
         case Functor::Div: {
             std::uint64_t b = 0;  // b ULPs after each division: 2b + 1
             for (int i = 1; i < std::max(inputs, 2); ++i) b = 2 * b + 1;
             return b;
         }
-        case Functor::RsqrtFast: return 2;
+        case Functor::RsqrtFast:
+            return 2;
         case Functor::Rsqrt:
-        case Functor::Sigmoid: return 3;
-        case Functor::Silu: return 4;
-        default: return 0;
+        case Functor::Sigmoid:
+            return 3;
+        case Functor::Silu:
+            return 4;
+        default:
+            return 0;
     }
 }
 
-ComparePlan plan_comparison(const graph::Problem& problem, std::string_view output, bool exact_friendly_data) {
+ComparePlan plan_comparison(const graph::Problem& problem, std::string_view output,
+                            bool exact_friendly_data) {
     const graph::Tensor* t = problem.graph.find_tensor(output);
     if (t == nullptr || t->role != graph::TensorRole::Output)
         throw evg::Error(fmt::format("oracle: the graph has no output tensor \"{}\"", output));
@@ -164,17 +175,19 @@ ComparePlan plan_comparison(const graph::Problem& problem, std::string_view outp
     switch (c.kind) {
         case Closeness::Exact:
             plan.options = bit_exact();
-            plan.reason = fmt::format("{}: no transcendental functor and no order-dependent sum feeds it", output);
+            plan.reason =
+                fmt::format("{}: no transcendental functor and no order-dependent sum feeds it", output);
             break;
         case Closeness::Ulp:
             plan.options = within_ulp(c.ulp);
-            plan.reason = fmt::format("{}: one transcendental functor feeds it through rounding-only nodes; {} ULP",
-                                      output, c.ulp);
+            plan.reason = fmt::format(
+                "{}: one transcendental functor feeds it through rounding-only nodes; {} ULP", output, c.ulp);
             break;
         case Closeness::Loose:
             plan.options = catlass_rule(problem.k);
             plan.reason = fmt::format(
-                "{}: transcendental results are combined further or sums depend on the order; Catlass rule rtol "
+                "{}: transcendental results are combined further or sums depend on the order; Catlass rule "
+                "rtol "
                 "1/{}",
                 output, problem.k < 2048 ? 256 : 128);
             break;

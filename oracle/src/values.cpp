@@ -35,7 +35,8 @@ Values read_matrix(const HostTensor& t, std::int64_t rows, std::int64_t cols, st
 
 void write_matrix(HostTensor& t, const Values& v, std::int64_t row_stride) {
     for (Eigen::Index r = 0; r < v.rows(); ++r)
-        for (Eigen::Index c = 0; c < v.cols(); ++c) t.set_value(static_cast<std::size_t>(r * row_stride + c), v(r, c));
+        for (Eigen::Index c = 0; c < v.cols(); ++c)
+            t.set_value(static_cast<std::size_t>(r * row_stride + c), v(r, c));
 }
 
 }  // namespace evg::oracle

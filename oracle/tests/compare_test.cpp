@@ -21,7 +21,8 @@ CompareOptions options(CompareMode m) {
 }
 
 CompareResult cmp1(DType t, std::uint64_t out, std::uint64_t golden, const CompareOptions& o) {
-    return compare("D", HostTensor::from_bits(t, {out}), HostTensor::from_bits(t, {golden}), Region::dense(1, 1), o);
+    return compare("D", HostTensor::from_bits(t, {out}), HostTensor::from_bits(t, {golden}),
+                   Region::dense(1, 1), o);
 }
 
 TEST(Oracle_Compare, UlpDistance) {
@@ -139,9 +140,12 @@ TEST(Oracle_Compare, ListsFirstMismatchesAndCountsAll) {
 }
 
 TEST(Oracle_Compare, MisuseThrows) {
-    EXPECT_THROW(compare("D", HostTensor(F16, 4), HostTensor(F32, 4), Region::dense(2, 2), bit_exact()), evg::Error);
-    EXPECT_THROW(compare("D", HostTensor(F16, 3), HostTensor(F16, 4), Region::dense(2, 2), bit_exact()), evg::Error);
-    EXPECT_THROW(compare("D", HostTensor(F16, 8), HostTensor(F16, 8), Region{2, 3, 2}, bit_exact()), evg::Error);
+    EXPECT_THROW(compare("D", HostTensor(F16, 4), HostTensor(F32, 4), Region::dense(2, 2), bit_exact()),
+                 evg::Error);
+    EXPECT_THROW(compare("D", HostTensor(F16, 3), HostTensor(F16, 4), Region::dense(2, 2), bit_exact()),
+                 evg::Error);
+    EXPECT_THROW(compare("D", HostTensor(F16, 8), HostTensor(F16, 8), Region{2, 3, 2}, bit_exact()),
+                 evg::Error);
 }
 
 }  // namespace

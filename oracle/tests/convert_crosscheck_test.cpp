@@ -1,6 +1,7 @@
 // The one place where the oracle meets lib/hw's conversions: the two independent implementations must agree
-// bit for bit (the oracle shares no code with the model: docs/glossary.md, "oracle"). NaN results are compared as "NaN with the same sign": lib/hw keeps
-// payloads, the oracle does not carry them (the comparison treats every NaN alike).
+// bit for bit (the oracle shares no code with the model: docs/glossary.md, "oracle"). NaN results are
+// compared as "NaN with the same sign": lib/hw keeps payloads, the oracle does not carry them (the comparison
+// treats every NaN alike).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,8 +18,9 @@
 namespace evg::oracle {
 namespace {
 
-const RoundMode kModes[] = {RoundMode::CAST_NONE,  RoundMode::CAST_RINT,  RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
-                            RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC, RoundMode::CAST_ODD};
+const RoundMode kModes[] = {RoundMode::CAST_NONE, RoundMode::CAST_RINT,  RoundMode::CAST_FLOOR,
+                            RoundMode::CAST_CEIL, RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC,
+                            RoundMode::CAST_ODD};
 
 float from_bits(std::uint32_t b) {
     float f;
@@ -35,7 +37,8 @@ std::uint32_t bits_of(float f) {
 ::testing::AssertionResult same_pattern(DType t, std::uint64_t oracle, std::uint64_t hw) {
     if (oracle == hw) return ::testing::AssertionSuccess();
     const Real o = decode(t, oracle), h = decode(t, hw);
-    if (std::isnan(o) && std::isnan(h) && std::signbit(o) == std::signbit(h)) return ::testing::AssertionSuccess();
+    if (std::isnan(o) && std::isnan(h) && std::signbit(o) == std::signbit(h))
+        return ::testing::AssertionSuccess();
     std::ostringstream os;
     os << std::hex << "oracle 0x" << oracle << " vs lib/hw 0x" << hw;
     return ::testing::AssertionFailure() << os.str();
@@ -44,9 +47,11 @@ std::uint32_t bits_of(float f) {
 TEST(Oracle_ConvertCrosscheck, EveryHalfAndBf16PatternToFloat) {
     for (std::uint32_t b = 0; b < 0x10000; ++b) {
         const auto u = static_cast<std::uint16_t>(b);
-        ASSERT_TRUE(same_pattern(DType::f32, encode(DType::f32, decode(DType::f16, b)), bits_of(hw::half_to_float(u))))
+        ASSERT_TRUE(same_pattern(DType::f32, encode(DType::f32, decode(DType::f16, b)),
+                                 bits_of(hw::half_to_float(u))))
             << "half 0x" << std::hex << b;
-        ASSERT_TRUE(same_pattern(DType::f32, encode(DType::f32, decode(DType::bf16, b)), bits_of(hw::bf16_to_float(u))))
+        ASSERT_TRUE(same_pattern(DType::f32, encode(DType::f32, decode(DType::bf16, b)),
+                                 bits_of(hw::bf16_to_float(u))))
             << "bfloat16 0x" << std::hex << b;
     }
 }
@@ -62,16 +67,30 @@ std::vector<float> narrowing_sample(DType t) {
         v.push_back(static_cast<float>(x));
         if (std::signbit(x) || std::isnan(next)) continue;  // midpoints on the positive side, mirrored below
         const float mid = static_cast<float>((x + next) / 2);  // exact in float
-        for (float m : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, std::numeric_limits<float>::infinity())}) {
+        for (float m :
+             {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, std::numeric_limits<float>::infinity())}) {
             v.push_back(m);
             v.push_back(-m);
         }
     }
-    const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                              std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
-                              std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
-                              from_bits(0x7fc00000), from_bits(0xffc00000), from_bits(0x7f800001),  // NaNs
-                              from_bits(0x7fbfffff), 65504.0f, 65519.99f, 65520.0f, 65536.0f, 1e10f, -1e10f};
+    const float specials[] = {0.0f,
+                              -0.0f,
+                              std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::max(),
+                              -std::numeric_limits<float>::max(),
+                              std::numeric_limits<float>::min(),
+                              std::numeric_limits<float>::denorm_min(),
+                              from_bits(0x7fc00000),
+                              from_bits(0xffc00000),
+                              from_bits(0x7f800001),  // NaNs
+                              from_bits(0x7fbfffff),
+                              65504.0f,
+                              65519.99f,
+                              65520.0f,
+                              65536.0f,
+                              1e10f,
+                              -1e10f};
     v.insert(v.end(), std::begin(specials), std::end(specials));
     std::mt19937 rng(2024);
     for (int i = 0; i < 400000; ++i) v.push_back(from_bits(static_cast<std::uint32_t>(rng())));
@@ -95,11 +114,33 @@ TEST(Oracle_ConvertCrosscheck, FloatToBf16EveryMode) {
 }
 
 TEST(Oracle_ConvertCrosscheck, FloatToIntegerEveryModeSaturating) {
-    std::vector<float> sample = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 127.5f, -128.5f, 255.5f, 256.0f,
-                                 32767.5f, -32768.5f, 2147483520.0f, 2147483648.0f, -2147483648.0f, -2147483904.0f,
-                                 9.2233715e18f, 9.223372e18f, -9.223372e18f, 1e30f, -1e30f,
-                                 std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                                 std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN()};
+    std::vector<float> sample = {0.0f,
+                                 -0.0f,
+                                 0.5f,
+                                 -0.5f,
+                                 1.5f,
+                                 -1.5f,
+                                 2.5f,
+                                 -2.5f,
+                                 127.5f,
+                                 -128.5f,
+                                 255.5f,
+                                 256.0f,
+                                 32767.5f,
+                                 -32768.5f,
+                                 2147483520.0f,
+                                 2147483648.0f,
+                                 -2147483648.0f,
+                                 -2147483904.0f,
+                                 9.2233715e18f,
+                                 9.223372e18f,
+                                 -9.223372e18f,
+                                 1e30f,
+                                 -1e30f,
+                                 std::numeric_limits<float>::infinity(),
+                                 -std::numeric_limits<float>::infinity(),
+                                 std::numeric_limits<float>::quiet_NaN(),
+                                 -std::numeric_limits<float>::quiet_NaN()};
     for (int k = -300; k <= 300; ++k)
         for (float frac : {0.0f, 0.25f, 0.5f, 0.75f}) sample.push_back(static_cast<float>(k) + frac);
     std::mt19937 rng(77);
@@ -111,14 +152,31 @@ TEST(Oracle_ConvertCrosscheck, FloatToIntegerEveryModeSaturating) {
         for (RoundMode m : kModes)
             for (float f : sample) {
                 const auto hw_value = static_cast<Real>(hw::float_to_int(f, m, t));
-                ASSERT_EQ(round_to(t, f, m), hw_value) << dtype_label(t) << " " << f << " mode " << static_cast<int>(m);
+                ASSERT_EQ(round_to(t, f, m), hw_value)
+                    << dtype_label(t) << " " << f << " mode " << static_cast<int>(m);
             }
 }
 
 TEST(Oracle_ConvertCrosscheck, IntegerToFloatHalfBf16EveryMode) {
-    std::vector<std::int64_t> sample = {0, 1, -1, 2047, 2049, 2051, 65504, 65519, 65520, 65535, 70000, -70000,
-                                        (1 << 24) + 1, (1 << 24) + 3, -(1 << 24) - 1, 2147483647, -2147483647 - 1,
-                                        std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
+    std::vector<std::int64_t> sample = {0,
+                                        1,
+                                        -1,
+                                        2047,
+                                        2049,
+                                        2051,
+                                        65504,
+                                        65519,
+                                        65520,
+                                        65535,
+                                        70000,
+                                        -70000,
+                                        (1 << 24) + 1,
+                                        (1 << 24) + 3,
+                                        -(1 << 24) - 1,
+                                        2147483647,
+                                        -2147483647 - 1,
+                                        std::numeric_limits<std::int64_t>::max(),
+                                        std::numeric_limits<std::int64_t>::min()};
     std::mt19937_64 rng(99);
     for (int i = 0; i < 20000; ++i) sample.push_back(static_cast<std::int64_t>(rng()) >> (rng() % 63));
     for (RoundMode m : kModes)
@@ -134,8 +192,21 @@ TEST(Oracle_ConvertCrosscheck, IntegerToFloatHalfBf16EveryMode) {
 }
 
 TEST(Oracle_ConvertCrosscheck, IntegerSaturation) {
-    const std::int64_t sample[] = {0, 1, -1, 127, 128, -129, 255, 256, 32767, 32768, -32769, 2147483647, 2147483648,
-                                   -2147483649LL, std::numeric_limits<std::int64_t>::max(),
+    const std::int64_t sample[] = {0,
+                                   1,
+                                   -1,
+                                   127,
+                                   128,
+                                   -129,
+                                   255,
+                                   256,
+                                   32767,
+                                   32768,
+                                   -32769,
+                                   2147483647,
+                                   2147483648,
+                                   -2147483649LL,
+                                   std::numeric_limits<std::int64_t>::max(),
                                    std::numeric_limits<std::int64_t>::min()};
     for (DType t : {DType::i8, DType::u8, DType::i16, DType::i32, DType::i64})
         for (std::int64_t v : sample)

@@ -63,14 +63,21 @@ TEST(Oracle_Data, SpecialValuesAppear) {
     fill_special(t, 9, 0.5);
     int nan = 0, pinf = 0, ninf = 0, nzero = 0, sub = 0, half_ties = 0, bf16_ties = 0, ordinary = 0;
     for (Real v : values_of(t)) {
-        if (std::isnan(v)) ++nan;
-        else if (v == kInf) ++pinf;
-        else if (v == -kInf) ++ninf;
-        else if (v == 0 && std::signbit(v)) ++nzero;
-        else if (v != 0 && std::fabs(v) < p2(-126)) ++sub;
-        if (!std::isnan(v) && encode(DType::f16, v, RoundMode::CAST_RINT) != encode(DType::f16, v, RoundMode::CAST_ROUND))
+        if (std::isnan(v))
+            ++nan;
+        else if (v == kInf)
+            ++pinf;
+        else if (v == -kInf)
+            ++ninf;
+        else if (v == 0 && std::signbit(v))
+            ++nzero;
+        else if (v != 0 && std::fabs(v) < p2(-126))
+            ++sub;
+        if (!std::isnan(v) &&
+            encode(DType::f16, v, RoundMode::CAST_RINT) != encode(DType::f16, v, RoundMode::CAST_ROUND))
             ++half_ties;
-        if (!std::isnan(v) && encode(DType::bf16, v, RoundMode::CAST_RINT) != encode(DType::bf16, v, RoundMode::CAST_ROUND))
+        if (!std::isnan(v) &&
+            encode(DType::bf16, v, RoundMode::CAST_RINT) != encode(DType::bf16, v, RoundMode::CAST_ROUND))
             ++bf16_ties;
         if (std::fabs(v) < 8 && v != std::floor(v)) ++ordinary;
     }
@@ -115,7 +122,8 @@ TEST(Oracle_Data, ExactFriendlyGemmIsExact) {
         for (std::int64_t j = 0; j < n; ++j) {
             std::int64_t exact = 0;
             for (std::int64_t p = 0; p < k; ++p)
-                exact += static_cast<std::int64_t>(a.value(i * k + p)) * static_cast<std::int64_t>(b.value(p * n + j));
+                exact += static_cast<std::int64_t>(a.value(i * k + p)) *
+                         static_cast<std::int64_t>(b.value(p * n + j));
             EXPECT_EQ(c(i, j), Real(exact));
         }
     }

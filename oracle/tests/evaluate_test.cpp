@@ -24,7 +24,8 @@ TEST(Oracle_AccLoad, GemmByHand_half) {
     ProblemBuilder b(2, 3, 2, F16, F16, F32);
     b.output("D", F32, 2, 3);
     b.store(F32, "D", b.acc());
-    const Inputs in{{"A", HostTensor::of(F16, {1, 2, 3, 4})}, {"B", HostTensor::of(F16, {1, 0, -1, 2, 0.5, 3})}};
+    const Inputs in{{"A", HostTensor::of(F16, {1, 2, 3, 4})},
+                    {"B", HostTensor::of(F16, {1, 0, -1, 2, 0.5, 3})}};
     const OracleResult r = evaluate(b.p, in);
     EXPECT_EQ(values_of(r.output("D")), (Vec{5, 1, 5, 11, 2, 9}));
     EXPECT_TRUE(r.nodes[0].evaluated);
@@ -33,8 +34,8 @@ TEST(Oracle_AccLoad, GemmByHand_half) {
 }
 
 TEST(Oracle_AccLoad, FloatAccumulationInKOrder) {
-    // A = [2^24 1 1], B = [1; 1; 1]: (2^24 + 1) is a tie -> 2^24, + 1 -> 2^24 again; the exact sum 2^24 + 2 is
-    // a float, so any other order or a wider accumulator would give 2^24 + 2
+    // A = [2^24 1 1], B = [1; 1; 1]: (2^24 + 1) is a tie -> 2^24, + 1 -> 2^24 again; the exact sum 2^24 + 2
+    // is a float, so any other order or a wider accumulator would give 2^24 + 2
     ProblemBuilder b(1, 1, 3, F32, F32, F32);
     b.output("D", F32, 1, 1);
     b.store(F32, "D", b.acc());
@@ -48,7 +49,8 @@ TEST(Oracle_AccLoad, FloatProductsRounded) {
     ProblemBuilder b(1, 1, 2, F32, F32, F32);
     b.output("D", F32, 1, 1);
     b.store(F32, "D", b.acc());
-    const Inputs in{{"A", HostTensor::of(F32, {1 + p2(-23), -1})}, {"B", HostTensor::of(F32, {1 + p2(-23), 1})}};
+    const Inputs in{{"A", HostTensor::of(F32, {1 + p2(-23), -1})},
+                    {"B", HostTensor::of(F32, {1 + p2(-23), 1})}};
     EXPECT_EQ(evaluate(b.p, in).output("D").value(0), p2(-22));  // (1 + 2^-22) - 1
 }
 
@@ -66,7 +68,8 @@ TEST(Oracle_AccLoad, Int8GemmInt32) {
     ProblemBuilder b(1, 1, 2, DType::i8, DType::i8, DType::i32);
     b.output("D", DType::i32, 1, 1);
     b.store(DType::i32, "D", b.acc());
-    const Inputs in{{"A", HostTensor::of(DType::i8, {127, -128})}, {"B", HostTensor::of(DType::i8, {127, 127})}};
+    const Inputs in{{"A", HostTensor::of(DType::i8, {127, -128})},
+                    {"B", HostTensor::of(DType::i8, {127, 127})}};
     EXPECT_EQ(evaluate(b.p, in).output("D").bits(0), 0xffffff81u);
 }
 
@@ -114,7 +117,8 @@ TEST(Oracle_AuxLoad, LoadOfAnOutputSeesItsInitialContents) {
 
 TEST(Oracle_Cast, FloatToHalfEveryMode) {
     // X = [1+2^-11, 1+3*2^-11, -(1+2^-11); 65520, 2^-25, -1e6] (see numeric_test for the per-mode patterns)
-    const HostTensor x = HostTensor::of(F32, {1 + p2(-11), 1 + 3 * p2(-11), -(1 + p2(-11)), 65520, p2(-25), -1e6});
+    const HostTensor x =
+        HostTensor::of(F32, {1 + p2(-11), 1 + 3 * p2(-11), -(1 + p2(-11)), 65520, p2(-25), -1e6});
     struct Expect {
         RoundMode m;
         std::initializer_list<std::uint64_t> bits;

@@ -23,7 +23,8 @@ Values run(Functor fn, DType t, std::initializer_list<Values> ins, std::vector<d
 TEST(Oracle_Functor, Exp_half) {
     // e = 2.71828.. -> 1392 * 2^-9 = 2.71875; e^-1 = 0.367879.. -> 1507 * 2^-12; e^12 = 162754 > 65504 -> inf
     const Values x = mat(2, 3, {0, 1, -1, 12, -kInf, kNaN});
-    expect_bits(run(Functor::Exp, DType::f16, {x}), DType::f16, {0x3c00, 0x4170, 0x35e3, 0x7c00, 0x0000, kHalfNaN});
+    expect_bits(run(Functor::Exp, DType::f16, {x}), DType::f16,
+                {0x3c00, 0x4170, 0x35e3, 0x7c00, 0x0000, kHalfNaN});
 }
 
 TEST(Oracle_Functor, Exp_float) {
@@ -48,13 +49,15 @@ TEST(Oracle_Functor, Sqrt_float) {
 TEST(Oracle_Functor, RsqrtFast_half_RoundsOnce) {
     // 1/sqrt(1.375) = 0.852802.. -> 0x3ad3 (one rounding); Rsqrt below rounds sqrt first and gets 0x3ad2
     const Values x = mat(2, 3, {1.375, 4, 0, -1, kInf, 0.25});
-    expect_bits(run(Functor::RsqrtFast, DType::f16, {x}), DType::f16, {0x3ad3, 0x3800, 0x7c00, kHalfNaN, 0, 0x4000});
+    expect_bits(run(Functor::RsqrtFast, DType::f16, {x}), DType::f16,
+                {0x3ad3, 0x3800, 0x7c00, kHalfNaN, 0, 0x4000});
 }
 
 TEST(Oracle_Functor, Rsqrt_half_SqrtThenReciprocal) {
     // sqrt(1.375) = 1.172603.. -> 1.1728515625 (0x3cb1); 1/1.1728515625 = 0.852618.. -> 0.8525390625 (0x3ad2)
     const Values x = mat(2, 3, {1.375, 4, 0, -1, kInf, 0.25});
-    expect_bits(run(Functor::Rsqrt, DType::f16, {x}), DType::f16, {0x3ad2, 0x3800, 0x7c00, kHalfNaN, 0, 0x4000});
+    expect_bits(run(Functor::Rsqrt, DType::f16, {x}), DType::f16,
+                {0x3ad2, 0x3800, 0x7c00, kHalfNaN, 0, 0x4000});
 }
 
 TEST(Oracle_Functor, Silu_float) {
@@ -82,18 +85,21 @@ TEST(Oracle_Functor, Muls_half_ScalarConvertedThenTie) {
     // the scalar 0.1 becomes half 0.0999755859375 (0x2e66); 3 * it = 0.2999267578125 is halfway between
     // 1228 and 1229 * 2^-12 -> even 1228 * 2^-12 = 0.2998046875 (0x34cc)
     const Values x = mat(2, 3, {3, 1, -2, 0, kInf, kNaN});
-    expect_bits(run(Functor::Muls, DType::f16, {x}, {0.1}), DType::f16, {0x34cc, 0x2e66, 0xb266, 0, 0x7c00, kHalfNaN});
+    expect_bits(run(Functor::Muls, DType::f16, {x}, {0.1}), DType::f16,
+                {0x34cc, 0x2e66, 0xb266, 0, 0x7c00, kHalfNaN});
 }
 
 TEST(Oracle_Functor, Adds_half_RoundsToEven) {
     // 2048 + 1 = 2049 is halfway between 2048 and 2050 -> 2048; -1 + 1 = +0
     const Values x = mat(2, 3, {2048, 2047, -1, 0.5, -kInf, kNaN});
-    expect_bits(run(Functor::Adds, DType::f16, {x}, {1}), DType::f16, {0x6800, 0x6800, 0, 0x3e00, 0xfc00, kHalfNaN});
+    expect_bits(run(Functor::Adds, DType::f16, {x}, {1}), DType::f16,
+                {0x6800, 0x6800, 0, 0x3e00, 0xfc00, kHalfNaN});
 }
 
 TEST(Oracle_Functor, Maxs_Mins_float) {
     const Values x = mat(2, 3, {-1, kNaN, -0.0L, 2, -kInf, kInf});
-    expect_bits(run(Functor::Maxs, DType::f32, {x}, {0}), DType::f32, {0, kFloatNaN, 0, 0x40000000, 0, 0x7f800000});
+    expect_bits(run(Functor::Maxs, DType::f32, {x}, {0}), DType::f32,
+                {0, kFloatNaN, 0, 0x40000000, 0, 0x7f800000});
     expect_bits(run(Functor::Mins, DType::f32, {x}, {0}), DType::f32,
                 {0xbf800000, kFloatNaN, 0x80000000, 0, 0xff800000, 0});
 }
@@ -103,7 +109,8 @@ TEST(Oracle_Functor, Add_half_ThreeInputsRoundEachStep) {
     const Values a = mat(2, 3, {2048, 1, -1, kInf, kInf, 0.5});
     const Values b = mat(2, 3, {1, 2, 1, -kInf, 1, 0.25});
     const Values c = mat(2, 3, {1, 3, -0.0L, 1, kNaN, 0.125});
-    expect_bits(run(Functor::Add, DType::f16, {a, b, c}), DType::f16, {0x6800, 0x4600, 0, kHalfNaN, kHalfNaN, 0x3b00});
+    expect_bits(run(Functor::Add, DType::f16, {a, b, c}), DType::f16,
+                {0x6800, 0x4600, 0, kHalfNaN, kHalfNaN, 0x3b00});
 }
 
 TEST(Oracle_Functor, Sub_half_ThreeInputsAndOverflow) {
@@ -111,11 +118,13 @@ TEST(Oracle_Functor, Sub_half_ThreeInputsAndOverflow) {
     const Values a = mat(2, 3, {1, 0.5, -2, 65504, -65504, 3});
     const Values b = mat(2, 3, {2, 0.25, -2, -65504, 65504, 1});
     const Values c = mat(2, 3, {3, 0.125, 0, 0, 0, 1});
-    expect_bits(run(Functor::Sub, DType::f16, {a, b, c}), DType::f16, {0xc400, 0x3000, 0, 0x7c00, 0xfc00, 0x3c00});
+    expect_bits(run(Functor::Sub, DType::f16, {a, b, c}), DType::f16,
+                {0xc400, 0x3000, 0, 0x7c00, 0xfc00, 0x3c00});
 }
 
 TEST(Oracle_Functor, Mul_float_ThreeInputs) {
-    // (1+2^-23)^2 = 1 + 2^-22 + 2^-46 -> 1 + 2^-22; * (1 - 2^-24) -> 1 + 2^-23; 2^100 * 2^100 overflows before
+    // (1+2^-23)^2 = 1 + 2^-22 + 2^-46 -> 1 + 2^-22; * (1 - 2^-24) -> 1 + 2^-23; 2^100 * 2^100 overflows
+    // before
     // * 2^-100 (chained rounding), inf * 0 = NaN
     const Values a = mat(2, 3, {1 + p2(-23), 2, -0.0L, kInf, p2(100), kNaN});
     const Values b = mat(2, 3, {1 + p2(-23), 3, 5, 0, p2(100), 1});
@@ -167,11 +176,12 @@ TEST(Oracle_Functor, Reciprocal_float) {
 }
 
 TEST(Oracle_Functor, Sigmoid_half_FourRoundedSteps) {
-    // x = -5: e^5 = 148.41 -> 148.375; + 1 = 149.375 (exact); 1/149.375 = 0.0066945.. -> 0x1edb, where a single
-    // rounding of 1/(1+e^5) = 0.0066928.. would give 0x1eda. x = 20: e^-20 rounds to 0 in half -> 1/1 = 1.
-    // x = -20: e^20 overflows half -> 1/inf = 0.
+    // x = -5: e^5 = 148.41 -> 148.375; + 1 = 149.375 (exact); 1/149.375 = 0.0066945.. -> 0x1edb, where a
+    // single rounding of 1/(1+e^5) = 0.0066928.. would give 0x1eda. x = 20: e^-20 rounds to 0 in half -> 1/1
+    // = 1. x = -20: e^20 overflows half -> 1/inf = 0.
     const Values x = mat(2, 3, {0, 1, -5, 20, -20, kNaN});
-    expect_bits(run(Functor::Sigmoid, DType::f16, {x}), DType::f16, {0x3800, 0x39d9, 0x1edb, 0x3c00, 0, kHalfNaN});
+    expect_bits(run(Functor::Sigmoid, DType::f16, {x}), DType::f16,
+                {0x3800, 0x39d9, 0x1edb, 0x3c00, 0, kHalfNaN});
 }
 
 TEST(Oracle_Functor, Add_int32_Wraps) {
@@ -191,7 +201,8 @@ TEST(Oracle_Functor, Mul_int16_Wraps) {
 TEST(Oracle_Functor, Muls_Relu_int32) {
     const Values x = mat(2, 3, {3, -4, 0, 5, -1, 7});
     // an integer functor's scalar field truncates: 2.9 -> 2
-    expect_bits(run(Functor::Muls, DType::i32, {x}, {2.9}), DType::i32, {6, 0xfffffff8, 0, 10, 0xfffffffe, 14});
+    expect_bits(run(Functor::Muls, DType::i32, {x}, {2.9}), DType::i32,
+                {6, 0xfffffff8, 0, 10, 0xfffffffe, 14});
     expect_bits(run(Functor::Relu, DType::i32, {x}), DType::i32, {3, 0, 0, 5, 0, 7});
 }
 

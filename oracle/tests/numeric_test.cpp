@@ -7,8 +7,8 @@
 #include <limits>
 #include <random>
 
-#include <Eigen/Core>
 #include <gtest/gtest.h>
+#include <Eigen/Core>
 
 #include "evg/oracle/numeric.hpp"
 
@@ -16,10 +16,12 @@ namespace evg::oracle {
 namespace {
 
 using M = RoundMode;
-constexpr M kModes[] = {M::CAST_NONE, M::CAST_RINT, M::CAST_FLOOR, M::CAST_CEIL,
+constexpr M kModes[] = {M::CAST_NONE,  M::CAST_RINT,  M::CAST_FLOOR, M::CAST_CEIL,
                         M::CAST_ROUND, M::CAST_TRUNC, M::CAST_ODD};
 
-Real p2(int e) { return std::ldexp(Real(1), e); }
+Real p2(int e) {
+    return std::ldexp(Real(1), e);
+}
 const Real kInf = std::numeric_limits<Real>::infinity();
 const Real kNaN = std::numeric_limits<Real>::quiet_NaN();
 
@@ -39,75 +41,81 @@ void check_cases(DType t, std::initializer_list<Case> cases) {
 }
 
 TEST(Oracle_Numeric, FloatToHalfEveryModeByHand) {
-    check_cases(DType::f16, {
-        // exact values are kept in every mode
-        {1.5, 0x3e00, 0x3e00, 0x3e00, 0x3e00, 0x3e00, 0x3e00, 0x3e00},
-        // 1 + 2^-11: halfway between 0x3c00 (even) and 0x3c01
-        {1 + p2(-11), 0x3c00, 0x3c00, 0x3c00, 0x3c01, 0x3c01, 0x3c00, 0x3c01},
-        // 1 + 3*2^-11: halfway between 0x3c01 (odd) and 0x3c02 (even)
-        {1 + 3 * p2(-11), 0x3c02, 0x3c02, 0x3c01, 0x3c02, 0x3c02, 0x3c01, 0x3c01},
-        // just above the first tie
-        {1 + p2(-11) + p2(-20), 0x3c01, 0x3c01, 0x3c00, 0x3c01, 0x3c01, 0x3c00, 0x3c01},
-        // negative tie: FLOOR goes away from zero, CEIL toward it
-        {-(1 + p2(-11)), 0xbc00, 0xbc00, 0xbc01, 0xbc00, 0xbc01, 0xbc00, 0xbc01},
-        // 65520 is halfway between max finite 65504 (0x7bff) and 65536 (overflow)
-        {65520, 0x7c00, 0x7c00, 0x7bff, 0x7c00, 0x7c00, 0x7bff, 0x7bff},
-        {65519, 0x7bff, 0x7bff, 0x7bff, 0x7c00, 0x7bff, 0x7bff, 0x7bff},
-        {-1e6, 0xfc00, 0xfc00, 0xfc00, 0xfbff, 0xfc00, 0xfbff, 0xfbff},
-        // subnormals: quantum 2^-24 (0x0001)
-        {p2(-25), 0x0000, 0x0000, 0x0000, 0x0001, 0x0001, 0x0000, 0x0001},
-        {-p2(-25), 0x8000, 0x8000, 0x8001, 0x8000, 0x8001, 0x8000, 0x8001},
-        {3 * p2(-25), 0x0002, 0x0002, 0x0001, 0x0002, 0x0002, 0x0001, 0x0001},
-        {p2(-30), 0x0000, 0x0000, 0x0000, 0x0001, 0x0000, 0x0000, 0x0001},
-        // halfway between the largest subnormal 0x03ff and the smallest normal 0x0400
-        {p2(-14) - p2(-25), 0x0400, 0x0400, 0x03ff, 0x0400, 0x0400, 0x03ff, 0x03ff},
-        // specials pass through in every mode
-        {kInf, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00},
-        {-kInf, 0xfc00, 0xfc00, 0xfc00, 0xfc00, 0xfc00, 0xfc00, 0xfc00},
-        {0.0L, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000},
-        {-0.0L, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000},
-        {kNaN, 0x7e00, 0x7e00, 0x7e00, 0x7e00, 0x7e00, 0x7e00, 0x7e00},
-        {-kNaN, 0xfe00, 0xfe00, 0xfe00, 0xfe00, 0xfe00, 0xfe00, 0xfe00},
-    });
+    check_cases(DType::f16,
+                {
+                    // exact values are kept in every mode
+                    {1.5, 0x3e00, 0x3e00, 0x3e00, 0x3e00, 0x3e00, 0x3e00, 0x3e00},
+                    // 1 + 2^-11: halfway between 0x3c00 (even) and 0x3c01
+                    {1 + p2(-11), 0x3c00, 0x3c00, 0x3c00, 0x3c01, 0x3c01, 0x3c00, 0x3c01},
+                    // 1 + 3*2^-11: halfway between 0x3c01 (odd) and 0x3c02 (even)
+                    {1 + 3 * p2(-11), 0x3c02, 0x3c02, 0x3c01, 0x3c02, 0x3c02, 0x3c01, 0x3c01},
+                    // just above the first tie
+                    {1 + p2(-11) + p2(-20), 0x3c01, 0x3c01, 0x3c00, 0x3c01, 0x3c01, 0x3c00, 0x3c01},
+                    // negative tie: FLOOR goes away from zero, CEIL toward it
+                    {-(1 + p2(-11)), 0xbc00, 0xbc00, 0xbc01, 0xbc00, 0xbc01, 0xbc00, 0xbc01},
+                    // 65520 is halfway between max finite 65504 (0x7bff) and 65536 (overflow)
+                    {65520, 0x7c00, 0x7c00, 0x7bff, 0x7c00, 0x7c00, 0x7bff, 0x7bff},
+                    {65519, 0x7bff, 0x7bff, 0x7bff, 0x7c00, 0x7bff, 0x7bff, 0x7bff},
+                    {-1e6, 0xfc00, 0xfc00, 0xfc00, 0xfbff, 0xfc00, 0xfbff, 0xfbff},
+                    // subnormals: quantum 2^-24 (0x0001)
+                    {p2(-25), 0x0000, 0x0000, 0x0000, 0x0001, 0x0001, 0x0000, 0x0001},
+                    {-p2(-25), 0x8000, 0x8000, 0x8001, 0x8000, 0x8001, 0x8000, 0x8001},
+                    {3 * p2(-25), 0x0002, 0x0002, 0x0001, 0x0002, 0x0002, 0x0001, 0x0001},
+                    {p2(-30), 0x0000, 0x0000, 0x0000, 0x0001, 0x0000, 0x0000, 0x0001},
+                    // halfway between the largest subnormal 0x03ff and the smallest normal 0x0400
+                    {p2(-14) - p2(-25), 0x0400, 0x0400, 0x03ff, 0x0400, 0x0400, 0x03ff, 0x03ff},
+                    // specials pass through in every mode
+                    {kInf, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00, 0x7c00},
+                    {-kInf, 0xfc00, 0xfc00, 0xfc00, 0xfc00, 0xfc00, 0xfc00, 0xfc00},
+                    {0.0L, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000},
+                    {-0.0L, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000},
+                    {kNaN, 0x7e00, 0x7e00, 0x7e00, 0x7e00, 0x7e00, 0x7e00, 0x7e00},
+                    {-kNaN, 0xfe00, 0xfe00, 0xfe00, 0xfe00, 0xfe00, 0xfe00, 0xfe00},
+                });
 }
 
 TEST(Oracle_Numeric, FloatToBf16EveryModeByHand) {
     const Real flt_max = std::numeric_limits<float>::max();
-    check_cases(DType::bf16, {
-        {1 + p2(-8), 0x3f80, 0x3f80, 0x3f80, 0x3f81, 0x3f81, 0x3f80, 0x3f81},
-        {1 + 3 * p2(-8), 0x3f82, 0x3f82, 0x3f81, 0x3f82, 0x3f82, 0x3f81, 0x3f81},
-        {-(1 + p2(-8) + p2(-20)), 0xbf81, 0xbf81, 0xbf81, 0xbf80, 0xbf81, 0xbf80, 0xbf81},
-        // FLT_MAX lies above the tie between bf16 max finite 0x7f7f and 2^128
-        {flt_max, 0x7f80, 0x7f80, 0x7f7f, 0x7f80, 0x7f80, 0x7f7f, 0x7f7f},
-        // the float subnormal 2^-149 is far below bf16's quantum 2^-133
-        {p2(-149), 0x0000, 0x0000, 0x0000, 0x0001, 0x0000, 0x0000, 0x0001},
-        {kNaN, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0},
-    });
+    check_cases(DType::bf16,
+                {
+                    {1 + p2(-8), 0x3f80, 0x3f80, 0x3f80, 0x3f81, 0x3f81, 0x3f80, 0x3f81},
+                    {1 + 3 * p2(-8), 0x3f82, 0x3f82, 0x3f81, 0x3f82, 0x3f82, 0x3f81, 0x3f81},
+                    {-(1 + p2(-8) + p2(-20)), 0xbf81, 0xbf81, 0xbf81, 0xbf80, 0xbf81, 0xbf80, 0xbf81},
+                    // FLT_MAX lies above the tie between bf16 max finite 0x7f7f and 2^128
+                    {flt_max, 0x7f80, 0x7f80, 0x7f7f, 0x7f80, 0x7f80, 0x7f7f, 0x7f7f},
+                    // the float subnormal 2^-149 is far below bf16's quantum 2^-133
+                    {p2(-149), 0x0000, 0x0000, 0x0000, 0x0001, 0x0000, 0x0000, 0x0001},
+                    {kNaN, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0, 0x7fc0},
+                });
 }
 
 TEST(Oracle_Numeric, FloatTargetEveryModeByHand) {
     // int32 -> float: 2^24 + 1 is halfway between 2^24 (significand even) and 2^24 + 2
-    check_cases(DType::f32, {
-        {16777217, 0x4b800000, 0x4b800000, 0x4b800000, 0x4b800001, 0x4b800001, 0x4b800000, 0x4b800001},
-        // 2^24 + 3: halfway between 2^24 + 2 (odd significand) and 2^24 + 4 (even)
-        {16777219, 0x4b800002, 0x4b800002, 0x4b800001, 0x4b800002, 0x4b800002, 0x4b800001, 0x4b800001},
-        {-16777217, 0xcb800000, 0xcb800000, 0xcb800001, 0xcb800000, 0xcb800001, 0xcb800000, 0xcb800001},
-    });
+    check_cases(
+        DType::f32,
+        {
+            {16777217, 0x4b800000, 0x4b800000, 0x4b800000, 0x4b800001, 0x4b800001, 0x4b800000, 0x4b800001},
+            // 2^24 + 3: halfway between 2^24 + 2 (odd significand) and 2^24 + 4 (even)
+            {16777219, 0x4b800002, 0x4b800002, 0x4b800001, 0x4b800002, 0x4b800002, 0x4b800001, 0x4b800001},
+            {-16777217, 0xcb800000, 0xcb800000, 0xcb800001, 0xcb800000, 0xcb800001, 0xcb800000, 0xcb800001},
+        });
 }
 
 TEST(Oracle_Numeric, FloatToIntegerEveryModeAndSaturation) {
-    check_cases(DType::i32, {
-        {2.5, 2, 2, 2, 3, 3, 2, 3},
-        {3.5, 4, 4, 3, 4, 4, 3, 3},
-        {-2.5, 0xfffffffe, 0xfffffffe, 0xfffffffd, 0xfffffffe, 0xfffffffd, 0xfffffffe, 0xfffffffd},
-        {2.25, 2, 2, 2, 3, 2, 2, 3},
-        {3e9, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff},
-        {-3e9, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000},
-        {kNaN, 0, 0, 0, 0, 0, 0, 0},
-        {kInf, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff},
-        {-kInf, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000},
-        {-0.0L, 0, 0, 0, 0, 0, 0, 0},
-    });
+    check_cases(
+        DType::i32,
+        {
+            {2.5, 2, 2, 2, 3, 3, 2, 3},
+            {3.5, 4, 4, 3, 4, 4, 3, 3},
+            {-2.5, 0xfffffffe, 0xfffffffe, 0xfffffffd, 0xfffffffe, 0xfffffffd, 0xfffffffe, 0xfffffffd},
+            {2.25, 2, 2, 2, 3, 2, 2, 3},
+            {3e9, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff},
+            {-3e9, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000},
+            {kNaN, 0, 0, 0, 0, 0, 0, 0},
+            {kInf, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff},
+            {-kInf, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000, 0x80000000},
+            {-0.0L, 0, 0, 0, 0, 0, 0, 0},
+        });
     // docs/hardware-model.md §7 examples: half 127.5 -> int8 127 in every mode; float 2^22+0.5 -> int16 32767
     for (M m : kModes) {
         EXPECT_EQ(encode(DType::i8, 127.5, m), 0x7fu);

@@ -17,7 +17,9 @@ namespace evg::oracle::test {
 
 inline const Real kInf = std::numeric_limits<Real>::infinity();
 inline const Real kNaN = std::numeric_limits<Real>::quiet_NaN();
-inline Real p2(int e) { return std::ldexp(Real(1), e); }
+inline Real p2(int e) {
+    return std::ldexp(Real(1), e);
+}
 
 // A rows x cols matrix from values listed row by row.
 inline Values mat(Eigen::Index rows, Eigen::Index cols, std::initializer_list<Real> v) {
@@ -39,13 +41,15 @@ inline void expect_bits(const Values& got, DType t, std::initializer_list<std::u
         for (Eigen::Index c = 0; c < got.cols(); ++c, ++it) {
             const Real v = got(r, c);
             if (std::isnan(decode(t, *it))) {
-                EXPECT_TRUE(std::isnan(v)) << what << " (" << r << "," << c << ") = " << static_cast<double>(v);
+                EXPECT_TRUE(std::isnan(v))
+                    << what << " (" << r << "," << c << ") = " << static_cast<double>(v);
                 continue;
             }
             EXPECT_EQ(encode(t, v), *it) << what << " (" << r << "," << c << ") = " << static_cast<double>(v)
                                          << " expected bits 0x" << std::hex << *it;
             // the value must already be of type t: storing it may not round
-            EXPECT_EQ(decode(t, encode(t, v)), v) << what << " (" << r << "," << c << ") is not a " << dtype_label(t);
+            EXPECT_EQ(decode(t, encode(t, v)), v)
+                << what << " (" << r << "," << c << ") is not a " << dtype_label(t);
         }
     }
 }
@@ -99,7 +103,9 @@ struct ProblemBuilder {
     }
     int acc() { return add(graph::NodeKind::AccLoad, p.c, {}); }
     int aux(DType t, std::string name) { return add(graph::NodeKind::AuxLoad, t, {}, std::move(name)); }
-    int store(DType t, std::string name, int in) { return add(graph::NodeKind::AuxStore, t, {in}, std::move(name)); }
+    int store(DType t, std::string name, int in) {
+        return add(graph::NodeKind::AuxStore, t, {in}, std::move(name));
+    }
     int cast(DType to, DType from, RoundMode m, int in) {
         const int i = add(graph::NodeKind::Cast, to, {in});
         p.graph.nodes.back().from = from;
@@ -111,8 +117,12 @@ struct ProblemBuilder {
         p.graph.nodes.back().scalars = std::move(scalars);
         return i;
     }
-    int row_bcast(DType t, std::string name) { return add(graph::NodeKind::RowBroadcast, t, {}, std::move(name)); }
-    int col_bcast(DType t, std::string name) { return add(graph::NodeKind::ColBroadcast, t, {}, std::move(name)); }
+    int row_bcast(DType t, std::string name) {
+        return add(graph::NodeKind::RowBroadcast, t, {}, std::move(name));
+    }
+    int col_bcast(DType t, std::string name) {
+        return add(graph::NodeKind::ColBroadcast, t, {}, std::move(name));
+    }
     int scalar_bcast(DType t, std::string name) {
         return add(graph::NodeKind::ScalarBroadcast, t, {}, std::move(name));
     }

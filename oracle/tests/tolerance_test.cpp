@@ -7,8 +7,8 @@
 #include <functional>
 #include <random>
 
-#include <Eigen/Core>
 #include <gtest/gtest.h>
+#include <Eigen/Core>
 
 #include "evg/hw/error.hpp"
 #include "evg/oracle/functors.hpp"
@@ -33,7 +33,8 @@ TEST(Oracle_Tolerance, BoundsPerFunctor) {
     EXPECT_EQ(functor_ulp_bound(Functor::Rsqrt, 1), 3u);
     EXPECT_EQ(functor_ulp_bound(Functor::Sigmoid, 1), 3u);
     EXPECT_EQ(functor_ulp_bound(Functor::Silu, 1), 4u);
-    for (Functor fn : {Functor::Add, Functor::Mul, Functor::Relu, Functor::Muls, Functor::Max, Functor::AddRelu}) {
+    for (Functor fn :
+         {Functor::Add, Functor::Mul, Functor::Relu, Functor::Muls, Functor::Max, Functor::AddRelu}) {
         EXPECT_EQ(functor_ulp_bound(fn, 2), 0u);
         EXPECT_FALSE(is_transcendental(fn));
     }
@@ -46,7 +47,9 @@ TEST(Oracle_Tolerance, BoundsPerFunctor) {
 
 // A model computing in float and rounding each instruction's result to T (half via Eigen::half, an
 // implementation independent of both the oracle and lib/hw).
-float to_t(DType t, float f) { return t == F16 ? static_cast<float>(Eigen::half(f)) : f; }
+float to_t(DType t, float f) {
+    return t == F16 ? static_cast<float>(Eigen::half(f)) : f;
+}
 
 using ModelFn = std::function<float(DType, float)>;
 
@@ -111,7 +114,8 @@ std::vector<BoundCase> bound_cases() {
         {Functor::Reciprocal, [](DType t, float x) { return to_t(t, 1.0f / x); }, -1e30f, 1e30f},
         // RsqrtFast modelled as sqrt then divide in float (two float roundings), one rounding to T
         {Functor::RsqrtFast, [](DType t, float x) { return to_t(t, 1.0f / std::sqrt(x)); }, -1e30f, 1e30f},
-        {Functor::Rsqrt, [](DType t, float x) { return to_t(t, 1.0f / to_t(t, std::sqrt(x))); }, -1e30f, 1e30f},
+        {Functor::Rsqrt, [](DType t, float x) { return to_t(t, 1.0f / to_t(t, std::sqrt(x))); }, -1e30f,
+         1e30f},
         {Functor::Sigmoid, model_sigmoid, -1e30f, 1e30f},
         // Silu as the library might do it: the Sigmoid chain, then a multiply by x, each rounded to T
         {Functor::Silu, [](DType t, float x) { return to_t(t, x * model_sigmoid(t, x)); }, -11.0f, 1e30f},
@@ -147,7 +151,8 @@ TEST(Oracle_Tolerance, DivChainBoundHolds_half) {
     for (Eigen::Index i = 0; i < a.cols(); ++i) {
         const float m = to_t(F16, to_t(F16, float(a(0, i)) / float(b(0, i))) / float(c(0, i)));
         if (std::isnan(m) && std::isnan(golden(0, i))) continue;
-        EXPECT_LE(ulp_distance(F16, encode(F16, m), encode(F16, golden(0, i))), functor_ulp_bound(Functor::Div, 3));
+        EXPECT_LE(ulp_distance(F16, encode(F16, m), encode(F16, golden(0, i))),
+                  functor_ulp_bound(Functor::Div, 3));
     }
 }
 
@@ -175,7 +180,7 @@ TEST(Oracle_Tolerance, PlanUlpForOneTranscendental) {
     b.output("D", F16, 4, 4);
     b.output("E", F16, 4, 4);
     const int sig = b.compute(Functor::Sigmoid, F32, {b.acc()});
-    b.store(F16, "D", b.cast(F16, F32, RoundMode::CAST_RINT, sig));   // narrowing: the bound carries over
+    b.store(F16, "D", b.cast(F16, F32, RoundMode::CAST_RINT, sig));  // narrowing: the bound carries over
     const ComparePlan d = plan_comparison(b.p, "D", true);
     EXPECT_EQ(d.options.mode, CompareMode::Ulp);
     EXPECT_EQ(d.options.max_ulp, 3u);
@@ -191,10 +196,11 @@ TEST(Oracle_Tolerance, PlanCatlassWhenErrorsCanGrow) {
     b.output("rowMax", F32, 1, 4);
     const int e = b.compute(Functor::Exp, F32, {b.acc()});
     b.store(F32, "D", b.compute(Functor::Add, F32, {e, b.aux(F32, "X")}));  // exp then a sum: cancellation
-    b.row_reduce(Functor::Add, F32, "rowOut", e);                          // a sum of exps
-    b.row_reduce(Functor::Max, F32, "rowMax", e);                          // a max of exps keeps the bound
-    b.store(F32, "W", b.cast(F32, F16, RoundMode::CAST_NONE,
-                             b.compute(Functor::Exp, F16, {b.cast(F16, F32, RoundMode::CAST_RINT, b.acc())})));
+    b.row_reduce(Functor::Add, F32, "rowOut", e);                           // a sum of exps
+    b.row_reduce(Functor::Max, F32, "rowMax", e);                           // a max of exps keeps the bound
+    b.store(F32, "W",
+            b.cast(F32, F16, RoundMode::CAST_NONE,
+                   b.compute(Functor::Exp, F16, {b.cast(F16, F32, RoundMode::CAST_RINT, b.acc())})));
     // make every writer reachable: a root that reads them all
     const int root = b.compute(Functor::Add, F32, {4, 5, 6, 11});
     (void)root;

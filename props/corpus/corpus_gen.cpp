@@ -1,6 +1,6 @@
-// The corpus generator of property 5 (props/README.md): writes FILES C++ files of PER_FILE random cases each, from
-// a deterministic seed, every case as emit_cpp prints it (layouts, `using EVG = ...;`, Arguments) inside a
-// function that binds emit_cpp's ptr<Name> pointers to the run's buffers and runs it through
+// The corpus generator of property 5 (props/README.md): writes FILES C++ files of PER_FILE random cases each,
+// from a deterministic seed, every case as emit_cpp prints it (layouts, `using EVG = ...;`, Arguments) inside
+// a function that binds emit_cpp's ptr<Name> pointers to the run's buffers and runs it through
 // evg_corpus::run_static (corpus_harness.hpp). The case itself is embedded as regression text, so that the
 // test runs exactly the same problem and data through run_on_model.
 //

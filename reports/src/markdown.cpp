@@ -12,6 +12,27 @@ std::string markdown_cell(std::string_view s) {
             out += "\\|";
         else if (ch == '\n')
             out += "<br>";
+        else if (ch == '<')
+            out += "&lt;";  // SetFlag<MTE2_V>(0) would otherwise vanish as an unknown HTML tag
+        else if (ch == '>')
+            out += "&gt;";
+        else if (ch == '&')
+            out += "&amp;";
+        else
+            out += ch;
+    }
+    return out;
+}
+
+std::string markdown_code_cell(std::string_view s) {
+    std::string out;
+    for (const char ch : s) {
+        if (ch == '|')
+            out += "\\|";
+        else if (ch == '\n')
+            out += ' ';
+        else if (ch == '`')
+            out += '\'';
         else
             out += ch;
     }
@@ -22,6 +43,10 @@ namespace {
 
 std::string md(std::string_view s) {
     return markdown_cell(s);
+}
+
+std::string code(std::string_view s) {
+    return markdown_code_cell(s);
 }
 
 std::string cell_counts(const Cell& c) {
@@ -100,8 +125,8 @@ std::string markdown(const ReportInput& in) {
         o += "| id | message | violations | replay |\n|---|---|---|---|\n";
         for (const CaseResult& r : in.results)
             if (r.status == Status::fail)
-                o += fmt::format("| `{}` | {} | {} | `{}` |\n", md(r.id), md(r.message),
-                                 violations_text(r.violations), md(r.replay));
+                o += fmt::format("| `{}` | {} | {} | `{}` |\n", code(r.id), md(r.message),
+                                 md(violations_text(r.violations)), code(r.replay));
         for (const CaseResult& r : in.results)
             if (r.status == Status::fail && !r.graph_text.empty())
                 o += fmt::format("\nGraph of `{}`:\n\n```\n{}\n```\n", r.id, r.graph_text);
@@ -113,7 +138,7 @@ std::string markdown(const ReportInput& in) {
         if (r.suite != "negative") continue;
         if (!any) o += "| id | arch | result | expected message | received |\n|---|---|---|---|---|\n";
         any = true;
-        o += fmt::format("| `{}` | {} | {} | {} | {} |\n", md(r.id), r.arch,
+        o += fmt::format("| `{}` | {} | {} | {} | {} |\n", code(r.id), r.arch,
                          r.status == Status::fail ? "**FAIL**" : status_word(r.status), md(r.expected),
                          md(r.message));
     }
@@ -128,9 +153,9 @@ std::string markdown(const ReportInput& in) {
             o += "| id | arch | result | expected | violations reported | message "
                  "|\n|---|---|---|---|---|---|\n";
         any = true;
-        o += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", md(r.id), r.arch,
+        o += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", code(r.id), r.arch,
                          r.status == Status::fail ? "**FAIL**" : status_word(r.status), md(r.expected),
-                         violations_text(r.violations), md(r.message));
+                         md(violations_text(r.violations)), md(r.message));
     }
     if (!any) o += "No hazard case ran.\n";
 

@@ -149,8 +149,8 @@ std::string sync_table_markdown(const SyncTableData& t, std::string_view heading
         o += "| verdict | run | node kind | mutation | detail |\n|---|---|---|---|---|\n";
         for (const SyncTableFinding& f : t.findings)
             o += fmt::format("| {} | {} | {} | `{}` | {} |\n", sync_verdict_name(f.verdict),
-                             markdown_cell(f.subject), markdown_cell(f.node_kind), markdown_cell(f.mutation),
-                             markdown_cell(f.detail));
+                             markdown_cell(f.subject), markdown_cell(f.node_kind),
+                             markdown_code_cell(f.mutation), markdown_cell(f.detail));
     }
     o += fmt::format("\n{}# Caught with other finding kinds\n\n", h);
     if (t.kind_differences.empty()) {

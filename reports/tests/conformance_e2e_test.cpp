@@ -61,6 +61,10 @@ void expect_planted_failing_everywhere(const CliRun& r) {
     EXPECT_EQ(id.rfind("Planted/", 0), 0u) << id;
     EXPECT_NE(j["failing"][0]["replay"].get<std::string>().find("--filter '" + id + "' --planted"),
               std::string::npos);
+    // The progress line on stderr gives the same replay, --planted included.
+    EXPECT_NE(r.err.find("  replay: " + j["failing"][0]["replay"].get<std::string>() + "\n"),
+              std::string::npos)
+        << r.err;
     EXPECT_GE(j["cases"].size(), 4u);
     for (const auto& c : j["cases"]) EXPECT_EQ(c["status"], c["id"] == id ? "fail" : "pass") << c["id"];
     EXPECT_NE(r.out.find("FAIL 1/1"), std::string::npos) << r.out;  // the text matrix

@@ -130,7 +130,7 @@ TEST(ReportMarkdown, PlantedFailureIsListedAndItsCellFails) {
     EXPECT_NE(md.find("## Failing cases (1)"), std::string::npos) << md;
     EXPECT_NE(
         md.find("| `Planted/AtlasA2/float/alwaysFails` | planted: output 3 differs from the oracle by 7 ULP "
-                "<&> | race x2 | `build/release/tools/evgcheck conformance --filter "
+                "&lt;&amp;&gt; | race x2 | `build/release/tools/evgcheck conformance --filter "
                 "'Planted/AtlasA2/float/alwaysFails'` |"),
         std::string::npos)
         << md;
@@ -143,6 +143,13 @@ TEST(ReportMarkdown, PlantedFailureIsListedAndItsCellFails) {
               std::string::npos);
     EXPECT_NE(md.find("Property suite: not run"), std::string::npos);
     EXPECT_NE(md.find("conformance: 5 passed, 1 failed, 1 not applicable in 12 s\n"), std::string::npos);
+    EXPECT_EQ(md.find("<&>"), std::string::npos) << "a raw '<' would be read as an HTML tag";
+}
+
+TEST(ReportMarkdown, CellsEscapeTagsAndCodeCellsStayLiteral) {
+    EXPECT_EQ(markdown_cell("no WaitFlag<MTE2_V>(0) | x & y\nnext"),
+              "no WaitFlag&lt;MTE2_V&gt;(0) \\| x &amp; y<br>next");
+    EXPECT_EQ(markdown_code_cell("run --filter 'A<B>|C'"), "run --filter 'A<B>\\|C'");
 }
 
 TEST(ReportHtml, PlantedFailureIsFailingAndThePageIsSelfContained) {

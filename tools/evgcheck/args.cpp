@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 namespace evgcheck {
 
@@ -147,6 +149,45 @@ std::string options_help(std::span<const OptionSpec> specs) {
         out += "  " + left + std::string(width + 2 - left.size(), ' ') + std::string(s.help) + "\n";
     }
     return out;
+}
+
+void check_output_dir(const std::string& dir, std::string_view option, std::string_view command) {
+    namespace fs = std::filesystem;
+    auto fail = [&](const std::string& why) {
+        throw UsageError(
+            fmt::format("evgcheck {}: option --{}: cannot write to '{}': {}", command, option, dir, why));
+    };
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) fail(ec.message());
+    if (!fs::is_directory(dir, ec)) fail("it is not a folder");
+    const fs::path probe = fs::path(dir) / ".evgcheck-write-probe";
+    {
+        std::ofstream f(probe);
+        if (!f || !(f << "probe")) fail("the folder is not writable");
+    }
+    fs::remove(probe, ec);
+}
+
+void check_output_file(const std::string& path, std::string_view option, std::string_view command) {
+    namespace fs = std::filesystem;
+    auto fail = [&](const std::string& why) {
+        throw UsageError(
+            fmt::format("evgcheck {}: option --{}: cannot write '{}': {}", command, option, path, why));
+    };
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) fail("it is a folder");
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) {
+        fs::create_directories(parent, ec);
+        if (ec) fail(ec.message());
+    }
+    const bool existed = fs::exists(path, ec);
+    {
+        std::ofstream f(path, std::ios::app);
+        if (!f) fail("the file cannot be opened for writing");
+    }
+    if (!existed) fs::remove(path, ec);
 }
 
 }  // namespace evgcheck

@@ -47,6 +47,12 @@ class Args {
 // "Options:" followed by one aligned line per option.
 std::string options_help(std::span<const OptionSpec> specs);
 
+// Output locations are checked before any work, so that a long run never ends on an unwritable path: the
+// folder is created if missing and a file is written and removed in it; a file option's path must not be a
+// folder. UsageError naming the option (`--out`) and the command otherwise.
+void check_output_dir(const std::string& dir, std::string_view option, std::string_view command);
+void check_output_file(const std::string& path, std::string_view option, std::string_view command);
+
 // The closest of `candidates` to `word` within an edit distance of 2 (for "did you mean"), or empty.
 std::string closest(std::string_view word, std::span<const std::string_view> candidates);
 

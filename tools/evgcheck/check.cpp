@@ -160,9 +160,10 @@ int check_command(std::span<const char* const> argv) {
         }
         if (r.exit_code != 0) {
             std::cout << "FAILED " << test << " (seed " << seed << ")\n" << r.output;
-            std::cout << "replay: " << binary << " --gtest_filter='" << test << "' with RC_PARAMS=\""
-                      << env.at("RC_PARAMS")
-                      << "\" (rapidcheck's reproduce string above replays the shrunk case)\n";
+            // One line a shell runs as printed: the environment the property ran with, then the binary.
+            std::cout << fmt::format(
+                "replay: RC_PARAMS='{}' EVG_PROPS_CASE_COUNT={} EVG_PROPS_SEED={} {} --gtest_filter='{}'\n",
+                env.at("RC_PARAMS"), env.at("EVG_PROPS_CASE_COUNT"), env.at("EVG_PROPS_SEED"), binary, test);
             std::cout << fmt::format("evgcheck check: {} failed after {:.1f} s\n", test,
                                      seconds_since(start));
             return kExitFailed;

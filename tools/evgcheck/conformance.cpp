@@ -146,6 +146,7 @@ int conformance_command(std::span<const char* const> argv) {
     const bool planted = args.has("planted") || (planted_env != nullptr && std::string(planted_env) == "1");
     if (args.has("props") && args.has("props-log"))
         throw UsageError("evgcheck conformance: give --props or --props-log, not both");
+    if (!args.has("list")) check_output_dir(out_dir.string(), "out", "conformance");
 
     // The catalogue's cases matching --filter and --arch (a case without an arch stays), then the planted
     // failing case when asked for, whatever the filter says.
@@ -196,6 +197,14 @@ int conformance_command(std::span<const char* const> argv) {
               << std::flush;
     const bool verbose = args.has("verbose");
     const bool tty = ::isatty(2) != 0;
+    // The planted case is not in the catalogue: its replay needs --planted, wherever it is printed.
+    const std::string planted_id = planted ? specs.back().id : std::string();
+    const auto replay_of = [&](const conformance::CaseResult& r) {
+        if (!planted || r.id != planted_id || r.replay.empty() ||
+            r.replay.find("--planted") != std::string::npos)
+            return r.replay;
+        return r.replay + " --planted";
+    };
     size_t done = 0, failed = 0, next_note = 0;
     auto last_note = std::chrono::steady_clock::now();
     const auto progress = [&](const conformance::CaseResult& r) {
@@ -203,7 +212,7 @@ int conformance_command(std::span<const char* const> argv) {
         if (r.status == conformance::Status::fail) {
             ++failed;
             std::cerr << (tty ? "\r\033[K" : "") << "FAIL " << r.id << ": " << r.message
-                      << "\n  replay: " << r.replay << "\n";
+                      << "\n  replay: " << replay_of(r) << "\n";
         } else if (verbose) {
             std::cerr << (tty ? "\r\033[K" : "") << reports::status_word(r.status) << " " << r.id << " ("
                       << fmt::format("{:.2f}", r.seconds) << " s)\n";
@@ -220,12 +229,7 @@ int conformance_command(std::span<const char* const> argv) {
     };
     reports::ReportInput in;
     in.results = conformance::run_cases(specs, "", progress);
-    // The planted case is not in the catalogue: its replay needs --planted.
-    if (planted)
-        for (auto& r : in.results)
-            if (r.id == specs.back().id && !r.replay.empty() &&
-                r.replay.find("--planted") == std::string::npos)
-                r.replay += " --planted";
+    for (auto& r : in.results) r.replay = replay_of(r);
     if (tty) std::cerr << "\r\033[K";
     ::alarm(0);
     in.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

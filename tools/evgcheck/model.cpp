@@ -27,7 +27,10 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
         ro.config.scheduler = evg::hw::SchedulerKind::adversarial;
         ro.config.seed = options.scheduler_seed;
     }
-    g::ModelRun run = g::run_on_model(problem, in, ro);
+    g::ModelRun run = [&] {
+        const Catlass::Epilogue::Fusion::ScopedUpstreamHazards on(options.hazards);
+        return g::run_on_model(problem, in, ro);
+    }();
     ModelRun out;
     out.report = std::move(run.report);
     out.predicted_ub_end = run.predicted_ub_end;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include "catlass/epilogue/fusion/upstream_hazards.hpp"
 
 #include "evg/graph/graph.hpp"
 #include "evg/hw/report.hpp"
@@ -15,8 +16,9 @@ namespace evgcheck {
 struct ModelOptions {
     uint32_t block_dim = 2;       // AI cores launched
     uint64_t scheduler_seed = 0;  // 0: the in-order scheduler; otherwise the adversarial scheduler's seed
-    std::vector<evg::hw::SyncMutation> mutations;  // sync calls rewritten as they are issued
-    bool list_mutation_points = false;             // keep the trace and list every mutation point
+    std::vector<evg::hw::SyncMutation> mutations;        // sync calls rewritten as they are issued
+    bool list_mutation_points = false;                   // keep the trace and list every mutation point
+    Catlass::Epilogue::Fusion::UpstreamHazards hazards;  // upstream behaviours switched on for the run
 };
 
 struct ModelRun {

@@ -1,4 +1,5 @@
 // evgcheck run GRAPH: the full kernel on the model, checked by every checker and against the oracle.
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <iostream>
@@ -6,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
 #include "load.hpp"
@@ -33,6 +35,10 @@ constexpr std::array kRunOptions = {
         "mutate", "TEXT",
         "rewrite sync calls as they are issued, e.g. 'drop-wait core=AIV0.1 n=7' (several: ';'-separated)"},
     OptionSpec{"list-mutations", "", "list every sync mutation point of this run (each a --mutate text)"},
+    OptionSpec{
+        "hazard", "NAME[,NAME]",
+        "switch on upstream Catlass's behaviour for a hazard (docs/hazards.md): row_broadcast_no_barrier, "
+        "store_reads_load_unordered, scalar_reduce_sums_padding, topo_store_per_consumer"},
     OptionSpec{"json", "FILE", "also write the report as JSON"},
     OptionSpec{"timeout", "SECONDS", "give up after this long (default 300)"},
     kMaxMemoryOption,
@@ -87,8 +93,26 @@ int run_command(std::span<const char* const> argv) {
         }
     }
     settings.list_mutation_points = args.has("list-mutations");
+    if (const auto h = args.get("hazard")) {
+        std::string names = *h;
+        for (size_t start = 0; start <= names.size();) {
+            const size_t comma = std::min(names.find(',', start), names.size());
+            std::string name = names.substr(start, comma - start);
+            Catlass::Epilogue::Fusion::UpstreamHazards probe;
+            if (!Catlass::Epilogue::Fusion::set_upstream_hazard(probe, name)) {
+                std::string known;
+                for (const auto& n : Catlass::Epilogue::Fusion::kUpstreamHazardNames)
+                    known += (known.empty() ? "" : ", ") + std::string(n.name);
+                throw UsageError("evgcheck run: option --hazard: no upstream hazard is called '" + name +
+                                 "' (known: " + known + ")");
+            }
+            settings.hazards.push_back(std::move(name));
+            start = comma + 1;
+        }
+    }
     const double timeout = args.seconds("timeout", 86400).value_or(300);
     const std::optional<std::string> json_path = args.get("json");
+    if (json_path) check_output_file(*json_path, "json", "run");
     arm_time_budget(timeout, "--timeout");
 
     const SourceFile src = read_source(args.positional()[0]);

@@ -133,6 +133,14 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     mo.scheduler_seed = settings.scheduler_seed;
     mo.mutations = settings.mutations;
     mo.list_mutation_points = settings.list_mutation_points;
+    for (const std::string& h : settings.hazards)
+        if (!Catlass::Epilogue::Fusion::set_upstream_hazard(mo.hazards, h))
+            throw InputError("unknown upstream hazard '" + h + "'");
+    if (!settings.hazards.empty()) {
+        out << "upstream hazards on:";
+        for (const std::string& h : settings.hazards) out << " " << h;
+        out << "\n";
+    }
     ModelRun run;
     try {
         run = run_model(problem, data.inputs, mo);

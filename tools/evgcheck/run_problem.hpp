@@ -25,6 +25,7 @@ struct RunSettings {
     RunLimits limits;                              // --max-memory, --max-work
     std::vector<evg::hw::SyncMutation> mutations;  // --mutate
     bool list_mutation_points = false;             // --list-mutations
+    std::vector<std::string> hazards;              // --hazard: upstream hazards switched on (docs/hazards.md)
 };
 
 struct RunOutcome {

@@ -1,8 +1,8 @@
-// evgcheck sync-table: the SYNC mutation table (fuzz/mutation/README.md). Every mutation point x operator of the seed
-// examples, N random graphs of the property generators (both chips, both workspace paths) and the seed
-// kernels, classified against the independent schedule explorer; prints the table per operator x node kind
-// and the totals, writes sync_table.md and sync_table.json in --out. Exit 0 when nothing is missed, falsely
-// alarmed or divergent, 1 otherwise, 2 for bad options, 3 when the time budget stopped the run.
+// evgcheck sync-table: the SYNC mutation table (fuzz/mutation/README.md). Every mutation point x operator of
+// the seed examples, N random graphs of the property generators (both chips, both workspace paths) and the
+// seed kernels, classified against the independent schedule explorer; prints the table per operator x node
+// kind and the totals, writes sync_table.md and sync_table.json in --out. Exit 0 when nothing is missed,
+// falsely alarmed or divergent, 1 otherwise, 2 for bad options, 3 when the time budget stopped the run.
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -90,6 +90,7 @@ int sync_table_command(std::span<const char* const> argv) {
     opt.adversarial = static_cast<int>(args.integer("adversarial", 0, 1000).value_or(3));
     opt.time_budget = args.seconds("time-budget", 7 * 86400).value_or(0);
     const std::filesystem::path out = args.get("out").value_or("out/sync-table");
+    check_output_dir(out.string(), "out", "sync-table");
     opt.command = "evgcheck sync-table";
     for (const char* a : argv) opt.command += std::string(" ") + a;
 

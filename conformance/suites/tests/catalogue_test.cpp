@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <iostream>
 #include <set>
@@ -30,6 +31,13 @@ TEST(Catalogue, IdsAreUniqueAndNameTheirCell) {
         EXPECT_TRUE(c.path == "gm" || c.path == "ub") << c.id;
         EXPECT_NE(c.id.find(c.arch), std::string::npos) << c.id;
         EXPECT_TRUE(c.run) << c.id;
+        // Readable: no number longer than six digits (a sentinel such as an unbounded computeLength).
+        size_t digits = 0;
+        for (char ch : c.id) {
+            digits = std::isdigit(static_cast<unsigned char>(ch)) ? digits + 1 : 0;
+            EXPECT_LE(digits, 6u) << "unreadable id " << c.id;
+            if (digits > 6) break;
+        }
     }
 }
 

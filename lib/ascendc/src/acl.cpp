@@ -152,8 +152,8 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
     return launch(stream, block_dim, type, kernel, evg::hw::device().config().arch);
 }
 
-aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type, const std::function<void()>& kernel,
-                evg::hw::ArchId arch) {
+aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
+                const std::function<void()>& kernel, evg::hw::ArchId arch) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));

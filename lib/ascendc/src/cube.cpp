@@ -180,8 +180,8 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         !require_mem(c, a, {MemKind::L0A}, op, "A (A2)", site) ||
         !require_mem(c, b, {MemKind::L0B}, op, "B (B2)", site))
         return;
-    // bf16 -> float is accepted on both chips: the cube unit of AtlasA2 does bf16 (docs/hardware-model.md §4.2,
-    // §10 "fp16/bf16 16x16x16 MAC per cycle"); bf16 is only missing from AtlasA2's *vector* unit.
+    // bf16 -> float is accepted on both chips: the cube unit of AtlasA2 does bf16 (docs/hardware-model.md
+    // §4.2, §10 "fp16/bf16 16x16x16 MAC per cycle"); bf16 is only missing from AtlasA2's *vector* unit.
     bool legal =
         at == bt && ((at == DType::f16 && ct == DType::f32) || (at == DType::bf16 && ct == DType::f32) ||
                      (at == DType::i8 && ct == DType::i32) || (at == DType::f32 && ct == DType::f32));
@@ -280,9 +280,10 @@ void fixpipe_ub(const LocalRef& dst, DType dt, const LocalRef& src, DType st, co
     std::string op = "Fixpipe L0C->UB";
     if (c.arch().id != evg::hw::ArchId::Ascend950) {
         fail(c, ViolationKind::bad_param, op,
-             fmt::format("the L0C->UB data path does not exist on {} (Ascend950 only, docs/hardware-model.md §1); "
-                         "go through GM (Fixpipe to a GM workspace, then DataCopy on the AIV)",
-                         c.arch().name),
+             fmt::format(
+                 "the L0C->UB data path does not exist on {} (Ascend950 only, docs/hardware-model.md §1); "
+                 "go through GM (Fixpipe to a GM workspace, then DataCopy on the AIV)",
+                 c.arch().name),
              site);
         return;
     }

@@ -98,8 +98,8 @@ Family family(VecOp op) {
     }
 }
 
-// Element types each instruction accepts (docs/hardware-model.md §6.3); bf16 arithmetic only where the chip has
-// it.
+// Element types each instruction accepts (docs/hardware-model.md §6.3); bf16 arithmetic only where the chip
+// has it.
 bool dtype_ok(evg::hw::ArchId arch, VecOp op, DType t) {
     if (t == DType::bf16 && op != VecOp::Duplicate) return evg::hw::arithmetic_dtype_legal(arch, t);
     switch (family(op)) {

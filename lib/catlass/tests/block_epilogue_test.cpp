@@ -1,7 +1,7 @@
-// BlockEpilogue (docs/evg-semantics.md §5): the tile loop covers every path (row groups with a tail, unaligned
-// columns, M = 1 / N = 1, an AIV with no rows, the column split), the event sequence of a 3-tile run equals
-// §5.3, the measured UB peak equals the UB accounting, the UB workspace path on Ascend950, the L1-lineage
-// form, and the §11.2 item 3 hazard (faithful on demand, ordered by default).
+// BlockEpilogue (docs/evg-semantics.md §5): the tile loop covers every path (row groups with a tail,
+// unaligned columns, M = 1 / N = 1, an AIV with no rows, the column split), the event sequence of a 3-tile
+// run equals §5.3, the measured UB peak equals the UB accounting, the UB workspace path on Ascend950, the
+// L1-lineage form, and the §11.2 item 3 hazard (faithful on demand, ordered by default).
 //
 // The graphs here are built from small stand-in nodes that follow the node concept (visitor_impl.hpp).
 #include <gtest/gtest.h>

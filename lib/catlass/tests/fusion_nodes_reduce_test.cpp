@@ -1,5 +1,5 @@
-// The reduce nodes (docs/evg-semantics.md §2.7, §2.9, §2.11) driven with BlockEpilogue's event sequence by hand:
-// per-stage instructions, UB carved, atomic accumulation into pre-initialised GM outputs over two tiles
+// The reduce nodes (docs/evg-semantics.md §2.7, §2.9, §2.11) driven with BlockEpilogue's event sequence by
+// hand: per-stage instructions, UB carved, atomic accumulation into pre-initialised GM outputs over two tiles
 // (both buffer sets), and the ScalarReduce hazard switch. The harness is node_harness.hpp.
 #include "node_harness.hpp"
 

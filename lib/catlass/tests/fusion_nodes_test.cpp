@@ -1,5 +1,5 @@
-// The EVG nodes driven one by one on the machine, with BlockEpilogue's event sequence (docs/evg-semantics.md §5.3)
-// written out by hand: what each node does in LOAD, COMPUTE and STORE (the exact instructions of each
+// The EVG nodes driven one by one on the machine, with BlockEpilogue's event sequence (docs/evg-semantics.md
+// §5.3) written out by hand: what each node does in LOAD, COMPUTE and STORE (the exact instructions of each
 // stage, from the trace), the UB it carves, and the GM results against values computed here on the host.
 #include "node_harness.hpp"
 

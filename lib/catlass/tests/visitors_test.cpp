@@ -1,7 +1,7 @@
 // TreeVisitor and TopologicalVisitor: the order of Arguments, of UB carving and of visits; the per-stage
 // cache of TopologicalVisitor (each op once per stage call; with topo_store_per_consumer, a shared
-// STORE-stage op once per consumer path); and max_compute_length against the numbers of docs/evg-semantics.md §10.2 /
-// §10.3.
+// STORE-stage op once per consumer path); and max_compute_length against the numbers of docs/evg-semantics.md
+// §10.2 / §10.3.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -474,7 +474,8 @@ TEST(TopologicalVisitor, AtlasA2_float_SharedRowReduceAccumulatesOnce) {
 }
 
 TEST(TopologicalVisitor, AtlasA2_float_SharedRowReduceAccumulatesTwiceWithTheL1Switch) {
-    // docs/evg-semantics.md §11.2 item 7: the L1 cache re-runs a shared reduce per consumer; the atomic add doubles.
+    // docs/evg-semantics.md §11.2 item 7: the L1 cache re-runs a shared reduce per consumer; the atomic add
+    // doubles.
     TwoByThirtyTwo in;
     size_t stores = 0;
     auto out = run_shared_reduce(true, stores);

@@ -239,11 +239,12 @@ CppEmission emit_cpp(const Graph& g) {
         std::vector<Line> lines;
         for (const Tensor& t : g.tensors) {
             // A padded row stride is the third argument of the row-major MakeLayout (catlass/tla/layout.hpp).
-            std::string shape = t.row_stride == t.cols
-                                    ? fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {})",
-                                                  cpp_element_name(t.element), t.rows, t.cols)
-                                    : fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {}, {})",
-                                                  cpp_element_name(t.element), t.rows, t.cols, t.row_stride);
+            std::string shape =
+                t.row_stride == t.cols
+                    ? fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {})",
+                                  cpp_element_name(t.element), t.rows, t.cols)
+                    : fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {}, {})",
+                                  cpp_element_name(t.element), t.rows, t.cols, t.row_stride);
             std::string comment = fmt::format("{} {} : {}[{}, {}]", tensor_role_name(t.role), t.name,
                                               hw::dtype_name(t.element), t.rows, t.cols);
             if (t.row_stride != t.cols) comment += fmt::format(" stride={}", t.row_stride);

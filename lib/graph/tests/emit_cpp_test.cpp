@@ -1,6 +1,7 @@
-// C++ emission against the Catlass EVG API. The goldens are written from the spec (docs/evg-semantics.md §3.3, §3.4,
-// §10.2, §10.3), not from the emitter's output: two full texts in tests/golden/, and for the other shipped
-// examples the exact Arguments initializer plus the EVG type with whitespace and comments ignored.
+// C++ emission against the Catlass EVG API. The goldens are written from the spec (docs/evg-semantics.md
+// §3.3, §3.4, §10.2, §10.3), not from the emitter's output: two full texts in tests/golden/, and for the
+// other shipped examples the exact Arguments initializer plus the EVG type with whitespace and comments
+// ignored.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -260,9 +261,10 @@ TEST(EmitCpp, UbWorkspaceAccLoadAndStridedTensor) {
         "%3 = AuxStore float D (%2)\n");
     const CppEmission e = emit_cpp(g);
     EXPECT_NE(squash(e.evg).find(squash(ns("@VisitorAccLoad<float, true>"))), std::string::npos);
-    EXPECT_NE(e.layouts.find("auto layoutX = tla::MakeLayout<float, Catlass::layout::RowMajor>(256, 500, 512);  "
-                             "// input X : float[256, 500] stride=512\n"),
-              std::string::npos);
+    EXPECT_NE(
+        e.layouts.find("auto layoutX = tla::MakeLayout<float, Catlass::layout::RowMajor>(256, 500, 512);  "
+                       "// input X : float[256, 500] stride=512\n"),
+        std::string::npos);
 }
 
 TEST(EmitCpp, SingleLeafRootIsTheBareOp) {

@@ -1,5 +1,5 @@
-// The UB accounting function against the computeLengths of the shipped examples (docs/evg-semantics.md §10.2, §10.3),
-// both at compile time (as a static visitor type list would use it) and through a runtime graph.
+// The UB accounting function against the computeLengths of the shipped examples (docs/evg-semantics.md §10.2,
+// §10.3), both at compile time (as a static visitor type list would use it) and through a runtime graph.
 #include <gtest/gtest.h>
 
 #include <array>

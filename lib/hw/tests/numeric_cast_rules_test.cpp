@@ -1,5 +1,5 @@
-// Cast legality per chip (docs/hardware-model.md §7): the full (arch, from, to, mode) space is checked against a
-// transcription of the Atlas A2 and Ascend 950 tables, and rejections must explain themselves.
+// Cast legality per chip (docs/hardware-model.md §7): the full (arch, from, to, mode) space is checked
+// against a transcription of the Atlas A2 and Ascend 950 tables, and rejections must explain themselves.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -20,24 +20,26 @@ using Key = std::tuple<ArchId, DType, DType>;
 const Modes kN{M::CAST_NONE};
 const Modes kRT{M::CAST_RINT, M::CAST_FLOOR, M::CAST_CEIL, M::CAST_ROUND, M::CAST_TRUNC};
 const Modes kRTN{M::CAST_RINT, M::CAST_FLOOR, M::CAST_CEIL, M::CAST_ROUND, M::CAST_TRUNC, M::CAST_NONE};
-const Modes kAll{M::CAST_RINT, M::CAST_FLOOR, M::CAST_CEIL, M::CAST_ROUND, M::CAST_TRUNC, M::CAST_NONE, M::CAST_ODD};
+const Modes kAll{M::CAST_RINT,  M::CAST_FLOOR, M::CAST_CEIL, M::CAST_ROUND,
+                 M::CAST_TRUNC, M::CAST_NONE,  M::CAST_ODD};
 
 std::map<Key, Modes> expected_table() {
     using D = DType;
     const std::vector<std::tuple<D, D, Modes>> a2 = {
-        {D::i8, D::f16, kN},    {D::u8, D::f16, kN},    {D::i16, D::f16, kRTN}, {D::i16, D::f32, kN},
-        {D::f16, D::i8, kRTN},  {D::f16, D::u8, kRTN},  {D::f16, D::i16, kRT},  {D::f16, D::i32, kRT},
-        {D::f16, D::f32, kN},   {D::bf16, D::i32, kRT}, {D::bf16, D::f32, kN},  {D::i32, D::i16, kN},
-        {D::i32, D::i64, kN},   {D::i32, D::f32, kRTN}, {D::f32, D::i16, kRT},  {D::f32, D::i32, kRT},
-        {D::f32, D::i64, kRT},  {D::f32, D::f32, kRT},  {D::f32, D::f16, kAll}, {D::f32, D::bf16, kRT},
-        {D::i64, D::i32, kN},   {D::i64, D::f32, kRT},
+        {D::i8, D::f16, kN},   {D::u8, D::f16, kN},    {D::i16, D::f16, kRTN}, {D::i16, D::f32, kN},
+        {D::f16, D::i8, kRTN}, {D::f16, D::u8, kRTN},  {D::f16, D::i16, kRT},  {D::f16, D::i32, kRT},
+        {D::f16, D::f32, kN},  {D::bf16, D::i32, kRT}, {D::bf16, D::f32, kN},  {D::i32, D::i16, kN},
+        {D::i32, D::i64, kN},  {D::i32, D::f32, kRTN}, {D::f32, D::i16, kRT},  {D::f32, D::i32, kRT},
+        {D::f32, D::i64, kRT}, {D::f32, D::f32, kRT},  {D::f32, D::f16, kAll}, {D::f32, D::bf16, kRT},
+        {D::i64, D::i32, kN},  {D::i64, D::f32, kRT},
     };
     std::map<Key, Modes> t;
     for (const auto& [f, to, m] : a2) {
         t[{ArchId::AtlasA2, f, to}] = m;
         t[{ArchId::Ascend950, f, to}] = m;
     }
-    // Ascend 950: drops CAST_NONE on int16 -> half and half -> int8/uint8, adds half <-> bf16 and int8 widening.
+    // Ascend 950: drops CAST_NONE on int16 -> half and half -> int8/uint8, adds half <-> bf16 and int8
+    // widening.
     t[{ArchId::Ascend950, D::i16, D::f16}] = kRT;
     t[{ArchId::Ascend950, D::f16, D::i8}] = kRT;
     t[{ArchId::Ascend950, D::f16, D::u8}] = kRT;
@@ -48,9 +50,13 @@ std::map<Key, Modes> expected_table() {
     return t;
 }
 
-const char* chip(ArchId a) { return a == ArchId::AtlasA2 ? "AtlasA2" : "Ascend950"; }
+const char* chip(ArchId a) {
+    return a == ArchId::AtlasA2 ? "AtlasA2" : "Ascend950";
+}
 
-std::string pair(DType f, DType t) { return std::string(dtype_name(f)) + " -> " + std::string(dtype_name(t)); }
+std::string pair(DType f, DType t) {
+    return std::string(dtype_name(f)) + " -> " + std::string(dtype_name(t));
+}
 
 TEST(NumericCastRules, WholeSpaceMatchesTheTables) {
     const auto table = expected_table();
@@ -60,7 +66,8 @@ TEST(NumericCastRules, WholeSpaceMatchesTheTables) {
             for (DType t : kAllDTypes) {
                 const auto it = table.find({a, f, t});
                 for (RoundMode m : kAllRoundModes) {
-                    SCOPED_TRACE(std::string(chip(a)) + " " + pair(f, t) + " " + std::string(round_mode_name(m)));
+                    SCOPED_TRACE(std::string(chip(a)) + " " + pair(f, t) + " " +
+                                 std::string(round_mode_name(m)));
                     const bool want = it != table.end() && it->second.count(m) != 0;
                     const CastRule r = cast_rule(a, f, t, m);
                     EXPECT_EQ(r.legal, want) << r.reason;
@@ -100,7 +107,8 @@ TEST(NumericCastRules, SampleRejectionsExplainThemselves) {
     EXPECT_NE(bf.find("CAST_NONE"), std::string::npos) << bf;
     EXPECT_NE(bf.find("AtlasA2"), std::string::npos) << bf;
     EXPECT_NE(bf.find("CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC"), std::string::npos) << bf;
-    EXPECT_FALSE(cast_legal(ArchId::Ascend950, D::f32, D::bf16, M::CAST_NONE));  // VisitorCast default: both chips
+    EXPECT_FALSE(
+        cast_legal(ArchId::Ascend950, D::f32, D::bf16, M::CAST_NONE));  // VisitorCast default: both chips
 
     const std::string hf = reason(ArchId::AtlasA2, D::f16, D::f32, M::CAST_RINT);
     EXPECT_NE(hf.find("half -> float"), std::string::npos) << hf;
@@ -126,7 +134,8 @@ TEST(NumericCastRules, SampleRejectionsExplainThemselves) {
     }
 
     const std::string same = reason(ArchId::AtlasA2, D::f16, D::f16, M::CAST_NONE);
-    EXPECT_NE(same.find("no conversion needed: source and destination are both half"), std::string::npos) << same;
+    EXPECT_NE(same.find("no conversion needed: source and destination are both half"), std::string::npos)
+        << same;
     const std::string i32same = reason(ArchId::Ascend950, D::i32, D::i32, M::CAST_RINT);
     EXPECT_NE(i32same.find("both int32"), std::string::npos) << i32same;
     // float -> float exists (round to integral) but not with CAST_NONE / CAST_ODD.
@@ -150,7 +159,8 @@ TEST(NumericCastRules, SampleRejectionsExplainThemselves) {
 
 TEST(NumericCastRules, ArithmeticDtypes) {
     for (ArchId a : {ArchId::AtlasA2, ArchId::Ascend950}) {
-        for (DType t : {DType::f32, DType::f16, DType::i16, DType::i32}) EXPECT_TRUE(arithmetic_dtype_legal(a, t));
+        for (DType t : {DType::f32, DType::f16, DType::i16, DType::i32})
+            EXPECT_TRUE(arithmetic_dtype_legal(a, t));
         for (DType t : {DType::i8, DType::u8, DType::i64}) EXPECT_FALSE(arithmetic_dtype_legal(a, t));
     }
     EXPECT_FALSE(arithmetic_dtype_legal(ArchId::AtlasA2, DType::bf16));

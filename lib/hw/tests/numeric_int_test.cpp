@@ -1,6 +1,6 @@
 // Integer conversions (docs/hardware-model.md §7): float/half -> int rounding and saturation, NaN -> 0,
-// int -> float/half/bf16 rounding above the mantissa width, int -> int saturation, and convert_element over every
-// pair of kAllDTypes in every RoundMode against an independent reference.
+// int -> float/half/bf16 rounding above the mantissa width, int -> int saturation, and convert_element over
+// every pair of kAllDTypes in every RoundMode against an independent reference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,7 +26,7 @@ using testref::SplitMix64;
 static_assert(std::numeric_limits<long double>::digits >= 64,
               "the int64 reference needs a long double that holds every int64 exactly");
 
-constexpr RoundMode kModes[] = {M::CAST_NONE, M::CAST_RINT, M::CAST_FLOOR, M::CAST_CEIL,
+constexpr RoundMode kModes[] = {M::CAST_NONE,  M::CAST_RINT,  M::CAST_FLOOR, M::CAST_CEIL,
                                 M::CAST_ROUND, M::CAST_TRUNC, M::CAST_ODD};
 constexpr DType kIntTypes[] = {DType::i8, DType::u8, DType::i16, DType::i32, DType::i64};
 
@@ -71,8 +71,9 @@ TEST(NumericInt, FloatToIntSaturates) {
         EXPECT_EQ(float_to_int(0x1p31f, m, DType::i32), INT32_MAX);
         EXPECT_EQ(float_to_int(-0x1p31f, m, DType::i32), INT32_MIN);
         EXPECT_EQ(float_to_int(-0x1p31f - 256.0f, m, DType::i32), INT32_MIN);
-        EXPECT_EQ(float_to_int(0x1.fffffep30f, m, DType::i32), 2147483520);  // largest float below 2^31: exact
-        EXPECT_EQ(float_to_int(127.5f, m, DType::i8), 127);                   // the §7 example, every mode
+        EXPECT_EQ(float_to_int(0x1.fffffep30f, m, DType::i32),
+                  2147483520);                               // largest float below 2^31: exact
+        EXPECT_EQ(float_to_int(127.5f, m, DType::i8), 127);  // the §7 example, every mode
         EXPECT_EQ(float_to_int(-128.5f, m, DType::i8), -128);
         EXPECT_EQ(float_to_int(1000.0f, m, DType::i8), 127);
         EXPECT_EQ(float_to_int(255.5f, m, DType::u8), 255);
@@ -138,11 +139,20 @@ TEST(NumericInt, NanToIntIsZero) {
 int64_t ref_clamp(double v, DType t) {
     double lo = -0x1p63, hi = 0x1p63;  // int64: hi is exclusive
     switch (t) {
-        case DType::i8: lo = -128, hi = 127; break;
-        case DType::u8: lo = 0, hi = 255; break;
-        case DType::i16: lo = -32768, hi = 32767; break;
-        case DType::i32: lo = -2147483648.0, hi = 2147483647.0; break;
-        default: break;
+        case DType::i8:
+            lo = -128, hi = 127;
+            break;
+        case DType::u8:
+            lo = 0, hi = 255;
+            break;
+        case DType::i16:
+            lo = -32768, hi = 32767;
+            break;
+        case DType::i32:
+            lo = -2147483648.0, hi = 2147483647.0;
+            break;
+        default:
+            break;
     }
     if (t == DType::i64 || dtype_is_float(t)) {
         if (v >= hi) return INT64_MAX;
@@ -157,12 +167,18 @@ float random_float_for_int(SplitMix64& r) {
     const uint32_t hi = static_cast<uint32_t>(x >> 32);
     const float s = (x & 1) ? -1.0f : 1.0f;
     switch ((x >> 1) % 6) {
-        case 0: return bits_float(hi);                                                    // anything
-        case 1: return s * static_cast<float>(hi % 2000) * 0.5f;                        // k/2: ties
-        case 2: return s * static_cast<float>(hi % 400000) * 0.25f;                     // quarters
-        case 3: return bits_float((x & 1) << 31 | ((120u + hi % 45u) << 23) | (hi & 0x7FFFFFu));  // 2^-7..2^37
-        case 4: return s * std::ldexp(1.0f + static_cast<float>(hi % 64) / 64.0f, static_cast<int>(hi % 70));
-        default: return s * (static_cast<float>(hi % 1000) / 1000.0f);                  // |f| < 1
+        case 0:
+            return bits_float(hi);  // anything
+        case 1:
+            return s * static_cast<float>(hi % 2000) * 0.5f;  // k/2: ties
+        case 2:
+            return s * static_cast<float>(hi % 400000) * 0.25f;  // quarters
+        case 3:
+            return bits_float((x & 1) << 31 | ((120u + hi % 45u) << 23) | (hi & 0x7FFFFFu));  // 2^-7..2^37
+        case 4:
+            return s * std::ldexp(1.0f + static_cast<float>(hi % 64) / 64.0f, static_cast<int>(hi % 70));
+        default:
+            return s * (static_cast<float>(hi % 1000) / 1000.0f);  // |f| < 1
     }
 }
 
@@ -177,15 +193,18 @@ TEST(NumericInt, FloatToIntRandomAgainstReference) {
             const float g = float_round_integral(f, m);
             if (std::isnan(f) ? !(std::isnan(g) && std::signbit(g) == std::signbit(f))
                               : !testref::same_value(static_cast<double>(g), r)) {
-                bad.add([&](auto& os) { os << "round_integral " << std::hexfloat << f << " " << round_mode_name(m) << " got " << g << " want " << r; });
+                bad.add([&](auto& os) {
+                    os << "round_integral " << std::hexfloat << f << " " << round_mode_name(m) << " got " << g
+                       << " want " << r;
+                });
             }
             for (DType t : kIntTypes) {
                 const int64_t want = std::isnan(f) ? 0 : ref_clamp(r, t);
                 const int64_t got = float_to_int(f, m, t);
                 if (got != want) {
                     bad.add([&](auto& os) {
-                        os << std::hexfloat << f << " " << round_mode_name(m) << " -> " << dtype_name(t) << ": got "
-                           << got << " want " << want;
+                        os << std::hexfloat << f << " " << round_mode_name(m) << " -> " << dtype_name(t)
+                           << ": got " << got << " want " << want;
                     });
                 }
             }
@@ -255,11 +274,11 @@ TEST(NumericInt, IntToHalfAndBf16) {
     EXPECT_EQ(int_to_half(-2049, M::CAST_ROUND), 0xE801);
     EXPECT_EQ(int_to_half(-1, M::CAST_NONE), 0xBC00);
     EXPECT_EQ(int_to_half(0, M::CAST_FLOOR), 0x0000);
-    EXPECT_EQ(int_to_bf16(257, M::CAST_RINT), 0x4380);   // 256
-    EXPECT_EQ(int_to_bf16(257, M::CAST_CEIL), 0x4381);   // 258
-    EXPECT_EQ(int_to_bf16(259, M::CAST_RINT), 0x4382);   // tie -> 260
-    // Single rounding straight from the integer: 2^24 + 2^16 + 1 is just above the bf16 tie 2^24 + 2^16, so RINT
-    // goes up; rounding through float first would land on the tie and go down to even.
+    EXPECT_EQ(int_to_bf16(257, M::CAST_RINT), 0x4380);  // 256
+    EXPECT_EQ(int_to_bf16(257, M::CAST_CEIL), 0x4381);  // 258
+    EXPECT_EQ(int_to_bf16(259, M::CAST_RINT), 0x4382);  // tie -> 260
+    // Single rounding straight from the integer: 2^24 + 2^16 + 1 is just above the bf16 tie 2^24 + 2^16, so
+    // RINT goes up; rounding through float first would land on the tie and go down to even.
     EXPECT_EQ(int_to_bf16((1 << 24) + (1 << 16) + 1, M::CAST_RINT), 0x4B81);
     // int16 -> half (a real A2 Cast) for every int16, every mode, against the reference.
     Mismatches bad;
@@ -270,7 +289,8 @@ TEST(NumericInt, IntToHalfAndBf16) {
             convert_element(DType::i16, &s, DType::f16, &out, m);
             const double want = testref::ref_round(static_cast<double>(v), testref::kRefHalf, m);
             if (!testref::same_value(testref::decode_half(out), want)) {
-                bad.add([&](auto& os) { os << v << " " << round_mode_name(m) << " got " << std::hex << out; });
+                bad.add(
+                    [&](auto& os) { os << v << " " << round_mode_name(m) << " got " << std::hex << out; });
             }
         }
     }
@@ -301,17 +321,23 @@ TEST(NumericInt, IntToFloatHalfBf16RandomAgainstReference) {
             const long double wf = testref::ref_round(x, testref::kRefFloat, m);
             const float gf = int_to_float(v, m);
             if (!testref::same_value(static_cast<long double>(gf), wf)) {
-                bad.add([&](auto& os) { os << v << " -> float " << round_mode_name(m) << " got " << std::hexfloat << gf; });
+                bad.add([&](auto& os) {
+                    os << v << " -> float " << round_mode_name(m) << " got " << std::hexfloat << gf;
+                });
             }
             const long double wh = testref::ref_round(x, testref::kRefHalf, m);
             const uint16_t gh = int_to_half(v, m);
             if (!testref::same_value(static_cast<long double>(testref::decode_half(gh)), wh)) {
-                bad.add([&](auto& os) { os << v << " -> half " << round_mode_name(m) << " got 0x" << std::hex << gh; });
+                bad.add([&](auto& os) {
+                    os << v << " -> half " << round_mode_name(m) << " got 0x" << std::hex << gh;
+                });
             }
             const long double wb = testref::ref_round(x, testref::kRefBf16, m);
             const uint16_t gb = int_to_bf16(v, m);
             if (!testref::same_value(static_cast<long double>(testref::decode_bf16(gb)), wb)) {
-                bad.add([&](auto& os) { os << v << " -> bf16 " << round_mode_name(m) << " got 0x" << std::hex << gb; });
+                bad.add([&](auto& os) {
+                    os << v << " -> bf16 " << round_mode_name(m) << " got 0x" << std::hex << gb;
+                });
             }
         }
     }
@@ -372,11 +398,20 @@ std::vector<Sample> samples_of(DType t, SplitMix64& r) {
     auto add_int = [&](int64_t v) {
         Sample s{};
         switch (t) {
-            case DType::i8: v = static_cast<int8_t>(v); break;
-            case DType::u8: v = static_cast<uint8_t>(v); break;
-            case DType::i16: v = static_cast<int16_t>(v); break;
-            case DType::i32: v = static_cast<int32_t>(v); break;
-            default: break;
+            case DType::i8:
+                v = static_cast<int8_t>(v);
+                break;
+            case DType::u8:
+                v = static_cast<uint8_t>(v);
+                break;
+            case DType::i16:
+                v = static_cast<int16_t>(v);
+                break;
+            case DType::i32:
+                v = static_cast<int32_t>(v);
+                break;
+            default:
+                break;
         }
         const int64_t le = v;  // little-endian host: the low bytes are the narrow value
         std::memcpy(s.bytes, &le, 8);
@@ -386,10 +421,12 @@ std::vector<Sample> samples_of(DType t, SplitMix64& r) {
     };
     switch (t) {
         case DType::f32: {
-            const float fs[] = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 127.5f, -128.5f, 255.5f,
-                                256.0f, -1.0f, 32767.5f, 32768.0f, -32769.0f, 65504.0f, 65520.0f, 1e5f, 0x1p31f,
-                                -0x1p31f, 0x1p63f, -0x1p63f, 1e20f, -1e20f, INFINITY, -INFINITY, NAN, -NAN,
-                                1e-8f, 0x1p-24f, 3.3e38f, 16777217.0f, 0.3f, -0.7f, FLT_TRUE_MIN, 0x1p-130f};
+            const float fs[] = {0.0f,         -0.0f,     0.5f,     -0.5f,    1.5f,        -1.5f,     2.5f,
+                                -2.5f,        127.5f,    -128.5f,  255.5f,   256.0f,      -1.0f,     32767.5f,
+                                32768.0f,     -32769.0f, 65504.0f, 65520.0f, 1e5f,        0x1p31f,   -0x1p31f,
+                                0x1p63f,      -0x1p63f,  1e20f,    -1e20f,   INFINITY,    -INFINITY, NAN,
+                                -NAN,         1e-8f,     0x1p-24f, 3.3e38f,  16777217.0f, 0.3f,      -0.7f,
+                                FLT_TRUE_MIN, 0x1p-130f};
             for (float f : fs) add_float(f);
             for (int i = 0; i < 3000; ++i) add_float(random_float_for_int(r));
             break;
@@ -407,9 +444,30 @@ std::vector<Sample> samples_of(DType t, SplitMix64& r) {
             break;
         case DType::i32:
         case DType::i64: {
-            const int64_t vs[] = {0, 1, -1, 127, -128, 255, 256, 32767, 32768, -32769, 65504, 65505, 65519,
-                                  65520, 65536, (1 << 24) + 1, (1 << 24) + 3, -(1 << 24) - 1, INT32_MAX, INT32_MIN,
-                                  int64_t{1} << 31, -(int64_t{1} << 31) - 1, INT64_MAX, INT64_MIN,
+            const int64_t vs[] = {0,
+                                  1,
+                                  -1,
+                                  127,
+                                  -128,
+                                  255,
+                                  256,
+                                  32767,
+                                  32768,
+                                  -32769,
+                                  65504,
+                                  65505,
+                                  65519,
+                                  65520,
+                                  65536,
+                                  (1 << 24) + 1,
+                                  (1 << 24) + 3,
+                                  -(1 << 24) - 1,
+                                  INT32_MAX,
+                                  INT32_MIN,
+                                  int64_t{1} << 31,
+                                  -(int64_t{1} << 31) - 1,
+                                  INT64_MAX,
+                                  INT64_MIN,
                                   (int64_t{1} << 53) + 1};
             for (int64_t v : vs) add_int(v);
             for (int i = 0; i < 3000; ++i) add_int(random_int64(r));
@@ -432,15 +490,17 @@ TEST(NumericInt, ConvertElementEveryPairEveryMode) {
                     std::memset(out, 0xCD, sizeof out);
                     convert_element(from, s.bytes, to, out, m);
                     // Bytes past the destination element stay untouched.
-                    bool ok = std::all_of(out + dtype_size(to), out + 8, [](unsigned char c) { return c == 0xCD; });
+                    bool ok =
+                        std::all_of(out + dtype_size(to), out + 8, [](unsigned char c) { return c == 0xCD; });
                     if (to == DType::f32) {
                         float g;
                         std::memcpy(&g, out, 4);
                         if (s.nan) {
                             ok = ok && std::isnan(g) && std::signbit(g) == s.neg;
                         } else if (from == DType::f32) {
-                            ok = ok && testref::same_value(static_cast<double>(g),
-                                                           testref::ref_round_integral(static_cast<double>(s.value), m));
+                            ok = ok && testref::same_value(
+                                           static_cast<double>(g),
+                                           testref::ref_round_integral(static_cast<double>(s.value), m));
                         } else {
                             const long double w = (dtype_is_float(from) || s.value == 0)
                                                       ? s.value
@@ -456,28 +516,49 @@ TEST(NumericInt, ConvertElementEveryPairEveryMode) {
                             ok = ok && g == ((s.neg ? 0x8000 : 0) | (to == DType::f16 ? 0x7E00 : 0x7FC0));
                         } else {
                             const long double w =
-                                s.value == 0 ? s.value
-                                             : testref::ref_round(s.value, to == DType::f16 ? testref::kRefHalf
-                                                                                            : testref::kRefBf16,
-                                                                  m);
-                            const double d = to == DType::f16 ? testref::decode_half(g) : testref::decode_bf16(g);
+                                s.value == 0
+                                    ? s.value
+                                    : testref::ref_round(
+                                          s.value, to == DType::f16 ? testref::kRefHalf : testref::kRefBf16,
+                                          m);
+                            const double d =
+                                to == DType::f16 ? testref::decode_half(g) : testref::decode_bf16(g);
                             ok = ok && testref::same_value(static_cast<long double>(d), w);
                         }
                     } else {
                         int64_t g = 0;
                         switch (to) {
-                            case DType::i8: g = static_cast<int8_t>(out[0]); break;
-                            case DType::u8: g = out[0]; break;
-                            case DType::i16: { int16_t x; std::memcpy(&x, out, 2); g = x; break; }
-                            case DType::i32: { int32_t x; std::memcpy(&x, out, 4); g = x; break; }
-                            default: std::memcpy(&g, out, 8); break;
+                            case DType::i8:
+                                g = static_cast<int8_t>(out[0]);
+                                break;
+                            case DType::u8:
+                                g = out[0];
+                                break;
+                            case DType::i16: {
+                                int16_t x;
+                                std::memcpy(&x, out, 2);
+                                g = x;
+                                break;
+                            }
+                            case DType::i32: {
+                                int32_t x;
+                                std::memcpy(&x, out, 4);
+                                g = x;
+                                break;
+                            }
+                            default:
+                                std::memcpy(&g, out, 8);
+                                break;
                         }
                         int64_t w;
                         if (dtype_is_float(from)) {
-                            w = s.nan ? 0 : ref_clamp(testref::ref_round_integral(static_cast<double>(s.value), m), to);
+                            w = s.nan ? 0
+                                      : ref_clamp(
+                                            testref::ref_round_integral(static_cast<double>(s.value), m), to);
                         } else {
                             const int64_t v = static_cast<int64_t>(s.value);
-                            w = to == DType::i64 ? v : ref_clamp(static_cast<double>(v), to);  // exact below 2^53
+                            w = to == DType::i64 ? v
+                                                 : ref_clamp(static_cast<double>(v), to);  // exact below 2^53
                         }
                         ok = ok && g == w;
                     }

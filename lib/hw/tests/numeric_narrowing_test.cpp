@@ -1,4 +1,5 @@
-// float -> half / bfloat16 narrowing in every RoundMode against independent references (docs/hardware-model.md §7):
+// float -> half / bfloat16 narrowing in every RoundMode against independent references
+// (docs/hardware-model.md §7):
 //  * RINT against GCC's _Float16 (when the compiler has it) and against an exact integer reference that
 //    binary-searches the half encodings (runs on every compiler);
 //  * every mode against the double-arithmetic bracketing reference of numeric_reference.hpp.
@@ -29,15 +30,41 @@ constexpr uint64_t kSeed = 0x5EED'A5CE'2201'0950ull;
 
 // A float from a list of hand-picked hard cases (sign applied by the caller).
 float special_input(SplitMix64& r) {
-    static const float kSpecials[] = {
-        0.0f, INFINITY, FLT_MIN, FLT_MAX, FLT_TRUE_MIN, 1.0f, 65504.0f, 65505.0f, 65519.0f, 65520.0f,
-        std::nextafter(65520.0f, 0.0f), 65536.0f, 131072.0f, 0x1p-24f, 0x1p-25f, std::nextafter(0x1p-25f, 1.0f),
-        0x3p-26f, 0x1p-14f, std::nextafter(0x1p-14f, 0.0f), 0x1.ff8p-15f, 2049.0f, 2051.0f, 0x1.fffffep127f,
-        0x1.fe8p127f, 0x1.ff0p127f, 0x1p-126f, 0x1p-133f, 0x1p-134f, 0x3p-135f, 1e-30f, 1e30f};
+    static const float kSpecials[] = {0.0f,
+                                      INFINITY,
+                                      FLT_MIN,
+                                      FLT_MAX,
+                                      FLT_TRUE_MIN,
+                                      1.0f,
+                                      65504.0f,
+                                      65505.0f,
+                                      65519.0f,
+                                      65520.0f,
+                                      std::nextafter(65520.0f, 0.0f),
+                                      65536.0f,
+                                      131072.0f,
+                                      0x1p-24f,
+                                      0x1p-25f,
+                                      std::nextafter(0x1p-25f, 1.0f),
+                                      0x3p-26f,
+                                      0x1p-14f,
+                                      std::nextafter(0x1p-14f, 0.0f),
+                                      0x1.ff8p-15f,
+                                      2049.0f,
+                                      2051.0f,
+                                      0x1.fffffep127f,
+                                      0x1.fe8p127f,
+                                      0x1.ff0p127f,
+                                      0x1p-126f,
+                                      0x1p-133f,
+                                      0x1p-134f,
+                                      0x3p-135f,
+                                      1e-30f,
+                                      1e30f};
     const uint32_t n = sizeof kSpecials / sizeof kSpecials[0];
     const uint32_t k = r.below(n + 2);
-    if (k == n) return bits_float(0x7F800000u | (1u + r.below(0x7FFFFFu)));      // NaN, random payload
-    if (k == n + 1) return bits_float(1u + r.below(0x7FFFFEu));                  // float subnormal
+    if (k == n) return bits_float(0x7F800000u | (1u + r.below(0x7FFFFFu)));  // NaN, random payload
+    if (k == n + 1) return bits_float(1u + r.below(0x7FFFFEu));              // float subnormal
     return kSpecials[k];
 }
 
@@ -56,10 +83,12 @@ float half_input(SplitMix64& r) {
     };
     switch (c) {
         case 0:
-        case 1: return bits_float(hi);  // any pattern, NaN and Inf included
+        case 1:
+            return bits_float(hi);  // any pattern, NaN and Inf included
         case 2:
         case 3:
-        case 4: return sgn(tie());
+        case 4:
+            return sgn(tie());
         case 5:
         case 6: {  // one float ulp either side of a tie
             const float t = tie();
@@ -81,7 +110,8 @@ float half_input(SplitMix64& r) {
             const uint32_t up = float_bits(140000.0f);
             return sgn(bits_float(lo + hi % (up - lo)));
         }
-        case 11: return sgn(special_input(r));
+        case 11:
+            return sgn(special_input(r));
         default: {  // half normal range with the 13 dropped bits chosen near the rounding decisions
             static const uint32_t kLow[] = {0, 0x1000, 0x0FFF, 0x1001, 0x1FFF, 1, 0x0800, 0x1800};
             const uint32_t e = 113 + hi % 30;
@@ -99,15 +129,19 @@ float bf16_input(SplitMix64& r) {
     const uint32_t c = static_cast<uint32_t>(x & 15);
     const uint32_t sign = ((x >> 4) & 1) ? 0x80000000u : 0u;
     const uint32_t hi = static_cast<uint32_t>(x >> 32);
-    const uint32_t tie = ((hi % 0x7F80u) << 16) | 0x8000u;  // midpoint of two consecutive bf16 (max/2^128 too)
+    const uint32_t tie =
+        ((hi % 0x7F80u) << 16) | 0x8000u;  // midpoint of two consecutive bf16 (max/2^128 too)
     switch (c) {
         case 0:
-        case 1: return bits_float(hi);
+        case 1:
+            return bits_float(hi);
         case 2:
         case 3:
-        case 4: return bits_float(sign | tie);
+        case 4:
+            return bits_float(sign | tie);
         case 5:
-        case 6: return bits_float(sign | (((x >> 5) & 1) ? tie + 1 : tie - 1));
+        case 6:
+            return bits_float(sign | (((x >> 5) & 1) ? tie + 1 : tie - 1));
         case 7: {
             const uint32_t v = (hi % 0x7F80u) << 16;
             const int k = static_cast<int>((x >> 5) % 7) - 3;
@@ -146,7 +180,7 @@ u128 half_units(uint32_t h) {
     if (h == 0x7C00) return u128{1} << 66;
     const uint32_t e = h >> 10;
     const uint32_t man = h & 0x3FF;
-    if (e == 0) return u128{man} << 26;  // man * 2^-24
+    if (e == 0) return u128{man} << 26;    // man * 2^-24
     return u128{1024u + man} << (e + 25);  // (1024 + man) * 2^(e - 25) = (1024 + man) * 2^(e + 25) units
 }
 
@@ -160,18 +194,24 @@ uint16_t ref_half_rne_integer(float f) {
     if (e < 100) return sign;            // |f| < 2^-27: far below 2^-25
     const uint32_t man = (a & 0x7FFFFFu) | 0x800000u;
     const u128 x = u128{man} << (e - 100);  // |f| = man * 2^(e - 150) = x * 2^-50
-    uint32_t lo = 0, up = 0x7C00;  // invariant: units(lo) <= x, and x < units(up + 1) conceptually
-    while (lo < up) {  // largest h in [0, 0x7C00] with units(h) <= x
+    uint32_t lo = 0, up = 0x7C00;           // invariant: units(lo) <= x, and x < units(up + 1) conceptually
+    while (lo < up) {                       // largest h in [0, 0x7C00] with units(h) <= x
         const uint32_t mid = (lo + up + 1) / 2;
-        if (half_units(mid) <= x) lo = mid; else up = mid - 1;
+        if (half_units(mid) <= x)
+            lo = mid;
+        else
+            up = mid - 1;
     }
     if (lo == 0x7C00 || half_units(lo) == x) return static_cast<uint16_t>(sign | lo);
     const u128 twice = x * 2;
     const u128 sum = half_units(lo) + half_units(lo + 1);
     uint32_t h;
-    if (twice < sum) h = lo;
-    else if (twice > sum) h = lo + 1;
-    else h = (lo & 1) ? lo + 1 : lo;
+    if (twice < sum)
+        h = lo;
+    else if (twice > sum)
+        h = lo + 1;
+    else
+        h = (lo & 1) ? lo + 1 : lo;
     return static_cast<uint16_t>(sign | h);
 }
 
@@ -199,11 +239,12 @@ TEST(NumericNarrowing, FloatToHalfRintMatchesIntegerReferenceAndFloat16) {
         const uint16_t want = ref_half_rne_integer(f);
         if (got != want) {
             bad.add([&](auto& os) {
-                os << std::hexfloat << f << std::hex << " (0x" << float_bits(f) << "): got 0x" << got << " want 0x"
-                   << want;
+                os << std::hexfloat << f << std::hex << " (0x" << float_bits(f) << "): got 0x" << got
+                   << " want 0x" << want;
             });
         }
-        if (half(f).bits != got) bad.add([&](auto& os) { os << std::hexfloat << f << ": half(float) differs"; });
+        if (half(f).bits != got)
+            bad.add([&](auto& os) { os << std::hexfloat << f << ": half(float) differs"; });
 #if defined(__FLT16_MAX__)
         const _Float16 g = static_cast<_Float16>(f);
         uint16_t gb;
@@ -218,7 +259,8 @@ TEST(NumericNarrowing, FloatToHalfRintMatchesIntegerReferenceAndFloat16) {
     }
     EXPECT_EQ(bad.count, 0) << bad.report();
 #if !defined(__FLT16_MAX__)
-    GTEST_LOG_(INFO) << "_Float16 not available with this compiler: checked against the integer reference only";
+    GTEST_LOG_(INFO)
+        << "_Float16 not available with this compiler: checked against the integer reference only";
 #endif
 }
 
@@ -250,7 +292,8 @@ TEST_P(NarrowingPerMode, FloatToHalfMatchesReference) {
     Mismatches bad;
     for (long i = 0; i < kCount; ++i) {
         const float f = half_input(rng);
-        check_narrowing(bad, "float->half", f, float_to_half(f, m), m, testref::kRefHalf, 0x7E00, decode_half);
+        check_narrowing(bad, "float->half", f, float_to_half(f, m), m, testref::kRefHalf, 0x7E00,
+                        decode_half);
     }
     EXPECT_EQ(bad.count, 0) << bad.report();
 }
@@ -261,7 +304,8 @@ TEST_P(NarrowingPerMode, FloatToBf16MatchesReference) {
     Mismatches bad;
     for (long i = 0; i < kCount; ++i) {
         const float f = bf16_input(rng);
-        check_narrowing(bad, "float->bf16", f, float_to_bf16(f, m), m, testref::kRefBf16, 0x7FC0, decode_bf16);
+        check_narrowing(bad, "float->bf16", f, float_to_bf16(f, m), m, testref::kRefBf16, 0x7FC0,
+                        decode_bf16);
     }
     EXPECT_EQ(bad.count, 0) << bad.report();
 }
@@ -295,22 +339,26 @@ TEST(NumericNarrowing, HandPickedHalf) {
         uint16_t want;
     };
     const Case cases[] = {
-        {65520.0f, M::CAST_RINT, 0x7C00},   {65520.0f, M::CAST_ROUND, 0x7C00},  {65520.0f, M::CAST_NONE, 0x7C00},
-        {65520.0f, M::CAST_TRUNC, 0x7BFF},  {65520.0f, M::CAST_FLOOR, 0x7BFF},  {65520.0f, M::CAST_CEIL, 0x7C00},
-        {65520.0f, M::CAST_ODD, 0x7BFF},    {-65520.0f, M::CAST_FLOOR, 0xFC00}, {-65520.0f, M::CAST_CEIL, 0xFBFF},
-        {1e9f, M::CAST_ODD, 0x7BFF},        {-1e9f, M::CAST_ODD, 0xFBFF},       {1e9f, M::CAST_TRUNC, 0x7BFF},
-        {65536.0f, M::CAST_TRUNC, 0x7BFF},  {INFINITY, M::CAST_TRUNC, 0x7C00},  {-INFINITY, M::CAST_ODD, 0xFC00},
-        {2049.0f, M::CAST_RINT, 0x6800},    {2049.0f, M::CAST_ROUND, 0x6801},   {2049.0f, M::CAST_CEIL, 0x6801},
-        {2049.0f, M::CAST_ODD, 0x6801},     {2050.0f, M::CAST_ODD, 0x6801},     {-2049.0f, M::CAST_FLOOR, 0xE801},
-        {-2049.0f, M::CAST_CEIL, 0xE800},   {0x1p-25f, M::CAST_RINT, 0x0000},   {0x1p-25f, M::CAST_ROUND, 0x0001},
-        {0x1p-30f, M::CAST_CEIL, 0x0001},   {-0x1p-30f, M::CAST_CEIL, 0x8000},  {-0x1p-30f, M::CAST_FLOOR, 0x8001},
-        {0x1p-30f, M::CAST_ODD, 0x0001},    {-0.0f, M::CAST_FLOOR, 0x8000},     {0.0f, M::CAST_CEIL, 0x0000},
+        {65520.0f, M::CAST_RINT, 0x7C00},     {65520.0f, M::CAST_ROUND, 0x7C00},
+        {65520.0f, M::CAST_NONE, 0x7C00},     {65520.0f, M::CAST_TRUNC, 0x7BFF},
+        {65520.0f, M::CAST_FLOOR, 0x7BFF},    {65520.0f, M::CAST_CEIL, 0x7C00},
+        {65520.0f, M::CAST_ODD, 0x7BFF},      {-65520.0f, M::CAST_FLOOR, 0xFC00},
+        {-65520.0f, M::CAST_CEIL, 0xFBFF},    {1e9f, M::CAST_ODD, 0x7BFF},
+        {-1e9f, M::CAST_ODD, 0xFBFF},         {1e9f, M::CAST_TRUNC, 0x7BFF},
+        {65536.0f, M::CAST_TRUNC, 0x7BFF},    {INFINITY, M::CAST_TRUNC, 0x7C00},
+        {-INFINITY, M::CAST_ODD, 0xFC00},     {2049.0f, M::CAST_RINT, 0x6800},
+        {2049.0f, M::CAST_ROUND, 0x6801},     {2049.0f, M::CAST_CEIL, 0x6801},
+        {2049.0f, M::CAST_ODD, 0x6801},       {2050.0f, M::CAST_ODD, 0x6801},
+        {-2049.0f, M::CAST_FLOOR, 0xE801},    {-2049.0f, M::CAST_CEIL, 0xE800},
+        {0x1p-25f, M::CAST_RINT, 0x0000},     {0x1p-25f, M::CAST_ROUND, 0x0001},
+        {0x1p-30f, M::CAST_CEIL, 0x0001},     {-0x1p-30f, M::CAST_CEIL, 0x8000},
+        {-0x1p-30f, M::CAST_FLOOR, 0x8001},   {0x1p-30f, M::CAST_ODD, 0x0001},
+        {-0.0f, M::CAST_FLOOR, 0x8000},       {0.0f, M::CAST_CEIL, 0x0000},
         {0x1.ffcp-15f, M::CAST_RINT, 0x0400}, {0x1.ffcp-15f, M::CAST_TRUNC, 0x03FF},
-        {-NAN, M::CAST_TRUNC, 0xFE00},      {NAN, M::CAST_ODD, 0x7E00},
+        {-NAN, M::CAST_TRUNC, 0xFE00},        {NAN, M::CAST_ODD, 0x7E00},
     };
     for (const Case& c : cases) {
-        EXPECT_EQ(float_to_half(c.in, c.m), c.want)
-            << std::hexfloat << c.in << " " << round_mode_name(c.m);
+        EXPECT_EQ(float_to_half(c.in, c.m), c.want) << std::hexfloat << c.in << " " << round_mode_name(c.m);
     }
     // bf16 overflow mode rules at FLT_MAX (between bf16 max 0x7F7F and 2^128).
     EXPECT_EQ(float_to_bf16(FLT_MAX, RoundMode::CAST_RINT), 0x7F80);

@@ -1,9 +1,10 @@
 // Independent reference model for the numeric tests (lib/hw/tests/numeric_*_test.cpp).
 //
-// The implementation rounds with integer shifts on the bit patterns; this reference instead works on exact values
-// in double / long double arithmetic: it finds the two representable neighbours lo <= |x| < hi of the destination
-// format (frexp + floor on a power-of-two scaled value, all exact), then picks one by the mode. Overflow follows
-// the mode rules of docs/hardware-model.md §7 / the brief. Decoders use ldexp, not the implementation's table.
+// The implementation rounds with integer shifts on the bit patterns; this reference instead works on exact
+// values in double / long double arithmetic: it finds the two representable neighbours lo <= |x| < hi of the
+// destination format (frexp + floor on a power-of-two scaled value, all exact), then picks one by the mode.
+// Overflow follows the mode rules of docs/hardware-model.md §7 / the brief. Decoders use ldexp, not the
+// implementation's table.
 #pragma once
 #include <cfloat>
 #include <cmath>
@@ -27,7 +28,8 @@ inline const RefFormat kRefHalf{10, -14, 65504.0};
 inline const RefFormat kRefBf16{7, -126, std::ldexp(255.0, 120)};  // (2 - 2^-7) * 2^127
 inline const RefFormat kRefFloat{23, -126, static_cast<double>(FLT_MAX)};
 
-// Rounds the value `x` (exact in T, not NaN) into `fmt`; returns the exact result (+-Inf on overflow), signed.
+// Rounds the value `x` (exact in T, not NaN) into `fmt`; returns the exact result (+-Inf on overflow),
+// signed.
 // +-0 and +-Inf are kept in every mode.
 template <class T>
 T ref_round(T x, const RefFormat& fmt, RoundMode m) {
@@ -35,10 +37,11 @@ T ref_round(T x, const RefFormat& fmt, RoundMode m) {
     const bool neg = std::signbit(x);
     const T a = std::fabs(x);
     int e = 0;
-    (void)std::frexp(a, &e);                         // a = fr * 2^e, fr in [0.5, 1): floor(log2 a) = e - 1
+    (void)std::frexp(a, &e);  // a = fr * 2^e, fr in [0.5, 1): floor(log2 a) = e - 1
     const int ex = e - 1 > fmt.emin ? e - 1 : fmt.emin;  // binade of the result (subnormals share emin)
     const T quantum = std::ldexp(T(1), ex - fmt.man_bits);
-    const T k = std::floor(a / quantum);  // exact: power-of-two scaling of an exact value; k < 2^(man_bits + 1)
+    const T k =
+        std::floor(a / quantum);  // exact: power-of-two scaling of an exact value; k < 2^(man_bits + 1)
     const T lo = k * quantum;
     const T hi = (k + 1) * quantum;
     const bool lo_odd = (static_cast<int64_t>(k) & 1) != 0;  // parity of k == parity of lo's encoding
@@ -48,14 +51,26 @@ T ref_round(T x, const RefFormat& fmt, RoundMode m) {
     } else {
         const T mid = (lo + hi) / 2;
         switch (m) {
-            case RoundMode::CAST_FLOOR: r = neg ? hi : lo; break;
-            case RoundMode::CAST_CEIL: r = neg ? lo : hi; break;
-            case RoundMode::CAST_TRUNC: r = lo; break;
-            case RoundMode::CAST_ROUND: r = a >= mid ? hi : lo; break;
-            case RoundMode::CAST_ODD: r = lo_odd ? lo : hi; break;
+            case RoundMode::CAST_FLOOR:
+                r = neg ? hi : lo;
+                break;
+            case RoundMode::CAST_CEIL:
+                r = neg ? lo : hi;
+                break;
+            case RoundMode::CAST_TRUNC:
+                r = lo;
+                break;
+            case RoundMode::CAST_ROUND:
+                r = a >= mid ? hi : lo;
+                break;
+            case RoundMode::CAST_ODD:
+                r = lo_odd ? lo : hi;
+                break;
             case RoundMode::CAST_NONE:
             case RoundMode::CAST_RINT:
-            default: r = a < mid ? lo : (a > mid ? hi : (lo_odd ? hi : lo)); break;
+            default:
+                r = a < mid ? lo : (a > mid ? hi : (lo_odd ? hi : lo));
+                break;
         }
     }
     if (r > static_cast<T>(fmt.max_finite)) {
@@ -63,10 +78,18 @@ T ref_round(T x, const RefFormat& fmt, RoundMode m) {
         const T mx = static_cast<T>(fmt.max_finite);
         switch (m) {
             case RoundMode::CAST_TRUNC:
-            case RoundMode::CAST_ODD: r = mx; break;
-            case RoundMode::CAST_FLOOR: r = neg ? inf : mx; break;
-            case RoundMode::CAST_CEIL: r = neg ? mx : inf; break;
-            default: r = inf; break;
+            case RoundMode::CAST_ODD:
+                r = mx;
+                break;
+            case RoundMode::CAST_FLOOR:
+                r = neg ? inf : mx;
+                break;
+            case RoundMode::CAST_CEIL:
+                r = neg ? mx : inf;
+                break;
+            default:
+                r = inf;
+                break;
         }
     }
     return neg ? -r : r;
@@ -75,10 +98,14 @@ T ref_round(T x, const RefFormat& fmt, RoundMode m) {
 // Rounds to an integral value per mode (std:: functions; ODD: truncate, then move to the odd neighbour).
 inline double ref_round_integral(double x, RoundMode m) {
     switch (m) {
-        case RoundMode::CAST_FLOOR: return std::floor(x);
-        case RoundMode::CAST_CEIL: return std::ceil(x);
-        case RoundMode::CAST_TRUNC: return std::trunc(x);
-        case RoundMode::CAST_ROUND: return std::round(x);
+        case RoundMode::CAST_FLOOR:
+            return std::floor(x);
+        case RoundMode::CAST_CEIL:
+            return std::ceil(x);
+        case RoundMode::CAST_TRUNC:
+            return std::trunc(x);
+        case RoundMode::CAST_ROUND:
+            return std::round(x);
         case RoundMode::CAST_ODD: {
             const double t = std::trunc(x);
             if (t == x || std::fmod(t, 2.0) != 0) return t;
@@ -137,8 +164,12 @@ inline const DecodeTables& decode_tables() {
     static const DecodeTables t;
     return t;
 }
-inline double decode_half(uint16_t h) { return decode_tables().half[h]; }
-inline double decode_bf16(uint16_t b) { return decode_tables().bf16[b]; }
+inline double decode_half(uint16_t h) {
+    return decode_tables().half[h];
+}
+inline double decode_bf16(uint16_t b) {
+    return decode_tables().bf16[b];
+}
 
 inline uint32_t float_bits(float f) {
     uint32_t u;

@@ -16,8 +16,12 @@ using testref::decode_half;
 using testref::float_bits;
 using testref::Mismatches;
 
-bool half_is_nan(uint16_t h) { return (h & 0x7C00) == 0x7C00 && (h & 0x03FF) != 0; }
-bool bf16_is_nan(uint16_t b) { return (b & 0x7F80) == 0x7F80 && (b & 0x007F) != 0; }
+bool half_is_nan(uint16_t h) {
+    return (h & 0x7C00) == 0x7C00 && (h & 0x03FF) != 0;
+}
+bool bf16_is_nan(uint16_t b) {
+    return (b & 0x7F80) == 0x7F80 && (b & 0x007F) != 0;
+}
 
 TEST(NumericRoundTrip, HalfToFloatIsExactForAllPatterns) {
     Mismatches bad;
@@ -32,11 +36,13 @@ TEST(NumericRoundTrip, HalfToFloatIsExactForAllPatterns) {
         } else {
             const double want = decode_half(hb);
             if (!testref::same_value(static_cast<double>(f), want)) {
-                bad.add([&](auto& os) { os << std::hex << "half 0x" << h << " -> " << f << " want " << want; });
+                bad.add(
+                    [&](auto& os) { os << std::hex << "half 0x" << h << " -> " << f << " want " << want; });
             }
         }
         // The storage type and to_float agree with the free function.
-        if (float_bits(static_cast<float>(half::from_bits(hb))) != u || float_bits(to_float(half::from_bits(hb))) != u) {
+        if (float_bits(static_cast<float>(half::from_bits(hb))) != u ||
+            float_bits(to_float(half::from_bits(hb))) != u) {
             bad.add([&](auto& os) { os << std::hex << "half struct 0x" << h; });
         }
     }
@@ -49,7 +55,8 @@ TEST(NumericRoundTrip, Bf16ToFloatIsExactForAllPatterns) {
         const uint16_t bb = static_cast<uint16_t>(b);
         const uint32_t u = float_bits(bf16_to_float(bb));
         if (u != b << 16) bad.add([&](auto& os) { os << std::hex << "bf16 0x" << b << " -> 0x" << u; });
-        if (!bf16_is_nan(bb) && !testref::same_value(static_cast<double>(bf16_to_float(bb)), decode_bf16(bb))) {
+        if (!bf16_is_nan(bb) &&
+            !testref::same_value(static_cast<double>(bf16_to_float(bb)), decode_bf16(bb))) {
             bad.add([&](auto& os) { os << std::hex << "bf16 0x" << b << " value"; });
         }
         if (float_bits(static_cast<float>(bfloat16::from_bits(bb))) != u ||
@@ -78,7 +85,8 @@ TEST(NumericRoundTrip, HalfFloatHalfInEveryMode) {
     for (uint32_t h = 0; h < 65536; ++h) {
         const uint16_t hb = static_cast<uint16_t>(h);
         const half x(half_to_float(hb));
-        if (!half_is_nan(hb) && !(x == half::from_bits(hb))) bad.add([&](auto& os) { os << "half(float) " << h; });
+        if (!half_is_nan(hb) && !(x == half::from_bits(hb)))
+            bad.add([&](auto& os) { os << "half(float) " << h; });
     }
     EXPECT_EQ(bad.count, 0) << bad.report();
 }
@@ -100,7 +108,8 @@ TEST(NumericRoundTrip, Bf16FloatBf16InEveryMode) {
     for (uint32_t b = 0; b < 65536; ++b) {
         const uint16_t bb = static_cast<uint16_t>(b);
         const bfloat16 x(bf16_to_float(bb));
-        if (!bf16_is_nan(bb) && !(x == bfloat16::from_bits(bb))) bad.add([&](auto& os) { os << "bfloat16(float) " << b; });
+        if (!bf16_is_nan(bb) && !(x == bfloat16::from_bits(bb)))
+            bad.add([&](auto& os) { os << "bfloat16(float) " << b; });
     }
     EXPECT_EQ(bad.count, 0) << bad.report();
 }
@@ -119,7 +128,9 @@ TEST(NumericRoundTrip, ConvertElementWidenNarrowAllPatterns) {
                 const bool nan = t == DType::f16 ? half_is_nan(in) : bf16_is_nan(in);
                 const uint16_t canon = t == DType::f16 ? 0x7E00 : 0x7FC0;
                 if (nan ? back != ((v & 0x8000u) | canon) : back != in) {
-                    bad.add([&](auto& os) { os << dtype_name(t) << " " << round_mode_name(m) << std::hex << " 0x" << v; });
+                    bad.add([&](auto& os) {
+                        os << dtype_name(t) << " " << round_mode_name(m) << std::hex << " 0x" << v;
+                    });
                 }
             }
         }

@@ -50,7 +50,8 @@ TEST(NumericTypes, SizesAndKinds) {
 }
 
 TEST(NumericTypes, RoundModeNames) {
-    const char* names[] = {"CAST_NONE", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
+    const char* names[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
+                           "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
     int i = 0;
     for (RoundMode m : kAllRoundModes) {
         EXPECT_EQ(static_cast<int>(m), i);
@@ -75,7 +76,9 @@ TEST(NumericTypes, StorageTypesConvert) {
 // Namespace-scope constants in another translation unit may be initialised before anything else: the table is
 // built on first use, so this must already see correct values.
 const float kEarly = static_cast<float>(half::from_bits(0x3C00));
-TEST(NumericTypes, TableUsableDuringStaticInitialisation) { EXPECT_EQ(kEarly, 1.0f); }
+TEST(NumericTypes, TableUsableDuringStaticInitialisation) {
+    EXPECT_EQ(kEarly, 1.0f);
+}
 
 }  // namespace
 }  // namespace evg::hw

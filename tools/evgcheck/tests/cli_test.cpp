@@ -38,9 +38,10 @@ fs::path scratch() {
 
 // Runs `evgcheck <args>` through the shell; args are passed as written (quote them in the string).
 // `env`: assignments put before the command, e.g. "FAKE_PROPS_FAIL=X".
-Result evgcheck(const std::string& args, const std::string& env = "") {
+// Runs a command line through the shell as a user would paste it.
+Result shell(const std::string& line) {
     const fs::path err = scratch() / "stderr.txt";
-    const std::string cmd = env + " " + std::string(EVGCHECK_BINARY) + " " + args + " 2>" + err.string();
+    const std::string cmd = line + " 2>" + err.string();
     Result r;
     FILE* p = ::popen(cmd.c_str(), "r");
     if (p == nullptr) return r;
@@ -51,6 +52,10 @@ Result evgcheck(const std::string& args, const std::string& env = "") {
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.err = slurp(err);
     return r;
+}
+
+Result evgcheck(const std::string& args, const std::string& env = "") {
+    return shell(env + " " + std::string(EVGCHECK_BINARY) + " " + args);
 }
 
 std::string example(const std::string& name) {
@@ -316,11 +321,17 @@ TEST(EvgcheckCheck, AFailingPropertyExits1WithItsShrunkCase) {
                          "%0 = AccLoad float\n%1 = AuxStore float D (%0)\n"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("replay: " + fake_props() +
-                         " --gtest_filter='Props.FlagsBalance' with "
-                         "RC_PARAMS=\"max_success=30 seed=7\""),
-              std::string::npos)
-        << r.out;
+    const std::string replay =
+        "replay: RC_PARAMS='max_success=30 seed=7' EVG_PROPS_CASE_COUNT=30 "
+        "EVG_PROPS_SEED=7 " +
+        fake_props() + " --gtest_filter='Props.FlagsBalance'\n";
+    ASSERT_NE(r.out.find(replay), std::string::npos) << r.out;
+    // The line replays as printed: run through a shell, the property fails again with the same parameters.
+    const std::string line = replay.substr(8, replay.size() - 9);
+    const Result again = shell("FAKE_PROPS_FAIL=FlagsBalance " + line);
+    EXPECT_EQ(again.code, 1) << again.out;
+    EXPECT_NE(again.out.find("RC_PARAMS=max_success=30 seed=7\nFalsifiable after"), std::string::npos)
+        << again.out;
 }
 
 TEST(EvgcheckCheck, TheTimeBudgetStopsASlowProperty) {
@@ -387,6 +398,56 @@ TEST(EvgcheckRun, TheUbPathOnAtlasA2IsRejectedAtTheProblemLine) {
     const Result r = evgcheck("run " + f);
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err.rfind(f + ":1:1: error [", 0), 0u) << r.err;
+}
+
+// An output path that cannot be written is refused before any work, naming the option.
+TEST(EvgcheckCli, OutputPathsAreCheckedBeforeAnyWork) {
+    const std::string file = write_file("not_a_folder.txt", "x");
+    const Result json = evgcheck("run " + example("add_relu.evg") + " --json " + file + "/r.json");
+    EXPECT_EQ(json.code, 2) << json.out << json.err;
+    EXPECT_EQ(json.out, "");  // nothing ran
+    EXPECT_NE(json.err.find("evgcheck run: option --json: cannot write '" + file + "/r.json'"),
+              std::string::npos)
+        << json.err;
+    const Result dir = evgcheck("run " + example("add_relu.evg") + " --json " + scratch().string());
+    EXPECT_EQ(dir.code, 2);
+    EXPECT_NE(dir.err.find("it is a folder"), std::string::npos) << dir.err;
+    const Result conf = evgcheck("conformance --filter 'Node/*' --out " + file + "/report");
+    EXPECT_EQ(conf.code, 2) << conf.out << conf.err;
+    EXPECT_NE(conf.err.find("evgcheck conformance: option --out: cannot write to '" + file + "/report'"),
+              std::string::npos)
+        << conf.err;
+    const Result table = evgcheck("sync-table --small --graphs 1 --out " + file + "/t");
+    EXPECT_EQ(table.code, 2) << table.out << table.err;
+    EXPECT_NE(table.err.find("evgcheck sync-table: option --out: "), std::string::npos) << table.err;
+}
+
+// --hazard switches upstream's missing barrier after RowBroadcast on: the race checker reports it on AtlasA2
+// (V does not keep order there) and not on Ascend950; without the switch the same run is clean.
+TEST(EvgcheckRun, HazardSwitchesUpstreamBehaviourOn) {
+    const std::string a2 = write_file("bias_a2.evg",
+                                      "problem arch=AtlasA2 m=64 n=200 k=32 a=half b=half c=float cl=2048\n"
+                                      "input  bias : float[1, 200]\n"
+                                      "output D    : float[64, 200]\n"
+                                      "%0 = AccLoad float\n"
+                                      "%1 = RowBroadcast float bias\n"
+                                      "%2 = Compute Add float (%0, %1)\n"
+                                      "%3 = AuxStore float D (%2)\n");
+    const Result off = evgcheck("run " + a2);
+    EXPECT_EQ(off.code, 0) << off.out << off.err;
+    const Result on = evgcheck("run " + a2 + " --hazard row_broadcast_no_barrier");
+    EXPECT_EQ(on.code, 1) << on.out << on.err;
+    EXPECT_NE(on.out.find("upstream hazards on: row_broadcast_no_barrier\n"), std::string::npos) << on.out;
+    EXPECT_NE(on.out.find("[race]"), std::string::npos) << on.out;
+    EXPECT_TRUE(on.out.ends_with("result: FAIL\n")) << on.out;
+    const Result v950 = evgcheck("run " + example("bias_ub.evg") + " --hazard row_broadcast_no_barrier");
+    EXPECT_EQ(v950.code, 0) << v950.out << v950.err;
+    const Result bad = evgcheck("run " + a2 + " --hazard row_broadcast");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("option --hazard: no upstream hazard is called 'row_broadcast' (known: "
+                           "row_broadcast_no_barrier, store_reads_load_unordered"),
+              std::string::npos)
+        << bad.err;
 }
 
 namespace {

@@ -63,6 +63,6 @@ namespace evg::acl {
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
                 const std::function<void()>& kernel);
 // The same on a given chip (Catlass's DeviceGemm passes its kernel's ArchTag).
-aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type, const std::function<void()>& kernel,
-                evg::hw::ArchId arch);
+aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
+                const std::function<void()>& kernel, evg::hw::ArchId arch);
 }  // namespace evg::acl

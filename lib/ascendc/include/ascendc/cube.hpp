@@ -1,5 +1,6 @@
 // Cube-side instructions of the AIC: LoadData (L1 -> L0A/L0B, PIPE_MTE1), Mmad (L0A x L0B -> L0C, PIPE_M) and
-// Fixpipe (L0C -> GM, and L0C -> an AIV's UB on Ascend950 only, PIPE_FIX). docs/hardware-model.md §1, §5, §10.
+// Fixpipe (L0C -> GM, and L0C -> an AIV's UB on Ascend950 only, PIPE_FIX). docs/hardware-model.md §1, §5,
+// §10.
 //
 // Data layout: the model stores every matrix in L1, L0A, L0B and L0C as plain row-major elements. It does NOT
 // model the hardware's fractal layouts (nZ in L1, zZ/nZ in L0A/L0B, NZ in L0C) nor the format conversion done

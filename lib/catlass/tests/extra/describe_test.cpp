@@ -1,6 +1,6 @@
 // describe<EVG>(args): a static EVG becomes the runtime graph the oracle checks. Each case is an example of
-// docs/evg-semantics.md §10, printed with lib/graph's text printer and compared with the text written by hand from
-// the spec; the text reads back to the same graph.
+// docs/evg-semantics.md §10, printed with lib/graph's text printer and compared with the text written by hand
+// from the spec; the text reads back to the same graph.
 #include <gtest/gtest.h>
 
 #include <cstdint>

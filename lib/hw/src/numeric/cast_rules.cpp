@@ -1,5 +1,5 @@
-// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (docs/hardware-model.md §7,
-// from the Atlas A2 and Ascend 950 tables of Cast.md).
+// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (docs/hardware-model.md
+// §7, from the Atlas A2 and Ascend 950 tables of Cast.md).
 #include "evg/hw/numeric/cast_rules.hpp"
 
 #include <cstdint>
@@ -12,22 +12,25 @@ namespace {
 
 using ModeSet = uint8_t;  // bit i set: RoundMode with value i is allowed
 
-constexpr ModeSet bit(RoundMode m) { return static_cast<ModeSet>(1u << static_cast<unsigned>(m)); }
+constexpr ModeSet bit(RoundMode m) {
+    return static_cast<ModeSet>(1u << static_cast<unsigned>(m));
+}
 constexpr ModeSet kNone = bit(RoundMode::CAST_NONE);
-constexpr ModeSet kRintToTrunc = bit(RoundMode::CAST_RINT) | bit(RoundMode::CAST_FLOOR) | bit(RoundMode::CAST_CEIL) |
-                                 bit(RoundMode::CAST_ROUND) | bit(RoundMode::CAST_TRUNC);
+constexpr ModeSet kRintToTrunc = bit(RoundMode::CAST_RINT) | bit(RoundMode::CAST_FLOOR) |
+                                 bit(RoundMode::CAST_CEIL) | bit(RoundMode::CAST_ROUND) |
+                                 bit(RoundMode::CAST_TRUNC);
 constexpr ModeSet kRintToTruncNone = kRintToTrunc | kNone;
 constexpr ModeSet kAllSeven = kRintToTruncNone | bit(RoundMode::CAST_ODD);
 
 struct Rule {
     DType from, to;
-    ModeSet atlas_a2;   // 0: the pair does not exist on the chip
+    ModeSet atlas_a2;  // 0: the pair does not exist on the chip
     ModeSet ascend950;
-    const char* note;   // appended to the reason when the mode is rejected (may be null)
+    const char* note;  // appended to the reason when the mode is rejected (may be null)
 };
 
-// The legality table. Ascend 950 = Atlas A2 plus half <-> bfloat16 and int8 -> int16/int32, minus CAST_NONE on
-// int16 -> half and half -> int8/uint8.
+// The legality table. Ascend 950 = Atlas A2 plus half <-> bfloat16 and int8 -> int16/int32, minus CAST_NONE
+// on int16 -> half and half -> int8/uint8.
 constexpr Rule kRules[] = {
     {DType::i8, DType::f16, kNone, kNone, nullptr},
     {DType::u8, DType::f16, kNone, kNone, nullptr},
@@ -49,7 +52,8 @@ constexpr Rule kRules[] = {
     {DType::f32, DType::f32, kRintToTrunc, kRintToTrunc, "float -> float rounds to an integral value"},
     {DType::f32, DType::f16, kAllSeven, kAllSeven, nullptr},
     {DType::f32, DType::bf16, kRintToTrunc, kRintToTrunc,
-     "the c220 implementation prints \"CAST_NONE from float to bfloat16_t is not supported on current device\""},
+     "the c220 implementation prints \"CAST_NONE from float to bfloat16_t is not supported on current "
+     "device\""},
     {DType::i64, DType::i32, kNone, kNone, nullptr},
     {DType::i64, DType::f32, kRintToTrunc, kRintToTrunc, nullptr},
     {DType::f16, DType::bf16, 0, kRintToTrunc, nullptr},
@@ -61,13 +65,17 @@ constexpr Rule kRules[] = {
 // Chip names as spelled by the ArchId enumerators (kept local so this file does not depend on arch.cpp).
 std::string_view chip_name(ArchId a) {
     switch (a) {
-        case ArchId::AtlasA2: return "AtlasA2";
-        case ArchId::Ascend950: return "Ascend950";
+        case ArchId::AtlasA2:
+            return "AtlasA2";
+        case ArchId::Ascend950:
+            return "Ascend950";
     }
     return "unknown chip";
 }
 
-ModeSet modes_on(const Rule& r, ArchId a) { return a == ArchId::Ascend950 ? r.ascend950 : r.atlas_a2; }
+ModeSet modes_on(const Rule& r, ArchId a) {
+    return a == ArchId::Ascend950 ? r.ascend950 : r.atlas_a2;
+}
 
 const Rule* find_rule(DType from, DType to) {
     for (const Rule& r : kRules) {
@@ -114,14 +122,18 @@ CastRule cast_rule(ArchId arch, DType from, DType to, RoundMode m) {
                            std::string(dtype_name(from))};
     }
     if (from == DType::i32 && to == DType::f16) {
-        return {false, "Cast " + pair + " with " + mode + " is not supported on " + chip +
-                           ": int32 -> half is a dequantisation that requires SetDeqScale(half) (result = src / 2^17 "
-                           "* scale * 2^17, round mode ignored), not a plain Cast"};
+        return {
+            false,
+            "Cast " + pair + " with " + mode + " is not supported on " + chip +
+                ": int32 -> half is a dequantisation that requires SetDeqScale(half) (result = src / 2^17 "
+                "* scale * 2^17, round mode ignored), not a plain Cast"};
     }
     if (allowed == 0) {
         std::string reason = "Cast " + pair + " does not exist on " + chip + " (no vector Cast converts " +
-                             std::string(dtype_name(from)) + " to " + std::string(dtype_name(to)) + " on this chip";
-        if (rule && rule->ascend950 != 0 && arch != ArchId::Ascend950) reason += "; it exists on Ascend950 only";
+                             std::string(dtype_name(from)) + " to " + std::string(dtype_name(to)) +
+                             " on this chip";
+        if (rule && rule->ascend950 != 0 && arch != ArchId::Ascend950)
+            reason += "; it exists on Ascend950 only";
         reason += ")";
         return {false, reason};
     }
@@ -139,11 +151,14 @@ bool arithmetic_dtype_legal(ArchId arch, DType t) {
         case DType::f32:
         case DType::f16:
         case DType::i16:
-        case DType::i32: return true;
-        case DType::bf16: return arch == ArchId::Ascend950;  // bf16 is not a compute type on Atlas A2 (§6.3)
+        case DType::i32:
+            return true;
+        case DType::bf16:
+            return arch == ArchId::Ascend950;  // bf16 is not a compute type on Atlas A2 (§6.3)
         case DType::i8:
         case DType::u8:
-        case DType::i64: return false;
+        case DType::i64:
+            return false;
     }
     return false;
 }

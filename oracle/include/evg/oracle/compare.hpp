@@ -20,8 +20,8 @@ const char* compare_mode_name(CompareMode m);  // "bit-exact", "ulp", "catlass"
 
 struct CompareOptions {
     CompareMode mode = CompareMode::BitExact;
-    std::uint64_t max_ulp = 0;      // Ulp mode
-    double rtol = 1.0 / 256;        // Catlass mode
+    std::uint64_t max_ulp = 0;       // Ulp mode
+    double rtol = 1.0 / 256;         // Catlass mode
     bool signed_zero_equal = false;  // BitExact mode: accept +0 against -0
     std::size_t max_reported = 16;   // mismatches listed in detail (the totals count all of them)
 };
@@ -61,9 +61,9 @@ struct Mismatch {
 };
 
 struct CompareResult {
-    std::size_t compared = 0;    // elements compared
-    std::size_t mismatches = 0;  // elements that failed
-    std::uint64_t max_ulp = 0;   // largest distance over the compared pairs where both are non-NaN
+    std::size_t compared = 0;     // elements compared
+    std::size_t mismatches = 0;   // elements that failed
+    std::uint64_t max_ulp = 0;    // largest distance over the compared pairs where both are non-NaN
     std::vector<Mismatch> first;  // the first mismatches in row-major order, at most max_reported per call
 
     bool ok() const { return mismatches == 0; }
@@ -75,7 +75,7 @@ struct CompareResult {
 
 // Compares `region` of `out` against the same region of `golden`. Both must have the same dtype and hold the
 // region; throws evg::Error otherwise.
-CompareResult compare(std::string_view name, const HostTensor& out, const HostTensor& golden, const Region& region,
-                      const CompareOptions& options);
+CompareResult compare(std::string_view name, const HostTensor& out, const HostTensor& golden,
+                      const Region& region, const CompareOptions& options);
 
 }  // namespace evg::oracle

@@ -22,8 +22,8 @@
 // Output tensors start from the caller's buffer of the same name when Inputs has one (the user's
 // initialisation: 0 for sums, lowest() for max), else from zero bytes; everything outside the written region
 // (padding columns of a strided tensor) keeps those contents. A load or broadcast of an output tensor reads
-// those initial contents (per tile, LOAD runs before STORE and tiles do not overlap). Several writers of one tensor apply in
-// evaluation order (inputs of a node before the node, in input order, each node once).
+// those initial contents (per tile, LOAD runs before STORE and tiles do not overlap). Several writers of one
+// tensor apply in evaluation order (inputs of a node before the node, in input order, each node once).
 #pragma once
 #include <functional>
 #include <map>
@@ -55,7 +55,9 @@ struct OracleResult {
     // The output tensor `name`; throws evg::Error naming the outputs when there is none. On a temporary
     // result (`evaluate(p, in).output("D")`) it returns a copy, so the tensor cannot dangle.
     const HostTensor& output(std::string_view name) const&;
-    HostTensor output(std::string_view name) && { return static_cast<const OracleResult&>(*this).output(name); }
+    HostTensor output(std::string_view name) && {
+        return static_cast<const OracleResult&>(*this).output(name);
+    }
 };
 
 // Throws evg::Error (with the node index and kind) when the problem cannot be evaluated: a missing or too

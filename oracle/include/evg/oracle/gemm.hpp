@@ -18,6 +18,7 @@
 
 namespace evg::oracle {
 
-Values gemm(const HostTensor& a, const HostTensor& b, std::int64_t m, std::int64_t n, std::int64_t k, DType c);
+Values gemm(const HostTensor& a, const HostTensor& b, std::int64_t m, std::int64_t n, std::int64_t k,
+            DType c);
 
 }  // namespace evg::oracle

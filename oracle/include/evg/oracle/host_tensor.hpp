@@ -16,7 +16,8 @@ class HostTensor {
     HostTensor() = default;
     // `count` elements, every byte zero (the value +0 of every dtype).
     HostTensor(DType dtype, std::size_t count);
-    // Each value rounded to `dtype` with round-to-nearest-even, e.g. HostTensor::of(DType::f16, {1, 2.5, -3}).
+    // Each value rounded to `dtype` with round-to-nearest-even, e.g. HostTensor::of(DType::f16, {1, 2.5,
+    // -3}).
     static HostTensor of(DType dtype, std::initializer_list<Real> values);
     // Raw patterns, e.g. HostTensor::from_bits(DType::f16, {0x7c00, 0x8000}).
     static HostTensor from_bits(DType dtype, std::initializer_list<std::uint64_t> bits);
@@ -30,7 +31,9 @@ class HostTensor {
     // The exact value of element i (oracle decoding).
     Real value(std::size_t i) const { return decode(dtype_, bits(i)); }
     // Stores v rounded to the dtype under m.
-    void set_value(std::size_t i, Real v, RoundMode m = RoundMode::CAST_RINT) { set_bits(i, encode(dtype_, v, m)); }
+    void set_value(std::size_t i, Real v, RoundMode m = RoundMode::CAST_RINT) {
+        set_bits(i, encode(dtype_, v, m));
+    }
 
     std::span<std::byte> bytes() { return bytes_; }
     std::span<const std::byte> bytes() const { return bytes_; }

@@ -1,10 +1,10 @@
 // The oracle's own numbers: exact decoding of every stored element type and rounding to any element type
-// under every RoundMode (docs/hardware-model.md §7, docs/evg-semantics.md §8). Shares no code with lib/hw; only the
-// DType and RoundMode enums are borrowed so both sides speak of the same things.
+// under every RoundMode (docs/hardware-model.md §7, docs/evg-semantics.md §8). Shares no code with lib/hw;
+// only the DType and RoundMode enums are borrowed so both sides speak of the same things.
 //
-// Every value the oracle handles is a `long double` (x87 80-bit on the supported targets, 64-bit significand):
-// it holds every value of float, half, bfloat16 and of every integer type up to int64 exactly, so decoding is
-// exact and "compute exactly, then round once" needs no extra care.
+// Every value the oracle handles is a `long double` (x87 80-bit on the supported targets, 64-bit
+// significand): it holds every value of float, half, bfloat16 and of every integer type up to int64 exactly,
+// so decoding is exact and "compute exactly, then round once" needs no extra care.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -18,8 +18,9 @@ using hw::DType;
 using hw::RoundMode;
 
 using Real = long double;
-static_assert(std::numeric_limits<Real>::digits >= 64,
-              "the oracle needs a 64-bit significand: it holds int64 values and rounds a float op result once");
+static_assert(
+    std::numeric_limits<Real>::digits >= 64,
+    "the oracle needs a 64-bit significand: it holds int64 values and rounds a float op result once");
 
 // A binary floating-point format: `precision` significand bits including the hidden one; normal exponents
 // emin..emax. Subnormals exist below 2^emin; the bias is emax.
@@ -63,8 +64,8 @@ Real round_to(DType t, Real x, RoundMode m = RoundMode::CAST_RINT);
 // The exact value of the stored bit pattern of one element (little-endian, zero-extended to 64 bits).
 Real decode(DType t, std::uint64_t bits);
 
-// round_to, then the bit pattern. NaN encodes as the quiet NaN with the sign of x and no payload (half 0x7e00,
-// bfloat16 0x7fc0, float 0x7fc00000, negated by the sign bit).
+// round_to, then the bit pattern. NaN encodes as the quiet NaN with the sign of x and no payload (half
+// 0x7e00, bfloat16 0x7fc0, float 0x7fc00000, negated by the sign bit).
 std::uint64_t encode(DType t, Real x, RoundMode m = RoundMode::CAST_RINT);
 
 // The dtype's bits with all of the element's bytes: 0xffff for half, 0xffffffff for int32, ...

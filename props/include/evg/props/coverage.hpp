@@ -1,6 +1,6 @@
-// Coverage you can see (props/README.md, "Coverage"): every case gets tags (node kinds, functors, dtypes, round modes, tail or
-// no tail, workspace path, arch, DAG or tree, cols > computeLength, an AIV without rows, data mode); a table
-// counts them, prints the distribution, and names every class below its required share.
+// Coverage you can see (props/README.md, "Coverage"): every case gets tags (node kinds, functors, dtypes,
+// round modes, tail or no tail, workspace path, arch, DAG or tree, cols > computeLength, an AIV without rows,
+// data mode); a table counts them, prints the distribution, and names every class below its required share.
 #pragma once
 #include <map>
 #include <string>

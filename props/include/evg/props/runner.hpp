@@ -1,6 +1,6 @@
 // Runs one property over generated cases with a case count, a seed and a shrink budget, and reports a
-// failure with a minimal case and a replay line (failure_report). The entry point of the gtest properties and of
-// `evgcheck check`.
+// failure with a minimal case and a replay line (failure_report). The entry point of the gtest properties and
+// of `evgcheck check`.
 //
 // The shrink budget: after the first failure every further call of the property is a shrink step. When the
 // steps or the seconds run out, every remaining candidate passes at once, so rapidcheck stops at the best

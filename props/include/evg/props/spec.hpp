@@ -1,4 +1,5 @@
-// The encoding of a random problem that rapidcheck generates and shrinks, and its decoding into a runnable case.
+// The encoding of a random problem that rapidcheck generates and shrinks, and its decoding into a runnable
+// case.
 //
 // A Spec is a list of genes plus independent fields (arch, path, shapes, types, computeLength choice, data
 // mode, cores). A gene is one node with *relative* back-references: reference r of the gene at position p

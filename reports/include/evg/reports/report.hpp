@@ -1,9 +1,9 @@
-// The conformance report (README.md, "Two commands"): one set of case results written as a self-contained HTML page, a
-// Markdown file, JSON for dashboards and a JUnit XML for CI. Every format carries the same content: the
-// matrix node kind x dtype x arch (pass / fail / not applicable with case counts; per cell the worst error in
-// ULP, the UB peak, the events used and the instructions per tile), the failing cases with their replay
-// commands, the negative-conformance table, the hazard table and the property-suite coverage distribution (or
-// "not run").
+// The conformance report (README.md, "Two commands"): one set of case results written as a self-contained
+// HTML page, a Markdown file, JSON for dashboards and a JUnit XML for CI. Every format carries the same
+// content: the matrix node kind x dtype x arch (pass / fail / not applicable with case counts; per cell the
+// worst error in ULP, the UB peak, the events used and the instructions per tile), the failing cases with
+// their replay commands, the negative-conformance table, the hazard table and the property-suite coverage
+// distribution (or "not run").
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -104,7 +104,12 @@ std::string format_bytes(uint32_t bytes);  // "48.0 KiB", "512 B"
 std::string format_ulp(double ulp);        // "0", "0.5", "3", "1.2e+06"
 std::string violations_text(
     const std::map<std::string, uint64_t>& v);  // "race x2, uninit_to_gm x1" or "none"
-std::string markdown_cell(std::string_view s);  // '|' escaped, newlines as <br>: fits a table cell
-std::string html_escape(std::string_view s);    // & < > " as entities
+// Text for a Markdown table cell: '|' escaped, newlines as <br>, and '<', '>', '&' as entities, so that
+// SetFlag<MTE2_V>(0) is shown rather than taken for an HTML tag.
+std::string markdown_cell(std::string_view s);
+// Text for a code span (`...`) in a table cell, where entities would show literally: '|' escaped, '`'
+// replaced.
+std::string markdown_code_cell(std::string_view s);
+std::string html_escape(std::string_view s);  // & < > " as entities
 
 }  // namespace evg::reports

@@ -1,7 +1,8 @@
-// The SYNC mutation table (fuzz/mutation/README.md): every mutation point x operator of a set of kernel runs, classified
-// against the independent schedule explorer, counted per operator x node kind. One writer for every place
-// the table appears: `evgcheck sync-table` (terminal, sync_table.md, sync_table.json) and the "Sync mutation
-// table" section of the conformance report (`evgcheck conformance --sync-table FILE` reads the JSON back).
+// The SYNC mutation table (fuzz/mutation/README.md): every mutation point x operator of a set of kernel runs,
+// classified against the independent schedule explorer, counted per operator x node kind. One writer for
+// every place the table appears: `evgcheck sync-table` (terminal, sync_table.md, sync_table.json) and the
+// "Sync mutation table" section of the conformance report (`evgcheck conformance --sync-table FILE` reads the
+// JSON back).
 #pragma once
 #include <cstdint>
 #include <map>

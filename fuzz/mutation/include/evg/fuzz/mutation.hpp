@@ -1,5 +1,5 @@
-// Classification of one sync mutation of a subject (fuzz/mutation/README.md): the mutated run's checkers against the
-// independent schedule explorer's verdict on the mutated trace.
+// Classification of one sync mutation of a subject (fuzz/mutation/README.md): the mutated run's checkers
+// against the independent schedule explorer's verdict on the mutated trace.
 //
 //   caught       the explorer finds a hazard (race, set twice, deadlock, flag or counter left, cross-core
 //                ambiguity) and a sync checker fired (which ones: `checkers`);

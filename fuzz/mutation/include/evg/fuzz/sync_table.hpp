@@ -1,6 +1,6 @@
-// The SYNC mutation table run (fuzz/mutation/README.md): the subjects (seed examples, random graphs from the property
-// generators on both chips and both workspace paths, seed kernels), every mutation point x operator of each,
-// classified (mutation.hpp) and counted per operator x node kind into a reports::SyncTableData.
+// The SYNC mutation table run (fuzz/mutation/README.md): the subjects (seed examples, random graphs from the
+// property generators on both chips and both workspace paths, seed kernels), every mutation point x operator
+// of each, classified (mutation.hpp) and counted per operator x node kind into a reports::SyncTableData.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,5 @@
-// Cross-core flags between the AIC and its AIVs (docs/hardware-model.md §3.2, docs/evg-semantics.md §6.1, §9).
+// Cross-core flags between the AIC and its AIVs (docs/hardware-model.md §3.2, docs/evg-semantics.md §6.1,
+// §9).
 //
 // A cross-core flag is a counter (0..15) per flag id on the receiving core: a set adds one, a wait blocks
 // while it is 0 and then subtracts one. A one-way producer/consumer flag would overflow after 15 unconsumed

@@ -1,5 +1,5 @@
-// The element-wise compute functors of operations.hpp (docs/evg-semantics.md §7.1) and the reduce functors of the L1
-// reduce nodes (§2.7-2.11), with their arity, scalar count and arch restriction.
+// The element-wise compute functors of operations.hpp (docs/evg-semantics.md §7.1) and the reduce functors of
+// the L1 reduce nodes (§2.7-2.11), with their arity, scalar count and arch restriction.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -52,10 +52,10 @@ inline void check(const Graph& g, ArchId arch) {
     throw_on_error(validate(g, arch));
 }
 
-// Element types the vector instructions behind a functor accept (docs/hardware-model.md §6.3): the Add family and
-// the scalar ops: int16, half, int32, float; Relu/AddRelu: half, int32, float; everything else (Exp, Sqrt,
-// Div, LeakyRelu, Silu, Rsqrt*, Reciprocal, Sigmoid, Prelu): half, float. bfloat16 joins the float types
-// where the arch has bf16 arithmetic (Ascend950). Arch availability of the functor is not checked here.
+// Element types the vector instructions behind a functor accept (docs/hardware-model.md §6.3): the Add family
+// and the scalar ops: int16, half, int32, float; Relu/AddRelu: half, int32, float; everything else (Exp,
+// Sqrt, Div, LeakyRelu, Silu, Rsqrt*, Reciprocal, Sigmoid, Prelu): half, float. bfloat16 joins the float
+// types where the arch has bf16 arithmetic (Ascend950). Arch availability of the functor is not checked here.
 bool functor_dtype_legal(ArchId arch, Functor fn, DType t);
 // Element types of Row/Col/ScalarReduce (ReduceSum/Max/Min and the atomics): half and float (+ bf16 on 950).
 bool reduce_dtype_legal(ArchId arch, DType t);

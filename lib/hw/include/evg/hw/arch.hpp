@@ -93,7 +93,8 @@ struct ArchSpec {
     bool bf16_arithmetic;        // bf16 is a compute type only on Ascend950
 };
 
-// The table (docs/hardware-model.md §12, docs/evg-semantics.md §9). Catlass's Arch tags read their sizes from here.
+// The table (docs/hardware-model.md §12, docs/evg-semantics.md §9). Catlass's Arch tags read their sizes from
+// here.
 inline constexpr ArchSpec kAtlasA2{ArchId::AtlasA2,
                                    "AtlasA2",
                                    196608,

@@ -68,14 +68,15 @@ struct TraceEntry {
     uint16_t cross_flag = 0;           // cross_set, cross_wait
     Pipe barrier_pipe = Pipe::S;       // barrier: the pipe it orders (Pipe::ALL for PipeBarrier<PIPE_ALL>)
     // Order.
-    uint32_t epoch = 0;       // position in its pipe's queue, 1-based (scalar-unit entries: in the S stream)
-    uint32_t stream = 0;      // position in its core's scalar issue stream, 1-based: every instruction the
-                              // core's scalar unit issued or executed, in program order
-    int32_t sync_index = -1;  // sync calls only: the core's n-th sync call (0-based), the mutation point number
-    bool blocking = false;    // executed by the scalar unit, which issued nothing more until it completed
-                              // (an S-pipe WaitFlag, an AtlasA2 CrossCoreWaitFlag, PipeBarrier<PIPE_ALL>)
-    uint64_t matched = 0;     // wait_flag / cross_wait: the set whose increment this run's wait consumed (for a
-                              // mode 0/1/2 round, the set that completed the round); 0 if it never ran
+    uint32_t epoch = 0;   // position in its pipe's queue, 1-based (scalar-unit entries: in the S stream)
+    uint32_t stream = 0;  // position in its core's scalar issue stream, 1-based: every instruction the
+                          // core's scalar unit issued or executed, in program order
+    int32_t sync_index =
+        -1;                 // sync calls only: the core's n-th sync call (0-based), the mutation point number
+    bool blocking = false;  // executed by the scalar unit, which issued nothing more until it completed
+                            // (an S-pipe WaitFlag, an AtlasA2 CrossCoreWaitFlag, PipeBarrier<PIPE_ALL>)
+    uint64_t matched = 0;   // wait_flag / cross_wait: the set whose increment this run's wait consumed (for a
+                            // mode 0/1/2 round, the set that completed the round); 0 if it never ran
     std::vector<TraceAccess> accesses;  // when Config::trace_accesses
 };
 

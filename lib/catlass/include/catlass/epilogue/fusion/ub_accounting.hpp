@@ -1,5 +1,5 @@
-// The one function that says how much Unified Buffer (UB) an EVG needs (one source of truth: nothing else counts UB).
-// Used by BlockEpilogue's allocation, by the computeLength calculator and by graph validation.
+// The one function that says how much Unified Buffer (UB) an EVG needs (one source of truth: nothing else
+// counts UB). Used by BlockEpilogue's allocation, by the computeLength calculator and by graph validation.
 //
 // Contract (docs/evg-semantics.md §2.0, §5.2 step 4, §9):
 // * every UB-using node owns `buffers` buffers of exactly CL * element_bytes bytes each

@@ -1,9 +1,12 @@
 // Correct by default, faithful on demand (docs/hazards.md): each switch reproduces one behaviour of upstream
-// Catlass that docs/evg-semantics.md §11.2 calls a hazard. All are off by default; the library then does the right
-// thing. They are process-wide (kernels run on many core threads) and meant to be set around a launch with
-// ScopedUpstreamHazards.
+// Catlass that docs/evg-semantics.md §11.2 calls a hazard. All are off by default; the library then does the
+// right thing. They are process-wide (kernels run on many core threads) and meant to be set around a launch
+// with ScopedUpstreamHazards.
 #pragma once
+#include <array>
 #include <atomic>
+#include <optional>
+#include <string_view>
 
 namespace Catlass::Epilogue::Fusion {
 
@@ -18,6 +21,28 @@ struct UpstreamHazards {
     // §11.2 item 7 (L1 lineage): TopologicalVisitor re-visits shared STORE-stage nodes once per consumer.
     bool topo_store_per_consumer = false;
 };
+
+// The switches by name (the names the conformance report, `evgcheck run --hazard` and docs/hazards.md use).
+struct UpstreamHazardName {
+    std::string_view name;
+    bool UpstreamHazards::*field;
+};
+inline constexpr std::array<UpstreamHazardName, 4> kUpstreamHazardNames = {{
+    {"row_broadcast_no_barrier", &UpstreamHazards::row_broadcast_no_barrier},
+    {"store_reads_load_unordered", &UpstreamHazards::store_reads_load_unordered},
+    {"scalar_reduce_sums_padding", &UpstreamHazards::scalar_reduce_sums_padding},
+    {"topo_store_per_consumer", &UpstreamHazards::topo_store_per_consumer},
+}};
+
+// Switches the named hazard on in `h`; false if no hazard has that name.
+inline bool set_upstream_hazard(UpstreamHazards& h, std::string_view name) {
+    for (const auto& n : kUpstreamHazardNames)
+        if (n.name == name) {
+            h.*n.field = true;
+            return true;
+        }
+    return false;
+}
 
 namespace detail {
 inline std::atomic<int>& hazard_bits() {

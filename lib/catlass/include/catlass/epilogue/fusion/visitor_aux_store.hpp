@@ -1,4 +1,5 @@
-// VisitorAuxStore<Element, Layout>: writes its one input to an external M x N tensor (docs/evg-semantics.md §2.3).
+// VisitorAuxStore<Element, Layout>: writes its one input to an external M x N tensor (docs/evg-semantics.md
+// §2.3).
 //   STORE: if ptr_aux != nullptr, one DataCopyPad UB->GM of the tile (clipped to the tensor) from the input
 //          buffer at row pitch alignedCols. LOAD/COMPUTE: nothing. Never atomic. UB: none.
 // Returns its input (a pass-through), so it can feed further nodes (L1 examples 35).

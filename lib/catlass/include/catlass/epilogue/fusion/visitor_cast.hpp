@@ -1,4 +1,5 @@
-// VisitorCast<ElementTo, ElementFrom, RoundStyle=CAST_NONE>: converts its one input (docs/evg-semantics.md §2.4).
+// VisitorCast<ElementTo, ElementFrom, RoundStyle=CAST_NONE>: converts its one input (docs/evg-semantics.md
+// §2.4).
 //   COMPUTE: Cast over the whole buffer (CL elements) into `ubOut`, then PipeBarrier<PIPE_V> (MASTER), so on
 //            exit the converted tile may be read by the next vector instruction. LOAD/STORE: nothing.
 //   UB: 1 buffer of ElementTo. Returns `ubOut`.

@@ -1,5 +1,5 @@
-// VisitorRowBroadcast<Element, Layout>: a 1 x N vector repeated down the tile's rows (docs/evg-semantics.md §2.6).
-// `layout` is the 2-D (1, N) layout of the vector (tla or layout::RowMajor object).
+// VisitorRowBroadcast<Element, Layout>: a 1 x N vector repeated down the tile's rows (docs/evg-semantics.md
+// §2.6). `layout` is the 2-D (1, N) layout of the vector (tla or layout::RowMajor object).
 //   LOAD:    one DataCopyPad GM->UB of vector[globalOffset.col, +tileCols) into row 0 of `ubOut`.
 //   COMPUTE: DataCopy UB->UB (PIPE_V) of row 0 into rows 1 .. tileRows-1, alignedCols elements each; then
 //            PipeBarrier<PIPE_V> so that the consumer's vector instruction reads complete rows (correct by

@@ -1,6 +1,7 @@
 // VisitorRowReduce<ReduceFn, Element, Layout=RowMajor, Strategy>: reduces its one input over the tile's rows
-// into a 1 x N vector in GM, one value per column (docs/evg-semantics.md §2.7, L1 lineage, MASTER conventions).
-// ReduceFn is Add, Max or Min (seed-000 Plus, Maximum, Minimum). `layout` is the (1, N) output layout.
+// into a 1 x N vector in GM, one value per column (docs/evg-semantics.md §2.7, L1 lineage, MASTER
+// conventions). ReduceFn is Add, Max or Min (seed-000 Plus, Maximum, Minimum). `layout` is the (1, N) output
+// layout.
 //   COMPUTE: DataCopy UB->UB of row 0 into `ubReduce`, then for r = 1 .. tileRows-1: PipeBarrier<PIPE_V>,
 //            ubReduce = op(ubReduce, row r), alignedCols elements each. (Upstream first fills `ubReduce` with
 //            `identity` and overwrites it at once; that adds nothing but a race on AtlasA2, so it is left

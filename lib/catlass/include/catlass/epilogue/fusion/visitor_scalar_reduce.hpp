@@ -1,6 +1,6 @@
 // VisitorScalarReduce<ReduceFn, Element, Layout=RowMajor, Strategy>: reduces its one input over the whole
-// tile into one GM scalar (docs/evg-semantics.md §2.11, L1 lineage, MASTER conventions). ReduceFn is Add, Max or
-// Min. `layout` is the (1, 1) output layout.
+// tile into one GM scalar (docs/evg-semantics.md §2.11, L1 lineage, MASTER conventions). ReduceFn is Add, Max
+// or Min. `layout` is the (1, 1) output layout.
 //   COMPUTE: with several rows, the per-column partial as in VisitorRowReduce (DataCopy of row 0, then
 //            PipeBarrier<PIPE_V> + op per further row) into `ubScalar`, then PipeBarrier<PIPE_V>; then one
 //            ReduceSum/Max/Min of the tileCols VALID columns (of the one row directly) into ubWork[0], with

@@ -1,7 +1,7 @@
-// DeviceGemm<Kernel>: the host adapter (docs/evg-semantics.md §6.5). GetWorkspaceSize / CanImplement / Initialize
-// run on the host; operator() launches the kernel as a mix AIC + 2 AIV kernel on blockDim AI cores of the
-// kernel's ArchTag through the ACL shim. Host code then calls aclrtSynchronizeStream, which returns an error
-// (and prints the report) if the model found a violation.
+// DeviceGemm<Kernel>: the host adapter (docs/evg-semantics.md §6.5). GetWorkspaceSize / CanImplement /
+// Initialize run on the host; operator() launches the kernel as a mix AIC + 2 AIV kernel on blockDim AI cores
+// of the kernel's ArchTag through the ACL shim. Host code then calls aclrtSynchronizeStream, which returns an
+// error (and prints the report) if the model found a violation.
 #pragma once
 #include <cstddef>
 #include <cstdint>

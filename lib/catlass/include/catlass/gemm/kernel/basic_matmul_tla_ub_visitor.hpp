@@ -12,9 +12,9 @@
 // AIC consumes the last credits, so the counters end at zero on every core, even one with no block.
 //
 // Before returning the credit the AIV orders its pending MTE3 stores (which may read the C region when a
-// store consumes VisitorAccLoad<E, true> directly) before PIPE_V with MTE3_V event 2, then V_MTE3 event 2 back
-// so that the pair can be reused next block; upstream signals on
-// PIPE_V only (§11.2 item 3), reproduced when UpstreamHazards::store_reads_load_unordered is on.
+// store consumes VisitorAccLoad<E, true> directly) before PIPE_V with MTE3_V event 2, then V_MTE3 event 2
+// back so that the pair can be reused next block; upstream signals on PIPE_V only (§11.2 item 3), reproduced
+// when UpstreamHazards::store_reads_load_unordered is on.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,5 @@
-// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (docs/hardware-model.md §7).
+// Which (source, destination, RoundMode) conversions each chip's vector Cast supports (docs/hardware-model.md
+// §7).
 #pragma once
 #include <string>
 
@@ -16,7 +17,9 @@ struct CastRule {
 };
 
 CastRule cast_rule(ArchId arch, DType from, DType to, RoundMode m);
-inline bool cast_legal(ArchId arch, DType from, DType to, RoundMode m) { return cast_rule(arch, from, to, m).legal; }
+inline bool cast_legal(ArchId arch, DType from, DType to, RoundMode m) {
+    return cast_rule(arch, from, to, m).legal;
+}
 
 // Whether vector arithmetic (Add, Exp, ...) accepts `t` on `arch` (no bf16 arithmetic on AtlasA2).
 bool arithmetic_dtype_legal(ArchId arch, DType t);

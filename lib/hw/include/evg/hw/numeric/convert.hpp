@@ -9,15 +9,27 @@
 namespace evg::hw {
 
 // Values and order match AscendC::RoundMode.
-enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
-inline constexpr RoundMode kAllRoundModes[] = {RoundMode::CAST_NONE,  RoundMode::CAST_RINT,  RoundMode::CAST_FLOOR,
-                                               RoundMode::CAST_CEIL,  RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC,
-                                               RoundMode::CAST_ODD};
+enum class RoundMode : uint8_t {
+    CAST_NONE = 0,
+    CAST_RINT,
+    CAST_FLOOR,
+    CAST_CEIL,
+    CAST_ROUND,
+    CAST_TRUNC,
+    CAST_ODD
+};
+inline constexpr RoundMode kAllRoundModes[] = {
+    RoundMode::CAST_NONE,  RoundMode::CAST_RINT,  RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+    RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC, RoundMode::CAST_ODD};
 std::string_view round_mode_name(RoundMode m);  // "CAST_RINT", ...
 
 // Exact widenings (NaN payloads kept). Inline: table lookup / shift.
-inline float half_to_float(uint16_t bits) { return detail::half_bits_to_float(bits); }
-inline float bf16_to_float(uint16_t bits) { return detail::bf16_bits_to_float(bits); }
+inline float half_to_float(uint16_t bits) {
+    return detail::half_bits_to_float(bits);
+}
+inline float bf16_to_float(uint16_t bits) {
+    return detail::bf16_bits_to_float(bits);
+}
 
 namespace detail {
 // Every mode (the out-of-line general path behind float_to_half / float_to_bf16).
@@ -28,8 +40,8 @@ uint16_t float_to_bf16_mode(float f, RoundMode m);
 // Narrowings from float. CAST_NONE behaves as CAST_RINT when the value is not exactly representable.
 // NaN stays NaN (quiet, sign kept); overflow follows the mode (RINT/ROUND -> Inf, TRUNC -> max finite
 // toward zero, FLOOR/CEIL directed, ODD -> max finite). Subnormal results are produced (no flush).
-// CAST_ODD overflows to max finite: round-to-odd truncates and then sets the LSB, and the largest finite value
-// already has an odd mantissa (0x7BFF / 0x7F7F), so every overflowing value lands on +-max finite.
+// CAST_ODD overflows to max finite: round-to-odd truncates and then sets the LSB, and the largest finite
+// value already has an odd mantissa (0x7BFF / 0x7F7F), so every overflowing value lands on +-max finite.
 inline uint16_t float_to_half(float f, RoundMode m) {
     if (m == RoundMode::CAST_RINT || m == RoundMode::CAST_NONE) return detail::float_to_half_rne(f);
     return detail::float_to_half_mode(f, m);
@@ -54,8 +66,8 @@ float int_to_float(int64_t v, RoundMode m);
 uint16_t int_to_half(int64_t v, RoundMode m);
 uint16_t int_to_bf16(int64_t v, RoundMode m);
 
-// Integer narrowing with saturation (int32 -> int16 clamps to 32767, int64 -> int32 clamps, negative -> uint8 0).
-// A float `dst` returns `v` unchanged.
+// Integer narrowing with saturation (int32 -> int16 clamps to 32767, int64 -> int32 clamps, negative -> uint8
+// 0). A float `dst` returns `v` unchanged.
 int64_t int_saturate(int64_t v, DType dst);
 
 // The one generic entry point the machine's Cast instruction uses: converts one element.
@@ -69,7 +81,11 @@ int64_t int_saturate(int64_t v, DType dst);
 void convert_element(DType from, const void* src, DType to, void* dst, RoundMode m);
 
 // Fast paths used by vector arithmetic on 16-bit types: round to nearest even.
-inline float to_float(half h) { return half_to_float(h.bits); }
-inline float to_float(bfloat16 h) { return bf16_to_float(h.bits); }
+inline float to_float(half h) {
+    return half_to_float(h.bits);
+}
+inline float to_float(bfloat16 h) {
+    return bf16_to_float(h.bits);
+}
 
 }  // namespace evg::hw

@@ -30,8 +30,8 @@ struct bfloat16 {
     friend bool operator==(bfloat16 a, bfloat16 b) { return a.bits == b.bits; }
 };
 
-// Hot-path conversions used by the storage types above and by convert.hpp (vector arithmetic narrows and widens
-// tens of millions of elements per second, so these are inline and branch-light).
+// Hot-path conversions used by the storage types above and by convert.hpp (vector arithmetic narrows and
+// widens tens of millions of elements per second, so these are inline and branch-light).
 namespace detail {
 
 // The 65536 float values of every half bit pattern (NaN payloads kept). The constructor (types.cpp) fills it.
@@ -47,9 +47,13 @@ inline const HalfToFloatTable& half_to_float_table() noexcept {
     return table;
 }
 
-inline float half_bits_to_float(uint16_t b) noexcept { return half_to_float_table().value[b]; }
+inline float half_bits_to_float(uint16_t b) noexcept {
+    return half_to_float_table().value[b];
+}
 
-inline float bf16_bits_to_float(uint16_t b) noexcept { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+inline float bf16_bits_to_float(uint16_t b) noexcept {
+    return std::bit_cast<float>(static_cast<uint32_t>(b) << 16);
+}
 
 // float -> half, round to nearest, ties to even. NaN -> canonical quiet NaN 0x7E00 with the sign kept,
 // overflow -> +-Inf, subnormal results rounded correctly.
@@ -71,8 +75,8 @@ inline uint16_t float_to_half_rne(float f) noexcept {
         q += static_cast<uint32_t>(rem > halfway) | (static_cast<uint32_t>(rem == halfway) & q & 1u);
         return static_cast<uint16_t>(sign | q);  // q == 0x400 is the smallest normal: the encoding carries
     }
-    // Normal range: rebias the exponent (127 -> 15) and round the 13 dropped bits to nearest even; a carry out of
-    // the mantissa increments the exponent (up to 0x7C00 = Inf, which is the correct RINT overflow).
+    // Normal range: rebias the exponent (127 -> 15) and round the 13 dropped bits to nearest even; a carry
+    // out of the mantissa increments the exponent (up to 0x7C00 = Inf, which is the correct RINT overflow).
     a += 0xC8000000u + 0x0FFFu + ((a >> 13) & 1u);  // 0xC8000000 = (15 - 127) << 23 modulo 2^32
     return static_cast<uint16_t>(sign | (a >> 13));
 }
@@ -87,9 +91,13 @@ inline uint16_t float_to_bf16_rne(float f) noexcept {
 }  // namespace detail
 
 inline half::half(float f) : bits(detail::float_to_half_rne(f)) {}
-inline half::operator float() const { return detail::half_bits_to_float(bits); }
+inline half::operator float() const {
+    return detail::half_bits_to_float(bits);
+}
 inline bfloat16::bfloat16(float f) : bits(detail::float_to_bf16_rne(f)) {}
-inline bfloat16::operator float() const { return detail::bf16_bits_to_float(bits); }
+inline bfloat16::operator float() const {
+    return detail::bf16_bits_to_float(bits);
+}
 
 enum class DType : uint8_t { f32, f16, bf16, i8, u8, i16, i32, i64 };
 inline constexpr DType kAllDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::i8,
@@ -97,27 +105,63 @@ inline constexpr DType kAllDTypes[] = {DType::f32, DType::f16, DType::bf16, DTyp
 
 constexpr int dtype_size(DType t) {
     switch (t) {
-        case DType::f32: case DType::i32: return 4;
-        case DType::f16: case DType::bf16: case DType::i16: return 2;
-        case DType::i8: case DType::u8: return 1;
-        case DType::i64: return 8;
+        case DType::f32:
+        case DType::i32:
+            return 4;
+        case DType::f16:
+        case DType::bf16:
+        case DType::i16:
+            return 2;
+        case DType::i8:
+        case DType::u8:
+            return 1;
+        case DType::i64:
+            return 8;
     }
     return 0;
 }
-constexpr bool dtype_is_float(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+constexpr bool dtype_is_float(DType t) {
+    return t == DType::f32 || t == DType::f16 || t == DType::bf16;
+}
 // Canonical names: "float", "half", "bfloat16", "int8", "uint8", "int16", "int32", "int64".
 std::string_view dtype_name(DType t);
 std::optional<DType> dtype_from_name(std::string_view s);  // also accepts "bfloat16_t", "int32_t", ...
 
-template <class T> struct dtype_of;
-template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
-template <> struct dtype_of<half> { static constexpr DType value = DType::f16; };
-template <> struct dtype_of<bfloat16> { static constexpr DType value = DType::bf16; };
-template <> struct dtype_of<int8_t> { static constexpr DType value = DType::i8; };
-template <> struct dtype_of<uint8_t> { static constexpr DType value = DType::u8; };
-template <> struct dtype_of<int16_t> { static constexpr DType value = DType::i16; };
-template <> struct dtype_of<int32_t> { static constexpr DType value = DType::i32; };
-template <> struct dtype_of<int64_t> { static constexpr DType value = DType::i64; };
-template <class T> inline constexpr DType dtype_of_v = dtype_of<T>::value;
+template <class T>
+struct dtype_of;
+template <>
+struct dtype_of<float> {
+    static constexpr DType value = DType::f32;
+};
+template <>
+struct dtype_of<half> {
+    static constexpr DType value = DType::f16;
+};
+template <>
+struct dtype_of<bfloat16> {
+    static constexpr DType value = DType::bf16;
+};
+template <>
+struct dtype_of<int8_t> {
+    static constexpr DType value = DType::i8;
+};
+template <>
+struct dtype_of<uint8_t> {
+    static constexpr DType value = DType::u8;
+};
+template <>
+struct dtype_of<int16_t> {
+    static constexpr DType value = DType::i16;
+};
+template <>
+struct dtype_of<int32_t> {
+    static constexpr DType value = DType::i32;
+};
+template <>
+struct dtype_of<int64_t> {
+    static constexpr DType value = DType::i64;
+};
+template <class T>
+inline constexpr DType dtype_of_v = dtype_of<T>::value;
 
 }  // namespace evg::hw
