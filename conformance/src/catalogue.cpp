@@ -130,10 +130,12 @@ std::vector<CaseSpec> all_cases() {
 }
 
 std::vector<CaseResult> run_cases(const std::vector<CaseSpec>& cases, const std::string& filter_glob,
-                                  const std::function<void(const CaseResult&)>& progress) {
+                                  const std::function<void(const CaseResult&)>& progress,
+                                  const std::function<bool()>& stop) {
     std::vector<CaseResult> out;
     for (const CaseSpec& c : cases) {
         if (!filter_glob.empty() && !glob_match(filter_glob, c.id)) continue;
+        if (stop && stop()) break;
         const auto t0 = std::chrono::steady_clock::now();
         CaseResult r;
         try {

@@ -234,8 +234,9 @@ std::string html(const ReportInput& in) {
         "<title>evgcheck conformance report</title>\n<style>";
     o += kStyle;
     o += "</style>\n</head>\n<body>\n<h1>evgcheck conformance report</h1>\n";
-    o += fmt::format("<div class=\"summary {}\"><b>{}</b> &mdash; {}</div>\n", t.failed ? "bad" : "ok",
-                     t.failed ? "FAILED" : "ALL PASSED", esc(summary_line(in)));
+    const bool ok = t.failed == 0 && in.partial.empty();
+    o += fmt::format("<div class=\"summary {}\"><b>{}</b> &mdash; {}</div>\n", ok ? "ok" : "bad",
+                     t.failed ? "FAILED" : (ok ? "ALL PASSED" : "PARTIAL"), esc(summary_line(in)));
     o += fmt::format("<p class=\"meta\">{} cases{}{}{}</p>\n", in.results.size(),
                      in.archs.empty() ? "" : "; archs " + esc(join(in.archs, ", ")),
                      in.filter.empty() ? "" : "; filter <code>" + esc(in.filter) + "</code>",

@@ -71,9 +71,10 @@ std::string json(const ReportInput& in) {
     const Totals t = totals(in.results);
     const Matrix m = build_matrix(in.results);
     nlohmann::json j;
-    j["summary"] = {{"passed", t.passed},    {"failed", t.failed},      {"not_applicable", t.not_applicable},
-                    {"seconds", in.seconds}, {"filter", in.filter},     {"archs", in.archs},
-                    {"command", in.command}, {"line", summary_line(in)}};
+    j["summary"] = {{"passed", t.passed},    {"failed", t.failed},       {"not_applicable", t.not_applicable},
+                    {"seconds", in.seconds}, {"filter", in.filter},      {"archs", in.archs},
+                    {"command", in.command}, {"line", summary_line(in)}, {"partial", !in.partial.empty()},
+                    {"not_run", in.not_run}};
     nlohmann::json matrix = nlohmann::json::array();
     for (const std::string& kind : m.node_kinds)
         for (const std::string& arch : m.archs)

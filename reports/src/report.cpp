@@ -125,8 +125,10 @@ Totals totals(const std::vector<CaseResult>& results) {
 
 std::string summary_line(const ReportInput& in) {
     const Totals t = totals(in.results);
-    return fmt::format("conformance: {} passed, {} failed, {} not applicable in {:.0f} s", t.passed, t.failed,
-                       t.not_applicable, in.seconds);
+    std::string line = fmt::format("conformance: {} passed, {} failed, {} not applicable in {:.0f} s",
+                                   t.passed, t.failed, t.not_applicable, in.seconds);
+    if (!in.partial.empty()) line += fmt::format("; PARTIAL: {}, {} cases not run", in.partial, in.not_run);
+    return line;
 }
 
 const char* status_word(Status s) {

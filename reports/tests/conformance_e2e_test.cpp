@@ -105,6 +105,25 @@ TEST(ConformanceCommand, PassingRunExitsZero) {
     fs::remove_all(r.dir);
 }
 
+// A time budget that runs out still writes the report of what ran, marked partial everywhere, and does not
+// exit 0.
+TEST(ConformanceCommand, AnExhaustedTimeBudgetWritesAPartialReport) {
+    const CliRun r = run_conformance("partial", "", "--time-budget 0.001");
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(R"(\nconformance: 0 passed, 0 failed, 0 not applicable in \d+ s; )"
+                          R"(PARTIAL: the time budget of 0 s ran out, 3 cases not run\n$)")))
+        << r.out;
+    const nlohmann::json j = nlohmann::json::parse(slurp(r.dir / "report" / "report.json"));
+    EXPECT_EQ(j["summary"]["partial"], true);
+    EXPECT_EQ(j["summary"]["not_run"], 3);
+    EXPECT_NE(slurp(r.dir / "report" / "report.md").find("PARTIAL"), std::string::npos);
+    const std::string html = slurp(r.dir / "report" / "report.html");
+    EXPECT_NE(html.find("<b>PARTIAL</b>"), std::string::npos);
+    EXPECT_EQ(html.find("ALL PASSED"), std::string::npos);
+    fs::remove_all(r.dir);
+}
+
 TEST(ConformanceCommand, BadInputExitsTwo) {
     CliRun r = run_conformance("nomatch", "", "--arch Ascend950");  // the filter names AtlasA2 cases only
     EXPECT_EQ(r.code, 2);

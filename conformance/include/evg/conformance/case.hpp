@@ -48,8 +48,11 @@ std::vector<CaseSpec> all_cases();
 
 // Runs every case whose id matches `filter_glob` ('*' any run, '?' one character; empty = all), in order,
 // calling `progress` after each. A case that throws is reported as failed with the exception's text.
+// Runs the cases in order; `stop`, when given, is asked before each case, and once it says true no further
+// case starts (the results so far are returned).
 std::vector<CaseResult> run_cases(const std::vector<CaseSpec>&, const std::string& filter_glob,
-                                  const std::function<void(const CaseResult&)>& progress);
+                                  const std::function<void(const CaseResult&)>& progress,
+                                  const std::function<bool()>& stop = {});
 
 // A test-only case that always fails (not in all_cases()), for the report writers' tests.
 CaseSpec planted_failing_case();

@@ -42,6 +42,10 @@ struct ReportInput {
     PropsCoverage props;
     std::optional<SyncTableData>
         sync_table;  // the SYNC mutation table, when one was run (a section of its own)
+    // A run stopped early (its time budget ran out): why, and how many selected cases did not run. Every
+    // format says so next to the totals.
+    std::string partial;
+    size_t not_run = 0;
 };
 
 // One matrix cell: the cases of one node kind, dtype and arch (suites node, composition and example).
