@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,14 +20,15 @@ using graph::NodeKind;
 struct Closeness {
     enum Kind { Exact, Ulp, Loose } kind = Exact;
     std::uint64_t ulp = 0;  // Ulp: bound in ULPs of the node's element type
-    static Closeness exact() { return {Exact, 0}; }
-    static Closeness within(std::uint64_t u) { return {Ulp, u}; }
-    static Closeness loose() { return {Loose, 0}; }
+    std::string why;  // Ulp and Loose: the node that made it so, in words (the comparison's stated reason)
+    static Closeness exact() { return {Exact, 0, {}}; }
+    static Closeness within(std::uint64_t u, std::string why) { return {Ulp, u, std::move(why)}; }
+    static Closeness loose(std::string why) { return {Loose, 0, std::move(why)}; }
 };
 
-Closeness worst(Closeness a, Closeness b) {
+Closeness worst(const Closeness& a, const Closeness& b) {
     if (a.kind != b.kind) return a.kind > b.kind ? a : b;
-    return {a.kind, std::max(a.ulp, b.ulp)};
+    return a.ulp >= b.ulp ? a : b;
 }
 
 class Planner {
@@ -38,8 +40,8 @@ class Planner {
     Closeness of(int idx) {
         auto& slot = memo_[static_cast<std::size_t>(idx)];
         if (!slot) {
-            slot = Closeness::loose();  // a cycle (refused by evaluate anyway) stays loose
-            slot = compute(node(idx));
+            slot = Closeness::loose("the graph has a cycle");  // refused by evaluate anyway
+            slot = compute(idx, node(idx));
         }
         return *slot;
     }
@@ -68,14 +70,24 @@ class Planner {
   private:
     Closeness input(const Node& n, std::size_t i) {
         const int e = n.inputs[i];
-        if (e < 0 || e >= static_cast<int>(memo_.size())) return Closeness::loose();
+        if (e < 0 || e >= static_cast<int>(memo_.size())) return Closeness::loose("an input edge is invalid");
         return of(e);
     }
 
-    Closeness compute(const Node& n) {
+    static std::string label(int idx, const Node& n) {
+        std::string s = fmt::format("%{} {}", idx, graph::node_kind_name(n.kind));
+        if (n.kind == NodeKind::Compute) s += fmt::format(" {}", graph::functor_name(n.fn));
+        return s;
+    }
+
+    Closeness compute(int idx, const Node& n) {
         switch (n.kind) {
             case NodeKind::AccLoad:
-                return (exact_friendly_ || p_.k <= 1) ? Closeness::exact() : Closeness::loose();
+                if (exact_friendly_ || p_.k <= 1) return Closeness::exact();
+                return Closeness::loose(fmt::format(
+                    "the GEMM result C sums K = {} products of real-valued data, which the cube's float "
+                    "accumulation rounds differently from the oracle",
+                    p_.k));
             case NodeKind::AuxLoad:
             case NodeKind::RowBroadcast:
             case NodeKind::ColBroadcast:
@@ -85,25 +97,36 @@ class Planner {
             case NodeKind::RowReduce:
             case NodeKind::ColReduce:
             case NodeKind::ScalarReduce:  // all four pass their input on
-                return n.inputs.empty() ? Closeness::loose() : input(n, 0);
+                return n.inputs.empty() ? Closeness::loose(label(idx, n) + " has no input") : input(n, 0);
             case NodeKind::Cast: {
-                if (n.inputs.empty()) return Closeness::loose();
+                if (n.inputs.empty()) return Closeness::loose(label(idx, n) + " has no input");
                 const Closeness x = input(n, 0);
                 if (x.kind != Closeness::Ulp) return x;
                 // rounding is monotone, so a narrower float grid cannot separate two values further
                 const bool narrowing_float =
                     is_float_dtype(n.element) && is_float_dtype(n.from) &&
                     float_format(n.element).precision <= float_format(n.from).precision;
-                return narrowing_float ? x : Closeness::loose();
+                if (narrowing_float) return x;
+                return Closeness::loose(
+                    fmt::format("{} widens or converts to an integer a value within {} ULP ({})",
+                                label(idx, n), x.ulp, x.why));
             }
             case NodeKind::Compute: {
-                for (std::size_t i = 0; i < n.inputs.size(); ++i)
-                    if (input(n, i).kind != Closeness::Exact) return Closeness::loose();
+                for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+                    const Closeness x = input(n, i);
+                    if (x.kind == Closeness::Loose) return x;  // the first cause stays the reason
+                    if (x.kind == Closeness::Ulp)
+                        return Closeness::loose(
+                            fmt::format("{} computes further on a value within {} ULP ({})", label(idx, n),
+                                        x.ulp, x.why));
+                }
                 if (!is_transcendental(n.fn)) return Closeness::exact();
-                return Closeness::within(functor_ulp_bound(n.fn, static_cast<int>(n.inputs.size())));
+                const std::uint64_t u = functor_ulp_bound(n.fn, static_cast<int>(n.inputs.size()));
+                return Closeness::within(
+                    u, fmt::format("{} is within {} ULP of the exact result", label(idx, n), u));
             }
         }
-        return Closeness::loose();
+        return Closeness::loose(label(idx, n) + " is of an unknown kind");
     }
 
     const graph::Problem& p_;
@@ -164,9 +187,15 @@ ComparePlan plan_comparison(const graph::Problem& problem, std::string_view outp
         const Node& n = planner.node(w);
         if (!graph::writes_tensor(n.kind) || n.tensor != output) continue;
         Closeness x = planner.of(w);
-        if (graph::is_reduce(n.kind) && n.fn == Functor::Add) {
+        if (graph::is_reduce(n.kind) && n.fn == Functor::Add && x.kind != Closeness::Loose) {
             // a sum of many values: exact only when the data keeps every partial sum exact
-            if (x.kind != Closeness::Exact || !planner.sums_exact()) x = Closeness::loose();
+            if (x.kind == Closeness::Ulp)
+                x = Closeness::loose(fmt::format("%{} {} sums values within {} ULP ({})", w,
+                                                 graph::node_kind_name(n.kind), x.ulp, x.why));
+            else if (!planner.sums_exact())
+                x = Closeness::loose(fmt::format(
+                    "%{} {} sums real values, whose order across tiles and cores (GM atomics) is not fixed",
+                    w, graph::node_kind_name(n.kind)));
         }
         c = worst(c, x);
     }
@@ -180,16 +209,12 @@ ComparePlan plan_comparison(const graph::Problem& problem, std::string_view outp
             break;
         case Closeness::Ulp:
             plan.options = within_ulp(c.ulp);
-            plan.reason = fmt::format(
-                "{}: one transcendental functor feeds it through rounding-only nodes; {} ULP", output, c.ulp);
+            plan.reason = fmt::format("{}: {}, and only rounding nodes follow; {} ULP", output, c.why, c.ulp);
             break;
         case Closeness::Loose:
             plan.options = catlass_rule(problem.k);
-            plan.reason = fmt::format(
-                "{}: transcendental results are combined further or sums depend on the order; Catlass rule "
-                "rtol "
-                "1/{}",
-                output, problem.k < 2048 ? 256 : 128);
+            plan.reason =
+                fmt::format("{}: {}; Catlass rule rtol 1/{}", output, c.why, problem.k < 2048 ? 256 : 128);
             break;
     }
     return plan;

@@ -222,5 +222,38 @@ TEST(Oracle_Tolerance, PlanAddReductionNeedsExactData) {
     EXPECT_EQ(plan_comparison(b.p, "rowOut", false).options.mode, CompareMode::Catlass);
 }
 
+// The stated reason is the node that made the comparison loose, not one sentence for every case.
+TEST(Oracle_Tolerance, ThePlanSaysWhichNodeMadeItLoose) {
+    ProblemBuilder b = base(64);
+    b.output("D", F32, 4, 4);
+    b.store(F32, "D",
+            b.compute(Functor::Relu, F32, {b.compute(Functor::Add, F32, {b.acc(), b.aux(F32, "X")})}));
+    EXPECT_EQ(
+        plan_comparison(b.p, "D", false).reason,
+        "D: the GEMM result C sums K = 64 products of real-valued data, which the cube's float accumulation "
+        "rounds differently from the oracle; Catlass rule rtol 1/256");
+
+    ProblemBuilder s = base(64);
+    s.output("D", F32, 4, 4);
+    s.output("E", F32, 4, 4);
+    const int sig = s.compute(Functor::Sigmoid, F32, {s.acc()});  // %1
+    const int e = s.store(F32, "E", sig);                         // %2, passes %1 on
+    s.store(F32, "D", s.compute(Functor::Add, F32, {e, s.aux(F32, "X")}));
+    EXPECT_EQ(
+        plan_comparison(s.p, "E", true).reason,
+        "E: %1 Compute Sigmoid is within 3 ULP of the exact result, and only rounding nodes follow; 3 ULP");
+    EXPECT_EQ(
+        plan_comparison(s.p, "D", true).reason,
+        "D: %4 Compute Add computes further on a value within 3 ULP (%1 Compute Sigmoid is within 3 ULP of "
+        "the exact result); Catlass rule rtol 1/256");
+
+    ProblemBuilder r = base(1);
+    r.output("rowOut", F32, 1, 4);
+    r.row_reduce(Functor::Add, F32, "rowOut", r.aux(F32, "X"));
+    EXPECT_EQ(plan_comparison(r.p, "rowOut", false).reason,
+              "rowOut: %1 RowReduce sums real values, whose order across tiles and cores (GM atomics) is not "
+              "fixed; Catlass rule rtol 1/256");
+}
+
 }  // namespace
 }  // namespace evg::oracle
