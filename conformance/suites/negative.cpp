@@ -184,13 +184,24 @@ output D : float[64, 128]
 %2 = AuxStore float D (%1)
 )"},
     {"reduce-of-other-type", "reduce-dtype",
-     "%2 ScalarReduce Add half: input %0 is float; insert a Cast to half before the reduce",
+     "%2 ScalarReduce Add half: input %1 is float; insert a Cast to half before the reduce",
      R"(problem arch=AtlasA2 m=64 n=128 k=40 a=half b=half c=float cl=256 path=gm tile=32x64x64
 output S : half[1, 1]
 output D : float[64, 128]
 %0 = AccLoad float
 %1 = AuxStore float D (%0)
-%2 = ScalarReduce Add half S (%0)
+%2 = ScalarReduce Add half S (%1)
+)"},
+    {"store-not-reached", "unreachable-store",
+     "%1 AuxStore float is not reachable from the root %2, so 'E' would never be written; make the root "
+     "depend "
+     "on it (a store passes its input on) or remove it",
+     R"(problem arch=AtlasA2 m=64 n=128 k=40 a=half b=half c=float cl=256 path=gm tile=32x64x64
+output E : float[64, 128]
+output D : float[64, 128]
+%0 = AccLoad float
+%1 = AuxStore float E (%0)
+%2 = AuxStore float D (%0)
 )"},
     {"store-to-input", "tensor-role", "%1 AuxStore float writes 'X', which is declared as an input",
      R"(problem arch=AtlasA2 m=64 n=128 k=40 a=half b=half c=float cl=256 path=gm tile=32x64x64

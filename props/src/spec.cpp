@@ -78,6 +78,7 @@ class Decoder {
         b_.output("D", t, p_.m, p_.n, stride(false));
         b_.aux_store(t, "D", last);
         p_.graph = b_.graph();
+        graph::drop_unreachable_writers(p_.graph);  // validation refuses them (unreachable-store)
     }
 
   private:

@@ -80,4 +80,46 @@ std::string_view workspace_path_name(WorkspacePath p) {
     return p == WorkspacePath::GM ? "gm" : "ub";
 }
 
+void drop_unreachable_writers(Graph& g) {
+    if (g.nodes.empty()) return;
+    const int n = static_cast<int>(g.nodes.size());
+    std::vector<char> reach(static_cast<size_t>(n), 0);
+    std::vector<int> todo{g.root()};
+    reach[static_cast<size_t>(g.root())] = 1;
+    while (!todo.empty()) {
+        const int v = todo.back();
+        todo.pop_back();
+        for (int in : g.nodes[static_cast<size_t>(v)].inputs)
+            if (!reach[static_cast<size_t>(in)]) {
+                reach[static_cast<size_t>(in)] = 1;
+                todo.push_back(in);
+            }
+    }
+    std::vector<char> drop(static_cast<size_t>(n), 0);
+    for (int i = 0; i < n; ++i) {  // inputs come first
+        const Node& x = g.nodes[static_cast<size_t>(i)];
+        if (reach[static_cast<size_t>(i)]) continue;
+        bool d = writes_tensor(x.kind);
+        for (int in : x.inputs) d = d || drop[static_cast<size_t>(in)];
+        drop[static_cast<size_t>(i)] = d ? 1 : 0;
+    }
+    std::vector<int> index(static_cast<size_t>(n), -1);
+    std::vector<Node> kept;
+    for (int i = 0; i < n; ++i)
+        if (!drop[static_cast<size_t>(i)]) {
+            index[static_cast<size_t>(i)] = static_cast<int>(kept.size());
+            kept.push_back(g.nodes[static_cast<size_t>(i)]);
+        }
+    if (kept.size() == g.nodes.size()) return;
+    for (Node& x : kept)
+        for (int& in : x.inputs) in = index[static_cast<size_t>(in)];
+    g.nodes = std::move(kept);
+    std::erase_if(g.tensors, [&](const Tensor& t) {
+        if (t.role != TensorRole::Output) return false;
+        for (const Node& x : g.nodes)
+            if (has_tensor(x.kind) && x.tensor == t.name) return false;
+        return true;
+    });
+}
+
 }  // namespace evg::graph

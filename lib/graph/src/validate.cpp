@@ -136,7 +136,7 @@ class Checker {
             if (reachable_.size() == g_.nodes.size() && reachable_[i] && writes_tensor(g_.nodes[i].kind))
                 output = true;
         if (!g_.nodes.empty() && !output)
-            add(Severity::Warning, "no-output", g_.root(), g_.nodes.back().pos,
+            add(Severity::Error, "no-output", g_.root(), g_.nodes.back().pos,
                 fmt::format(
                     "no AuxStore or reduce node is reachable from the root %{}; the graph writes nothing",
                     g_.root()));
@@ -336,12 +336,21 @@ class Checker {
                     todo.push_back(in);
                 }
         }
-        for (int i = 0; i < count; ++i)
-            if (!reachable_[i])
-                add(Severity::Warning, "unreachable", i, g_.nodes[i].pos,
+        for (int i = 0; i < count; ++i) {
+            if (reachable_[i]) continue;
+            const Node& n = g_.nodes[i];
+            if (writes_tensor(n.kind))  // its output would silently keep whatever it held before the run
+                add(Severity::Error, "unreachable-store", i, n.pos,
+                    fmt::format(
+                        "{} is not reachable from the root %{}, so '{}' would never be written; make the "
+                        "root depend on it (a store passes its input on) or remove it",
+                        label(n, i), count - 1, n.tensor));
+            else
+                add(Severity::Warning, "unreachable", i, n.pos,
                     fmt::format(
                         "{} is not reachable from the root %{}; it still takes UB but is never visited",
-                        label(g_.nodes[i], i), count - 1));
+                        label(n, i), count - 1));
+        }
     }
 
     void check_node(int i) {

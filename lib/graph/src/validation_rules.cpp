@@ -7,12 +7,13 @@
 namespace evg::graph {
 namespace {
 
-constexpr std::array<RuleInfo, 35> kRules = {{
+constexpr std::array<RuleInfo, 36> kRules = {{
     {"root", Severity::Error, "the graph has at least one node; the last node is the root"},
     {"bad-input-index", Severity::Error, "every input edge names an existing node"},
     {"cycle", Severity::Error, "no node depends on itself, directly or through other nodes"},
     {"forward-reference", Severity::Warning, "nodes are listed in topological order"},
     {"unreachable", Severity::Warning, "every node is reachable from the root"},
+    {"unreachable-store", Severity::Error, "every AuxStore and reduce node is reachable from the root"},
     {"arity", Severity::Error, "the number of inputs suits the node kind and functor"},
     {"scalar-count", Severity::Error, "a Compute node has as many scalars as its functor has fields"},
     {"scalar-value", Severity::Error, "an integer Compute node's scalars are integers of its type"},
@@ -30,7 +31,7 @@ constexpr std::array<RuleInfo, 35> kRules = {{
     {"tensor-dtype", Severity::Error, "a node's element type equals its tensor's"},
     {"unused-tensor", Severity::Warning, "every declared tensor is used by a node"},
     {"multiple-writers", Severity::Warning, "an output tensor is written by one node"},
-    {"no-output", Severity::Warning, "the root reaches an AuxStore or a reduce node"},
+    {"no-output", Severity::Error, "the root reaches an AuxStore or a reduce node"},
     {"cast-illegal", Severity::Error, "the (source, destination, RoundMode) of a Cast is legal on the arch"},
     {"bf16-arithmetic", Severity::Error, "no bfloat16 arithmetic on AtlasA2"},
     {"arch-functor", Severity::Error, "Prelu, Reciprocal, Rsqrt and Sigmoid exist only on Ascend950"},

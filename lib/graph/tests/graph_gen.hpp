@@ -125,6 +125,7 @@ inline Problem valid_problem_value() {
     b.output("D", element_of(last), p.m, p.n);
     b.aux_store(element_of(last), "D", last);
     p.graph = b.graph();
+    drop_unreachable_writers(p.graph);
     const uint32_t max_cl = max_compute_length(p.graph, p.arch, p.path);
     p.compute_length = 32 * static_cast<uint32_t>(*gen::inRange<int>(1, static_cast<int>(max_cl / 32) + 1));
     return p;

@@ -348,14 +348,46 @@ TEST(Validate, MultipleWriters_IsAWarning) {
     expect_one(all, "multiple-writers", Severity::Warning, 4, 8, "output 'D' is written by %2 and %4");
 }
 
-TEST(Validate, NoOutput_IsAWarning) {
+TEST(Validate, NoOutput_IsAnError) {
     const auto all =
         diagnose(with_base("%0 = AccLoad half\n"
                            "%1 = AuxLoad half X\n"
                            "%2 = AuxStore half D (%1)\n"
                            "%3 = Compute Add half (%0, %0)\n"));
-    expect_one(all, "no-output", Severity::Warning, 3, 7,
+    expect_one(all, "no-output", Severity::Error, 3, 7,
                "no AuxStore or reduce node is reachable from the root %3; the graph writes nothing");
+}
+
+TEST(Validate, DropUnreachableWritersLeavesAValidGraph) {
+    Problem p =
+        parse_problem(with_base("output E : half[256, 512]\n"
+                                "%0 = AccLoad half\n"
+                                "%1 = AuxStore half E (%0)\n"
+                                "%2 = Compute Relu half (%1)\n"  // built on the unreachable store
+                                "%3 = AuxLoad half X\n"          // unreachable, but writes nothing
+                                "%4 = AuxStore half D (%0)\n"));
+    drop_unreachable_writers(p.graph);
+    EXPECT_EQ(print(p.graph),
+              "input  X : half[256, 512]\n"
+              "output D : half[256, 512]\n"
+              "%0 = AccLoad half\n"
+              "%1 = AuxLoad half X\n"
+              "%2 = AuxStore half D (%0)\n");
+    EXPECT_FALSE(has_errors(validate(p)));
+}
+
+TEST(Validate, UnreachableStore_IsAnError) {
+    // Its output would keep its initial contents, and a comparison with the oracle's (equally untouched)
+    // buffer would pass without the kernel writing anything.
+    const auto all =
+        diagnose(with_base("output E : half[256, 512]\n"
+                           "%0 = AccLoad half\n"
+                           "%1 = AuxStore half E (%0)\n"
+                           "%2 = AuxStore half D (%0)\n"));
+    expect_one(all, "unreachable-store", Severity::Error, 1, 6,
+               "%1 AuxStore half is not reachable from the root %2, so 'E' would never be written; make the "
+               "root depend on it (a store passes its input on) or remove it");
+    EXPECT_TRUE(has_errors(all));
 }
 
 TEST(Validate, CastIllegal_CarriesTheArchReason) {

@@ -110,6 +110,12 @@ struct Graph {
     friend bool operator==(const Graph&, const Graph&) = default;
 };
 
+// For generators of random graphs: a store or reduce that the root does not reach would leave its output
+// unwritten, which validation refuses (rule unreachable-store). Drops each such writer and every node built
+// on it (all unreachable too), and the output tensors no node names any more; other unreachable nodes stay
+// (they still carve UB, as upstream). Assumes inputs are listed before the nodes that use them.
+void drop_unreachable_writers(Graph& g);
+
 // Whether the GEMM result reaches the epilogue through GM (BasicMatmulTlaVisitor) or directly in UB
 // (BasicMatmulTlaUbVisitor, Ascend950 only; EVG buffers start at L0C_SIZE/2).
 enum class WorkspacePath : uint8_t { GM, UB };
