@@ -10,28 +10,6 @@
 #include "evg/graph/validate.hpp"
 
 namespace evg::graph::dynamic {
-namespace {
-
-// emit_cpp prints deeper trees as a TopologicalVisitor.
-constexpr int kMaxTreeDepth = 256;
-
-int tree_depth(const Graph& g) {
-    std::vector<std::pair<int, int>> todo{{g.root(), 1}};
-    int depth = 0;
-    while (!todo.empty()) {
-        const auto [i, d] = todo.back();
-        todo.pop_back();
-        depth = std::max(depth, d);
-        for (int in : g.nodes[i].inputs) todo.emplace_back(in, d + 1);
-    }
-    return depth;
-}
-
-}  // namespace
-
-bool runs_as_tree(const Graph& g) {
-    return is_tree(g) && tree_depth(g) <= kMaxTreeDepth;
-}
 
 std::vector<int> carve_order(const Graph& g) {
     std::vector<int> order;

@@ -232,6 +232,10 @@ bool is_tree(const Graph& g) {
     return reached == count;
 }
 
+bool runs_as_tree(const Graph& g) {
+    return is_tree(g) && tree_depth(g) <= kMaxTreeDepth;
+}
+
 CppEmission emit_cpp(const Graph& g) {
     require_emittable(g);
     CppEmission e;
@@ -254,7 +258,7 @@ CppEmission emit_cpp(const Graph& g) {
     }
     const int root = g.root();
     std::vector<Line> lines;
-    if (is_tree(g) && tree_depth(g) <= kMaxTreeDepth) {
+    if (runs_as_tree(g)) {
         TreeEmitter tree(g);
         if (g.nodes[root].inputs.empty()) {
             lines.push_back({0, fmt::format("using EVG = {};", node_type(g.nodes[root])),

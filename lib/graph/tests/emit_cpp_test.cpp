@@ -325,3 +325,25 @@ TEST(EmitCpp, DeepChainFallsBackToTopologicalVisitor) {
     const CppEmission e = emit_cpp(g);
     EXPECT_EQ(e.evg.rfind("using EVG = Catlass::Epilogue::Fusion::TopologicalVisitor<", 0), 0u);
 }
+
+namespace {
+
+// A chain AccLoad -> Relu x (levels - 2) -> AuxStore has `levels` levels.
+Graph chain(int levels) {
+    std::string text = "output D : float[4, 4]\n%0 = AccLoad float\n";
+    int last = 0;
+    for (int i = 1; i <= levels - 2; ++i, ++last)
+        text += fmt::format("%{} = Compute Relu float (%{})\n", i, i - 1);
+    text += fmt::format("%{} = AuxStore float D (%{})\n", last + 1, last);
+    return parse_graph(text);
+}
+
+// The one tree-or-topological rule (DynamicVisitor's Program::tree is runs_as_tree too).
+TEST(EmitCpp, TreesOfAtMost256LevelsAreTreeVisitorsDeeperOnesTopological) {
+    EXPECT_TRUE(runs_as_tree(chain(256)));
+    EXPECT_FALSE(runs_as_tree(chain(257)));
+    EXPECT_NE(emit_cpp(chain(256)).evg.find("TreeVisitor<"), std::string::npos);
+    EXPECT_NE(emit_cpp(chain(257)).evg.find("TopologicalVisitor<"), std::string::npos);
+}
+
+}  // namespace

@@ -181,8 +181,7 @@ struct Program {
     uint32_t compute_length = 0;
 };
 
-// Whether the graph runs as the TreeVisitor nest emit_cpp prints (is_tree and at most 256 levels).
-bool runs_as_tree(const Graph& g);
+// Whether the graph runs as a TreeVisitor nest: graph::runs_as_tree (emit_cpp.hpp), the one rule for both.
 // The order UB is carved in: post-order from the root for a tree, node order otherwise.
 std::vector<int> carve_order(const Graph& g);
 

@@ -25,6 +25,10 @@ struct CppEmission {
 
 // Whether the graph emits as a TreeVisitor nest (see above).
 bool is_tree(const Graph& g);
+// The one rule for tree or topological: a tree of at most 256 levels is emitted, and run by DynamicVisitor,
+// as a TreeVisitor nest; anything else as a TopologicalVisitor (deeper trees keep the emitter's recursion
+// bounded).
+bool runs_as_tree(const Graph& g);
 
 // Throws GraphError when the graph has no nodes, an input index out of range, or a cycle.
 CppEmission emit_cpp(const Graph& g);
