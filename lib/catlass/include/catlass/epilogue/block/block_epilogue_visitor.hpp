@@ -32,6 +32,7 @@
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
 #include "catlass/epilogue/dispatch_policy.hpp"
+#include "catlass/epilogue/fusion/node_concept.hpp"
 #include "catlass/epilogue/fusion/static_checks.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
@@ -83,6 +84,12 @@ class BlockEpilogue<EpilogueVisitor<USE_UB_WORKSPACE_>, ArchTag_, ComputeLength_
         else
             return Fusion::check_compute_length<EVG, ArchTag, COMPUTE_LENGTH, USE_UB_WORKSPACE>();
     }());
+
+    static_assert(
+        Fusion::EvgGraph<EVG>,
+        "BlockEpilogue: the EVG must be a graph (a TreeVisitor, TopologicalVisitor or node): Arguments, "
+        "Params, a constructor from Params, and static can_implement, get_workspace_size, "
+        "to_underlying_arguments and initialize_workspace (docs/evg-semantics.md §2.0)");
 
     struct Params {
         typename EVG::Params evg_params;

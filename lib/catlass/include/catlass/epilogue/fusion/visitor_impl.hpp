@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "catlass/arch/resource.hpp"
+#include "catlass/epilogue/fusion/node_concept.hpp"
 #include "catlass/epilogue/fusion/visitor_impl_base.hpp"
 
 namespace Catlass::Epilogue::Fusion {
@@ -14,7 +15,7 @@ struct EmptyCallbacks {
     CATLASS_DEVICE void end_epilogue() {}
 };
 
-// The node concept every Visitor* follows (see visitor_acc_load.hpp for the canonical example):
+// The node concept every Visitor* follows (node_concept.hpp checks it; visitor_acc_load.hpp is an example):
 //   using ElementOutput; static constexpr uint32_t UB_BUFFERS (buffers of CL elements it carves);
 //   struct Arguments; struct Params; static to_underlying_arguments / get_workspace_size / can_implement /
 //   initialize_workspace; constructors from Params; member `Params params`;
@@ -26,6 +27,7 @@ struct EmptyCallbacks {
 //                                                    inputs);
 template <class... Ops>
 struct VisitorImpl : VisitorImplBase<Ops...> {
+    static_assert((true && ... && detail::check_node<Ops>()));
     using Base = VisitorImplBase<Ops...>;
     using Base::Base;
     using Params = typename Base::Params;
