@@ -1,5 +1,7 @@
-// The report as one self-contained HTML page: inline CSS, no script, no network. Status is colour AND text
-// (PASS / FAIL / n/a, and failing cells have a heavy border), so it also reads in monochrome.
+// The report as one self-contained HTML page: inline CSS, one small inline script (the copy buttons of the
+// replay commands), no network. Status is colour AND text (PASS / FAIL / n/a, and failing cells have a heavy
+// border), so it also reads in monochrome. The matrix of both archs fits a 1280-px window; a failing case
+// gives its message, graph and replay command the table's full width.
 #include <fmt/format.h>
 
 #include "evg/reports/report.hpp"
@@ -62,7 +64,7 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 }
 
 constexpr const char* kStyle = R"(
-body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 24px 32px; color: #1a1a1a; font-size: 14px; }
+body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 16px 20px; color: #1a1a1a; font-size: 14px; }
 h1 { font-size: 22px; margin: 0 0 8px 0; }
 h2 { font-size: 17px; margin: 28px 0 8px 0; border-bottom: 1px solid #bbb; padding-bottom: 3px; }
 .summary { font-size: 18px; padding: 10px 14px; border: 2px solid; display: inline-block; margin: 6px 0 4px 0; }
@@ -72,26 +74,43 @@ h2 { font-size: 17px; margin: 28px 0 8px 0; border-bottom: 1px solid #bbb; paddi
 table { border-collapse: collapse; margin: 6px 0; }
 th, td { border: 1px solid #999; padding: 4px 7px; vertical-align: top; text-align: left; }
 th { background: #eceff1; font-weight: 600; }
-table.matrix td, table.matrix th { text-align: center; min-width: 84px; padding: 3px 5px; }
+table.matrix td, table.matrix th { text-align: center; padding: 2px 3px; font-size: 12px; }
 table.matrix th.row { text-align: left; }
 table.matrix td.empty { background: #fafafa; color: #bbb; }
 td.pass { background: #d7f0d7; }
 td.fail { background: #f8c9c9; border: 3px solid #b71c1c; }
 td.na { background: #eeeeee; color: #555; }
-.st { font-weight: 700; font-size: 14px; white-space: nowrap; }
-.n { font-size: 12px; font-weight: 400; }
-.msg { white-space: pre-wrap; font-size: 12px; }
-.cmd { white-space: nowrap; }
-.m { font-size: 11px; color: #333; line-height: 1.3; white-space: nowrap; }
+.st { font-weight: 700; font-size: 12px; white-space: nowrap; }
+.n { font-size: 11px; font-weight: 400; }
+.msg { white-space: pre-wrap; font-size: 12px; overflow-wrap: anywhere; }
+.m { font-size: 10px; color: #333; line-height: 1.25; white-space: nowrap; }
+table.failing { width: 100%; table-layout: fixed; }
+table.failing td.full { background: #fff8f8; }
+.replay { margin: 6px 0 2px 0; display: flex; gap: 8px; align-items: flex-start; }
+.cmd { white-space: pre-wrap; overflow-wrap: anywhere; flex: 1; background: #f5f5f5; border: 1px solid #ddd; padding: 4px 6px; }
+button.copy { font-size: 12px; padding: 2px 8px; cursor: pointer; }
 .badge { font-weight: 700; padding: 1px 6px; border: 1px solid; border-radius: 3px; font-size: 12px; }
 .badge.pass { background: #d7f0d7; border-color: #2e7d32; }
 .badge.fail { background: #f8c9c9; border-color: #b71c1c; }
 .badge.na { background: #eeeeee; border-color: #777; }
 code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; }
-pre { background: #f5f5f5; border: 1px solid #ddd; padding: 6px; margin: 4px 0; white-space: pre-wrap; }
+pre { background: #f5f5f5; border: 1px solid #ddd; padding: 6px; margin: 4px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .legend span { margin-right: 14px; }
 .bar { display: inline-block; height: 10px; background: #5c6bc0; vertical-align: middle; }
 table.details td, table.details th { font-size: 12px; }
+)";
+
+// The copy buttons: each copies the text of the replay command beside it (the page works without it).
+constexpr const char* kScript = R"(
+document.querySelectorAll("button.copy").forEach(function (b) {
+  b.addEventListener("click", function () {
+    var text = b.parentNode.querySelector(".cmd").textContent;
+    var done = function () { b.textContent = "copied"; setTimeout(function () { b.textContent = "copy"; }, 1500); };
+    if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done); return; }
+    var r = document.createRange(); r.selectNodeContents(b.parentNode.querySelector(".cmd"));
+    var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(r); document.execCommand("copy"); done();
+  });
+});
 )";
 
 void matrix_section(std::string& o, const Matrix& m) {
@@ -149,14 +168,21 @@ void failing_section(std::string& o, const ReportInput& in, int failed) {
         o += "<p>None.</p>\n";
         return;
     }
-    o += "<table><tr><th>id</th><th>suite</th><th>message</th><th>violations</th><th>replay</th></tr>\n";
+    // Two rows a case: what it is, then its message, graph and replay command across the full width.
+    o += "<table class=\"failing\"><colgroup><col style=\"width:55%\"><col style=\"width:10%\">"
+         "<col style=\"width:35%\"></colgroup>\n<tr><th>id</th><th>suite</th><th>violations</th></tr>\n";
     for (const CaseResult& r : in.results) {
         if (r.status != Status::fail) continue;
-        o += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td><div class=\"msg\">{}</div>", esc(r.id),
-                         esc(r.suite), esc(r.message));
+        o += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n", esc(r.id), esc(r.suite),
+                         esc(violations_text(r.violations)));
+        o += fmt::format("<tr><td class=\"full\" colspan=\"3\"><div class=\"msg\">{}</div>", esc(r.message));
         if (!r.graph_text.empty()) o += "<pre>" + esc(r.graph_text) + "</pre>";
-        o += fmt::format("</td><td>{}</td><td><code class=\"cmd\">{}</code></td></tr>\n",
-                         esc(violations_text(r.violations)), esc(r.replay));
+        if (!r.replay.empty())
+            o += fmt::format(
+                "<div class=\"replay\"><code class=\"cmd\">{}</code><button class=\"copy\" "
+                "type=\"button\">copy</button></div>",
+                esc(r.replay));
+        o += "</td></tr>\n";
     }
     o += "</table>\n";
 }
@@ -256,7 +282,9 @@ std::string html(const ReportInput& in) {
              "sync_table.json; "
              "<code>evgcheck conformance --sync-table FILE</code> adds it here).</p>\n";
     details_section(o, m);
-    o += "<p class=\"meta\">" + esc(summary_line(in)) + "</p>\n</body>\n</html>\n";
+    o += "<p class=\"meta\">" + esc(summary_line(in)) + "</p>\n<script>";
+    o += kScript;
+    o += "</script>\n</body>\n</html>\n";
     return o;
 }
 

@@ -159,8 +159,12 @@ TEST(ReportHtml, PlantedFailureIsFailingAndThePageIsSelfContained) {
     EXPECT_NE(h.find("<h2>Failing cases (1)</h2>"), std::string::npos);
     EXPECT_NE(h.find("<td><code>Planted/AtlasA2/float/alwaysFails</code></td>"), std::string::npos) << h;
     EXPECT_NE(h.find("planted: output 3 differs from the oracle by 7 ULP &lt;&amp;&gt;"), std::string::npos);
-    EXPECT_NE(h.find("<code class=\"cmd\">build/release/tools/evgcheck conformance --filter "
-                     "'Planted/AtlasA2/float/alwaysFails'</code>"),
+    // The message, graph and replay span the table (colspan 3); the replay has its copy button.
+    EXPECT_NE(h.find("<tr><td class=\"full\" colspan=\"3\"><div class=\"msg\">planted: output 3 differs"),
+              std::string::npos)
+        << h;
+    EXPECT_NE(h.find("<div class=\"replay\"><code class=\"cmd\">build/release/tools/evgcheck conformance "
+                     "--filter 'Planted/AtlasA2/float/alwaysFails'</code><button class=\"copy\""),
               std::string::npos);
     EXPECT_NE(
         h.find("<td class=\"fail\" title=\"Compute / AtlasA2 / float\"><div class=\"st\">FAIL <span "
@@ -173,8 +177,11 @@ TEST(ReportHtml, PlantedFailureIsFailingAndThePageIsSelfContained) {
             "class=\"n\">2/2</span></div><div class=\"m\">2 ulp &middot; 30 i/t<br>UB 48.0 KiB</div></td>"),
         std::string::npos);
     EXPECT_NE(h.find("Property suite: <b>not run</b>"), std::string::npos);
-    // Self-contained: no script, no external resource.
-    EXPECT_EQ(h.find("<script"), std::string::npos);
+    // Self-contained: one inline script (the copy buttons), nothing loaded from anywhere.
+    const std::size_t script = h.find("<script>");
+    ASSERT_NE(script, std::string::npos);
+    EXPECT_EQ(h.find("<script", script + 1), std::string::npos);
+    EXPECT_EQ(h.find("src="), std::string::npos);
     EXPECT_EQ(h.find("http://"), std::string::npos);
     EXPECT_EQ(h.find("https://"), std::string::npos);
     EXPECT_EQ(h.find("<link"), std::string::npos);
