@@ -39,6 +39,9 @@ Outcome check_property(const std::string& name, const Property& property, const 
                        Coverage* coverage) {
     ShrinkState st;
     int passed = 0;
+    // EVG_PROPS_PROGRESS=1 (set by `evgcheck check`): one line per passing case, for its progress bar.
+    const char* progress_env = std::getenv("EVG_PROPS_PROGRESS");
+    const bool progress_lines = progress_env != nullptr && std::string(progress_env) == "1";
     auto testable = [&](const Case& c) {
         if (st.exhausted) return;  // passes: rapidcheck keeps the best failing case so far
         if (st.failed) {
@@ -71,6 +74,7 @@ Outcome check_property(const std::string& name, const Property& property, const 
             if (coverage) coverage->record(c);
             ++passed;
             if (cfg.progress) cfg.progress(passed, cfg.cases);
+            if (progress_lines) fmt::print(stderr, "evg-progress: {} {}/{}\n", name, passed, cfg.cases);
         }
     };
     rc::detail::TestParams params;

@@ -294,27 +294,45 @@ std::string fake_props() {
 }
 
 TEST(EvgcheckCheck, PassesRcParamsAndCountsCases) {
-    const Result r = evgcheck("check --binary " + fake_props() + " --cases 25 --seed 7");
+    const Result r = evgcheck("check --binary " + fake_props() + " --cases 40 --seed 7");
     EXPECT_EQ(r.code, 0) << r.err;
+    // The planted-fault test is not a property of the user's library: left out.
     const std::string head =
-        "evgcheck check: 2 properties, 25 cases each, seed 7, time budget 600 s\n"
-        "ok   Props.OracleEquality (25 cases)\n"
-        "ok   Props.FlagsBalance (25 cases)\n"
-        "evgcheck check: 2 properties passed, 50 cases in ";
-    EXPECT_EQ(r.out.substr(0, head.size()), head);
+        "evgcheck check: 2 properties, 40 cases each, seed 7, time budget 600 s\n"
+        "ok   Props.OracleEquality (40 cases)\n"  // the runner's per-case lines
+        "ok   Props.FlagsBalance (25 cases)\n"    // rapidcheck's "OK, passed 25 tests"
+        "evgcheck check: 2 properties passed, 65 cases in ";
+    EXPECT_EQ(r.out.substr(0, head.size()), head) << r.out;
     EXPECT_TRUE(r.out.ends_with(" s (seed 7)\n")) << r.out;
-    // Not a terminal: one progress line per property, then the full bar.
+    // Not a terminal: one progress line per property (the bar counts cases), then the full bar.
     EXPECT_EQ(r.err,
-              "[........................] 0/2 Props.OracleEquality\n"
-              "[############............] 1/2 Props.FlagsBalance\n"
-              "[########################] 2/2\n");
+              "[........................] 0/80 cases, 0/2 properties: Props.OracleEquality\n"
+              "[############............] 40/80 cases, 1/2 properties: Props.FlagsBalance\n"
+              "[########################] 65 cases, 2/2 properties\n");
+}
+
+TEST(EvgcheckCheck, TheBarMovesPerCaseOnATerminal) {
+    // Under `script`, stderr is a terminal: the bar is redrawn after every passing case of the runner.
+    const Result r = shell("script -qfec \"" + std::string(EVGCHECK_BINARY) + " check --binary " +
+                           fake_props() + " --cases 4 --seed 7 --filter 'Props.OracleEquality'\" /dev/null");
+    EXPECT_EQ(r.code, 0) << r.out;
+    for (int k = 1; k <= 4; ++k)
+        EXPECT_NE(r.out.find("] " + std::to_string(k) + "/4 cases, 0/1 properties: Props.OracleEquality"),
+                  std::string::npos)
+            << r.out;
+}
+
+TEST(EvgcheckCheck, APlantedTestRunsWhenTheFilterNamesIt) {
+    const Result r = evgcheck("check --binary " + fake_props() + " --list --filter '*Planted*'");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "Props.PlantedHazardIsFound\n");
 }
 
 TEST(EvgcheckCheck, AFailingPropertyExits1WithItsShrunkCase) {
     const Result r =
         evgcheck("check --binary " + fake_props() + " --seed 7 --cases 30", "FAKE_PROPS_FAIL=FlagsBalance");
     EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.out.find("ok   Props.OracleEquality (25 cases)\nFAILED Props.FlagsBalance (seed 7)\n"),
+    EXPECT_NE(r.out.find("ok   Props.OracleEquality (30 cases)\nFAILED Props.FlagsBalance (seed 7)\n"),
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("RC_PARAMS=max_success=30 seed=7\nFalsifiable after 7 tests and 12 shrinks\n"
