@@ -45,13 +45,13 @@ RunEstimate estimate_run(const g::Problem& p) {
     for (const g::Tensor& t : p.graph.tensors) data += buffer_elements(t) * dtype_bytes(t.element);
     const double workspace = mp * np * dtype_bytes(p.c);
     RunEstimate e;
-    e.bytes = 2 * data + kModelBytesPerByte * (data + workspace) + (nodes + 3) * m * n * kOracleEntryBytes;
-
     const double tiles = ceil_div(m, tm) * ceil_div(n, tn);
     const double cl = std::max<uint32_t>(p.compute_length, 32);
     e.instructions =
         tiles * (ceil_div(k, tk) * (2 + 3 * ceil_div(tk, 32)) + ceil_div(tm * tn, cl) * (3 * nodes + 4) + 4);
     e.element_ops = mp * np * kp + mp * np * nodes;
+    e.bytes = 2 * data + kModelBytesPerByte * (data + workspace) + (nodes + 3) * m * n * kOracleEntryBytes +
+              kModelBytesPerInstruction * e.instructions;
     return e;
 }
 
@@ -70,10 +70,11 @@ void check_limits(const RunEstimate& e, const RunLimits& limits, const std::stri
     if (e.bytes > max_bytes) {
         throw ResourceLimitError(fmt::format(
             "{}: the run would need about {} of memory (estimated from M, N, K, the tensors and the nodes: "
-            "the "
-            "inputs, the model's memories and the oracle's values); the limit is {}: raise it with "
-            "--max-memory MIB",
-            where, format_bytes(e.bytes), format_bytes(max_bytes)));
+            "the inputs, the model's memories, the oracle's values, and about {:.3g} instructions at {:.0f} "
+            "B "
+            "each); the limit is {}: raise it with --max-memory MIB",
+            where, format_bytes(e.bytes), e.instructions, kModelBytesPerInstruction,
+            format_bytes(max_bytes)));
     }
     if (limits.max_element_ops > 0 && e.element_ops > limits.max_element_ops) {
         throw ResourceLimitError(

@@ -13,8 +13,9 @@ namespace evgcheck {
 
 struct RunEstimate {
     // Peak bytes: the host data (A, B, every tensor buffer), its copies into RunInputs and the model's GM
-    // (each byte with its written flag and race shadow), the GEMM workspace, and the oracle's values (one
-    // long double per element of M x N for C, every node and two temporaries).
+    // (each byte with its written flag and race shadow), the GEMM workspace, the oracle's values (one
+    // long double per element of M x N for C, every node and two temporaries), and what the model keeps per
+    // issued instruction (kModelBytesPerInstruction times `instructions`).
     double bytes = 0;
     // Instructions the model issues: per L1 tile, the GEMM's L1 loads and L0 steps (L0 K = 32) and the
     // epilogue's per-node instructions for each computeLength chunk.
@@ -23,6 +24,12 @@ struct RunEstimate {
     // padded M x N (the model's run time is proportional to these).
     double element_ops = 0;
 };
+
+// What the model keeps per issued instruction (its trace record and the checkers' per-instruction state),
+// measured as the slope of peak RSS over instruction count between two 200-node chains (m = 128 and 512,
+// n = 512, computeLength 32): about 300 B once the oracle's share is taken out. The model keeps a record of
+// every instruction today, so this term dominates long graphs on large shapes.
+inline constexpr double kModelBytesPerInstruction = 320;
 
 RunEstimate estimate_run(const evg::graph::Problem& p);
 

@@ -272,6 +272,24 @@ TEST(EvgcheckCli, TooLargeProblemsAreRefusedUpFront) {
     EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// A long graph on a large shape: the model's per-instruction memory counts (a 700-node chain at 1024 x 512
+// issues about 23 M instructions and peaked at 12.5 GB before it was counted, above the 8 GiB default).
+TEST(EvgcheckCli, ALongChainIsRefusedForItsInstructions) {
+    std::ostringstream text;
+    text << "problem arch=AtlasA2 m=1024 n=512 k=64 a=half b=half c=float cl=32 path=gm\n"
+         << "output D : float[1024, 512]\n%0 = AccLoad float\n";
+    for (int i = 1; i < 700; ++i) text << '%' << i << " = Compute Adds float [1] (%" << i - 1 << ")\n";
+    text << "%700 = AuxStore float D (%699)\n";
+    const std::string f = write_file("chain700.evg", text.str());
+    const auto start = std::chrono::steady_clock::now();
+    const Result r = evgcheck("run " + f);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("instructions at 320 B each); the limit is 8 GiB: raise it with --max-memory MIB"),
+              std::string::npos)
+        << r.err;
+}
+
 // `evgcheck fuzz` without a libFuzzer binary says how to build one; bad options exit 2.
 TEST(EvgcheckFuzz, MissingBinaryAndBadOptions) {
     Result r = evgcheck("fuzz graph_text --time 1 --fuzz-bin " + scratch().string());
