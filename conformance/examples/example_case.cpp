@@ -20,29 +20,6 @@
 
 namespace evg::examples {
 
-namespace UbAccounting = Catlass::Epilogue::Fusion::UbAccounting;
-
-uint32_t buffer_sets_used(const Shape& s, uint32_t cl) {
-    uint32_t most = 0;
-    for (uint32_t r0 = 0; r0 < s.m; r0 += kL1M) {
-        for (uint32_t c0 = 0; c0 < s.n; c0 += kL1N) {
-            const uint32_t rows = std::min(kL1M, s.m - r0);
-            const uint32_t cols = std::min(kL1N, s.n - c0);
-            const uint32_t sub0 = (rows + 1) / 2;
-            for (uint32_t sub : {sub0, rows - sub0}) {
-                uint32_t iterations = sub;  // column split: one outer iteration per row
-                if (cols <= cl) {
-                    const uint32_t aligned = (cols + 31) / 32 * 32;
-                    const uint32_t per_tile = std::max(1u, cl / aligned);
-                    iterations = (sub + per_tile - 1) / per_tile;
-                }
-                most = std::max(most, iterations);
-            }
-        }
-    }
-    return most >= 2 ? 2 : 1;
-}
-
 std::string shape_name(const Shape& s) {
     return fmt::format("m{}_n{}_k{}", s.m, s.n, s.k);
 }
