@@ -1,9 +1,9 @@
-// One run of a seed example on the model, checked three ways (conformance/examples/README.md):
-//   1. the machine's report is clean: no violation of any kind;
-//   2. every output tensor equals the oracle's evaluation of the example's graph (evg::oracle), compared as
-//      strictly as oracle::plan_comparison allows (bit-exact for the exact-friendly integer data, the
-//      functor's ULP bound or Catlass's rule for transcendentals);
-//   3. the UB peak the machine measured is the one UbAccounting gives for the EVG's UB_NODES.
+// One run of a seed example on the model, checked (conformance/examples/README.md):
+//   1. the machine's report has no violation of any kind, warnings included;
+//   2. lib/verify's judge (the one every entry point uses) finds nothing: no checker error, the UB peak equal
+//      to verify::ub_expectation, every output element written (outputs the host code leaves unwritten start
+//      as the sentinel), every output equal to the oracle's evaluation of the example's graph as strictly as
+//      oracle::plan_comparison allows.
 // Each case adds one row to examples-report.md (report_table.hpp).
 //
 // The example's own code stays seed host code (ACL shim, DeviceGemm, brace-initialised Arguments); this class
@@ -41,13 +41,9 @@ inline constexpr uint32_t kL0K = 32;
 // AI cores launched: fewer than the blocks of the larger shapes, so cores loop over blocks.
 inline constexpr uint32_t kBlockDim = 4;
 
-// How many callbacks sets the tile loop of BlockEpilogue uses (§5.2, counted here independently of the
-// library): 2 when some AIV runs two or more row groups (or rows, on the column-split path) in one block,
-// else 1 (the set index restarts at 0 for every block).
-uint32_t buffer_sets_used(const Shape& shape, uint32_t compute_length);
-
-// What the UB peak must be. `last_node_partial`: the last node carved is a reduce that touches only part of
-// its buffer, so the peak lies inside that buffer of the last set used instead of at its end.
+// The EVG's UB nodes and computeLength as the example states them. check() reads compute_length for the
+// report row; the UB peak itself is judged by verify::ub_expectation (the one UB rule), so `nodes`, `base`
+// and `last_node_partial` only document the example's UbAccounting view.
 struct UbExpectation {
     std::span<const Catlass::Epilogue::Fusion::UbAccounting::NodeBuffers> nodes;
     uint32_t compute_length = 0;
@@ -90,7 +86,7 @@ class ExampleCase {
   private:
     struct Buffer {
         std::string name;
-        HostTensor host;  // input: its contents; output: its initial contents (zero bytes when none)
+        HostTensor host;  // input: its contents; output: its initial contents (the sentinel when none)
         void* device = nullptr;
         uint32_t rows = 0, cols = 0;
         bool is_output = false;

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <exception>
 
+#include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/graph/ub_budget.hpp"
 #include "evg/graph/validate.hpp"
-#include "evg/props/spec.hpp"
 
 namespace evg::conformance {
 
@@ -27,7 +27,7 @@ std::string configure(graph::Problem& p, graph::ArchId arch, const Config& cfg) 
     p.m = cfg.m;
     p.n = cfg.n;
     p.k = cfg.k;
-    p.tile = props::kSmallTile;
+    p.tile = graph::kRunTiles[2];  // the small 32x64x64 tile (the property suite's too)
     p.path = cfg.ub ? graph::WorkspacePath::UB : graph::WorkspacePath::GM;
     for (graph::Node& n : p.graph.nodes)
         if (n.kind == graph::NodeKind::AccLoad) n.use_ub = cfg.ub;

@@ -1,45 +1,37 @@
-// measure(): one problem on the model and in the oracle, judged by the rules the property suite uses
-// (evg/props/checks.hpp: the output comparison and the UB-peak rule of props/README.md).
+// measure(): one problem on the model and in the oracle, judged by lib/verify (the judge the property suite
+// and `evgcheck run` use).
 #include "evg/conformance/model_case.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
-#include <set>
 
 #include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/oracle/evaluate.hpp"
-#include "evg/props/checks.hpp"
-#include "evg/props/generators.hpp"
+#include "evg/verify/judge.hpp"
+#include "evg/verify/trace.hpp"
 
 namespace evg::conformance {
 
 namespace {
 
-std::vector<std::string> events_of(const std::vector<hw::TraceEntry>& trace) {
-    static const std::regex re(R"(^(?:SetFlag|WaitFlag)<(\w+)>)");
-    std::set<std::string> ev;
-    for (const hw::TraceEntry& e : trace) {
-        std::smatch m;
-        if (std::regex_search(e.op, m, re)) ev.insert(m[1].str());
-    }
-    return {ev.begin(), ev.end()};
+// The report's side of a Measurement's evidence: violation counts, trace size and events, UB peak.
+void record_report(Measurement& m, const hw::Report& rep, const std::vector<hw::TraceEntry>& trace) {
+    for (const hw::Violation& v : rep.violations)
+        m.result.violations[std::string(hw::violation_kind_name(v.kind))] += v.occurrences;
+    m.result.instructions = trace.size();
+    m.result.events_used = verify::events_used(trace);
+    m.result.ub_peak = static_cast<uint32_t>(rep.stats.ub_peak);
 }
 
-// The report's side of a Measurement: violation counts, first findings, trace size and events, UB peak.
-void record_report(Measurement& m, const hw::Report& rep, const std::vector<hw::TraceEntry>& trace) {
-    m.clean = rep.clean();
-    m.report_text = rep.text();
-    for (const hw::Violation& v : rep.violations) {
-        const std::string kind(hw::violation_kind_name(v.kind));
-        m.result.violations[kind] += v.occurrences;
-        m.findings.emplace(kind, v.message);
-    }
-    m.result.instructions = trace.size();
-    m.result.events_used = events_of(trace);
-    m.result.ub_peak = static_cast<uint32_t>(rep.stats.ub_peak);
+// The name judge_hazard matches for a finding.
+std::string fired_name(const verify::Finding& f) {
+    if (f.tag == verify::Tag::violation) return f.kind;
+    if (f.tag == verify::Tag::output_mismatch) return "wrong-value";
+    std::string n(verify::tag_name(f.tag));
+    std::replace(n.begin(), n.end(), '_', '-');
+    return n;
 }
 
 }  // namespace
@@ -73,14 +65,9 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     m.result = start_result(spec);
     const graph::Problem& p = c.problem;
     m.result.graph_text = graph::print(p);
-    props::Case pc;
-    pc.problem = p;
-    pc.data = c.data;
-    pc.data_seed = c.data_seed;
-    pc.cores = c.cores;
-    const oracle::Inputs inputs = props::make_inputs(pc);
+    const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed);
     graph::RunInputs in;
-    for (const auto& [name, t] : inputs) {
+    for (const auto& [name, t] : data.inputs) {
         const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
         in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
     }
@@ -93,22 +80,18 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
         Catlass::Epilogue::Fusion::ScopedUpstreamHazards scoped(c.hazards);
         run = graph::run_on_model(p, in, opt);
     }
-    const hw::Report& rep = run.report;
-    record_report(m, rep, run.trace);
+    record_report(m, run.report, run.trace);
     m.result.tiles =
         static_cast<uint32_t>(((p.m + p.tile.m - 1) / p.tile.m) * ((p.n + p.tile.n - 1) / p.tile.n));
     m.result.instr_per_tile =
         m.result.tiles ? static_cast<double>(m.result.instructions) / m.result.tiles : 0;
 
-    const oracle::OracleResult golden = oracle::evaluate(p, inputs);
-    const props::UbExpectation ub = props::ub_expectation(p, golden);
-    m.result.ub_predicted = static_cast<uint32_t>(ub.lo);
-    m.ub_equal = ub.exact() && rep.stats.ub_peak == ub.lo;
-
-    const props::OutputComparison cmp =
-        props::compare_outputs(p, run, golden, props::exact_friendly(c.data, p, golden));
-    m.mismatch = cmp.mismatch;
-    m.result.worst_ulp = cmp.worst_ulp;
+    const oracle::OracleResult golden = oracle::evaluate(p, data.inputs);
+    verify::JudgeOptions jo;
+    jo.exact_data = data.exact_data;
+    m.verdict = verify::judge(p, run, golden, jo);
+    m.result.ub_predicted = static_cast<uint32_t>(m.verdict.ub_predicted);
+    m.result.worst_ulp = m.verdict.worst_ulp;
     return m;
 }
 
@@ -117,47 +100,54 @@ Measurement measure_report(const CaseSpec& spec, const hw::Report& report,
     Measurement m;
     m.result = start_result(spec);
     record_report(m, report, trace);
-    m.mismatch = std::move(mismatch);
+    m.verdict = verify::judge_report(report, trace);
+    if (!mismatch.empty()) m.verdict.add(verify::Tag::output_mismatch, std::move(mismatch));
     return m;
 }
 
 CaseResult judge_conforming(Measurement m) {
     CaseResult r = std::move(m.result);
-    std::string why;
-    if (!m.clean) why += "violations:\n" + m.report_text;
-    if (!m.mismatch.empty()) why += "outputs differ from the oracle:\n" + m.mismatch;
-    if (!m.ub_equal) why += fmt::format("UB peak {} B, predicted {} B\n", r.ub_peak, r.ub_predicted);
-    r.status = why.empty() ? Status::pass : Status::fail;
-    r.message = why;
+    r.status = m.verdict.clean() ? Status::pass : Status::fail;
+    r.message = m.verdict.text();
     return r;
+}
+
+std::vector<std::string> fired(const verify::Verdict& v) {
+    std::vector<std::string> out;
+    for (const verify::Finding& f : v.findings)
+        if (const std::string n = fired_name(f); std::find(out.begin(), out.end(), n) == out.end())
+            out.push_back(n);
+    if (out.empty()) out.push_back("clean");
+    return out;
 }
 
 CaseResult judge_hazard(Measurement m, const std::string& expected) {
     CaseResult r = std::move(m.result);
     r.expected = expected;
-    std::vector<std::string> fired;
-    for (const auto& [kind, count] : r.violations)
-        if (count > 0) fired.push_back(kind);
-    if (!m.mismatch.empty()) fired.push_back("wrong-value");
-    if (fired.empty()) fired.push_back("clean");
+    const std::vector<std::string> what = fired(m.verdict);
     bool hit = false;
     std::size_t from = 0;
     while (from <= expected.size()) {
         const std::size_t bar = std::min(expected.find('|', from), expected.size());
         const std::string want = expected.substr(from, bar - from);
-        hit = hit || std::find(fired.begin(), fired.end(), want) != fired.end();
+        hit = hit || std::find(what.begin(), what.end(), want) != what.end();
         from = bar + 1;
     }
     std::string list;
-    for (const std::string& f : fired) list += (list.empty() ? "" : ", ") + f;
+    for (const std::string& f : what) list += (list.empty() ? "" : ", ") + f;
+    // The first finding of each fired name, first line only.
     std::string evidence;
-    for (const std::string& f : fired) {
-        const auto it = m.findings.find(f);
-        if (it != m.findings.end()) evidence += fmt::format("; {}: {}", f, it->second);
-    }
-    if (!m.mismatch.empty()) evidence += "; wrong-value: " + m.mismatch.substr(0, m.mismatch.find('\n'));
+    for (const std::string& name : what)
+        for (const verify::Finding& f : m.verdict.findings)
+            if (fired_name(f) == name) {
+                const std::string line = f.message.substr(0, f.message.find('\n'));
+                // (a violation's message already starts with its kind)
+                evidence +=
+                    f.tag == verify::Tag::violation ? "; " + line : fmt::format("; {}: {}", name, line);
+                break;
+            }
     r.status = hit ? Status::pass : Status::fail;
-    if (fired == std::vector<std::string>{"clean"})
+    if (what == std::vector<std::string>{"clean"})
         r.message = hit ? "clean: no checker fired and the outputs match"
                         : fmt::format("expected {} to fire; fired: nothing", expected);
     else

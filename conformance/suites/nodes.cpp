@@ -9,7 +9,7 @@
 #include "evg/graph/text.hpp"
 #include "evg/graph/validate.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
-#include "evg/props/spec.hpp"
+#include "evg/verify/data.hpp"
 
 namespace evg::conformance::detail {
 namespace {
@@ -17,7 +17,7 @@ namespace {
 using graph::ArchId;
 using graph::DType;
 using graph::Functor;
-using props::DataMode;
+using verify::DataMode;
 
 constexpr ArchId kArchs[] = {ArchId::AtlasA2, ArchId::Ascend950};
 // Every data element type of the property suite's palette.
@@ -74,7 +74,7 @@ void aux_load_store(std::vector<CaseSpec>& out) {
                 graph::Problem load =
                     problem(fmt::format("input X : {0}[64, 128]\noutput D : {0}[64, 128]\n", t(e)) + body);
                 graph::Problem store = load;
-                add(out, "AuxLoad", arch, e, "", load, cfg, DataMode::Float, 12);
+                add(out, "AuxLoad", arch, e, "", load, cfg, DataMode::Special, 12);
                 // AuxStore: the store's tensor padded, the load's dense.
                 Config dense_in = cfg;
                 dense_in.pad = 0;
@@ -85,7 +85,7 @@ void aux_load_store(std::vector<CaseSpec>& out) {
                 if (cfg.pad) tail += fmt::format("/stride+{}", cfg.pad);
                 ModelCase c;
                 c.problem = store;
-                c.data = DataMode::Float;
+                c.data = DataMode::Special;
                 c.data_seed = 13;
                 out.push_back(model_case(fmt::format("AuxStore/{}/{}/{}", arch_str(arch), t(e), tail), "node",
                                          "AuxStore", t(e), std::move(c), applicability_rules()));
@@ -105,9 +105,9 @@ void casts(std::vector<CaseSpec>& out) {
                         "(%0)\n%2 = AuxStore {1} D (%1)\n",
                         t(from), t(to), hw::round_mode_name(mode));
                     const std::string variant = fmt::format("to_{}.{}", t(to), hw::round_mode_name(mode));
-                    add(out, "Cast", arch, from, variant, problem(text), kTailM, DataMode::Float, 21);
+                    add(out, "Cast", arch, from, variant, problem(text), kTailM, DataMode::Special, 21);
                     add(out, "Cast", arch, from, variant, problem(text),
-                        arch == ArchId::Ascend950 ? kUbFull : kFull, DataMode::Float, 22);
+                        arch == ArchId::Ascend950 ? kUbFull : kFull, DataMode::Special, 22);
                 }
             }
 }
@@ -152,8 +152,9 @@ void computes(std::vector<CaseSpec>& out) {
                     text += fmt::format("%{} = Compute {} {}{} ({})\n%{} = AuxStore {} D (%{})\n", arity,
                                         fi.name, t(e), scalars(fi.fn, e), ins, arity + 1, t(e), arity);
                     const bool transcendental_overflow = fi.fn == Functor::Silu || fi.fn == Functor::Sigmoid;
-                    const DataMode data =
-                        hw::dtype_is_float(e) && !transcendental_overflow ? DataMode::Float : DataMode::Exact;
+                    const DataMode data = hw::dtype_is_float(e) && !transcendental_overflow
+                                              ? DataMode::Special
+                                              : DataMode::Exact;
                     const std::string variant = fi.max_inputs == graph::kUnbounded
                                                     ? fmt::format("{}{}", fi.name, arity)
                                                     : std::string(fi.name);
@@ -177,7 +178,7 @@ void broadcasts(std::vector<CaseSpec>& out) {
                     "input V : {0}{2}\noutput D : {0}[64, 128]\n%0 = {1} {0} V\n%1 = AuxStore {0} D (%0)\n",
                     t(e), kind, shape);
                 for (const Config& cfg : kSix)
-                    add(out, kind, arch, e, "", problem(text), cfg, DataMode::Float, 41);
+                    add(out, kind, arch, e, "", problem(text), cfg, DataMode::Special, 41);
             }
 }
 

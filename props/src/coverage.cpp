@@ -16,7 +16,7 @@ std::vector<std::string> tags(const Case& c) {
     std::set<std::string> t;
     t.insert(fmt::format("arch:{}", p.arch == ArchId::Ascend950 ? "Ascend950" : "AtlasA2"));
     t.insert(fmt::format("path:{}", graph::workspace_path_name(p.path)));
-    t.insert(fmt::format("data:{}", data_mode_name(c.data)));
+    t.insert(fmt::format("data:{}", data_text_name(c.data)));
     t.insert(fmt::format("elementC:{}", oracle::dtype_label(p.c)));
     for (const graph::Node& n : p.graph.nodes) {
         t.insert(fmt::format("kind:{}", graph::node_kind_name(n.kind)));

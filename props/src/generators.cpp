@@ -1,10 +1,6 @@
 #include "evg/props/generators.hpp"
 
 #include <algorithm>
-#include <random>
-
-#include "evg/oracle/data.hpp"
-#include "evg/oracle/numeric.hpp"
 
 namespace evg::props {
 
@@ -81,7 +77,7 @@ Spec raw_spec(const GenConfig& cfg) {
     const int genes = *gen::elementOf(counts);
     for (int i = 0; i < genes; ++i) s.genes.push_back(*gene_gen());
     s.data = *gen::weightedElement<DataMode>(
-        {{100 - cfg.float_share, DataMode::Exact}, {cfg.float_share, DataMode::Float}});
+        {{100 - cfg.float_share, DataMode::Exact}, {cfg.float_share, DataMode::Special}});
     s.data_seed = *gen::inRange<uint64_t>(0, 1u << 20);
     s.cores = *gen::element<uint8_t>(1, 2, 3, 4);
     s.sched_seed = *gen::weightedElement<uint64_t>({{2, 0}, {1, 1 + *gen::inRange<uint64_t>(0, 1u << 20)}});
@@ -270,51 +266,6 @@ rc::Gen<Spec> spec_gen(const GenConfig& cfg) {
 
 rc::Gen<Case> case_gen(const GenConfig& cfg) {
     return gen::map(spec_gen(cfg), [](const Spec& s) { return decode(s); });
-}
-
-oracle::Inputs make_inputs(const Case& c) {
-    const graph::Problem& p = c.problem;
-    oracle::Inputs in;
-    uint64_t stream = c.data_seed * 7919u + 1;
-    auto seed = [&] { return stream++ * 0x9E3779B97F4A7C15ull; };
-    const int64_t r = std::clamp<int64_t>(oracle::exact_gemm_range(p.k, p.a, p.c), 0, 3);
-    for (auto [name, rows, cols] : {std::tuple{"A", p.m, p.k}, std::tuple{"B", p.k, p.n}}) {
-        oracle::HostTensor t(p.a, static_cast<std::size_t>(rows * cols));
-        oracle::fill_integers(t, -r, r, seed());
-        in.emplace(name, std::move(t));
-    }
-    for (const graph::Tensor& t : p.graph.tensors) {
-        const int64_t stride = t.row_stride > 0 ? t.row_stride : t.cols;
-        const auto count =
-            static_cast<std::size_t>((t.rows - 1) * stride + t.cols);  // what run_on_model wants
-        oracle::HostTensor h(t.element, count);
-        if (t.role == graph::TensorRole::Input) {
-            if (c.data == DataMode::Exact) {
-                oracle::fill_integers(h, t.element == DType::u8 ? 0 : -4, 4, seed());
-            } else {
-                const uint64_t sd = seed();
-                oracle::fill_special(h, sd, 0.3);
-                if (t.element == DType::f32) {  // overflow on a down-cast to half / bfloat16
-                    std::mt19937_64 rng(sd ^ 0x5555);
-                    static constexpr oracle::Real big[] = {65520, -65520,  70000,    1e5,
-                                                           -3e5,  3.4e38L, -3.39e38L};
-                    for (std::size_t i = 0; i < count; ++i)
-                        if (rng() % 10 == 0) h.set_value(i, big[rng() % std::size(big)]);
-                }
-            }
-        } else {
-            // The initial contents: the reduce's identity, zero for stores.
-            for (const graph::Node& node : p.graph.nodes) {
-                if (node.tensor != t.name || !graph::is_reduce(node.kind)) continue;
-                const oracle::Real init = node.fn == Functor::Max   ? oracle::dtype_lowest(t.element)
-                                          : node.fn == Functor::Min ? oracle::dtype_max(t.element)
-                                                                    : 0;
-                for (std::size_t i = 0; i < count; ++i) h.set_value(i, init);
-            }
-        }
-        in.emplace(t.name, std::move(h));
-    }
-    return in;
 }
 
 }  // namespace evg::props

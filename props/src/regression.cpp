@@ -13,7 +13,7 @@ namespace evg::props {
 
 std::string to_text(const Case& c, const std::string& property) {
     return fmt::format("# evgcheck regression: {}\n# case data={} data_seed={} cores={} sched={}\n{}",
-                       property, data_mode_name(c.data), c.data_seed, c.cores, c.sched_seed,
+                       property, data_text_name(c.data), c.data_seed, c.cores, c.sched_seed,
                        graph::print(c.problem));
 }
 
@@ -35,8 +35,9 @@ Case case_from_text(std::string_view text) {
     Case c;
     c.problem = graph::parse_problem(text);
     if (const std::string d = header_value(text, "data"); !d.empty()) {
-        if (d != "exact" && d != "float") throw graph::ParseError(2, 1, "data= must be exact or float");
-        c.data = d == "exact" ? DataMode::Exact : DataMode::Float;
+        if (d != "exact" && d != "float" && d != "uniform")
+            throw graph::ParseError(2, 1, "data= must be exact, float or uniform");
+        c.data = d == "exact" ? DataMode::Exact : d == "float" ? DataMode::Special : DataMode::Uniform;
     }
     if (const std::string v = header_value(text, "data_seed"); !v.empty()) c.data_seed = std::stoull(v);
     if (const std::string v = header_value(text, "cores"); !v.empty())

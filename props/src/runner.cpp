@@ -1,13 +1,14 @@
 #include "evg/props/runner.hpp"
 
 #include <fmt/format.h>
-#include <rapidcheck.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
 #include "evg/props/regression.hpp"
+#include "evg/props/require.hpp"
+#include "rc_bridge.hpp"
 
 namespace evg::props {
 
@@ -20,9 +21,25 @@ struct ShrinkState {
     bool exhausted = false;
     std::optional<Case> best;
     std::string reason;
+    std::string tag;  // the first failure's tag: a shrink candidate must fail with it to be kept
 };
 
+// The tag of a failure the body just ended with (require.hpp).
+std::string failure_tag(const rc_bridge::BodyResult& r) {
+    if (auto t = take_failure_tag()) return *t;
+    return r.kind == rc_bridge::Kind::exception ? "exception" : "assertion";
+}
+
 }  // namespace
+
+std::optional<Failure> failure_of(const Property& property, const Case& c) {
+    take_failure_tag();
+    const rc_bridge::BodyResult r = rc_bridge::run_body([&] { property(c); });
+    if (r.kind == rc_bridge::Kind::failure || r.kind == rc_bridge::Kind::exception)
+        return Failure{failure_tag(r), r.description};
+    take_failure_tag();
+    return std::nullopt;
+}
 
 int scaled_cases(int cases) {
     if (const char* n = std::getenv("EVG_PROPS_CASE_COUNT")) return std::max(1, std::atoi(n));
@@ -53,23 +70,22 @@ Outcome check_property(const std::string& name, const Property& property, const 
                 return;  // passes: rapidcheck keeps the best failing case so far
             }
         }
-        try {
-            property(c);
-        } catch (const rc::detail::CaseResult& r) {
-            if (r.type == rc::detail::CaseResult::Type::Failure) {
-                if (!st.failed) st.first_failure = std::chrono::steady_clock::now();
-                st.failed = true;
-                st.best = c;
-                st.reason = r.description;
+        take_failure_tag();  // nothing left over from an earlier call
+        const rc_bridge::BodyResult r = rc_bridge::run_body([&] { property(c); });
+        if (r.kind == rc_bridge::Kind::failure || r.kind == rc_bridge::Kind::exception) {
+            const std::string tag = failure_tag(r);
+            // A shrink candidate that fails for another reason is another fault: it counts as passing, so
+            // rapidcheck does not move to it.
+            if (st.failed && tag != st.tag) return;
+            if (!st.failed) {
+                st.first_failure = std::chrono::steady_clock::now();
+                st.tag = tag;
             }
-            throw;
-        } catch (const std::exception& e) {
-            if (!st.failed) st.first_failure = std::chrono::steady_clock::now();
             st.failed = true;
             st.best = c;
-            st.reason = std::string("exception: ") + e.what();
-            throw;
+            st.reason = r.description;
         }
+        if (r.thrown) std::rethrow_exception(r.thrown);
         if (!st.failed) {
             if (coverage) coverage->record(c);
             ++passed;
@@ -77,28 +93,26 @@ Outcome check_property(const std::string& name, const Property& property, const 
             if (progress_lines) fmt::print(stderr, "evg-progress: {} {}/{}\n", name, passed, cfg.cases);
         }
     };
-    rc::detail::TestParams params;
+    rc_bridge::CheckParams params;
+    params.name = name;
     params.seed = cfg.seed;
-    params.maxSuccess = cfg.cases;
-    params.maxSize = cfg.max_size;
-    params.maxDiscardRatio = cfg.max_discard_ratio;
-    params.disableShrinking = !cfg.shrink;
-    rc::detail::TestMetadata meta;
-    meta.id = name;
-    meta.description = name;
+    params.cases = cfg.cases;
+    params.max_size = cfg.max_size;
+    params.max_discard_ratio = cfg.max_discard_ratio;
+    params.shrink = cfg.shrink;
     const rc::Gen<Case> gen = case_gen(cfg.gen);
-    const auto result = rc::detail::checkTestable(
+    const std::optional<std::string> failure = rc_bridge::check(
         [&] {
             const Case c = *gen;
             testable(c);
         },
-        meta, params);
+        params);
 
     Outcome out;
     out.passed = passed;
-    rc::detail::FailureResult failure;
-    if (result.match(failure) || st.failed) {
+    if (failure || st.failed) {
         out.ok = false;
+        out.tag = st.tag;
         out.minimal = st.best;
         out.reason = st.reason;
         out.shrink_steps = st.steps;
@@ -108,8 +122,8 @@ Outcome check_property(const std::string& name, const Property& property, const 
                 : 0;
         out.budget_exhausted = st.exhausted;
         std::string replay;
-        if (cfg.save_dir && out.minimal) {
-            out.saved = save_case(*out.minimal, name, *cfg.save_dir);
+        if (cfg.save_dir && out.minimal) out.saved = save_case(*out.minimal, name, *cfg.save_dir);
+        if (out.saved && cfg.save_dir == cfg.regression_dir) {
             replay = fmt::format("{} --gtest_filter='Regressions.{}'   # replays {}",
                                  cfg.replay_binary.empty() ? "evg_props_tests" : cfg.replay_binary,
                                  out.saved->stem().string(), out.saved->string());
@@ -122,6 +136,11 @@ Outcome check_property(const std::string& name, const Property& property, const 
             }
             replay = fmt::format("EVG_PROPS_SEED={} {} --gtest_filter='{}'", cfg.seed,
                                  cfg.replay_binary.empty() ? "evg_props_tests" : cfg.replay_binary, filter);
+            if (out.saved)
+                replay += fmt::format(
+                    "\n# the minimal case is saved as {}; to keep it as a regression test copy it into "
+                    "props/regressions/ (or run with EVG_PROPS_SAVE_TO_SOURCE=1)",
+                    out.saved->string());
         }
         std::string reason = out.reason;
         if (out.budget_exhausted)
@@ -131,7 +150,7 @@ Outcome check_property(const std::string& name, const Property& property, const 
         if (out.minimal)
             out.report = failure_report(*out.minimal, name, reason, cfg.seed, replay);
         else
-            out.report = fmt::format("property {} failed: {}", name, failure.description);
+            out.report = fmt::format("property {} failed: {}", name, failure.value_or("?"));
     }
     return out;
 }

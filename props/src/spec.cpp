@@ -16,8 +16,8 @@
 
 namespace evg::props {
 
-const char* data_mode_name(DataMode d) {
-    return d == DataMode::Exact ? "exact" : "float";
+const char* data_text_name(DataMode d) {
+    return d == DataMode::Exact ? "exact" : d == DataMode::Special ? "float" : "uniform";
 }
 
 const std::vector<DType>& palette(ArchId) {
@@ -290,7 +290,7 @@ std::string summary(const Case& c) {
         "{} {} m={} n={} k={} c={} cl={} tile={}x{}x{} cores={} {} data_seed={} sched={}, {} nodes",
         p.arch == ArchId::Ascend950 ? "Ascend950" : "AtlasA2", graph::workspace_path_name(p.path), p.m, p.n,
         p.k, hw::dtype_name(p.c), p.compute_length, p.tile.m, p.tile.n, p.tile.k, c.cores,
-        data_mode_name(c.data), c.data_seed, c.sched_seed, node_count(c));
+        data_text_name(c.data), c.data_seed, c.sched_seed, node_count(c));
 }
 
 }  // namespace evg::props

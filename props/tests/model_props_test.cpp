@@ -12,8 +12,9 @@
 //      Cast followed by the narrowing one; an n-ary Compute split into a chain of binary ones.
 // And the planted-fault demonstration (§4): with RowBroadcast's missing barrier switched on, the race-free
 // property fails on AtlasA2 and shrinks to at most 4 nodes.
-// The rules that judge a run (compare_outputs, compare_runs, check_sum_bound, overflow_domain_nodes,
-// unbalanced_flags, ub_expectation) are evg/props/checks.hpp, shared with the conformance catalogue.
+// Every run is judged by lib/verify (verify::judge for properties 1-3, verify::judge_report and
+// verify::compare_runs for 6 and 7), the same judge as the conformance catalogue's and `evgcheck run`'s, and
+// a failure goes through require_clean, which tags it (the shrinker keeps that tag).
 //
 // Ctest entries: each TEST is one entry (gtest_discover_tests); the oracle property is split into shards of
 // different seeds so that each stays well under two minutes on one core. EVG_PROPS_CASES multiplies every
@@ -36,38 +37,25 @@
 #include "evg/graph/ub_budget.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
 #include "evg/oracle/evaluate.hpp"
-#include "evg/props/checks.hpp"
 #include "evg/props/coverage.hpp"
 #include "evg/props/generators.hpp"
+#include "evg/props/model_property.hpp"
 #include "evg/props/regression.hpp"
+#include "evg/props/require.hpp"
 #include "evg/props/runner.hpp"
+#include "evg/verify/compare.hpp"
+#include "evg/verify/data.hpp"
+#include "evg/verify/judge.hpp"
 
 using namespace evg;
 using namespace evg::props;
 
 namespace {
 
-struct CaseRun {
-    graph::ModelRun model;
-    oracle::Inputs inputs;
-};
-
+// run_case and judge_case are props/model_property.hpp.
 CaseRun run(const Case& c, uint32_t cores, uint64_t sched_seed, const graph::Problem* other = nullptr,
             graph::Swizzle swizzle = graph::Swizzle::Rows3) {
-    CaseRun r;
-    r.inputs = make_inputs(c);
-    graph::RunInputs in;
-    for (const auto& [name, t] : r.inputs) {
-        const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-        in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
-    }
-    graph::RunOptions opt;
-    opt.block_dim = cores;
-    opt.swizzle = swizzle;
-    opt.config.scheduler = sched_seed ? hw::SchedulerKind::adversarial : hw::SchedulerKind::in_order;
-    opt.config.seed = sched_seed;
-    r.model = graph::run_on_model(other ? *other : c.problem, in, opt);
-    return r;
+    return run_case(c, cores, sched_seed, other, swizzle);
 }
 
 int g_not_compared = 0;  // outputs left uncompared (overflow_domain_nodes), over the oracle property's runs
@@ -78,51 +66,41 @@ RunConfig config(int cases, uint64_t seed) {
     cfg.seed = env_seed(seed);
     cfg.shrink_seconds = 60;
     cfg.replay_binary = "evg_props_model_tests";
-    if (!std::getenv("EVG_PROPS_NO_SAVE")) cfg.save_dir = EVG_PROPS_REGRESSION_DIR;
+    // A failure is saved under the build folder; into props/regressions/ (a test of the next build) only when
+    // asked for (props/README.md).
+    cfg.regression_dir = EVG_PROPS_REGRESSION_DIR;
+    if (!std::getenv("EVG_PROPS_NO_SAVE"))
+        cfg.save_dir =
+            std::getenv("EVG_PROPS_SAVE_TO_SOURCE") ? EVG_PROPS_REGRESSION_DIR : EVG_PROPS_SAVE_DIR;
     return cfg;
 }
 
-// How many cases took the exact UB prediction (the rest the bracket), over the oracle property's runs.
-int g_ub_exact = 0, g_ub_bracket = 0;
-
-// Properties 1, 2 and 3 on one run.
-void model_matches_oracle_and_is_clean(const Case& c) {
-    const CaseRun r = run(c, c.cores, c.sched_seed);
-    const hw::Report& rep = r.model.report;
-    if (!rep.clean()) RC_FAIL("violations:\n" + rep.text());
-    const oracle::OracleResult golden = oracle::evaluate(c.problem, r.inputs);
-    const uint64_t peak = rep.stats.ub_peak;
-    RC_ASSERT(peak <= uint64_t{hw::arch_spec(c.problem.arch).ub_size});
-    RC_ASSERT(peak <= r.model.predicted_ub_end);
-    const UbExpectation ub = ub_expectation(c.problem, golden);
-    RC_ASSERT(ub.exact());
-    if (peak < ub.lo || peak > ub.hi)
-        RC_FAIL(fmt::format("UB peak {} B, predicted {} B{}", peak, ub.lo,
-                            ub.exact() ? "" : fmt::format(" .. {} B", ub.hi)));
-    (ub.exact() ? g_ub_exact : g_ub_bracket)++;
-    if (const std::string f = unbalanced_flags(r.model.trace); !f.empty()) RC_FAIL("flags:\n" + f);
-    const OutputComparison cmp =
-        compare_outputs(c.problem, r.model, golden, exact_friendly(c.data, c.problem, golden));
-    g_not_compared += cmp.not_compared;
-    if (!cmp.mismatch.empty()) RC_FAIL("outputs differ from the oracle:\n" + cmp.mismatch);
+// Properties 1, 2 and 3 on one run: verify::judge finds nothing (no violation, the UB peak equals
+// verify::ub_expectation, flags balanced, every output written and equal to the oracle). As
+// props::model_matches_oracle_and_is_clean, counting the outputs left uncompared.
+void oracle_property(const Case& c) {
+    const verify::Verdict v = judge_case(c);
+    g_not_compared += v.not_compared;
+    require_clean(v);
 }
 
 void run_oracle_shard(const char* name, int cases, uint64_t seed, bool coverage_check,
                       const GenConfig& gen = {}) {
     Coverage cov;
-    g_ub_exact = g_ub_bracket = g_not_compared = 0;
+    g_not_compared = 0;
     const auto t0 = std::chrono::steady_clock::now();
     RunConfig cfg = config(cases, seed);
     cfg.gen = gen;
-    const Outcome o = check_property(name, model_matches_oracle_and_is_clean, cfg, &cov);
+    const Outcome o = check_property(name, oracle_property, cfg, &cov);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(o.ok) << o.report;
     // What evgcheck check reads (rapidcheck's own line for checkTestable is not printed).
     std::cout << fmt::format("OK, passed {} tests\n", o.passed);
     std::cout << fmt::format(
-        "{}: {} cases in {:.1f} s ({:.0f}/s); UB peak equal to the prediction in {} (bracketed: {}); {} "
-        "outputs after an overflowing Silu/Sigmoid not compared\n",
-        name, o.passed, secs, o.passed / secs, g_ub_exact, g_ub_bracket, g_not_compared);
+        "{}: {} cases in {:.1f} s ({:.0f}/s), each with the UB peak equal to the prediction; {} outputs "
+        "after "
+        "an overflowing Silu/Sigmoid not compared\n",
+        name, o.passed, secs, o.passed / secs, g_not_compared);
     if (!coverage_check) return;
     std::cout << cov.table();
     // The shares are stated for the default run; a few dozen cases (evgcheck check --cases 50) cannot reach
@@ -235,17 +213,22 @@ std::optional<graph::Problem> split(const graph::Problem& p) {
     return std::nullopt;
 }
 
+// Both runs clean (verify::judge_report: checkers, flags) and their outputs the same (verify::compare_runs,
+// which also finds an element either run never wrote).
+void require_same(const Case& c, const CaseRun& a, const CaseRun& b, const std::string& context) {
+    require_clean(verify::judge_report(a.model.report, a.model.trace), "the first run:");
+    require_clean(verify::judge_report(b.model.report, b.model.trace), "the second run (" + context + "):");
+    const oracle::OracleResult golden = oracle::evaluate(c.problem, a.inputs);
+    require_clean(verify::compare_runs(c.problem, a.model, b.model, golden,
+                                       verify::exact_friendly(a.exact_data, c.problem, golden)),
+                  context + ":");
+}
+
 // Runs the rewritten problem on the case's data and compares with the original run.
 void same_result(const Case& c, const graph::Problem& q) {
     const CaseRun a = run(c, c.cores, 0);
     const CaseRun b = run(c, c.cores, 0, &q);
-    RC_ASSERT(a.model.report.clean());
-    if (!b.model.report.clean()) RC_FAIL("rewritten problem: violations:\n" + b.model.report.text());
-    const oracle::OracleResult golden = oracle::evaluate(c.problem, a.inputs);
-    if (const std::string bad =
-            compare_runs(c.problem, a.model, b.model, golden, exact_friendly(c.data, c.problem, golden));
-        !bad.empty())
-        RC_FAIL("the rewrite changed the result:\n" + bad);
+    require_same(c, a, b, "the rewritten problem");
 }
 
 // Metamorphic properties: generated cases, and those the rewrite applies to (the others are discarded).
@@ -277,14 +260,9 @@ void invariance(const Case& c) {
     // The other swizzle where run_on_model has it (the small tile of every generated case).
     const graph::Swizzle sw = c.problem.tile == kSmallTile ? graph::Swizzle::Cols1 : graph::Swizzle::Rows3;
     const CaseRun b = run(c, other_cores, c.sched_seed | 1, &q, sw);
-    RC_ASSERT(a.model.report.clean());
-    if (!b.model.report.clean()) RC_FAIL("violations:\n" + b.model.report.text());
-    const oracle::OracleResult golden = oracle::evaluate(c.problem, a.inputs);
-    if (const std::string bad =
-            compare_runs(c.problem, a.model, b.model, golden, exact_friendly(c.data, c.problem, golden));
-        !bad.empty())
-        RC_FAIL(fmt::format("cores {} -> {}, computeLength {} -> {}, scheduler seed {}:\n{}", c.cores,
-                            other_cores, c.problem.compute_length, q.compute_length, c.sched_seed | 1, bad));
+    require_same(c, a, b,
+                 fmt::format("cores {} -> {}, computeLength {} -> {}, scheduler seed {}", c.cores,
+                             other_cores, c.problem.compute_length, q.compute_length, c.sched_seed | 1));
 }
 
 void commute_property(const Case& c) {
@@ -314,9 +292,9 @@ void split_property(const Case& c) {
 // The properties by the name their failures are saved under (the regression file's header).
 const std::map<std::string, Property>& properties() {
     static const std::map<std::string, Property> all = {
-        {"Props/ModelMatchesOracleAndCheckersAreClean", model_matches_oracle_and_is_clean},
-        {"Props/ModelMatchesOracleShard2", model_matches_oracle_and_is_clean},
-        {"Props/ModelMatchesOracleShard3", model_matches_oracle_and_is_clean},
+        {"Props/ModelMatchesOracleAndCheckersAreClean", oracle_property},
+        {"Props/ModelMatchesOracleShard2", oracle_property},
+        {"Props/ModelMatchesOracleShard3", oracle_property},
         {"Props/OutputDoesNotDependOnCoresComputeLengthOrSchedule", invariance},
         {"Props/CommutingInputsKeepsTheResult", commute_property},
         {"Props/WideningThenNarrowingCastKeepsTheResult", widen_property},
@@ -338,12 +316,8 @@ class Regression : public ::testing::Test {
         const std::string name = property_from_text(text.str());
         for (const auto& [prop_name, prop] : properties()) {
             if (properties().count(name) && prop_name != name) continue;
-            try {
-                prop(c);
-            } catch (const rc::detail::CaseResult& r) {
-                if (r.type == rc::detail::CaseResult::Type::Failure)
-                    ADD_FAILURE() << prop_name << " fails on " << file_ << ":\n" << r.description;
-            }
+            if (const auto failure = failure_of(prop, c))
+                ADD_FAILURE() << prop_name << " fails on " << file_ << ":\n" << failure->message;
         }
     }
 

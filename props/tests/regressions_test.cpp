@@ -53,7 +53,7 @@ TEST(RegressionFiles, SaveThenLoadIsTheCase) {
     s.m = 33;
     s.n = 65;
     s.k = 1;
-    s.data = DataMode::Float;
+    s.data = DataMode::Special;
     s.data_seed = 17;
     s.cores = 3;
     s.sched_seed = 5;

@@ -1,6 +1,5 @@
 #include "model.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include "evg/graph/run.hpp"
@@ -21,7 +20,7 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
     g::RunOptions ro;
     ro.block_dim = options.block_dim;
     ro.config.arch = problem.arch;
-    ro.config.keep_trace = options.list_mutation_points;
+    ro.config.keep_trace = true;  // the judge balances SetFlag/WaitFlag over it
     ro.config.mutations = options.mutations;
     if (options.scheduler_seed != 0) {
         ro.config.scheduler = evg::hw::SchedulerKind::adversarial;
@@ -32,19 +31,10 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
         return g::run_on_model(problem, in, ro);
     }();
     ModelRun out;
-    out.report = std::move(run.report);
-    out.predicted_ub_end = run.predicted_ub_end;
     if (options.list_mutation_points)
         out.mutation_points = evg::hw::mutation_points(
             run.trace, problem.arch, evg::hw::KernelType::mix_aic_1_2, static_cast<int>(options.block_dim));
-    for (const g::Tensor& t : problem.graph.tensors) {
-        const auto it = run.outputs.find(t.name);
-        if (t.role != g::TensorRole::Output || it == run.outputs.end()) continue;
-        const std::size_t elem = static_cast<std::size_t>(o::dtype_bytes(t.element));
-        o::HostTensor h(t.element, it->second.size() / elem);
-        std::memcpy(h.bytes().data(), it->second.data(), std::min(h.bytes().size(), it->second.size()));
-        out.outputs.emplace(t.name, std::move(h));
-    }
+    out.run = std::move(run);
     return out;
 }
 

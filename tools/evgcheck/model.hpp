@@ -7,6 +7,7 @@
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 
 #include "evg/graph/graph.hpp"
+#include "evg/graph/run.hpp"
 #include "evg/hw/report.hpp"
 #include "evg/hw/sync_mutation.hpp"
 #include "evg/oracle/evaluate.hpp"
@@ -22,9 +23,7 @@ struct ModelOptions {
 };
 
 struct ModelRun {
-    evg::hw::Report report;
-    std::map<std::string, evg::oracle::HostTensor, std::less<>> outputs;  // whole buffers, by tensor name
-    uint64_t predicted_ub_end = 0;                                        // UbAccounting's high-water mark
+    evg::graph::ModelRun run;  // report, output bytes, trace (always kept: the judge reads it), UbAccounting
     std::vector<evg::hw::SyncMutation> mutation_points;  // with ModelOptions::list_mutation_points
 };
 

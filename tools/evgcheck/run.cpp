@@ -28,7 +28,7 @@ constexpr std::array kRunOptions = {
     OptionSpec{"seed", "S", "seed of the input data (default 1)"},
     OptionSpec{"data", "exact|uniform|special",
                "input data: small integers the oracle must match bit for bit (default), uniform reals, or "
-               "reals with NaN/inf/subnormal/tie values"},
+               "reals with NaN/inf/subnormal/tie values and values that overflow half/bfloat16"},
     OptionSpec{"cores", "N", "AI cores launched (default 2)"},
     OptionSpec{"scheduler-seed", "S", "run the adversarial scheduler with this seed (default: in order)"},
     OptionSpec{
@@ -51,11 +51,15 @@ constexpr const char* kRunUsage =
     "\n"
     "Runs GRAPH's epilogue behind a GEMM on the model of the Ascend AI core: the real Catlass\n"
     "BlockEpilogue and kernel with the graph as a DynamicVisitor. Every checker watches the run (races,\n"
-    "event flags, UB bounds, uninitialised data); every output is compared with the oracle as strictly\n"
-    "as the graph allows (bit-exact, within the functor's ULP bound, or Catlass's tolerance).\n"
+    "event flags, UB bounds, uninitialised data); then one judge (lib/verify, the same as the property\n"
+    "suite's and the conformance catalogue's) decides: no violation, the UB peak equal to its exact\n"
+    "prediction, SetFlag/WaitFlag balanced, every output element written (outputs start as a sentinel)\n"
+    "and equal to the oracle as strictly as the graph allows (bit-exact, within the functor's ULP\n"
+    "bound, the summation bound of a float Add reduction, or Catlass's tolerance). Each finding is\n"
+    "printed with its tag ([violation], [ub_peak], [unwritten_output], ...); PASS means none.\n"
     "GRAPH is a graph file in lib/graph's text format; a `problem` line in it sets the chip, the shapes\n"
-    "and computeLength, and the options below override it. Exit code: 0 clean and equal, 1 a violation\n"
-    "or a mismatch, 2 bad input, 3 internal error or timeout.\n"
+    "and computeLength, and the options below override it. Exit code: 0 no finding, 1 a finding, 2 bad\n"
+    "input, 3 internal error or timeout.\n"
     "\n";
 
 DataMode parse_data_mode(const Args& args) {

@@ -1,6 +1,8 @@
 // What `evgcheck run GRAPH` does with a graph file, without the command line: load the problem (with the
-// overrides), validate it, check its range and its estimated cost, make the input data, evaluate the oracle,
-// run the model with every checker, compare. The CLI (run.cpp) and the fuzz target problem_file both call it.
+// overrides), validate it, check its range and its estimated cost, make the input data
+// (evg::verify::make_case_data), evaluate the oracle, run the model with every checker, and judge the run
+// with evg::verify::judge: PASS only when the Verdict has no finding; each finding is printed with its tag.
+// The CLI (run.cpp) and the fuzz target problem_file both call it.
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -11,11 +13,13 @@
 
 #include "estimate.hpp"
 #include "evg/hw/sync_mutation.hpp"
+#include "evg/verify/data.hpp"
 #include "load.hpp"
 
 namespace evgcheck {
 
-enum class DataMode { Exact, Uniform, Special };
+// --data exact | uniform | special: evg::verify::make_case_data's modes.
+using evg::verify::DataMode;
 
 struct RunSettings {
     uint64_t seed = 1;                             // of the input data
@@ -31,7 +35,7 @@ struct RunSettings {
 struct RunOutcome {
     std::string text;  // the report `evgcheck run` prints
     nlohmann::json json;
-    bool ok = false;  // clean and equal to the oracle
+    bool ok = false;  // the judge's Verdict is clean (evg::verify::judge)
 };
 
 // Throws InputError (the file's text, problem or shapes are bad), ResourceLimitError (the estimate is above a

@@ -118,23 +118,29 @@ TEST(Catalogue, KernelHazardsNameTheMissingBarrierAndTheFixRunsClean) {
     }
 }
 
-// judge_hazard's "clean": it fires only when no violation fired and the outputs match.
+// judge_hazard's "clean": it fires only when the Verdict has no finding.
 TEST(Catalogue, JudgeHazardCleanFiresOnlyWhenNothingElseDoes) {
     Measurement quiet;
     EXPECT_EQ(judge_hazard(quiet, "clean").status, Status::pass);
     EXPECT_EQ(judge_hazard(quiet, "race").status, Status::fail);
     Measurement raced;
-    raced.result.violations["race"] = 2;
-    raced.findings["race"] = "no PipeBarrier<PIPE_V> orders V write #3";
+    raced.verdict.add(evg::verify::Tag::violation, "race: no PipeBarrier<PIPE_V> orders V write #3");
+    raced.verdict.findings.back().kind = "race";
     const CaseResult caught = judge_hazard(raced, "race");
     EXPECT_EQ(caught.status, Status::pass);
     EXPECT_NE(caught.message.find("no PipeBarrier<PIPE_V> orders V write #3"), std::string::npos)
         << caught.message;
     EXPECT_EQ(judge_hazard(raced, "clean").status, Status::fail);
     Measurement wrong;
-    wrong.mismatch = "D[0][0] differs\n";
+    wrong.verdict.add(evg::verify::Tag::output_mismatch, "D[0][0] differs");
     EXPECT_EQ(judge_hazard(wrong, "clean").status, Status::fail);
     EXPECT_EQ(judge_hazard(wrong, "wrong-value").status, Status::pass);
+    // A never-written element is its own finding, and "clean" does not fire on it either.
+    Measurement unwritten;
+    unwritten.verdict.add(evg::verify::Tag::unwritten_output, "D[3, 17..31] was never written", "D");
+    EXPECT_EQ(judge_hazard(unwritten, "clean").status, Status::fail);
+    EXPECT_EQ(judge_hazard(unwritten, "unwritten-output").status, Status::pass);
+    EXPECT_EQ(judge_hazard(unwritten, "wrong-value").status, Status::fail);
 }
 
 class Shard : public ::testing::TestWithParam<const char*> {};

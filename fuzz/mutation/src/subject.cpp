@@ -7,19 +7,17 @@
 
 #include "evg/graph/run.hpp"
 #include "evg/oracle/evaluate.hpp"
-#include "evg/props/checks.hpp"
-#include "evg/props/generators.hpp"
+#include "evg/verify/compare.hpp"
+#include "evg/verify/data.hpp"
 
 namespace evg::fuzz {
 
 Subject graph_subject(std::string name, const graph::Problem& problem, uint64_t data_seed, uint32_t cores) {
-    props::Case c;
-    c.problem = problem;
-    c.data = props::DataMode::Exact;
-    c.data_seed = data_seed;
-    c.cores = cores;
+    // Deterministic in (problem, data_seed); outputs start as the sentinel.
+    auto data = std::make_shared<const verify::CaseData>(
+        verify::make_case_data(problem, verify::DataMode::Exact, data_seed));
     auto inputs = std::make_shared<graph::RunInputs>();
-    for (const auto& [tensor, t] : props::make_inputs(c)) {  // deterministic in (problem, data_seed)
+    for (const auto& [tensor, t] : data->inputs) {
         const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
         inputs->tensors[tensor] = std::vector<uint8_t>(b, b + t.bytes().size());
     }
@@ -37,14 +35,15 @@ Subject graph_subject(std::string name, const graph::Problem& problem, uint64_t 
         graph::ModelRun r = graph::run_on_model(problem, *inputs, opt);
         return SubjectRun{std::move(r.report), std::move(r.trace), std::move(r.outputs)};
     };
-    // Identical bytes agree; otherwise the property suite's rule decides, with the oracle evaluated once, on
-    // the first difference.
+    // Identical bytes agree; otherwise verify::compare_runs decides (the property suite's rule, and a
+    // never-written element of either run is a difference), with the oracle evaluated once, on the first
+    // difference.
     struct Golden {
         std::optional<oracle::OracleResult> result;
         bool exact = false;
     };
     auto golden = std::make_shared<Golden>();
-    s.compare = [problem, golden, c](const SubjectRun& a, const SubjectRun& b) -> std::string {
+    s.compare = [problem, golden, data](const SubjectRun& a, const SubjectRun& b) -> std::string {
         if (a.outputs == b.outputs) return "";
         graph::ModelRun ma, mb;
         ma.outputs = a.outputs;
@@ -54,10 +53,10 @@ Subject graph_subject(std::string name, const graph::Problem& problem, uint64_t 
                 if (t.role == graph::TensorRole::Output && !m->outputs.count(t.name))
                     return fmt::format("output {} is missing", t.name);
         if (!golden->result) {
-            golden->result = oracle::evaluate(problem, props::make_inputs(c));
-            golden->exact = props::exact_friendly(c.data, problem, *golden->result);
+            golden->result = oracle::evaluate(problem, data->inputs);
+            golden->exact = verify::exact_friendly(data->exact_data, problem, *golden->result);
         }
-        return props::compare_runs(problem, ma, mb, *golden->result, golden->exact);
+        return verify::compare_runs(problem, ma, mb, *golden->result, golden->exact).text();
     };
     return s;
 }

@@ -11,6 +11,7 @@
 
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/spec.hpp"
+#include "evg/verify/data.hpp"
 
 namespace evg::props {
 
@@ -32,12 +33,10 @@ std::vector<Spec> shrink_candidates(const Spec& s);
 Spec bypass_gene(const Spec& s, std::size_t i);    // consumers of gene i read its first input instead
 Spec collapse_gene(const Spec& s, std::size_t i);  // gene i becomes an AuxLoad of its decoded type
 
-// Host data of a case: "A" (m x k), "B" (k x n), every input tensor of the graph ((rows - 1) x
-// row_stride + cols elements), and the initial contents of every output (0 for Add reductions, lowest for
-// Max, largest for Min, zero bytes for stores). Exact: A and B integers within exact_gemm_range (so C is
-// exact), tensors small integers in [-4, 4]. Float: A and B as above (C stays exact, so differences come from
-// the epilogue), tensors from fill_special plus, for float tensors, values that overflow half or bfloat16 on
-// a down-cast.
-oracle::Inputs make_inputs(const Case& c);
+// The host data of a case: the inputs of verify::make_case_data(c.problem, c.data, c.data_seed) (outputs
+// start as the sentinel, reduce outputs as the reduce's identity).
+inline oracle::Inputs make_inputs(const Case& c) {
+    return verify::make_case_data(c.problem, c.data, c.data_seed).inputs;
+}
 
 }  // namespace evg::props

@@ -2,6 +2,10 @@
 // failure with a minimal case and a replay line (failure_report). The entry point of the gtest properties and
 // of `evgcheck check`.
 //
+// Shrinking keeps a smaller case only when it fails with the first failure's tag (require.hpp: the first
+// finding's verify::Tag name, "assertion" for a bare RC_ASSERT, "exception"); a candidate that fails
+// otherwise counts as passing, so the minimal case shows the fault that was found first.
+//
 // The shrink budget: after the first failure every further call of the property is a shrink step. When the
 // steps or the seconds run out, every remaining candidate passes at once, so rapidcheck stops at the best
 // (smallest) failing case found so far, which is what gets reported, with a note that the budget ran out.
@@ -18,7 +22,8 @@
 
 namespace evg::props {
 
-// A property over one case: asserts with RC_ASSERT (never gtest assertions).
+// A property over one case: asserts with RC_ASSERT / RC_FAIL (never gtest assertions), and judges a run with
+// require_clean (require.hpp), which tags the failure.
 using Property = std::function<void(const Case&)>;
 
 struct RunConfig {
@@ -30,7 +35,11 @@ struct RunConfig {
     double shrink_seconds = 120;  // wall time after the first failure
     bool shrink = true;
     std::optional<std::filesystem::path> save_dir;  // where the minimal case is saved, if anywhere
-    std::string replay_binary;                      // shown in the replay command
+    // The folder whose files replay as Regressions.<stem> (props/regressions/): a case saved there gets that
+    // replay line; saved elsewhere (the build folder, the default) the seed's replay line and the file's
+    // path.
+    std::optional<std::filesystem::path> regression_dir;
+    std::string replay_binary;  // shown in the replay command
     std::string
         replay_filter;  // its --gtest_filter when nothing is saved (default: the name, '/' -> '.', '*')
     GenConfig gen;
@@ -42,6 +51,7 @@ struct Outcome {
     int passed = 0;
     std::optional<Case> minimal;  // the smallest failing case
     std::string reason;           // the failed assertion of the minimal case
+    std::string tag;              // the failure's tag (every shrink step kept it)
     std::string report;           // failure_report(...) (empty when ok)
     int shrink_steps = 0;
     double shrink_seconds = 0;
@@ -51,6 +61,14 @@ struct Outcome {
 
 Outcome check_property(const std::string& name, const Property& property, const RunConfig& cfg,
                        Coverage* coverage = nullptr);
+
+// Runs `property` on `c` once: its failure (the tag as the shrinker sees it, and the message), or nullopt
+// when it passes (or discards the case).
+struct Failure {
+    std::string tag;
+    std::string message;
+};
+std::optional<Failure> failure_of(const Property& property, const Case& c);
 
 // Overrides from the environment: EVG_PROPS_CASE_COUNT (the case count of every property, what `evgcheck
 // check --cases` sets), else EVG_PROPS_CASES (a factor applied to every property's count, e.g. 10 for the

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "evg/graph/graph.hpp"
+#include "evg/verify/data.hpp"
 
 namespace evg::props {
 
@@ -63,12 +64,12 @@ inline Gene make_gene(GeneOp op, uint8_t fn = 0) {
     return g;
 }
 
-// Data a case runs on.
-enum class DataMode : uint8_t {
-    Exact,  // small integers: every result is exact, the oracle must agree bit for bit
-    Float,  // uniform values with special values, fp16/bf16 ties and values that overflow on a down-cast
-};
-const char* data_mode_name(DataMode d);  // "exact", "float"
+// Data a case runs on (verify::make_case_data): the generator draws Exact (small integers: every result is
+// exact, the oracle must agree bit for bit) and Special (special values, fp16/bf16 ties and values that
+// overflow on a down-cast).
+using verify::DataMode;
+// The case text's names: "exact", "float" (Special), "uniform".
+const char* data_text_name(DataMode d);
 
 struct Spec {
     ArchId arch = ArchId::AtlasA2;

@@ -34,15 +34,15 @@ struct Subject {
     // Runs the launch under `config` (the subject sets config.arch). Throws evg errors as the launch does.
     std::function<SubjectRun(const hw::Config&)> run;
     // Whether two runs' outputs agree: "" when they do, else the findings. Unset: byte equality. A graph
-    // problem uses the property suite's rule (bit equality, order-dependent Add reductions held to the
-    // summation bound).
+    // problem uses verify::compare_runs (bit equality, order-dependent Add reductions held to the summation
+    // bound, never-written elements).
     std::function<std::string(const SubjectRun&, const SubjectRun&)> compare;
 };
 
 // `compare` of the subject, or byte equality of every output.
 std::string compare_outputs(const Subject& s, const SubjectRun& a, const SubjectRun& b);
 
-// A graph problem on `cores` AI cores, on the inputs props::make_inputs gives (DataMode::Exact: every
+// A graph problem on `cores` AI cores, on the inputs verify::make_case_data gives (DataMode::Exact: every
 // reduction is exact in any order, so any two clean runs give identical bytes).
 Subject graph_subject(std::string name, const graph::Problem& problem, uint64_t data_seed, uint32_t cores);
 

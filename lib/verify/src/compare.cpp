@@ -1,41 +1,26 @@
-// The output comparison and the flag balance of checks.hpp.
-#include "evg/props/checks.hpp"
-
+// The comparison rules of compare.hpp: exact-friendliness, the summation bound, the Silu/Sigmoid overflow
+// domain (moved here from props/src/checks.cpp). The sentinel scan and compare_outputs / compare_runs are in
+// outputs.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <regex>
-#include <utility>
 
 #include "evg/oracle/compare.hpp"
 #include "evg/oracle/data.hpp"
 #include "evg/oracle/numeric.hpp"
 #include "evg/oracle/tolerance.hpp"
+#include "evg/verify/compare.hpp"
+#include "host_bytes.hpp"
 
-namespace evg::props {
+namespace evg::verify {
 
 using graph::DType;
 using graph::Functor;
 using graph::NodeKind;
 
-namespace {
-
-oracle::HostTensor host(DType t, const std::vector<uint8_t>& bytes) {
-    oracle::HostTensor h(t, bytes.size() / static_cast<std::size_t>(oracle::dtype_bytes(t)));
-    std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(h.bytes().data()));
-    return h;
-}
-
-oracle::Region region(const graph::Tensor& t) {
-    return {t.rows, t.cols, t.row_stride > 0 ? t.row_stride : t.cols};
-}
-
-}  // namespace
-
-bool exact_friendly(DataMode data, const graph::Problem& p, const oracle::OracleResult& golden) {
-    if (data != DataMode::Exact) return false;
+bool exact_friendly(bool exact_data, const graph::Problem& p, const oracle::OracleResult& golden) {
+    if (!exact_data) return false;
     const auto& nodes = p.graph.nodes;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const graph::Node& n = nodes[i];
@@ -75,10 +60,10 @@ bool order_dependent(const graph::Problem& p, int writer, bool exact) {
 }
 
 std::string check_sum_bound(const graph::Problem& p, const oracle::OracleResult& golden, int writer,
-                            const graph::Tensor& t, const graph::ModelRun& run) {
+                            const graph::Tensor& t, const std::vector<uint8_t>& got_bytes) {
     const graph::Node& n = p.graph.nodes[static_cast<std::size_t>(writer)];
     const oracle::Values& x = golden.nodes[static_cast<std::size_t>(n.inputs[0])].values;
-    const oracle::HostTensor got = host(t.element, run.outputs.at(t.name));
+    const oracle::HostTensor got = host(t.element, got_bytes);
     const oracle::HostTensor& want = golden.output(t.name);
     const oracle::Real u = t.element == DType::f32   ? std::ldexp(oracle::Real{1}, -24)
                            : t.element == DType::f16 ? std::ldexp(oracle::Real{1}, -11)
@@ -160,64 +145,4 @@ bool depends_on(const graph::Graph& g, int node, const std::vector<bool>& set) {
     return false;
 }
 
-OutputComparison compare_outputs(const graph::Problem& p, const graph::ModelRun& run,
-                                 const oracle::OracleResult& golden, bool exact) {
-    OutputComparison out;
-    const std::vector<bool> overflowed = overflow_domain_nodes(p, golden);
-    for (const graph::Tensor* t : written_outputs(p, golden)) {
-        const int w = writer_of(p, golden, t->name);
-        if (run.outputs.find(t->name) == run.outputs.end()) {
-            out.mismatch += fmt::format("output {} was not read back\n", t->name);
-            continue;
-        }
-        if (depends_on(p.graph, w, overflowed)) {
-            ++out.not_compared;
-            continue;
-        }
-        if (order_dependent(p, w, exact)) {
-            out.mismatch += check_sum_bound(p, golden, w, *t, run);
-            continue;
-        }
-        const oracle::ComparePlan plan = oracle::plan_comparison(p, t->name, exact);
-        const oracle::CompareResult cr = oracle::compare(t->name, host(t->element, run.outputs.at(t->name)),
-                                                         golden.output(t->name), region(*t), plan.options);
-        out.worst_ulp = std::max(out.worst_ulp, static_cast<double>(cr.max_ulp));
-        if (!cr.ok()) out.mismatch += cr.to_string(plan.options.mode) + " (" + plan.reason + ")\n";
-    }
-    return out;
-}
-
-std::string compare_runs(const graph::Problem& p, const graph::ModelRun& a, const graph::ModelRun& b,
-                         const oracle::OracleResult& golden, bool exact) {
-    std::string bad;
-    for (const graph::Tensor* t : written_outputs(p, golden)) {
-        const int w = writer_of(p, golden, t->name);
-        if (order_dependent(p, w, exact)) {
-            bad += check_sum_bound(p, golden, w, *t, a);
-            bad += check_sum_bound(p, golden, w, *t, b);
-            continue;
-        }
-        const oracle::CompareResult cr =
-            oracle::compare(t->name, host(t->element, b.outputs.at(t->name)),
-                            host(t->element, a.outputs.at(t->name)), region(*t), oracle::bit_exact());
-        if (!cr.ok()) bad += cr.to_string(oracle::CompareMode::BitExact) + "\n";
-    }
-    return bad;
-}
-
-std::string unbalanced_flags(const std::vector<hw::TraceEntry>& trace) {
-    static const std::regex re(R"(^(SetFlag|WaitFlag)<(\w+)>\((\d+)\))");
-    std::map<std::string, std::pair<int, int>> counts;
-    for (const hw::TraceEntry& e : trace) {
-        std::smatch m;
-        if (!std::regex_search(e.op, m, re)) continue;
-        auto& [sets, waits] = counts[fmt::format("core{} {}({})", e.core, m[2].str(), m[3].str())];
-        (m[1] == "SetFlag" ? sets : waits)++;
-    }
-    std::string bad;
-    for (const auto& [k, sw] : counts)
-        if (sw.first != sw.second) bad += fmt::format("{}: {} sets, {} waits\n", k, sw.first, sw.second);
-    return bad;
-}
-
-}  // namespace evg::props
+}  // namespace evg::verify

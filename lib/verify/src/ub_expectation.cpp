@@ -1,12 +1,13 @@
-// The UB peak rule of checks.hpp (props/README.md, "The UB peak rule").
+// The UB peak rule of ub_expectation.hpp (props/README.md, "The UB peak rule").
 #include <algorithm>
 #include <vector>
 
 #include "evg/graph/dynamic_visitor.hpp"
 #include "evg/graph/ub_budget.hpp"
-#include "evg/props/checks.hpp"
+#include "evg/hw/numeric/types.hpp"
+#include "evg/verify/ub_expectation.hpp"
 
-namespace evg::props {
+namespace evg::verify {
 
 using graph::NodeKind;
 using graph::WorkspacePath;
@@ -186,4 +187,4 @@ UbExpectation ub_expectation(const graph::Problem& p, const oracle::OracleResult
     return {known, known};
 }
 
-}  // namespace evg::props
+}  // namespace evg::verify

@@ -1,0 +1,37 @@
+// Small queries over a run's structured trace (hw::TraceEntry carries each sync instruction's kind, event and
+// id as fields; nothing here parses the op text).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "evg/hw/instruction.hpp"
+
+namespace evg::verify {
+
+// One (core, HardEvent, id) whose SetFlag and WaitFlag counts differ.
+struct FlagImbalance {
+    int core = 0;
+    hw::HardEvent event = hw::HardEvent::MAX;
+    int id = 0;
+    uint64_t sets = 0, waits = 0;
+    friend bool operator==(const FlagImbalance&, const FlagImbalance&) = default;
+};
+
+// Every (core, event, id) with as many SetFlags as WaitFlags is balanced; the others, ordered by
+// (core, event, id).
+std::vector<FlagImbalance> unbalanced_flags(const std::vector<hw::TraceEntry>& trace);
+// "core3 MTE2_V(0): 2 sets, 1 waits"
+std::string to_string(const FlagImbalance& f);
+
+// The HardEvents some SetFlag or WaitFlag of the trace uses, by name ("MTE2_V", ...), sorted by name.
+std::vector<std::string> events_used(const std::vector<hw::TraceEntry>& trace);
+
+// Instructions of the trace per kind.
+struct SyncCounts {
+    uint64_t plain = 0, set_flag = 0, wait_flag = 0, barrier = 0, cross_set = 0, cross_wait = 0;
+    friend bool operator==(const SyncCounts&, const SyncCounts&) = default;
+};
+SyncCounts sync_counts(const std::vector<hw::TraceEntry>& trace);
+
+}  // namespace evg::verify

@@ -1,0 +1,66 @@
+// A Verdict: what the judge found wrong with one run, as a list of tagged findings. An empty list is the only
+// PASS (`evgcheck run`, the property suite, the conformance catalogue and the seed examples all read it).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace evg::verify {
+
+// What kind of rule a finding breaks. The order is the order judge() checks and lists them in, so the first
+// finding of a run names the most fundamental fault (a race before the wrong number it causes).
+enum class Tag : uint8_t {
+    violation,           // a checker of the machine reported an error (race, flag, memory, uninit, ...)
+    mutation_unapplied,  // a requested sync mutation never found its sync call: the run is not the one asked
+                         // for
+    ub_peak,             // the UB peak differs from ub_expectation's exact value (or is above UB_SIZE)
+    flag_balance,        // SetFlag and WaitFlag counts differ for some (core, HardEvent, id)
+    missing_output,      // an output the graph writes was not read back from the run
+    unwritten_output,    // an element the kernel should have written still holds the sentinel
+    padding_written,     // a padding element between the rows of a strided output lost the sentinel
+    output_mismatch,     // a written element differs from the oracle beyond the comparison rule
+    runs_differ,         // compare_runs: two runs of one problem disagree
+};
+
+std::string_view tag_name(Tag t);  // "violation", "ub_peak", ... (the enumerator's name)
+std::optional<Tag> tag_from_name(std::string_view name);
+
+struct Finding {
+    Tag tag = Tag::violation;
+    std::string message;  // one or more lines a user can act on, without the tag
+    std::string tensor;   // the output tensor, where the finding is about one
+    int node = -1;        // the node that writes it, or -1
+    std::string kind;     // violation: hw::violation_kind_name of the checker that fired
+};
+
+// How one written output was compared (evidence for reports; the findings say what is wrong).
+struct OutputCheck {
+    std::string tensor;
+    std::string mode;     // oracle::compare_mode_name, "summation bound", or "not compared"
+    std::string reason;   // why that rule (oracle::plan_comparison's reason, or the rule's own sentence)
+    std::string summary;  // "all 2145 elements match (bit-exact), max 0 ULP", or the mismatch lines
+    uint64_t compared = 0, mismatches = 0, max_ulp = 0;
+    uint64_t unwritten = 0;  // elements never written (compared as if right; see unwritten_output)
+    bool ok = true;          // no finding about this output
+};
+
+struct Verdict {
+    std::vector<Finding> findings;  // in Tag order; empty: the run conforms
+
+    // Evidence, whatever the findings (filled by judge()).
+    uint64_t ub_peak = 0, ub_predicted = 0;
+    double worst_ulp = 0;              // the largest ULP distance oracle::compare measured
+    int not_compared = 0;              // outputs after an overflowing Silu/Sigmoid (overflow_domain_nodes)
+    std::vector<OutputCheck> outputs;  // every written output compare_outputs looked at, in graph order
+
+    bool clean() const { return findings.empty(); }
+    bool has(Tag t) const;
+    std::optional<Tag> first_tag() const;
+    void add(Tag t, std::string message, std::string tensor = {}, int node = -1);
+    // One block per finding: "[tag] first line", further lines indented by two spaces.
+    std::string text() const;
+};
+
+}  // namespace evg::verify

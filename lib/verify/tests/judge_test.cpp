@@ -1,0 +1,174 @@
+// verify::judge: every tag fires on a planted fault, names where it is, and stays quiet on the clean run.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "evg/hw/report.hpp"
+#include "evg/verify/compare.hpp"
+#include "evg/verify/data.hpp"
+#include "evg/verify/judge.hpp"
+#include "judge_fixture.hpp"
+
+namespace evg::verify {
+namespace {
+
+using testing::Judged;
+using testing::kStridedAdd;
+
+const Judged& strided_add() {
+    static const Judged j(kStridedAdd);
+    return j;
+}
+
+std::vector<Tag> tags(const Verdict& v) {
+    std::vector<Tag> t;
+    for (const Finding& f : v.findings) t.push_back(f.tag);
+    return t;
+}
+
+// Element (r, c) of a float output at the tensor's row stride.
+void set_float(std::vector<uint8_t>& bytes, int64_t stride, int64_t r, int64_t c, uint32_t bits) {
+    std::memcpy(bytes.data() + (r * stride + c) * 4, &bits, 4);
+}
+
+TEST(Judge, TheCleanRunHasNoFindingAndItsPaddingKeepsTheSentinel) {
+    const Judged& j = strided_add();
+    const Verdict v = j.judge_run(j.run);
+    EXPECT_TRUE(v.clean()) << v.text();
+    EXPECT_EQ(v.ub_peak, v.ub_predicted);
+    ASSERT_EQ(v.outputs.size(), 1u);
+    EXPECT_EQ(v.outputs[0].mode, "bit-exact");
+    EXPECT_EQ(v.outputs[0].compared, 40u * 72u);
+    // The gap between rows is never written, and that is no finding.
+    uint32_t pad = 0;
+    std::memcpy(&pad, j.run.outputs.at("D").data() + 72 * 4, 4);
+    EXPECT_EQ(pad, sentinel_bits(graph::DType::f32));
+}
+
+TEST(Judge, ElementsStillHoldingTheSentinelAreUnwrittenAndNamedByRange) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    for (int64_t c = 17; c <= 31; ++c) set_float(r.outputs.at("D"), 80, 3, c, 0x7FA5A5A5u);
+    set_float(r.outputs.at("D"), 80, 39, 71, 0x7FA5A5A5u);
+    const Verdict v = j.judge_run(r);
+    EXPECT_EQ(tags(v), std::vector<Tag>{Tag::unwritten_output}) << v.text();
+    EXPECT_EQ(v.findings[0].message, "D[3, 17..31] was never written\nD[39, 71] was never written");
+    EXPECT_EQ(v.findings[0].tensor, "D");
+    EXPECT_EQ(v.findings[0].node, 3);
+    EXPECT_EQ(v.outputs[0].unwritten, 16u);
+    EXPECT_NE(v.text().find("[unwritten_output] D[3, 17..31] was never written"), std::string::npos);
+}
+
+TEST(Judge, ConsecutiveRowsWithTheSameGapMergeAndLongListsAreCut) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    for (int64_t row = 0; row < 16; ++row)
+        for (int64_t c = 64; c < 72; ++c) set_float(r.outputs.at("D"), 80, row, c, 0x7FA5A5A5u);
+    for (int64_t row = 20; row < 40; row += 2) set_float(r.outputs.at("D"), 80, row, 0, 0x7FA5A5A5u);
+    const Verdict v = j.judge_run(r);
+    ASSERT_EQ(tags(v), std::vector<Tag>{Tag::unwritten_output}) << v.text();
+    EXPECT_EQ(v.findings[0].message,
+              "D[0..15, 64..71] was never written\nD[20, 0] was never written\nD[22, 0] was never written\n"
+              "D[24, 0] was never written\n(7 more ranges; 138 elements in all)");
+}
+
+TEST(Judge, AWrittenPaddingElementIsPaddingWritten) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    set_float(r.outputs.at("D"), 80, 5, 75, 0);
+    const Verdict v = j.judge_run(r);
+    EXPECT_EQ(tags(v), std::vector<Tag>{Tag::padding_written}) << v.text();
+    EXPECT_EQ(v.findings[0].message, "D[5, 75] is padding between rows and was written");
+}
+
+TEST(Judge, AWrongWrittenValueIsAnOutputMismatchOnly) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    r.outputs.at("D")[(7 * 80 + 9) * 4] ^= 1;
+    const Verdict v = j.judge_run(r);
+    EXPECT_EQ(tags(v), std::vector<Tag>{Tag::output_mismatch}) << v.text();
+    EXPECT_EQ(v.findings[0].tensor, "D");
+    EXPECT_FALSE(v.outputs[0].ok);
+}
+
+TEST(Judge, AWrongUbPeakIsUbPeakEvenWhenItIsSmaller) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    r.report.stats.ub_peak -= 32;  // `peak <= prediction` would pass this
+    const Verdict v = j.judge_run(r);
+    EXPECT_EQ(tags(v), std::vector<Tag>{Tag::ub_peak}) << v.text();
+    EXPECT_NE(v.findings[0].message.find("predicted"), std::string::npos);
+}
+
+TEST(Judge, AnExtraSetFlagIsAFlagImbalanceOfThatCoreEventAndId) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    hw::TraceEntry set;
+    set.core = 2;
+    set.kind = hw::InstrKind::set_flag;
+    set.event = hw::HardEvent::V_MTE3;
+    set.event_id = 5;
+    set.op = "not parsed";
+    r.trace.push_back(set);
+    const Verdict v = j.judge_run(r);
+    EXPECT_EQ(tags(v), std::vector<Tag>{Tag::flag_balance}) << v.text();
+    EXPECT_EQ(v.findings[0].message, "core2 V_MTE3(5): 1 sets, 0 waits");
+}
+
+TEST(Judge, AnErrorFromACheckerIsAViolationWithItsKindAndAWarningIsNot) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    r.report.violations.push_back(
+        {hw::ViolationKind::race, hw::Severity::error, "no WaitFlag orders it", {}, 2});
+    r.report.violations.push_back(
+        {hw::ViolationKind::illegal_event, hw::Severity::warning, "compiles to nothing", {}, 1});
+    const Verdict v = j.judge_run(r);
+    EXPECT_EQ(tags(v), std::vector<Tag>{Tag::violation}) << v.text();
+    EXPECT_EQ(v.findings[0].kind, "race");
+    EXPECT_EQ(v.findings[0].message, "race (x2): no WaitFlag orders it");
+}
+
+TEST(Judge, AnOutputNotReadBackIsMissingAndFindingsComeInTagOrder) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    r.outputs.erase("D");
+    r.report.stats.ub_peak -= 32;
+    const Verdict v = j.judge_run(r);
+    EXPECT_EQ(tags(v), (std::vector<Tag>{Tag::ub_peak, Tag::missing_output})) << v.text();
+    EXPECT_EQ(v.first_tag(), Tag::ub_peak);
+}
+
+TEST(Judge, WithoutTheSentinelOptionNeverWrittenElementsAreJustWrongValues) {
+    const Judged& j = strided_add();
+    graph::ModelRun r = j.run;
+    set_float(r.outputs.at("D"), 80, 0, 0, 0x7FA5A5A5u);
+    JudgeOptions o;
+    o.exact_data = true;
+    o.sentinel = false;
+    EXPECT_EQ(tags(judge(j.problem, r, j.golden, o)), std::vector<Tag>{Tag::output_mismatch});
+}
+
+TEST(CompareRuns, EqualRunsAgreeAndAFlippedByteOrAnUnwrittenElementDoesNot) {
+    const Judged& j = strided_add();
+    EXPECT_TRUE(compare_runs(j.problem, j.run, j.run, j.golden, true).clean());
+    graph::ModelRun b = j.run;
+    b.outputs.at("D")[4] ^= 0x10;
+    EXPECT_EQ(tags(compare_runs(j.problem, j.run, b, j.golden, true)), std::vector<Tag>{Tag::runs_differ});
+    // Both runs leave the same element unwritten: bit-equal, and still a finding.
+    graph::ModelRun c = j.run;
+    set_float(c.outputs.at("D"), 80, 1, 1, 0x7FA5A5A5u);
+    const Verdict v = compare_runs(j.problem, c, c, j.golden, true);
+    EXPECT_EQ(tags(v), (std::vector<Tag>{Tag::unwritten_output, Tag::unwritten_output})) << v.text();
+    EXPECT_EQ(v.findings[0].message, "first run: D[1, 1] was never written");
+}
+
+TEST(Verdict, TagsRoundTripByName) {
+    for (Tag t :
+         {Tag::violation, Tag::mutation_unapplied, Tag::ub_peak, Tag::flag_balance, Tag::missing_output,
+          Tag::unwritten_output, Tag::padding_written, Tag::output_mismatch, Tag::runs_differ})
+        EXPECT_EQ(tag_from_name(tag_name(t)), t);
+    EXPECT_EQ(tag_from_name("nope"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace evg::verify

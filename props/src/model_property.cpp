@@ -1,0 +1,42 @@
+// run_case, judge_case and properties 1-3 (model_property.hpp).
+#include "evg/props/model_property.hpp"
+
+#include "evg/props/require.hpp"
+#include "evg/verify/data.hpp"
+#include "evg/verify/judge.hpp"
+
+namespace evg::props {
+
+CaseRun run_case(const Case& c, uint32_t cores, uint64_t sched_seed, const graph::Problem* other,
+                 graph::Swizzle swizzle) {
+    CaseRun r;
+    verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed);
+    r.inputs = std::move(data.inputs);
+    r.exact_data = data.exact_data;
+    graph::RunInputs in;
+    for (const auto& [name, t] : r.inputs) {
+        const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
+        in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
+    }
+    graph::RunOptions opt;
+    opt.block_dim = cores;
+    opt.swizzle = swizzle;
+    opt.config.scheduler = sched_seed ? hw::SchedulerKind::adversarial : hw::SchedulerKind::in_order;
+    opt.config.seed = sched_seed;
+    r.model = graph::run_on_model(other ? *other : c.problem, in, opt);
+    return r;
+}
+
+verify::Verdict judge_case(const Case& c) {
+    const CaseRun r = run_case(c, c.cores, c.sched_seed);
+    const oracle::OracleResult golden = oracle::evaluate(c.problem, r.inputs);
+    verify::JudgeOptions opt;
+    opt.exact_data = r.exact_data;
+    return verify::judge(c.problem, r.model, golden, opt);
+}
+
+void model_matches_oracle_and_is_clean(const Case& c) {
+    require_clean(judge_case(c));
+}
+
+}  // namespace evg::props
