@@ -62,7 +62,7 @@ function(evg_forbid_link target)
       if(d IN_LIST forbidden)
         message(FATAL_ERROR "${target} must not link ${d}, but it does: ${chain_${d}}. "
                             "${target} may use the vocabulary (evg::vocab) only; the oracle shares no "
-                            "arithmetic with the machine (DESIGN.md, \"Layers\").")
+                            "arithmetic with the machine (docs/hardware-model.md, lib/vocab).")
       endif()
       list(APPEND queue "${d}")
     endforeach()
