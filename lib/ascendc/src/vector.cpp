@@ -11,6 +11,7 @@
 #include "evg/hw/machine.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
 #include "evg/hw/numeric/convert.hpp"
+#include "evg/hw/numeric/vector_rules.hpp"
 #include "operands.hpp"
 
 namespace AscendC::detail {
@@ -75,54 +76,73 @@ const char* vec_op_name(VecOp op) {
 
 namespace {
 
-enum class Family { arith, float_only, relu, dup };
-
-Family family(VecOp op) {
+// The instruction of the vector dtype table (evg/hw/numeric/vector_rules.hpp) that `op` issues.
+evg::hw::VectorOp table_op(VecOp op) {
+    using V = evg::hw::VectorOp;
     switch (op) {
         case VecOp::Add:
+            return V::Add;
         case VecOp::Sub:
+            return V::Sub;
         case VecOp::Mul:
+            return V::Mul;
+        case VecOp::Div:
+            return V::Div;
         case VecOp::Max:
+            return V::Max;
         case VecOp::Min:
+            return V::Min;
+        case VecOp::Prelu:
+            return V::Prelu;
         case VecOp::Adds:
+            return V::Adds;
         case VecOp::Muls:
+            return V::Muls;
         case VecOp::Maxs:
+            return V::Maxs;
         case VecOp::Mins:
-            return Family::arith;
+            return V::Mins;
+        case VecOp::DivsTensorScalar:
+        case VecOp::DivsScalarTensor:
+            return V::Divs;
+        case VecOp::LeakyRelu:
+            return V::LeakyRelu;
+        case VecOp::Exp:
+            return V::Exp;
+        case VecOp::Ln:
+            return V::Ln;
+        case VecOp::Abs:
+            return V::Abs;
         case VecOp::Relu:
-            return Family::relu;
+            return V::Relu;
+        case VecOp::Sqrt:
+            return V::Sqrt;
+        case VecOp::Rsqrt:
+            return V::Rsqrt;
+        case VecOp::Reciprocal:
+            return V::Reciprocal;
+        case VecOp::Silu:
+            return V::Silu;
         case VecOp::Duplicate:
-            return Family::dup;
-        default:
-            return Family::float_only;
+            return V::Duplicate;
     }
+    return V::Add;
 }
 
-// Element types each instruction accepts (docs/hardware-model.md §6.3); bf16 arithmetic only where the chip
-// has it.
-bool dtype_ok(evg::hw::ArchId arch, VecOp op, DType t) {
-    if (t == DType::bf16 && op != VecOp::Duplicate) return evg::hw::arithmetic_dtype_legal(arch, t);
-    switch (family(op)) {
-        case Family::arith:
-            return t == DType::f32 || t == DType::f16 || t == DType::i16 || t == DType::i32;
-        case Family::float_only:
-            return t == DType::f32 || t == DType::f16;
-        case Family::relu:
-            return t == DType::f32 || t == DType::f16 || t == DType::i32;
-        case Family::dup:
-            return t == DType::f32 || t == DType::f16 || t == DType::bf16 || t == DType::i16 ||
-                   t == DType::i32;
-    }
+// Reports an element type the instruction does not accept on this chip; false when it did.
+bool check_table_dtype(Core& c, evg::hw::VectorOp op, DType t, Site site) {
+    const evg::hw::DTypeSet accepted = evg::hw::vector_dtypes(c.arch().id, op);
+    if (accepted.contains(t)) return true;
+    const std::string_view name = evg::hw::vector_op_name(op);
+    c.violate(ViolationKind::illegal_dtype,
+              fmt::format("{} does not support element type {} on {} (it accepts {})", name,
+                          evg::hw::dtype_name(t), c.arch().name, evg::hw::dtype_list(accepted)),
+              {c.site_location(std::string(name), site)});
     return false;
 }
 
 bool check_dtype(Core& c, VecOp op, DType t, Site site) {
-    if (dtype_ok(c.arch().id, op, t)) return true;
-    c.violate(ViolationKind::illegal_dtype,
-              fmt::format("{} does not support element type {} on {}", vec_op_name(op),
-                          evg::hw::dtype_name(t), c.arch().name),
-              {c.site_location(vec_op_name(op), site)});
-    return false;
+    return check_table_dtype(c, table_op(op), t, site);
 }
 
 // NaN propagates; -0 orders below +0 (the oracle's rule), so max(-0, +0) = +0 and min(-0, +0) = -0.
@@ -419,14 +439,11 @@ void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, con
                 uint64_t count, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
+    const evg::hw::VectorOp op = kind == 0   ? evg::hw::VectorOp::ReduceSum
+                                 : kind == 1 ? evg::hw::VectorOp::ReduceMax
+                                             : evg::hw::VectorOp::ReduceMin;
     const char* name = kind == 0 ? "ReduceSum" : (kind == 1 ? "ReduceMax" : "ReduceMin");
-    if (t != DType::f32 && t != DType::f16) {
-        c.violate(ViolationKind::illegal_dtype,
-                  fmt::format("{} does not support element type {} (half and float only)", name,
-                              evg::hw::dtype_name(t)),
-                  {c.site_location(name, site)});
-        return;
-    }
+    if (!check_table_dtype(c, op, t, site)) return;
     if (count == 0) return;
     uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
     auto s = local_operand(c, src, count * es, std::string(name) + " src", site);

@@ -11,6 +11,7 @@
 #include "evg/graph/error.hpp"
 #include "evg/graph/ub_budget.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
+#include "evg/hw/numeric/vector_rules.hpp"
 #include "suggest.hpp"
 
 namespace evg::graph {
@@ -151,15 +152,14 @@ class Checker {
                     add(Severity::Error, "cast-illegal", i, n.pos,
                         fmt::format("{}: {}", label(n, i), r.reason));
             }
-            // Col/ScalarBroadcast fill rows with Duplicate, whose element types are those of hardware-model
-            // §6.3.
+            // Col/ScalarBroadcast fill rows with Duplicate (the vector instruction table).
             const bool duplicates = n.kind == NodeKind::ColBroadcast || n.kind == NodeKind::ScalarBroadcast;
-            if (duplicates && !duplicate_dtype_legal(n.element))
+            if (duplicates && !duplicate_dtype_legal(arch, n.element))
                 add(Severity::Error, "broadcast-dtype", i, n.pos,
-                    fmt::format(
-                        "{}: {} fills rows with Duplicate, which does not accept {} (it accepts int16, "
-                        "half, bfloat16, int32, float); broadcast a wider type and Cast",
-                        label(n, i), node_kind_name(n.kind), dt(n.element)));
+                    fmt::format("{}: {} fills rows with Duplicate, which does not accept {} (it accepts {}); "
+                                "broadcast a wider type and Cast",
+                                label(n, i), node_kind_name(n.kind), dt(n.element),
+                                by_width([&](DType t) { return duplicate_dtype_legal(arch, t); })));
             const bool arithmetic = n.kind == NodeKind::Compute || is_reduce(n.kind);
             if (!arithmetic) continue;
             if (n.element == DType::bf16 && !hw::arithmetic_dtype_legal(arch, DType::bf16)) {
@@ -240,6 +240,18 @@ class Checker {
         for (DType t : hw::kAllDTypes)
             if (pred(t)) list += (list.empty() ? "" : ", ") + dt(t);
         return list.empty() ? std::string("nothing") : list;
+    }
+
+    // The types `pred` accepts, narrowest first and integers before floats of one width, as
+    // docs/hardware-model.md §6.3 lists them: "int16, half, bfloat16, int32, float".
+    template <class Pred>
+    static std::string by_width(Pred pred) {
+        static constexpr DType kByWidth[] = {DType::i8,   DType::u8,  DType::i16, DType::f16,
+                                             DType::bf16, DType::i32, DType::f32, DType::i64};
+        std::string list;
+        for (DType t : kByWidth)
+            if (pred(t)) list += (list.empty() ? "" : ", ") + dt(t);
+        return list;
     }
 
     void add(Severity s, std::string_view rule, int node, SourcePos pos, std::string message) {

@@ -1,8 +1,10 @@
-// The catalogue of validation rules and the element types each functor accepts.
+// The catalogue of validation rules, and the element types each functor and node accepts, derived from the
+// vector instruction table (evg/hw/numeric/vector_rules.hpp).
 #include <array>
+#include <span>
 
 #include "evg/graph/validate.hpp"
-#include "evg/hw/numeric/cast_rules.hpp"
+#include "evg/hw/numeric/vector_rules.hpp"
 
 namespace evg::graph {
 namespace {
@@ -54,39 +56,115 @@ std::span<const RuleInfo> validation_rules() {
     return kRules;
 }
 
-bool functor_dtype_legal(ArchId arch, Functor fn, DType t) {
-    const bool bf16 = t == DType::bf16 && hw::arithmetic_dtype_legal(arch, DType::bf16);
-    const bool fp = t == DType::f16 || t == DType::f32 || bf16;
+namespace {
+
+using hw::VectorOp;
+
+// The vector instructions the library issues for a functor (lib/catlass operations.hpp): AddRelu is Add then
+// Relu, the Ascend950 Reciprocal is Divs(1, x), Rsqrt is Sqrt then Divs, Sigmoid is Muls, Exp, Adds, Divs.
+std::span<const VectorOp> functor_instructions(Functor fn) {
+    static constexpr VectorOp kExp[] = {VectorOp::Exp};
+    static constexpr VectorOp kRelu[] = {VectorOp::Relu};
+    static constexpr VectorOp kSqrt[] = {VectorOp::Sqrt};
+    static constexpr VectorOp kRsqrtFast[] = {VectorOp::Rsqrt};
+    static constexpr VectorOp kSilu[] = {VectorOp::Silu};
+    static constexpr VectorOp kLeakyRelu[] = {VectorOp::LeakyRelu};
+    static constexpr VectorOp kMuls[] = {VectorOp::Muls};
+    static constexpr VectorOp kAdds[] = {VectorOp::Adds};
+    static constexpr VectorOp kMaxs[] = {VectorOp::Maxs};
+    static constexpr VectorOp kMins[] = {VectorOp::Mins};
+    static constexpr VectorOp kAdd[] = {VectorOp::Add};
+    static constexpr VectorOp kSub[] = {VectorOp::Sub};
+    static constexpr VectorOp kMul[] = {VectorOp::Mul};
+    static constexpr VectorOp kDiv[] = {VectorOp::Div};
+    static constexpr VectorOp kMax[] = {VectorOp::Max};
+    static constexpr VectorOp kMin[] = {VectorOp::Min};
+    static constexpr VectorOp kAddRelu[] = {VectorOp::Add, VectorOp::Relu};
+    static constexpr VectorOp kPrelu[] = {VectorOp::Prelu};
+    static constexpr VectorOp kReciprocal[] = {VectorOp::Divs};
+    static constexpr VectorOp kRsqrt[] = {VectorOp::Sqrt, VectorOp::Divs};
+    static constexpr VectorOp kSigmoid[] = {VectorOp::Muls, VectorOp::Exp, VectorOp::Adds, VectorOp::Divs};
     switch (fn) {
-        case Functor::Add:
-        case Functor::Sub:
-        case Functor::Mul:
-        case Functor::Max:
-        case Functor::Min:
-        case Functor::Adds:
-        case Functor::Muls:
-        case Functor::Maxs:
-        case Functor::Mins:
-            return fp || t == DType::i16 || t == DType::i32;
+        case Functor::Exp:
+            return kExp;
         case Functor::Relu:
+            return kRelu;
+        case Functor::Sqrt:
+            return kSqrt;
+        case Functor::RsqrtFast:
+            return kRsqrtFast;
+        case Functor::Silu:
+            return kSilu;
+        case Functor::LeakyRelu:
+            return kLeakyRelu;
+        case Functor::Muls:
+            return kMuls;
+        case Functor::Adds:
+            return kAdds;
+        case Functor::Maxs:
+            return kMaxs;
+        case Functor::Mins:
+            return kMins;
+        case Functor::Add:
+            return kAdd;
+        case Functor::Sub:
+            return kSub;
+        case Functor::Mul:
+            return kMul;
+        case Functor::Div:
+            return kDiv;
+        case Functor::Max:
+            return kMax;
+        case Functor::Min:
+            return kMin;
         case Functor::AddRelu:
-            return fp || t == DType::i32;
-        default:
-            return fp;
+            return kAddRelu;
+        case Functor::Prelu:
+            return kPrelu;
+        case Functor::Reciprocal:
+            return kReciprocal;
+        case Functor::Rsqrt:
+            return kRsqrt;
+        case Functor::Sigmoid:
+            return kSigmoid;
     }
+    return {};
+}
+
+bool all_accept(ArchId arch, std::span<const VectorOp> ops, DType t) {
+    if (ops.empty()) return false;
+    for (VectorOp op : ops)
+        if (!hw::vector_dtype_legal(arch, op, t)) return false;
+    return true;
+}
+
+// The reduce nodes reduce floating-point data: the library instantiates them for half, bfloat16 and float
+// (dynamic_data.cpp), whatever their instructions would accept beyond that.
+bool reduce_element(DType t) {
+    return hw::dtype_is_float(t);
+}
+
+}  // namespace
+
+bool functor_dtype_legal(ArchId arch, Functor fn, DType t) {
+    return all_accept(arch, functor_instructions(fn), t);
 }
 
 bool reduce_dtype_legal(ArchId arch, DType t) {
-    return t == DType::f16 || t == DType::f32 || (t == DType::bf16 && hw::arithmetic_dtype_legal(arch, t));
+    return reduce_dtype_legal(arch, NodeKind::RowReduce, t);
 }
 
 bool reduce_dtype_legal(ArchId arch, NodeKind kind, DType t) {
-    if (kind == NodeKind::RowReduce) return reduce_dtype_legal(arch, t);
-    return t == DType::f16 || t == DType::f32;
+    // RowReduce combines rows with Add (Max, Min: the same types); Col/ScalarReduce reduce each row with
+    // ReduceSum (ReduceMax, ReduceMin: the same types). Both then store through a GM atomic, which takes
+    // every float type.
+    static constexpr VectorOp kRowReduce[] = {VectorOp::Add, VectorOp::Max, VectorOp::Min};
+    static constexpr VectorOp kReduce[] = {VectorOp::ReduceSum, VectorOp::ReduceMax, VectorOp::ReduceMin};
+    return reduce_element(t) && all_accept(arch, kind == NodeKind::RowReduce ? kRowReduce : kReduce, t);
 }
 
-bool duplicate_dtype_legal(DType t) {
-    return t == DType::i16 || t == DType::f16 || t == DType::bf16 || t == DType::i32 || t == DType::f32;
+bool duplicate_dtype_legal(ArchId arch, DType t) {
+    return hw::vector_dtype_legal(arch, VectorOp::Duplicate, t);
 }
 
 }  // namespace evg::graph

@@ -245,26 +245,6 @@ void store_int(DType t, void* p, int64_t v) {
 
 }  // namespace
 
-std::string_view round_mode_name(RoundMode m) {
-    switch (m) {
-        case RoundMode::CAST_NONE:
-            return "CAST_NONE";
-        case RoundMode::CAST_RINT:
-            return "CAST_RINT";
-        case RoundMode::CAST_FLOOR:
-            return "CAST_FLOOR";
-        case RoundMode::CAST_CEIL:
-            return "CAST_CEIL";
-        case RoundMode::CAST_ROUND:
-            return "CAST_ROUND";
-        case RoundMode::CAST_TRUNC:
-            return "CAST_TRUNC";
-        case RoundMode::CAST_ODD:
-            return "CAST_ODD";
-    }
-    return "CAST_UNKNOWN";
-}
-
 namespace detail {
 
 uint16_t float_to_half_mode(float f, RoundMode m) {

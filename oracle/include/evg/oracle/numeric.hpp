@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "evg/hw/numeric/convert.hpp"  // enum RoundMode (the functions there are the machine's; not used here)
-#include "evg/hw/numeric/types.hpp"    // enum DType
+#include "evg/hw/numeric/dtype.hpp"       // enum DType (vocabulary)
+#include "evg/hw/numeric/round_mode.hpp"  // enum RoundMode (vocabulary; the oracle rounds on its own)
 
 namespace evg::oracle {
 

@@ -12,8 +12,8 @@
 
 #include "evg/graph/functor.hpp"
 #include "evg/hw/arch.hpp"
-#include "evg/hw/numeric/convert.hpp"
-#include "evg/hw/numeric/types.hpp"
+#include "evg/hw/numeric/dtype.hpp"
+#include "evg/hw/numeric/round_mode.hpp"
 
 namespace evg::graph {
 

@@ -52,19 +52,18 @@ inline void check(const Graph& g, ArchId arch) {
     throw_on_error(validate(g, arch));
 }
 
-// Element types the vector instructions behind a functor accept (docs/hardware-model.md §6.3): the Add family
-// and the scalar ops: int16, half, int32, float; Relu/AddRelu: half, int32, float; everything else (Exp,
-// Sqrt, Div, LeakyRelu, Silu, Rsqrt*, Reciprocal, Sigmoid, Prelu): half, float. bfloat16 joins the float
-// types where the arch has bf16 arithmetic (Ascend950). Arch availability of the functor is not checked here.
+// The element types of the vector instructions the library issues for a functor
+// (evg/hw/numeric/vector_rules.hpp, docs/hardware-model.md §6.3): a type is legal when every instruction of
+// the functor accepts it (AddRelu: Add and Relu; Sigmoid: Muls, Exp, Adds, Divs; ...). Arch availability of
+// the functor is not checked here.
 bool functor_dtype_legal(ArchId arch, Functor fn, DType t);
-// Element types of Row/Col/ScalarReduce (ReduceSum/Max/Min and the atomics): half and float (+ bf16 on 950).
+// Element types of RowReduce (the RowReduce case of the next function).
 bool reduce_dtype_legal(ArchId arch, DType t);
-// The same per reduce kind: RowReduce combines rows with Add/Max/Min (+ bf16 where the arch has bf16
-// arithmetic), Col/ScalarReduce use ReduceSum/ReduceMax/ReduceMin, which take half and float only
-// (docs/hardware-model.md §6).
+// The same per reduce kind: the reduce nodes take float types (half, float; bfloat16 where the arch has bf16
+// arithmetic) that their instructions accept: RowReduce combines rows with Add/Max/Min, Col/ScalarReduce use
+// ReduceSum/ReduceMax/ReduceMin, which take half and float only.
 bool reduce_dtype_legal(ArchId arch, NodeKind kind, DType t);
-// Element types of Duplicate, which Col/ScalarBroadcast use to fill rows: int16, half, bfloat16, int32,
-// float.
-bool duplicate_dtype_legal(DType t);
+// Element types of Duplicate, which Col/ScalarBroadcast use to fill rows.
+bool duplicate_dtype_legal(ArchId arch, DType t);
 
 }  // namespace evg::graph

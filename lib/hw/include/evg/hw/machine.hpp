@@ -45,7 +45,11 @@ class Machine {
     Core* aic_of(int block);
     Core* aiv_of(int block, int sub);
 
-    // ---- used by Core ----
+  private:
+    friend class Core;
+
+    // ---- Core's interface to the machine (private: only Core calls these; lib/ascendc and tests go through
+    // Core's public calls) ----
     // Numbers an instruction and records it in the trace; false when the instruction budget is exhausted.
     bool register_instr(Instr& in);
     void after_issue(Core& c);  // gives the scheduler a chance to execute (in order: everything it can)
@@ -69,8 +73,6 @@ class Machine {
     // A read by `in` of GM bytes dirty in a core's data cache (`d`, from DataCache::find): dcache_not_clean.
     void dcache_violation(Core& reader, const Instr& in, const DataCache::Dirty& d);
 
-  private:
-    friend class Core;
     Device& dev_;
     Config cfg_;
     int block_dim_;

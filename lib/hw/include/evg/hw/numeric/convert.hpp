@@ -4,24 +4,10 @@
 #include <cstdint>
 #include <string_view>
 
+#include "evg/hw/numeric/round_mode.hpp"
 #include "evg/hw/numeric/types.hpp"
 
 namespace evg::hw {
-
-// Values and order match AscendC::RoundMode.
-enum class RoundMode : uint8_t {
-    CAST_NONE = 0,
-    CAST_RINT,
-    CAST_FLOOR,
-    CAST_CEIL,
-    CAST_ROUND,
-    CAST_TRUNC,
-    CAST_ODD
-};
-inline constexpr RoundMode kAllRoundModes[] = {
-    RoundMode::CAST_NONE,  RoundMode::CAST_RINT,  RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
-    RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC, RoundMode::CAST_ODD};
-std::string_view round_mode_name(RoundMode m);  // "CAST_RINT", ...
 
 // Exact widenings (NaN payloads kept). Inline: table lookup / shift.
 inline float half_to_float(uint16_t bits) {

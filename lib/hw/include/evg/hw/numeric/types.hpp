@@ -1,9 +1,11 @@
-// Bit-exact storage types and the element-type catalogue of the machine (docs/hardware-model.md §7).
+// Bit-exact storage types of the machine (half, bfloat16) and the C++ type of each DType
+// (docs/hardware-model.md §7). The DType catalogue itself (names, sizes) is the vocabulary's:
+// evg/hw/numeric/dtype.hpp.
 #pragma once
 #include <bit>
 #include <cstdint>
-#include <optional>
-#include <string_view>
+
+#include "evg/hw/numeric/dtype.hpp"
 
 namespace evg::hw {
 
@@ -98,34 +100,6 @@ inline bfloat16::bfloat16(float f) : bits(detail::float_to_bf16_rne(f)) {}
 inline bfloat16::operator float() const {
     return detail::bf16_bits_to_float(bits);
 }
-
-enum class DType : uint8_t { f32, f16, bf16, i8, u8, i16, i32, i64 };
-inline constexpr DType kAllDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::i8,
-                                       DType::u8,  DType::i16, DType::i32,  DType::i64};
-
-constexpr int dtype_size(DType t) {
-    switch (t) {
-        case DType::f32:
-        case DType::i32:
-            return 4;
-        case DType::f16:
-        case DType::bf16:
-        case DType::i16:
-            return 2;
-        case DType::i8:
-        case DType::u8:
-            return 1;
-        case DType::i64:
-            return 8;
-    }
-    return 0;
-}
-constexpr bool dtype_is_float(DType t) {
-    return t == DType::f32 || t == DType::f16 || t == DType::bf16;
-}
-// Canonical names: "float", "half", "bfloat16", "int8", "uint8", "int16", "int32", "int64".
-std::string_view dtype_name(DType t);
-std::optional<DType> dtype_from_name(std::string_view s);  // also accepts "bfloat16_t", "int32_t", ...
 
 template <class T>
 struct dtype_of;

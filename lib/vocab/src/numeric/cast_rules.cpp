@@ -62,17 +62,6 @@ constexpr Rule kRules[] = {
     {DType::i8, DType::i32, 0, kNone, nullptr},
 };
 
-// Chip names as spelled by the ArchId enumerators (kept local so this file does not depend on arch.cpp).
-std::string_view chip_name(ArchId a) {
-    switch (a) {
-        case ArchId::AtlasA2:
-            return "AtlasA2";
-        case ArchId::Ascend950:
-            return "Ascend950";
-    }
-    return "unknown chip";
-}
-
 ModeSet modes_on(const Rule& r, ArchId a) {
     return a == ArchId::Ascend950 ? r.ascend950 : r.atlas_a2;
 }
@@ -104,7 +93,7 @@ std::string mode_list(ModeSet s) {
 }  // namespace
 
 CastRule cast_rule(ArchId arch, DType from, DType to, RoundMode m) {
-    const std::string chip(chip_name(arch));
+    const std::string chip(arch_name(arch));
     const std::string pair = pair_text(from, to);
     const Rule* rule = find_rule(from, to);
     const ModeSet allowed = rule ? modes_on(*rule, arch) : ModeSet{0};
@@ -144,23 +133,6 @@ CastRule cast_rule(ArchId arch, DType from, DType to, RoundMode m) {
         reason += rule->note;
     }
     return {false, reason};
-}
-
-bool arithmetic_dtype_legal(ArchId arch, DType t) {
-    switch (t) {
-        case DType::f32:
-        case DType::f16:
-        case DType::i16:
-        case DType::i32:
-            return true;
-        case DType::bf16:
-            return arch == ArchId::Ascend950;  // bf16 is not a compute type on Atlas A2 (§6.3)
-        case DType::i8:
-        case DType::u8:
-        case DType::i64:
-            return false;
-    }
-    return false;
 }
 
 }  // namespace evg::hw

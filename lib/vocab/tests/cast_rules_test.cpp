@@ -157,15 +157,5 @@ TEST(NumericCastRules, SampleRejectionsExplainThemselves) {
     EXPECT_FALSE(bad.reason.empty());
 }
 
-TEST(NumericCastRules, ArithmeticDtypes) {
-    for (ArchId a : {ArchId::AtlasA2, ArchId::Ascend950}) {
-        for (DType t : {DType::f32, DType::f16, DType::i16, DType::i32})
-            EXPECT_TRUE(arithmetic_dtype_legal(a, t));
-        for (DType t : {DType::i8, DType::u8, DType::i64}) EXPECT_FALSE(arithmetic_dtype_legal(a, t));
-    }
-    EXPECT_FALSE(arithmetic_dtype_legal(ArchId::AtlasA2, DType::bf16));
-    EXPECT_TRUE(arithmetic_dtype_legal(ArchId::Ascend950, DType::bf16));
-}
-
 }  // namespace
 }  // namespace evg::hw

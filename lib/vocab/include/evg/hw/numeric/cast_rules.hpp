@@ -4,7 +4,8 @@
 #include <string>
 
 #include "evg/hw/arch.hpp"
-#include "evg/hw/numeric/convert.hpp"
+#include "evg/hw/numeric/dtype.hpp"
+#include "evg/hw/numeric/round_mode.hpp"
 
 namespace evg::hw {
 
@@ -20,8 +21,5 @@ CastRule cast_rule(ArchId arch, DType from, DType to, RoundMode m);
 inline bool cast_legal(ArchId arch, DType from, DType to, RoundMode m) {
     return cast_rule(arch, from, to, m).legal;
 }
-
-// Whether vector arithmetic (Add, Exp, ...) accepts `t` on `arch` (no bf16 arithmetic on AtlasA2).
-bool arithmetic_dtype_legal(ArchId arch, DType t);
 
 }  // namespace evg::hw

@@ -1,0 +1,230 @@
+// Machine, scheduling: which queued instruction may execute, the in-order and adversarial schedulers, and the
+// cores as fibers that block until their wait can be satisfied.
+#include "evg/hw/machine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "evg/hw/error.hpp"
+#include "fiber.hpp"
+
+namespace evg::hw {
+
+namespace {
+bool is_set(InstrKind k) {
+    return k == InstrKind::set_flag || k == InstrKind::cross_set;
+}
+bool is_wait(InstrKind k) {
+    return k == InstrKind::wait_flag || k == InstrKind::cross_wait;
+}
+}  // namespace
+
+bool Machine::executable(Core& c, int slot, size_t pos) const {
+    auto& q = c.pipes_[static_cast<size_t>(slot)];
+    if (pos >= q.queue.size()) return false;
+    const Instr& in = *q.queue[pos];
+    if (pos > 0) {
+        // What a pipe that does not keep order allows: a later plain instruction may complete before earlier
+        // plain instructions and before an earlier set (a set waits for the earlier instructions of its pipe,
+        // it does not hold back later ones); a wait may be satisfied while earlier plain instructions are in
+        // flight. Nothing passes a wait or a barrier, and a set or a barrier passes nothing.
+        Pipe p = slot_pipe(slot);
+        bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
+        if (ordered || pos >= cfg_.reorder_window) return false;
+        if (in.kind != InstrKind::plain && !is_wait(in.kind)) return false;
+        for (size_t j = 0; j < pos; ++j) {
+            InstrKind k = q.queue[j]->kind;
+            if (is_wait(k) || k == InstrKind::barrier) return false;
+            if (is_wait(in.kind) && k != InstrKind::plain) return false;
+        }
+    }
+    if (in.kind == InstrKind::wait_flag) {
+        auto it = c.flags_.find({static_cast<int>(in.event), in.event_id});
+        return it != c.flags_.end() && !it->second.pending.empty();
+    }
+    if (in.kind == InstrKind::cross_wait) {
+        auto it = c.counters_.find({in.cross_mode == 4 ? 4 : 0, in.cross_flag});
+        return it != c.counters_.end() && !it->second.pending.empty();
+    }
+    return true;
+}
+
+void Machine::execute(Core& c, int slot, size_t pos) {
+    auto& q = c.pipes_[static_cast<size_t>(slot)];
+    ++steps_;
+    if (pos > 0) {
+        bool over_plain = false, over_set = false;
+        for (size_t j = 0; j < pos; ++j) {
+            over_plain |= q.queue[j]->kind == InstrKind::plain;
+            over_set |= is_set(q.queue[j]->kind);
+        }
+        if (is_wait(q.queue[pos]->kind)) {
+            coverage_.wait_over_plain++;
+            // The instructions the wait overtakes come before it in the pipe: they keep what the pipe knew.
+            for (size_t j = 0; j < pos; ++j) q.frozen.try_emplace(q.queue[j]->epoch, q.known);
+        } else {
+            coverage_.plain_over_plain += over_plain;
+            coverage_.plain_over_set += over_set;
+        }
+    }
+    std::unique_ptr<Instr> in = std::move(q.queue[pos]);
+    q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
+    AgentId me = c.agent(in->pipe);
+    Pipe p = in->pipe;
+    bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
+    VectorClock known;
+    if (auto f = q.frozen.find(in->epoch); f != q.frozen.end()) {
+        known = std::move(f->second);
+        q.frozen.erase(f);
+    } else {
+        known = q.known;
+    }
+    if (in->issued) known.join(*in->issued);
+    switch (in->kind) {
+        case InstrKind::plain:
+            if (cfg_.checks.race) race_check(c, *in, known);
+            if (in->exec) in->exec(*in);
+            break;
+        case InstrKind::barrier:
+            q.known.raise(me, in->epoch);
+            break;
+        case InstrKind::set_flag: {
+            known.raise(me, in->epoch);
+            flag_set(c, *in, known);
+            break;
+        }
+        case InstrKind::wait_flag:
+            flag_wait(c, *in, q.known);
+            break;
+        case InstrKind::cross_set: {
+            known.raise(me, in->epoch);
+            deliver_cross(c, *in, known);
+            break;
+        }
+        case InstrKind::cross_wait:
+            counter_wait(c, *in, q.known);
+            break;
+    }
+    if (ordered) q.known.raise(me, in->epoch);
+}
+
+bool Machine::drain_in_order() {
+    bool any = false, progress = true;
+    while (progress) {
+        progress = false;
+        for (auto& cp : cores_)
+            for (int s = 0; s < kPipeSlots; ++s)
+                while (executable(*cp, s, 0)) {
+                    execute(*cp, s, 0);
+                    progress = any = true;
+                }
+    }
+    return any;
+}
+
+bool Machine::random_step() {
+    struct Cand {
+        Core* c;
+        int slot;
+        size_t pos;
+    };
+    std::vector<Cand> cands;
+    for (auto& cp : cores_)
+        for (int s = 0; s < kPipeSlots; ++s) {
+            size_t n = std::min<size_t>(cp->pipes_[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
+            for (size_t pos = 0; pos < n; ++pos)
+                if (executable(*cp, s, pos)) cands.push_back({cp.get(), s, pos});
+        }
+    if (cands.empty()) return false;
+    auto& pick = cands[std::uniform_int_distribution<size_t>(0, cands.size() - 1)(rng_)];
+    execute(*pick.c, pick.slot, pick.pos);
+    return true;
+}
+
+void Machine::drain() {
+    if (cfg_.scheduler == SchedulerKind::in_order) {
+        drain_in_order();
+        return;
+    }
+    while (random_step()) {
+    }
+}
+
+void Machine::after_issue(Core& c) {
+    if (cfg_.scheduler == SchedulerKind::in_order) {
+        drain_in_order();
+        return;
+    }
+    // Adversarial: run a random amount of pending work, and sometimes hand the scalar baton to another
+    // core.
+    int steps = std::uniform_int_distribution<int>(0, 3)(rng_);
+    for (int i = 0; i < steps && random_step(); ++i) {
+    }
+    if (std::uniform_int_distribution<int>(0, 7)(rng_) == 0 && !c.aborting_) yield_to_scheduler(c.index());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fibers and scheduling
+
+void Machine::yield_to_scheduler(int i) {
+    runners_[static_cast<size_t>(i)].fiber->yield();
+}
+
+void Machine::block_until(Core& c, const std::function<bool()>& ready, std::string what) {
+    for (;;) {
+        if (cfg_.scheduler == SchedulerKind::in_order) {
+            drain_in_order();
+        } else {
+            while (!ready() && random_step()) {
+            }
+        }
+        if (ready() || c.aborting_) return;
+        auto& r = runners_[static_cast<size_t>(c.index())];
+        r.state = Runner::State::blocked;
+        r.ready = ready;
+        r.blocked_on = what;
+        yield_to_scheduler(c.index());
+        r.state = Runner::State::ready;
+        r.ready = nullptr;
+        if (c.aborting_) return;
+    }
+}
+
+void Machine::core_main(int i, const std::function<void()>& kernel) {
+    Core& c = core(i);
+    auto fail = [&](const std::string& what) {
+        violate({ViolationKind::kernel_exception,
+                 Severity::error,
+                 fmt::format("the kernel body on {} threw: {}", c.name(), what),
+                 {},
+                 1});
+    };
+    try {
+        kernel();
+        c.finish_kernel();
+    } catch (const detail::CoreAbortTag&) {
+    } catch (const evg::Error& e) {
+        fail(e.what());
+    } catch (const std::exception& e) {
+        fail(e.what());
+    } catch (...) {
+        // A kernel thread that was stopped unwinds with an internal token; anything else is reported.
+        if (!c.aborting_) fail("an exception of unknown type");
+    }
+    runners_[static_cast<size_t>(i)].state = Runner::State::finished;
+}
+
+int Machine::pick_runnable() {
+    std::vector<int> cand;
+    for (size_t i = 0; i < runners_.size(); ++i) {
+        auto& r = runners_[i];
+        if (r.state == Runner::State::ready) cand.push_back(static_cast<int>(i));
+        if (r.state == Runner::State::blocked && r.ready && r.ready()) cand.push_back(static_cast<int>(i));
+    }
+    if (cand.empty()) return -1;
+    if (cfg_.scheduler == SchedulerKind::in_order) return cand.front();
+    return cand[std::uniform_int_distribution<size_t>(0, cand.size() - 1)(rng_)];
+}
+
+}  // namespace evg::hw
