@@ -37,10 +37,11 @@ class Fiber {
     void* stack_ = nullptr;  // the usable stack, above its guard page
     bool started_ = false;
     bool finished_ = false;
-    // AddressSanitizer bookkeeping (unused in other builds).
-    void* fake_stack_ = nullptr;
-    const void* caller_bottom_ = nullptr;
-    size_t caller_size_ = 0;
+    // AddressSanitizer bookkeeping, read and written only when fiber.cpp is built with ASan (clang's
+    // -Wunused-private-field would fail the other builds).
+    [[maybe_unused]] void* fake_stack_ = nullptr;
+    [[maybe_unused]] const void* caller_bottom_ = nullptr;
+    [[maybe_unused]] size_t caller_size_ = 0;
 };
 
 }  // namespace evg::hw::detail
