@@ -1,6 +1,7 @@
 #include "evg/hw/device.hpp"
 
 #include <fmt/format.h>
+#include <utility>
 
 #include <cstring>
 
@@ -8,7 +9,7 @@
 
 namespace evg::hw {
 
-Device::Device(Config cfg) : cfg_(cfg) {}
+Device::Device(Config cfg) : cfg_(std::move(cfg)) {}
 Device::~Device() = default;
 
 void* Device::malloc(uint64_t bytes, std::string name) {
@@ -113,7 +114,7 @@ Device& device() {
 }
 
 Device& reset_device(Config cfg) {
-    device_slot() = std::make_unique<Device>(cfg);
+    device_slot() = std::make_unique<Device>(std::move(cfg));
     return *device_slot();
 }
 

@@ -23,9 +23,9 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
     int aivs =
         type == KernelType::aic_only ? 0 : (type == KernelType::mix_aic_1_2 ? 2 * block_dim : block_dim);
     int sub_num = type == KernelType::mix_aic_1_2 ? 2 : 1;
-    cores_.reserve(static_cast<size_t>(aics + aivs));
+    cores_.reserve(static_cast<size_t>(aics) + static_cast<size_t>(aivs));
     // Clocks need the agent count before cores build them.
-    cores_.resize(static_cast<size_t>(aics + aivs));
+    cores_.resize(static_cast<size_t>(aics) + static_cast<size_t>(aivs));
     for (int b = 0; b < aics; ++b)
         cores_[static_cast<size_t>(b)] = std::make_unique<Core>(*this, b, CoreType::AIC, b, 0, 1);
     for (int v = 0; v < aivs; ++v) {
@@ -63,7 +63,7 @@ Core* Machine::aiv_of(int block, int sub) {
     int aics = type_ == KernelType::aiv_only ? 0 : block_dim_;
     int sub_num = type_ == KernelType::mix_aic_1_2 ? 2 : 1;
     if (sub < 0 || sub >= sub_num) return nullptr;
-    return cores_[static_cast<size_t>(aics + block * sub_num + sub)].get();
+    return cores_[static_cast<size_t>(aics) + static_cast<size_t>(block * sub_num + sub)].get();
 }
 
 bool Machine::register_instr(Instr& in) {

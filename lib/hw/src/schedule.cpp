@@ -171,7 +171,7 @@ void Machine::yield_to_scheduler(int i) {
     runners_[static_cast<size_t>(i)].fiber->yield();
 }
 
-void Machine::block_until(Core& c, const std::function<bool()>& ready, std::string what) {
+void Machine::block_until(Core& c, const std::function<bool()>& ready, const std::string& what) {
     for (;;) {
         if (cfg_.scheduler == SchedulerKind::in_order) {
             drain_in_order();

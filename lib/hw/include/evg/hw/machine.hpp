@@ -55,7 +55,7 @@ class Machine {
     void after_issue(Core& c);  // gives the scheduler a chance to execute (in order: everything it can)
     // Blocks the calling core's scalar unit until `ready()` holds; `what` describes the wait for deadlock
     // reports.
-    void block_until(Core& c, const std::function<bool()>& ready, std::string what);
+    void block_until(Core& c, const std::function<bool()>& ready, const std::string& what);
     void violate(Violation v);
     void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
     bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs clang-tidy-14 with the repository's .clang-tidy over every first-party translation unit of a
+# configured build (default build/release; its compile_commands.json), two at a time. Exit 1 on any finding.
+# Usage: scripts/tidy.sh [BUILD_DIR] [PATH_REGEX]   e.g. scripts/tidy.sh build/release 'lib/hw/'
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+filter=${2:-.}
+tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
+if [ -z "$tidy" ]; then
+  echo "tidy: clang-tidy-14 is not installed (scripts/install-deps.sh installs it)" >&2
+  exit 2
+fi
+if [ ! -f "$build/compile_commands.json" ]; then
+  echo "tidy: $build/compile_commands.json is missing: configure first (cmake --preset release)" >&2
+  exit 2
+fi
+root=$(pwd)
+# First-party sources only: not the generated corpus under the build folder.
+files=$(python3 - "$build/compile_commands.json" "$root" "$filter" <<'PY'
+import json, re, sys
+entries = json.load(open(sys.argv[1]))
+root, pattern = sys.argv[2], re.compile(sys.argv[3])
+seen = set()
+for e in entries:
+    f = e["file"]
+    if not f.startswith(root + "/") or "/build/" in f[len(root):] or f in seen:
+        continue
+    rel = f[len(root) + 1:]
+    if pattern.search(rel):
+        seen.add(f)
+        print(rel)
+PY
+)
+count=$(printf '%s\n' "$files" | grep -c . || true)
+[ "$count" -gt 0 ] || { echo "tidy: no translation unit matches '$filter'" >&2; exit 2; }
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+printf '%s\n' "$files" | xargs -P 2 -I{} sh -c '"$0" -p "$1" --quiet "$2" 2>/dev/null || echo "tidy-failed: $2"' \
+  "$tidy" "$build" {} >"$log" || status=$?
+# A finding prints "file:line:col: error: message [check]" (WarningsAsErrors) or a warning line.
+if grep -qE ': (warning|error): |^tidy-failed: ' "$log"; then
+  grep -E ': (warning|error): |^tidy-failed: ' "$log" | sort -u
+  echo "tidy: findings in $count translation units (checks: .clang-tidy)"
+  exit 1
+fi
+[ "$status" -eq 0 ] || { cat "$log"; exit 1; }
+echo "tidy: $count translation units clean"
