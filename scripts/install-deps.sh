@@ -2,7 +2,7 @@
 # Installs the Debian packages evgcheck builds against. Idempotent; silent when all are present.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build g++ clang-14 clang-format-14
+  build-essential cmake ninja-build g++ clang-14 clang-format-14 clang-tidy-14
   libclang-rt-14-dev  # clang-14's libFuzzer runtime (the fuzz preset: fuzz/README.md)
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libeigen3-dev libfmt-dev
   nlohmann-json3-dev
