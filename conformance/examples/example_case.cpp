@@ -138,6 +138,8 @@ void ExampleCase::check(const hw::Report& report, const std::string& problem_tex
         EXPECT_EQ(aclrtMemcpy(got.data(), got.size(), b.device, got.size(), ACL_MEMCPY_DEVICE_TO_HOST),
                   ACL_SUCCESS);
     }
+    run_ = run;
+    exact_friendly_ = exact_friendly;
     const oracle::OracleResult golden = oracle::evaluate(problem, inputs);
     verify::JudgeOptions options;
     options.exact_data = exact_friendly;
@@ -160,6 +162,19 @@ void ExampleCase::check(const hw::Report& report, const std::string& problem_tex
     row.violations = violation_summary(report);
     row.comparison = comparison;
     record_row(row);
+}
+
+void ExampleCase::expect_data_tells(const std::string& mutant_text, const std::string& what) {
+    const graph::Problem mutant = graph::parse_problem(mutant_text);
+    oracle::Inputs inputs;
+    for (const Buffer& b : buffers_) inputs.emplace(b.name, b.host);
+    verify::JudgeOptions options;
+    options.exact_data = exact_friendly_;
+    const verify::Verdict verdict = verify::judge(mutant, run_, oracle::evaluate(mutant, inputs), options);
+    std::size_t mismatches = 0;
+    for (const verify::OutputCheck& c : verdict.outputs) mismatches += c.mismatches;
+    EXPECT_GT(mismatches, 0u) << "the data cannot tell the example's graph from " << what << ":\n"
+                              << mutant_text;
 }
 
 }  // namespace evg::examples

@@ -20,6 +20,7 @@
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "evg/graph/describe.hpp"
 #include "evg/graph/graph.hpp"
+#include "evg/graph/run.hpp"
 #include "evg/hw/report.hpp"
 #include "evg/oracle/host_tensor.hpp"
 #include "kernel_operator.h"
@@ -83,6 +84,11 @@ class ExampleCase {
     void check(const hw::Report& report, const std::string& problem_text, const graph::Graph& described,
                const UbExpectation& ub, bool exact_friendly);
 
+    // After check(): the data can tell `mutant_text` from the example's graph. The judge of this run against
+    // the oracle's evaluation of the mutant (the same problem with, e.g., two arguments of a non-commutative
+    // node swapped) must find an output_mismatch, so a library that computed the mutant fails check().
+    void expect_data_tells(const std::string& mutant_text, const std::string& what);
+
   private:
     struct Buffer {
         std::string name;
@@ -95,6 +101,8 @@ class ExampleCase {
     std::string example_, config_;
     Shape shape_;
     std::vector<Buffer> buffers_;
+    graph::ModelRun run_;  // what check() judged: the report and the outputs read back
+    bool exact_friendly_ = false;
 };
 
 // Seeded data: the same case gets the same bytes in every run.

@@ -65,7 +65,7 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     m.result = start_result(spec);
     const graph::Problem& p = c.problem;
     m.result.graph_text = graph::print(p);
-    const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed);
+    const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed, c.input_sign);
     graph::RunInputs in;
     for (const auto& [name, t] : data.inputs) {
         const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());

@@ -44,6 +44,8 @@ void add(std::vector<CaseSpec>& out, const std::string& kind, ArchId arch, DType
     c.problem = std::move(p);
     c.data = data;
     c.data_seed = seed;
+    // A Max reduce reduces all-negative data, a Min all-positive: a wrong identity shows (verify/data.hpp).
+    c.input_sign = verify::identity_telling_sign(c.problem);
     const std::string id = fmt::format("{}/{}/{}/{}{}", kind, arch_str(arch), dtype_str(dtype),
                                        variant.empty() ? "" : variant + "/", tail);
     out.push_back(model_case(id, "node", kind, dtype_str(dtype), std::move(c), applicability_rules()));

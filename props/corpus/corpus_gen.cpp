@@ -103,7 +103,12 @@ int main(int argc, char** argv) {
     const int per_file = std::atoi(argv[3]);
     const uint64_t seed = std::strtoull(argv[4], nullptr, 10);
     std::filesystem::create_directories(dir);
-    const rc::Gen<props::Case> gen = props::case_gen();
+    // Half the cases test the static visitors' traversal (props::traversal_genes: trees and DAGs whose
+    // multi-input nodes are non-commutative and take distinct subtrees); the other half is the property
+    // suite's own mix.
+    props::GenConfig cfg;
+    cfg.traversal_share = 50;
+    const rc::Gen<props::Case> gen = props::case_gen(cfg);
     int index = 0;
     uint64_t draw = 0;
     for (int f = 0; f < files; ++f) {

@@ -54,6 +54,57 @@ rc::Gen<int64_t> dim_gen(int64_t tile, int max_tiles) {
     });
 }
 
+// The gene of a Compute with functor `fn` (Sub if the arch lacks it for the type) over the genes at `inputs`.
+Gene compute_gene(ArchId arch, uint8_t dtype, Functor fn, const std::vector<int>& inputs, int pos) {
+    const std::vector<DType>& ar = arithmetic_palette(arch);
+    const std::vector<Functor> fns = compute_functors(arch, ar[dtype % ar.size()]);
+    Gene g = make_gene(GeneOp::Compute);
+    g.dtype = dtype;
+    auto at = std::find(fns.begin(), fns.end(), fn);
+    if (at == fns.end()) at = std::find(fns.begin(), fns.end(), Functor::Sub);
+    g.fn = static_cast<uint8_t>(at == fns.end() ? 0 : at - fns.begin());
+    g.extra = static_cast<uint8_t>(inputs.size() >= 2 ? inputs.size() - 2 : 0);  // inputs beyond two
+    g.scalar = static_cast<uint8_t>(*gen::inRange<int>(0, 16));
+    for (int in : inputs) g.refs.push_back(static_cast<uint8_t>(pos - 1 - in));  // resolve(): pos - 1 - r
+    return g;
+}
+
+// Appends the genes of a random subtree in post-order (children first) and returns its root's position:
+// a multi-input Compute while `budget` lasts (always when `internal`), else a leaf.
+int traversal_subtree(std::vector<Gene>& genes, ArchId arch, uint8_t dtype, bool internal, int& budget) {
+    auto pos = [&] { return static_cast<int>(genes.size()); };
+    if (budget > 0 && (internal || *gen::element(false, true))) {
+        --budget;
+        const Functor fn =
+            arch == ArchId::Ascend950
+                ? *gen::weightedElement<Functor>({{4, Functor::Sub},
+                                                  {2, Functor::Div},
+                                                  {2, Functor::Max},
+                                                  {2, Functor::Min},
+                                                  {1, Functor::Prelu}})
+                : *gen::weightedElement<Functor>(
+                      {{4, Functor::Sub}, {2, Functor::Div}, {2, Functor::Max}, {2, Functor::Min}});
+        const int arity = fn == Functor::Prelu ? 2 : *gen::weightedElement<int>({{3, 2}, {1, 3}});
+        std::vector<int> inputs;
+        for (int i = 0; i < arity; ++i)
+            inputs.push_back(traversal_subtree(genes, arch, dtype, false, budget));
+        genes.push_back(compute_gene(arch, dtype, fn, inputs, pos()));
+        return pos() - 1;
+    }
+    Gene leaf = make_gene(*gen::weightedElement<GeneOp>({{3, GeneOp::AccLoad},
+                                                         {4, GeneOp::AuxLoad},
+                                                         {2, GeneOp::RowBroadcast},
+                                                         {2, GeneOp::ColBroadcast},
+                                                         {1, GeneOp::ScalarBroadcast}}));
+    leaf.dtype = dtype;
+    genes.push_back(leaf);
+    if (*gen::weightedElement<bool>({{2, false}, {1, true}})) {  // under a scalar Compute
+        const Functor fn = *gen::element(Functor::Muls, Functor::Adds, Functor::Maxs, Functor::Mins);
+        genes.push_back(compute_gene(arch, dtype, fn, {pos() - 1}, pos()));
+    }
+    return pos() - 1;
+}
+
 Spec raw_spec(const GenConfig& cfg) {
     Spec s;
     s.arch = cfg.both_archs ? *gen::element(ArchId::AtlasA2, ArchId::Ascend950) : ArchId::AtlasA2;
@@ -75,12 +126,19 @@ Spec raw_spec(const GenConfig& cfg) {
     std::vector<int> counts;
     for (int i = 1; i <= cfg.max_genes; ++i) counts.push_back(i);
     const int genes = *gen::elementOf(counts);
-    for (int i = 0; i < genes; ++i) s.genes.push_back(*gene_gen());
+    if (cfg.traversal_share > 0 &&
+        *gen::weightedElement<bool>({{static_cast<std::size_t>(100 - cfg.traversal_share), false},
+                                     {static_cast<std::size_t>(cfg.traversal_share), true}}))
+        s.genes = traversal_genes(s.arch, *gen::weightedElement<bool>({{2, false}, {1, true}}));
+    else
+        for (int i = 0; i < genes; ++i) s.genes.push_back(*gene_gen());
     s.data = *gen::weightedElement<DataMode>(
         {{100 - cfg.float_share, DataMode::Exact}, {cfg.float_share, DataMode::Special}});
     s.data_seed = *gen::inRange<uint64_t>(0, 1u << 20);
     s.cores = *gen::element<uint8_t>(1, 2, 3, 4);
     s.sched_seed = *gen::weightedElement<uint64_t>({{2, 0}, {1, 1 + *gen::inRange<uint64_t>(0, 1u << 20)}});
+    // Drawn last, so that every earlier field of a seed's case stays what it was before this field.
+    s.signed_inputs = *gen::weightedElement<bool>({{3, false}, {1, true}});
     return s;
 }
 
@@ -160,6 +218,11 @@ std::vector<Spec> shrink_candidates(const Spec& s) {
     if (s.data != DataMode::Exact) {
         Spec c = s;
         c.data = DataMode::Exact;
+        add(c);
+    }
+    if (s.signed_inputs) {
+        Spec c = s;
+        c.signed_inputs = false;
         add(c);
     }
     if (s.arch_tile) {
@@ -254,6 +317,19 @@ std::vector<Spec> shrink_candidates(const Spec& s) {
             }
     }
     return out;
+}
+
+std::vector<Gene> traversal_genes(ArchId arch, bool dag) {
+    const uint8_t dtype = *gen::weightedElement<uint8_t>({{3, 0}, {1, 1}});  // float or half
+    int budget = *gen::element(1, 2, 3);                                     // multi-input Computes
+    std::vector<Gene> genes;
+    const int root = traversal_subtree(genes, arch, dtype, true, budget);
+    if (dag) {  // Sub(root, S), S the root's first input
+        const Gene& r = genes[static_cast<std::size_t>(root)];
+        const int shared = root - 1 - r.refs[0];
+        genes.push_back(compute_gene(arch, dtype, Functor::Sub, {root, shared}, root + 1));
+    }
+    return genes;
 }
 
 rc::Gen<Spec> spec_gen(const GenConfig& cfg) {

@@ -10,7 +10,7 @@ namespace evg::props {
 CaseRun run_case(const Case& c, uint32_t cores, uint64_t sched_seed, const graph::Problem* other,
                  graph::Swizzle swizzle) {
     CaseRun r;
-    verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed);
+    verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
     r.inputs = std::move(data.inputs);
     r.exact_data = data.exact_data;
     graph::RunInputs in;

@@ -12,9 +12,11 @@
 namespace evg::props {
 
 std::string to_text(const Case& c, const std::string& property) {
-    return fmt::format("# evgcheck regression: {}\n# case data={} data_seed={} cores={} sched={}\n{}",
+    // sign= only when not mixed, so that the files written before it read back unchanged.
+    const std::string sign = sign_suffix(c.sign);
+    return fmt::format("# evgcheck regression: {}\n# case data={} data_seed={} cores={} sched={}{}\n{}",
                        property, data_text_name(c.data), c.data_seed, c.cores, c.sched_seed,
-                       graph::print(c.problem));
+                       sign.empty() ? "" : " sign=" + sign.substr(1), graph::print(c.problem));
 }
 
 namespace {
@@ -43,6 +45,11 @@ Case case_from_text(std::string_view text) {
     if (const std::string v = header_value(text, "cores"); !v.empty())
         c.cores = static_cast<uint32_t>(std::stoul(v));
     if (const std::string v = header_value(text, "sched"); !v.empty()) c.sched_seed = std::stoull(v);
+    if (const std::string v = header_value(text, "sign"); !v.empty()) {
+        if (v != "negative" && v != "positive")
+            throw graph::ParseError(2, 1, "sign= must be negative or positive");
+        c.sign = v == "negative" ? verify::InputSign::negative : verify::InputSign::positive;
+    }
     return c;
 }
 

@@ -100,7 +100,7 @@ Outcome check_property(const std::string& name, const Property& property, const 
     params.max_size = cfg.max_size;
     params.max_discard_ratio = cfg.max_discard_ratio;
     params.shrink = cfg.shrink;
-    const rc::Gen<Case> gen = case_gen(cfg.gen);
+    const rc::Gen<Case> gen = cfg.case_source ? *cfg.case_source : case_gen(cfg.gen);
     const std::optional<std::string> failure = rc_bridge::check(
         [&] {
             const Case c = *gen;

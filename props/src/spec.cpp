@@ -32,6 +32,14 @@ const std::vector<DType>& arithmetic_palette(ArchId arch) {
     return arch == ArchId::Ascend950 ? a950 : a2;
 }
 
+std::vector<Functor> compute_functors(ArchId arch, DType t) {
+    std::vector<Functor> fns;
+    for (const graph::FunctorInfo& f : graph::all_functors())
+        if ((!f.ascend950_only || arch == ArchId::Ascend950) && graph::functor_dtype_legal(arch, f.fn, t))
+            fns.push_back(f.fn);
+    return fns;
+}
+
 namespace {
 
 // Gene round index -> RoundMode: 0 is RINT, so that shrinking towards 0 sets the round mode to RINT.
@@ -172,11 +180,7 @@ class Decoder {
             case GeneOp::Compute: {
                 const std::vector<DType>& ar = arithmetic_palette(p_.arch);
                 const DType t = ar[g.dtype % ar.size()];
-                std::vector<Functor> fns;
-                for (const graph::FunctorInfo& f : graph::all_functors())
-                    if ((!f.ascend950_only || p_.arch == ArchId::Ascend950) &&
-                        graph::functor_dtype_legal(p_.arch, f.fn, t))
-                        fns.push_back(f.fn);
+                const std::vector<Functor> fns = compute_functors(p_.arch, t);
                 const graph::FunctorInfo& f = graph::functor_info(fns[g.fn % fns.size()]);
                 int arity = f.min_inputs;
                 if (f.max_inputs == graph::kUnbounded)
@@ -279,18 +283,25 @@ Case decode(const Spec& s) {
     p.compute_length = s.cl_blocks == 0 ? max_cl : std::min<uint32_t>(max_cl, 32 * s.cl_blocks);
     c.data = s.data;
     c.data_seed = s.data_seed;
+    c.sign = s.signed_inputs ? verify::identity_telling_sign(p) : verify::InputSign::mixed;
     c.cores = std::clamp<uint32_t>(s.cores, 1, 8);
     c.sched_seed = s.sched_seed;
     return c;
 }
 
+std::string sign_suffix(verify::InputSign s) {
+    return s == verify::InputSign::negative   ? " negative"
+           : s == verify::InputSign::positive ? " positive"
+                                              : "";
+}
+
 std::string summary(const Case& c) {
     const graph::Problem& p = c.problem;
     return fmt::format(
-        "{} {} m={} n={} k={} c={} cl={} tile={}x{}x{} cores={} {} data_seed={} sched={}, {} nodes",
+        "{} {} m={} n={} k={} c={} cl={} tile={}x{}x{} cores={} {}{} data_seed={} sched={}, {} nodes",
         p.arch == ArchId::Ascend950 ? "Ascend950" : "AtlasA2", graph::workspace_path_name(p.path), p.m, p.n,
         p.k, hw::dtype_name(p.c), p.compute_length, p.tile.m, p.tile.n, p.tile.k, c.cores,
-        data_text_name(c.data), c.data_seed, c.sched_seed, node_count(c));
+        data_text_name(c.data), sign_suffix(c.sign), c.data_seed, c.sched_seed, node_count(c));
 }
 
 }  // namespace evg::props

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/graph/validate.hpp"
 #include "evg/oracle/evaluate.hpp"
@@ -79,6 +80,45 @@ TEST(GeneratedCases, EvaluateOnTheOracle) {
 
 // Bypassing a gene rewires its consumers to its input: a chain load -> Relu -> Exp -> store loses the Relu
 // and the Exp reads the load.
+// traversal_share = 100: every case is traversal_genes(): valid, a tree (or, a third of them, a DAG whose
+// shared node is read by two non-commutative Subs in different argument positions), with a Compute of two or
+// more inputs that is Sub, Div, Prelu, Max or Min.
+TEST(GeneratedCases, TraversalGenesGiveTreesAndDagsOfNoncommutativeNodes) {
+    RunConfig cfg = config(500);
+    cfg.gen.traversal_share = 100;
+    int trees = 0, dags = 0;
+    const Outcome o = check_property(
+        "GeneratedCases/Traversal",
+        [&](const Case& c) {
+            const graph::Graph& g = c.problem.graph;
+            RC_ASSERT(errors_of(c.problem) == std::string());
+            bool multi = false;
+            for (const graph::Node& n : g.nodes)
+                if (n.kind == graph::NodeKind::Compute && n.inputs.size() >= 2) {
+                    RC_ASSERT(n.fn == graph::Functor::Sub || n.fn == graph::Functor::Div ||
+                              n.fn == graph::Functor::Prelu || n.fn == graph::Functor::Max ||
+                              n.fn == graph::Functor::Min);
+                    multi = true;
+                }
+            RC_ASSERT(multi);
+            if (graph::runs_as_tree(g)) {
+                ++trees;
+                return;
+            }
+            ++dags;
+            // The DAG's last Compute is Sub(root, S), S the root's first input.
+            const graph::Node& last = g.nodes[static_cast<std::size_t>(g.nodes.back().inputs[0])];
+            RC_ASSERT(last.kind == graph::NodeKind::Compute && last.fn == graph::Functor::Sub);
+            const graph::Node& root = g.nodes[static_cast<std::size_t>(last.inputs[0])];
+            RC_ASSERT(root.inputs.size() >= 2u);
+            RC_ASSERT(root.inputs[0] == last.inputs[1]);
+        },
+        cfg);
+    EXPECT_TRUE(o.ok) << o.report;
+    EXPECT_GT(trees, cfg.cases / 2);
+    EXPECT_GT(dags, cfg.cases / 5);
+}
+
 TEST(Shrinking, BypassRewiresConsumersToTheInput) {
     Spec s;
     s.m = s.n = s.k = 32;

@@ -69,7 +69,17 @@ const char* data_mode_name(DataMode d) {
     return "?";
 }
 
-CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed) {
+InputSign identity_telling_sign(const graph::Problem& p) {
+    bool max = false, min = false;
+    for (const graph::Node& n : p.graph.nodes) {
+        if (!graph::is_reduce(n.kind)) continue;
+        max = max || n.fn == Functor::Max;
+        min = min || n.fn == Functor::Min;
+    }
+    return max && !min ? InputSign::negative : min && !max ? InputSign::positive : InputSign::mixed;
+}
+
+CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed, InputSign sign) {
     CaseData d;
     uint64_t stream = seed * 7919u + 1;
     auto next_seed = [&] { return stream++ * 0x9E3779B97F4A7C15ull; };
@@ -103,6 +113,13 @@ CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed) {
                         if (rng() % 10 == 0) h.set_value(i, big[rng() % std::size(big)]);
                 }
             }
+            if (sign != InputSign::mixed && !(sign == InputSign::negative && t.element == DType::u8))
+                for (std::size_t i = 0; i < count; ++i) {
+                    const oracle::Real v = h.value(i);
+                    if (v != v) continue;  // NaN
+                    const oracle::Real a = std::max<oracle::Real>(v < 0 ? -v : v, 1);
+                    h.set_value(i, sign == InputSign::negative ? -a : a);
+                }
         } else if (const auto init = reduce_initial_value(p, t.name)) {
             for (std::size_t i = 0; i < count; ++i) h.set_value(i, *init);
         } else {
@@ -129,6 +146,9 @@ CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed) {
                             "overflow half / bfloat16)";
             break;
     }
+    if (sign != InputSign::mixed)
+        d.description +=
+            sign == InputSign::negative ? "; every input value negative" : "; every input value positive";
     d.description += "; outputs start as the sentinel (reduce outputs: the reduce's identity)";
     return d;
 }

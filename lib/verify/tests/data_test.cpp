@@ -1,8 +1,10 @@
 // make_case_data: outputs start as the sentinel (padding too) or as the reduce's identity; inputs are
 // deterministic and within their mode's range.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "evg/graph/text.hpp"
+#include "evg/oracle/evaluate.hpp"
 #include "evg/oracle/numeric.hpp"
 #include "evg/verify/data.hpp"
 
@@ -65,6 +67,41 @@ TEST(CaseData, EverySentinelIsDistinctFromZeroAndFloatSentinelsAreNaN) {
     for (graph::DType t :
          {graph::DType::i8, graph::DType::u8, graph::DType::i16, graph::DType::i32, graph::DType::i64})
         EXPECT_NE(sentinel_bits(t), 0u);
+}
+
+// The reduce cases of the conformance catalogue (conformance/suites/nodes.cpp: AuxLoad X, then a reduce into
+// R, on its tail shapes) get data under which a wrong identity shows: with every input negative (Max) or
+// positive (Min), a reduce that starts from 0 instead of lowest() / max() -- in its initial output, or in the
+// padding of a tail tile -- gives another value in every element of R. The oracle started from 0 stands for
+// such a kernel: it must differ from the oracle's result everywhere. With mixed-sign data it would not.
+TEST(CaseData, SignedInputsMakeAWrongReduceIdentityShowInEveryElement) {
+    const std::pair<const char*, const char*> kinds[] = {
+        {"RowReduce", "[1, {n}]"}, {"ColReduce", "[{m}, 1]"}, {"ScalarReduce", "[1, 1]"}};
+    for (const auto& [kind, shape] : kinds)
+        for (const char* fn : {"Max", "Min"})
+            for (const char* dtype : {"float", "half"})
+                for (const auto& [m, n] : {std::pair{64, 97}, std::pair{39, 97}}) {
+                    const std::string out_shape =
+                        fmt::format(fmt::runtime(shape), fmt::arg("m", m), fmt::arg("n", n));
+                    const graph::Problem p = graph::parse_problem(fmt::format(
+                        "problem arch=AtlasA2 m={0} n={1} k=40 a=half b=half c=float cl=32 path=gm "
+                        "tile=32x64x64\ninput X : {2}[{0}, {1}]\noutput R : {2}{3}\n%0 = AuxLoad {2} X\n"
+                        "%1 = {4} {5} {2} R (%0)\n",
+                        m, n, dtype, out_shape, kind, fn));
+                    SCOPED_TRACE(fmt::format("{} {} {} m={} n={}", kind, fn, dtype, m, n));
+                    const InputSign sign = identity_telling_sign(p);
+                    EXPECT_EQ(sign, std::string(fn) == "Max" ? InputSign::negative : InputSign::positive);
+                    for (DataMode mode : {DataMode::Exact, DataMode::Uniform}) {
+                        CaseData d = make_case_data(p, mode, 51, sign);
+                        const oracle::HostTensor golden = oracle::evaluate(p, d.inputs).output("R");
+                        oracle::HostTensor& r = d.inputs.at("R");
+                        for (std::size_t i = 0; i < r.size(); ++i) r.set_value(i, 0);  // the wrong identity
+                        const oracle::HostTensor wrong = oracle::evaluate(p, d.inputs).output("R");
+                        ASSERT_EQ(golden.size(), wrong.size());
+                        for (std::size_t i = 0; i < golden.size(); ++i)
+                            EXPECT_NE(golden.value(i), wrong.value(i)) << "R[" << i << "]";
+                    }
+                }
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ struct ModelCase {
     graph::Problem problem;
     verify::DataMode data = verify::DataMode::Exact;
     uint64_t data_seed = 1;
+    verify::InputSign input_sign = verify::InputSign::mixed;  // negative / positive: reduce cases (data.hpp)
     uint32_t cores = 2;
     Catlass::Epilogue::Fusion::UpstreamHazards hazards{};  // all off: the library's correct behaviour
 };

@@ -21,10 +21,22 @@ struct GenConfig {
     bool arch_tiles = false;  // also the arch's big L1 tile (slow: long runs only)
     int max_tiles = 2;        // shapes reach about max_tiles tiles per dimension
     int float_share = 35;     // percent of cases on Float data
+    // Percent of cases whose genes are traversal_genes(): a tree whose multi-input Computes are
+    // non-commutative and take distinct subtrees, a third of them made a DAG (the static corpus).
+    int traversal_share = 0;
 };
 
 rc::Gen<Spec> spec_gen(const GenConfig& cfg = {});
 rc::Gen<Case> case_gen(const GenConfig& cfg = {});
+
+// Genes that test a visitor's traversal (argument order, one visit per node): a random tree of up to three
+// multi-input Computes, each a non-commutative functor (Sub, Div, Prelu on Ascend950) or Max / Min, with two
+// or three inputs (Prelu two) that are distinct subtrees: leaves (AccLoad, AuxLoad, Row/Col/ScalarBroadcast),
+// some under a scalar Compute (Muls, Adds, Maxs, Mins), or further multi-input Computes. All in float or all
+// in half. With `dag`, a last Sub(root, S) reads the root's first input S again, in the other argument
+// position, so that the graph is a DAG whose shared node feeds two non-commutative consumers. Draws with
+// `*gen`, so it runs inside a generator (rc::gen::exec).
+std::vector<Gene> traversal_genes(ArchId arch, bool dag);
 
 // The simpler Specs rapidcheck tries, most aggressive first.
 std::vector<Spec> shrink_candidates(const Spec& s);
@@ -33,10 +45,10 @@ std::vector<Spec> shrink_candidates(const Spec& s);
 Spec bypass_gene(const Spec& s, std::size_t i);    // consumers of gene i read its first input instead
 Spec collapse_gene(const Spec& s, std::size_t i);  // gene i becomes an AuxLoad of its decoded type
 
-// The host data of a case: the inputs of verify::make_case_data(c.problem, c.data, c.data_seed) (outputs
-// start as the sentinel, reduce outputs as the reduce's identity).
+// The host data of a case: the inputs of verify::make_case_data(c.problem, c.data, c.data_seed, c.sign)
+// (outputs start as the sentinel, reduce outputs as the reduce's identity).
 inline oracle::Inputs make_inputs(const Case& c) {
-    return verify::make_case_data(c.problem, c.data, c.data_seed).inputs;
+    return verify::make_case_data(c.problem, c.data, c.data_seed, c.sign).inputs;
 }
 
 }  // namespace evg::props

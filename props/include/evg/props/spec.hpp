@@ -83,6 +83,9 @@ struct Spec {
     std::vector<Gene> genes;
     DataMode data = DataMode::Exact;
     uint64_t data_seed = 0;
+    // Inputs of one sign where that makes a wrong reduce identity show (verify::identity_telling_sign: all
+    // negative under a Max reduce, all positive under a Min); decode() sets Case::sign from it.
+    bool signed_inputs = false;
     uint8_t cores = 2;        // blockDim (1..8)
     uint64_t sched_seed = 0;  // adversarial scheduler seed; 0 = in-order scheduler
     friend bool operator==(const Spec&, const Spec&) = default;
@@ -93,6 +96,7 @@ struct Case {
     graph::Problem problem;
     DataMode data = DataMode::Exact;
     uint64_t data_seed = 0;
+    verify::InputSign sign = verify::InputSign::mixed;  // the inputs' sign (verify::make_case_data)
     uint32_t cores = 2;
     uint64_t sched_seed = 0;
     friend bool operator==(const Case&, const Case&) = default;
@@ -106,6 +110,9 @@ const std::vector<DType>& palette(ArchId arch);
 // The element types vector arithmetic accepts on an arch (no bf16 on AtlasA2), float first.
 const std::vector<DType>& arithmetic_palette(ArchId arch);
 
+// The functors a Compute gene of element type t picks from on an arch (gene.fn indexes this list).
+std::vector<Functor> compute_functors(ArchId arch, DType t);
+
 Case decode(const Spec& s);
 
 // Nodes of a decoded case (the shrink target of the planted-fault demonstration).
@@ -115,5 +122,7 @@ inline int node_count(const Case& c) {
 
 // One line: "AtlasA2 gm m=33 n=65 k=1 c=float cl=96 cores=2 exact seed=7 sched=0, 5 nodes".
 std::string summary(const Case& c);
+// " negative" / " positive" for a case of one-signed inputs, "" for mixed ones.
+std::string sign_suffix(verify::InputSign s);
 
 }  // namespace evg::props

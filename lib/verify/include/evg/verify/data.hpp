@@ -33,6 +33,17 @@ enum class DataMode : uint8_t {
     Special,
 };
 
+// The sign of the input tensors' values (A and B keep theirs, so C stays mixed): `mixed` as the mode draws
+// them; `negative` / `positive` make every input value v (NaN aside) -max(|v|, 1) / max(|v|, 1) (Exact:
+// integers in [-4, -1] / [1, 4]). A Max reduction of all-negative data, or a Min of all-positive, gives
+// another result when it starts from 0 instead of its identity (lowest() / max()), in the initial output or
+// in the tile's padding, so a wrong identity shows.
+enum class InputSign : uint8_t { mixed, negative, positive };
+
+// The sign under which a wrong reduce identity shows for `p`: negative when its reduces include Max and no
+// Min, positive for Min and no Max, mixed otherwise.
+InputSign identity_telling_sign(const graph::Problem& p);
+
 struct CaseData {
     oracle::Inputs inputs;    // A, B, every input tensor and every output's initial contents
     bool exact_data = false;  // Exact mode with nonzero integer A and B (exact-friendliness also needs the
@@ -42,7 +53,8 @@ struct CaseData {
 
 // Deterministic in (problem, mode, seed); the property suite's cases keep the inputs their seeds had before
 // this generator was shared (the per-tensor seed stream is seed * 7919 + 1, then + 1 per tensor).
-CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed);
+CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed,
+                        InputSign sign = InputSign::mixed);
 
 // The never-written pattern of an element of `t` (zero-extended, as oracle::HostTensor::bits): a NaN whose
 // payload no generator and no arithmetic produces for the float types (f32 0x7FA5A5A5, f16 0x7D5A, bf16
