@@ -22,6 +22,7 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
     ro.config.arch = problem.arch;
     ro.config.keep_trace = true;  // the judge balances SetFlag/WaitFlag over it
     ro.config.mutations = options.mutations;
+    ro.source = options.source;
     if (options.scheduler_seed != 0) {
         ro.config.scheduler = evg::hw::SchedulerKind::adversarial;
         ro.config.seed = options.scheduler_seed;

@@ -20,6 +20,7 @@ struct ModelOptions {
     std::vector<evg::hw::SyncMutation> mutations;        // sync calls rewritten as they are issued
     bool list_mutation_points = false;                   // keep the trace and list every mutation point
     Catlass::Epilogue::Fusion::UpstreamHazards hazards;  // upstream behaviours switched on for the run
+    std::string source;  // the graph file: findings name nodes as "%1 ... (<source>:6:1)"
 };
 
 struct ModelRun {

@@ -54,6 +54,7 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     mo.scheduler_seed = settings.scheduler_seed;
     mo.mutations = settings.mutations;
     mo.list_mutation_points = settings.list_mutation_points;
+    mo.source = src.path;
     for (const std::string& h : settings.hazards)
         if (!Catlass::Epilogue::Fusion::set_upstream_hazard(mo.hazards, h))
             throw InputError("unknown upstream hazard '" + h + "'");

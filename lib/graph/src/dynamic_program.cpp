@@ -7,6 +7,7 @@
 
 #include "dynamic_ops.hpp"
 #include "evg/graph/emit_cpp.hpp"
+#include "evg/graph/text.hpp"
 #include "evg/graph/validate.hpp"
 
 namespace evg::graph::dynamic {
@@ -51,7 +52,7 @@ std::unique_ptr<NodeOp<ArchTag>> make_node_op(const Node& n, const Tensor* tenso
 template <class ArchTag>
 void build_program(Program<ArchTag>& p, const Graph& g, std::span<const GM_ADDR> tensors,
                    uint32_t compute_length, DType element_c, bool use_ub,
-                   std::unique_ptr<NodeOp<ArchTag>> (*acc_load)()) {
+                   std::unique_ptr<NodeOp<ArchTag>> (*acc_load)(), std::string_view source) {
     throw_on_error(validate(g, ArchTag::EVG_ARCH));
     if (tensors.size() != g.tensors.size())
         throw GraphError(fmt::format("DynamicVisitor: {} tensor pointers for {} graph tensors",
@@ -61,6 +62,8 @@ void build_program(Program<ArchTag>& p, const Graph& g, std::span<const GM_ADDR>
     p.input_begin.resize(count);
     p.input_end.resize(count);
     p.store_stage.resize(count);
+    p.labels.reserve(count);
+    for (int i = 0; i < count; ++i) p.labels.push_back(node_label(g.nodes[i], i, source));
     for (int i = 0; i < count; ++i) {
         const Node& n = g.nodes[i];
         p.input_begin[i] = static_cast<uint32_t>(p.inputs.size());
@@ -101,7 +104,7 @@ void build_program(Program<ArchTag>& p, const Graph& g, std::span<const GM_ADDR>
 #define EVG_DYNAMIC_INSTANTIATE(ARCH)                                                                   \
     template std::unique_ptr<NodeOp<ARCH>> make_node_op<ARCH>(const Node&, const Tensor*, GM_ADDR);     \
     template void build_program<ARCH>(Program<ARCH>&, const Graph&, std::span<const GM_ADDR>, uint32_t, \
-                                      DType, bool, std::unique_ptr<NodeOp<ARCH>> (*)());
+                                      DType, bool, std::unique_ptr<NodeOp<ARCH>> (*)(), std::string_view);
 EVG_DYNAMIC_INSTANTIATE(Catlass::Arch::AtlasA2)
 EVG_DYNAMIC_INSTANTIATE(Catlass::Arch::Ascend950)
 #undef EVG_DYNAMIC_INSTANTIATE

@@ -47,9 +47,9 @@ ModelRun run_on_model(const Problem& problem, const RunInputs& inputs, const Run
         buffers.tensors.push_back(upload(dev, t.name, tensor_bytes(t), inputs, t.role == TensorRole::Input));
 
     if (problem.arch == ArchId::AtlasA2)
-        detail::launch_atlas_a2(problem, buffers, options.block_dim, options.swizzle);
+        detail::launch_atlas_a2(problem, buffers, options);
     else
-        detail::launch_ascend950(problem, buffers, options.block_dim, options.swizzle);
+        detail::launch_ascend950(problem, buffers, options);
 
     ModelRun run;
     run.report = dev.last_report();

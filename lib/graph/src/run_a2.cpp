@@ -2,7 +2,7 @@
 #include "run_impl.hpp"
 
 namespace evg::graph::detail {
-void launch_atlas_a2(const Problem& p, const DeviceBuffers& b, uint32_t block_dim, Swizzle swizzle) {
-    launch_path<Catlass::Arch::AtlasA2, false>(p, b, block_dim, swizzle);
+void launch_atlas_a2(const Problem& p, const DeviceBuffers& b, const RunOptions& options) {
+    launch_path<Catlass::Arch::AtlasA2, false>(p, b, options);
 }
 }  // namespace evg::graph::detail

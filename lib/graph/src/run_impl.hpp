@@ -18,7 +18,7 @@ namespace evg::graph::detail {
 
 template <class ArchTag, bool USE_UB, class EAB, class EC, uint32_t L1M, uint32_t L1N, uint32_t L1K,
           uint32_t SwizzleOffset = 3, uint32_t SwizzleDirection = 0>
-void launch_kernel(const Problem& p, const DeviceBuffers& b, uint32_t block_dim) {
+void launch_kernel(const Problem& p, const DeviceBuffers& b, const RunOptions& options) {
     using namespace Catlass;
     using L1TileShape = tla::tuple<tla::Int<L1M>, tla::Int<L1N>, tla::Int<L1K>>;
     using L0TileShape = tla::tuple<tla::Int<L1M>, tla::Int<L1N>, tla::Int<32>>;
@@ -35,7 +35,7 @@ void launch_kernel(const Problem& p, const DeviceBuffers& b, uint32_t block_dim)
 
     const auto m = static_cast<uint32_t>(p.m), n = static_cast<uint32_t>(p.n), k = static_cast<uint32_t>(p.k);
     typename EVG::Arguments evg_args{&p.graph, std::vector<GM_ADDR>(b.tensors.begin(), b.tensors.end()),
-                                     p.compute_length};
+                                     p.compute_length, options.source};
     typename Kernel::Arguments args{GemmCoord(m, n, k),
                                     b.a,
                                     tla::MakeLayout<EAB, layout::RowMajor>(m, k),
@@ -57,24 +57,24 @@ void launch_kernel(const Problem& p, const DeviceBuffers& b, uint32_t block_dim)
         throw GraphError("run_on_model: DeviceGemm::Initialize failed");
     aclrtStream stream = nullptr;
     aclrtCreateStream(&stream);
-    op(stream, block_dim);
+    op(stream, options.block_dim);
     aclrtDestroyStream(stream);
 }
 
 // The (A/B, C) element types and L1 tiles run_on_model instantiates.
 template <class ArchTag, bool USE_UB>
-void launch_path(const Problem& p, const DeviceBuffers& b, uint32_t block_dim, Swizzle swizzle) {
+void launch_path(const Problem& p, const DeviceBuffers& b, const RunOptions& options) {
     const auto with_types = [&]<class EAB, class EC>() {
         const TileShape t = p.tile;
         constexpr TileShape d = default_tile(ArchTag::EVG_ARCH);
-        if (swizzle == Swizzle::Cols1) {
+        if (options.swizzle == Swizzle::Cols1) {
             if (t == TileShape{32, 64, 64})
-                return launch_kernel<ArchTag, USE_UB, EAB, EC, 32, 64, 64, 1, 1>(p, b, block_dim);
+                return launch_kernel<ArchTag, USE_UB, EAB, EC, 32, 64, 64, 1, 1>(p, b, options);
             throw GraphError("run_on_model: the column swizzle has a kernel only for the 32x64x64 tile");
         }
-        if (t == d) return launch_kernel<ArchTag, USE_UB, EAB, EC, d.m, d.n, d.k>(p, b, block_dim);
+        if (t == d) return launch_kernel<ArchTag, USE_UB, EAB, EC, d.m, d.n, d.k>(p, b, options);
         if (t == TileShape{32, 64, 64})
-            return launch_kernel<ArchTag, USE_UB, EAB, EC, 32, 64, 64>(p, b, block_dim);
+            return launch_kernel<ArchTag, USE_UB, EAB, EC, 32, 64, 64>(p, b, options);
         throw GraphError(
             fmt::format("run_on_model: no kernel for the L1 tile {}x{}x{} on {} (supported: {}x{}x{} "
                         "and 32x64x64)",

@@ -34,8 +34,10 @@ std::string print_scalar(double v) {
     return fmt::format("{}", v);  // shortest representation that reads back to the same double
 }
 
-std::string print_node(const Node& n, int index) {
-    std::string s = fmt::format("%{} = {}", index, node_kind_name(n.kind));
+namespace {
+// The node line between `%i = ` and its inputs: "Compute AddRelu float", "AuxStore half D".
+std::string node_body(const Node& n) {
+    std::string s(node_kind_name(n.kind));
     switch (n.kind) {
         case NodeKind::AccLoad:
             s += fmt::format(" {}", dt(n.element));
@@ -66,7 +68,23 @@ std::string print_node(const Node& n, int index) {
             s += fmt::format(" {} {}", dt(n.element), n.tensor);
             break;
     }
-    return s + inputs_text(n.inputs);
+    return s;
+}
+}  // namespace
+
+std::string print_node(const Node& n, int index) {
+    return fmt::format("%{} = {}{}", index, node_body(n), inputs_text(n.inputs));
+}
+
+std::string node_label(const Node& n, int index, std::string_view source) {
+    std::string s = fmt::format("%{} {}", index, node_body(n));
+    if (n.pos.line > 0) {
+        if (source.empty())
+            s += fmt::format(" (line {}:{})", n.pos.line, n.pos.column);
+        else
+            s += fmt::format(" ({}:{}:{})", source, n.pos.line, n.pos.column);
+    }
+    return s;
 }
 
 std::string print(const Graph& g) {

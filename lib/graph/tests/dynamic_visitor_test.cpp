@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,21 @@ std::string describe(const evg::hw::TraceEntry& e) {
            std::to_string(int(e.kind)) + " " + e.op;
 }
 
+// The static EVG and the DynamicVisitor attribute instructions to nodes alike: the instructions of no node
+// (BlockEpilogue's, the kernel's) are the same, and the instructions of one graph node carry one static label
+// (the node's C++ type). The labels themselves differ by design and are not compared.
+void expect_same_nodes(const StaticRun& s, const evg::graph::ModelRun& d) {
+    std::map<int32_t, int32_t> to_static;
+    for (size_t i = 0; i < s.trace.size(); ++i) {
+        const int32_t a = s.trace[i].node, b = d.trace[i].node;
+        ASSERT_EQ(a < 0, b < 0) << "instruction " << i << " (" << describe(s.trace[i]) << ")";
+        if (a < 0) continue;
+        // A static label is a type: two graph nodes of one type share it, so only dynamic -> static is a
+        // function.
+        ASSERT_EQ(to_static.emplace(b, a).first->second, a) << "instruction " << i;
+    }
+}
+
 // Static and dynamic runs agree instruction for instruction, byte for byte, and on the UB peak.
 void expect_same(const Problem& p, const StaticRun& s, const evg::graph::ModelRun& d) {
     EXPECT_TRUE(s.report.clean()) << s.report.text();
@@ -159,6 +175,7 @@ void expect_same(const Problem& p, const StaticRun& s, const evg::graph::ModelRu
     ASSERT_GT(d.trace.size(), 0u);
     for (size_t i = 0; i < s.trace.size(); ++i)
         ASSERT_EQ(describe(s.trace[i]), describe(d.trace[i])) << "instruction " << i;
+    expect_same_nodes(s, d);
     EXPECT_EQ(s.report.stats.ub_peak, d.report.stats.ub_peak);
     EXPECT_EQ(uint64_t(d.report.stats.ub_peak), d.predicted_ub_end);
     for (size_t i = 0; i < p.graph.tensors.size(); ++i) {

@@ -160,6 +160,12 @@ void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, 
     end_call();
 }
 
+int32_t Core::enter_node(std::string_view label) {
+    const int32_t previous = node_;
+    node_ = machine_.intern_node(label);
+    return previous;
+}
+
 void Core::violate(ViolationKind k, std::string message, std::vector<Location> locs, Severity sev) {
     Violation v{k, sev, std::move(message), std::move(locs), 1};
     machine_.violate(std::move(v));

@@ -74,6 +74,18 @@ void Machine::dcache_violation(Core& reader, const Instr& in, const DataCache::D
 }
 
 void Machine::violate(Violation v) {
+    // The node of a location: its instruction's, or, for a location without one, the node its core runs now
+    // (an issue-time check, or the call a deadlocked core is blocked in). Not part of the folding key: one
+    // fault of the library reached through several nodes stays one violation, named by its first.
+    for (auto& l : v.locations) {
+        if (!l.node.empty()) continue;
+        int32_t n = -1;
+        if (const TraceEntry* t = traced(l.instr))
+            n = t->node;
+        else if (l.instr == 0 && l.core >= 0 && l.core < core_count())
+            n = core(l.core).node_;
+        if (n >= 0) l.node = node_labels_[static_cast<size_t>(n)];
+    }
     std::string key(violation_kind_name(v.kind));
     for (const auto& l : v.locations) key += fmt::format("|{}|{}|{}", l.site, l.op, l.pipe);
     if (v.locations.empty()) key += "|" + v.message;

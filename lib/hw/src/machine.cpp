@@ -88,6 +88,8 @@ bool Machine::register_instr(Instr& in) {
     t.core = c.index();
     t.pipe = in.pipe;
     t.kind = in.kind;
+    in.node = c.node_;
+    t.node = in.node;
     t.op = in.op;
     t.site = in.site;
     switch (in.kind) {
@@ -119,6 +121,19 @@ bool Machine::register_instr(Instr& in) {
     }
     trace_.push_back(std::move(t));
     return true;
+}
+
+int32_t Machine::intern_node(std::string_view label) {
+    if (auto it = node_index_.find(label); it != node_index_.end()) return it->second;
+    const auto i = static_cast<int32_t>(node_labels_.size());
+    node_labels_.emplace_back(label);
+    node_index_.emplace(std::string(label), i);
+    return i;
+}
+
+std::string Machine::node_suffix(int32_t node) const {
+    if (node < 0 || static_cast<size_t>(node) >= node_labels_.size()) return {};
+    return ", node " + node_labels_[static_cast<size_t>(node)];
 }
 
 Report Machine::run(const std::function<void()>& kernel) {
@@ -297,6 +312,7 @@ Report Machine::make_report() {
     r.kernel_type = type_;
     r.mutations_unapplied = unapplied_mutations();
     r.violations = violations_;
+    r.node_labels = node_labels_;
     if (dropped_violations_)
         r.violations.push_back({ViolationKind::kernel_exception,
                                 Severity::warning,

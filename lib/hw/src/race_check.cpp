@@ -29,9 +29,10 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
                 Pipe pipe;
                 std::string op, site;
                 bool write;
+                int32_t node;
             };
-            Side prior{e->id, e->core, e->pipe, e->op, e->site.str(), k.earlier_is_write};
-            Side now{in.id, c.index(), in.pipe, in.op, in.site.str(), a.write};
+            Side prior{e->id, e->core, e->pipe, e->op, e->site.str(), k.earlier_is_write, e->node};
+            Side now{in.id, c.index(), in.pipe, in.op, in.site.str(), a.write, in.node};
             const Side& first = prior.id < now.id ? prior : now;
             const Side& second = prior.id < now.id ? now : prior;
             std::string kind = first.write ? (second.write ? "WAW" : "RAW") : "WAR";
@@ -72,13 +73,14 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
                 l.site = s.site;
                 return l;
             };
-            violate({ViolationKind::race,
-                     Severity::error,
-                     fmt::format("{} race on {} bytes [{}, {}) between {} ({}) and {} ({}): {}", kind,
-                                 a.mem->name(), k.begin, k.end, label(first), first.op, label(second),
-                                 second.op, edge),
-                     {loc(first, c1), loc(second, c2)},
-                     1});
+            violate(
+                {ViolationKind::race,
+                 Severity::error,
+                 fmt::format("{} race on {} bytes [{}, {}) between {} ({}{}) and {} ({}{}): {}", kind,
+                             a.mem->name(), k.begin, k.end, label(first), first.op, node_suffix(first.node),
+                             label(second), second.op, node_suffix(second.node), edge),
+                 {loc(first, c1), loc(second, c2)},
+                 1});
         }
     }
 }

@@ -104,6 +104,7 @@ std::string location_text(const Location& l) {
         s += fmt::format(", {} {} [{}, {})", l.access.empty() ? "touches" : l.access, l.memory, l.begin,
                          l.end);
     if (!l.site.empty()) s += fmt::format(", issued at {}", l.site);
+    if (!l.node.empty()) s += fmt::format("{} by node {}", l.site.empty() ? "," : "", l.node);
     return s;
 }
 }  // namespace
@@ -170,7 +171,8 @@ std::string Report::json() const {
                           {"begin", l.begin},
                           {"end", l.end},
                           {"access", l.access},
-                          {"site", l.site}});
+                          {"site", l.site},
+                          {"node", l.node}});
         vs.push_back(std::move(jv));
     }
     return j.dump(2);

@@ -486,6 +486,50 @@ TEST(EvgcheckRun, HazardSwitchesUpstreamBehaviourOn) {
         << bad.err;
 }
 
+// A finding names the graph nodes beside the library line: "%1 RowBroadcast float bias (<file>:5:1)".
+TEST(EvgcheckRun, RowBroadcastHazardRaceNamesBothNodesWithTheirLines) {
+    const std::string g = write_file("bias_nodes.evg",
+                                     "problem arch=AtlasA2 m=64 n=200 k=32 a=half b=half c=float cl=2048\n"
+                                     "input  bias : float[1, 200]\n"
+                                     "output D    : float[64, 200]\n"
+                                     "%0 = AccLoad float\n"
+                                     "%1 = RowBroadcast float bias\n"
+                                     "%2 = Compute Add float (%0, %1)\n"
+                                     "%3 = AuxStore float D (%2)\n");
+    const Result r = evgcheck("run " + g + " --hazard row_broadcast_no_barrier");
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    const std::string bcast = "node %1 RowBroadcast float bias (" + g + ":5:1)";
+    const std::string add = "node %2 Compute Add float (" + g + ":6:1)";
+    EXPECT_NE(r.out.find("(DataCopy UB->UB, " + bcast + ") and V read #"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(Add, " + add + "): no PipeBarrier<PIPE_V>"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("issued at visitor_row_broadcast.hpp:109 by " + bcast + "\n"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("issued at operations.hpp:144 by " + add + "\n"), std::string::npos) << r.out;
+}
+
+// Two AuxStores of one output (a multiple-writers warning, not an error): the WAW race names both stores.
+TEST(EvgcheckRun, TwoStoresOfOneTensorRaceNamingBothStoreNodes) {
+    const std::string g = write_file("two_stores.evg",
+                                     "problem arch=AtlasA2 m=64 n=200 k=32 a=half b=half c=float cl=2048\n"
+                                     "output D : float[64, 200]\n"
+                                     "%0 = AccLoad float\n"
+                                     "%1 = AuxStore float D (%0)\n"
+                                     "%2 = Compute AddRelu float (%1, %0)\n"
+                                     "%3 = AuxStore float D (%2)\n");
+    const Result r = evgcheck("run " + g + " --json " + (scratch() / "two_stores.json").string());
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("warning [multiple-writers]"), std::string::npos) << r.err;
+    const std::string first = "node %1 AuxStore float D (" + g + ":4:1)";
+    const std::string second = "node %3 AuxStore float D (" + g + ":6:1)";
+    EXPECT_NE(r.out.find("WAW race on D bytes"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(DataCopyPad UB->GM, " + first + ") and MTE3 write #"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(DataCopyPad UB->GM, " + second + "): "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("issued at copy_tla.hpp:45 by " + first + "\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("issued at copy_tla.hpp:45 by " + second + "\n"), std::string::npos) << r.out;
+    const std::string json = slurp(scratch() / "two_stores.json");
+    EXPECT_NE(json.find("\"node\": \"%1 AuxStore float D (" + g + ":4:1)\""), std::string::npos) << json;
+}
+
 namespace {
 
 // Every listed mutation point replays with --mutate as printed; a dropped WaitFlag of the epilogue is caught.

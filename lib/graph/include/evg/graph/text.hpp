@@ -36,6 +36,10 @@ std::string print(const Graph& g);
 std::string print(const Problem& p);
 // One node line without the newline, e.g. "%3 = Compute AddRelu float (%0, %2)".
 std::string print_node(const Node& n, int index);
+// How a finding of the model names a node: the node line without ` =` and inputs, then where it was written
+// when it was parsed from text: "%1 RowBroadcast float bias (graph.evg:6:1)" (`source`: the name of the text,
+// "line 6:1" when empty), "%3 Compute AddRelu float" for a graph built in code.
+std::string node_label(const Node& n, int index, std::string_view source = {});
 // A scalar as printed in the text: shortest round-trip form ("0.1", "-2", "1e+20", "inf", "nan").
 std::string print_scalar(double v);
 

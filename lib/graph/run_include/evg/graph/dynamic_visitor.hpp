@@ -15,9 +15,13 @@
 // ...: the node's PipeBarrier after each step is the barrier the functor puts between steps, so the
 // instructions are those of the n-ary static node.
 //
-// Arguments: the graph (must outlive the Params), one GM pointer per graph tensor (graph.tensors order) and
-// the computeLength. to_underlying_arguments validates the graph for the arch (throws ValidationError) and
-// builds the erased ops once; the Params share them.
+// Arguments: the graph (must outlive the Params), one GM pointer per graph tensor (graph.tensors order), the
+// computeLength and the name of the text the graph was parsed from (for node labels). to_underlying_arguments
+// validates the graph for the arch (throws ValidationError) and builds the erased ops once; the Params share
+// them.
+//
+// Each node's callbacks (get_callbacks and every stage's visit) run inside an evg::ascendc::NodeScope named
+// by graph::node_label ("%1 RowBroadcast float bias (graph.evg:6:1)"), so the model's findings name the node.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -25,9 +29,12 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include "ascendc/evg_node_scope.hpp"
 #include "catlass/arch/arch.hpp"
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
@@ -170,6 +177,7 @@ std::unique_ptr<NodeOp<ArchTag>> make_node_op(const Node& node, const Tensor* te
 template <class ArchTag>
 struct Program {
     std::vector<std::unique_ptr<NodeOp<ArchTag>>> ops;  // node order (AccLoad included)
+    std::vector<std::string> labels;                    // node order: graph::node_label of each node
     std::vector<uint32_t> input_begin;                  // node i's inputs: inputs[input_begin[i] ..
     std::vector<uint32_t> input_end;                    //                          input_end[i])
     std::vector<int> inputs;
@@ -205,6 +213,7 @@ struct DynamicVisitor {
         const Graph* graph = nullptr;
         std::vector<GM_ADDR> tensors;  // one per graph->tensors entry, same order
         uint32_t compute_length = 0;
+        std::string source;  // the file (or other text) the graph was parsed from; empty: "line L:C"
     };
     struct Params {
         std::shared_ptr<const Program> program;
@@ -269,6 +278,7 @@ struct DynamicVisitor {
             const uint32_t end = program->input_end[i];
             for (uint32_t k = begin; k < end; ++k)
                 scratch[k] = visit_node(program->inputs[k], stage, ref, aligned, global);
+            const evg::ascendc::NodeScope scope(program->labels[i]);
             cache[i] = nodes[i]->visit(stage, ref, aligned, global, scratch.data() + begin, end - begin);
             visited[i] = 1;
             return cache[i];
@@ -284,8 +294,10 @@ struct DynamicVisitor {
         Callbacks cb;
         cb.program = &p;
         cb.nodes.resize(p.ops.size());
-        for (int i : p.carve_order)
+        for (int i : p.carve_order) {
+            const evg::ascendc::NodeScope scope(p.labels[i]);
             cb.nodes[i] = p.ops[i]->get_callbacks(resource, ub_offset, compute_length);
+        }
         cb.cache.assign(p.ops.size(), nullptr);
         cb.visited.assign(p.ops.size(), 0);
         cb.scratch.assign(p.inputs.size(), nullptr);
@@ -309,7 +321,7 @@ namespace dynamic {
 template <class ArchTag>
 void build_program(Program<ArchTag>& p, const Graph& g, std::span<const GM_ADDR> tensors,
                    uint32_t compute_length, DType element_c, bool use_ub,
-                   std::unique_ptr<NodeOp<ArchTag>> (*acc_load)());
+                   std::unique_ptr<NodeOp<ArchTag>> (*acc_load)(), std::string_view source);
 }  // namespace dynamic
 
 template <class ArchTag_, class ElementC_, bool USE_UB_WORKSPACE_>
@@ -321,7 +333,8 @@ DynamicVisitor<ArchTag_, ElementC_, USE_UB_WORKSPACE_>::build(const Arguments& a
         *program, *args.graph, args.tensors, args.compute_length, hw::dtype_of_v<ElementC>, USE_UB_WORKSPACE,
         +[]() -> std::unique_ptr<dynamic::NodeOp<ArchTag>> {
             return std::make_unique<AccLoadOp>(typename AccLoad::Params{});
-        });
+        },
+        args.source);
     return program;
 }
 

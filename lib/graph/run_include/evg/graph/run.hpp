@@ -41,6 +41,9 @@ struct RunOptions {
     Swizzle swizzle = Swizzle::Rows3;
     // Arch is taken from the problem. Checkers, scheduler, seed and keep_trace from here.
     hw::Config config;
+    // The name of the text the graph was parsed from (a file path): the model's findings name a node as
+    // "%1 RowBroadcast float bias (<source>:6:1)"; empty: "(line 6:1)".
+    std::string source;
 };
 
 struct ModelRun {
@@ -65,10 +68,9 @@ struct DeviceBuffers {
     uint8_t* b = nullptr;
     std::vector<uint8_t*> tensors;  // graph.tensors order
 };
-void launch_atlas_a2(const Problem& p, const DeviceBuffers& buffers, uint32_t block_dim,
-                     Swizzle swizzle = Swizzle::Rows3);
-void launch_ascend950(const Problem& p, const DeviceBuffers& buffers, uint32_t block_dim,
-                      Swizzle swizzle = Swizzle::Rows3);
+// From `options`: block_dim, swizzle and source.
+void launch_atlas_a2(const Problem& p, const DeviceBuffers& buffers, const RunOptions& options);
+void launch_ascend950(const Problem& p, const DeviceBuffers& buffers, const RunOptions& options);
 }  // namespace detail
 
 }  // namespace evg::graph

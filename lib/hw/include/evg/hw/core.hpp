@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "evg/hw/arch.hpp"
@@ -103,6 +104,12 @@ class Core {
     AtomicOp atomic_op() const { return atomic_; }
     DType atomic_dtype() const { return atomic_dtype_; }
 
+    // The graph node the core runs (evg::ascendc::NodeScope): every instruction registered meanwhile carries
+    // it. enter_node makes `label` current and returns the previous node, which leave_node restores.
+    int32_t enter_node(std::string_view label);
+    void leave_node(int32_t previous) { node_ = previous; }
+    int32_t node() const { return node_; }
+
     // Records a violation found while issuing or executing on this core.
     void violate(ViolationKind k, std::string message, std::vector<Location> locs = {},
                  Severity sev = Severity::error);
@@ -131,6 +138,7 @@ class Core {
     Site atomic_site_;
     bool aborting_ = false;
     uint64_t calls_after_abort_ = 0;
+    int32_t node_ = -1;  // index into Machine's node labels; -1: no graph node
 
     // Stream positions and sync indices, counted over the program's own calls (see TraceEntry::stream).
     uint32_t stream_ = 0;

@@ -29,7 +29,9 @@ struct Instr {
     Core* core = nullptr;
     Pipe pipe = Pipe::S;
     InstrKind kind = InstrKind::plain;
-    std::string op;  // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
+    int32_t node = -1;  // the graph node issuing it: an index into the launch's node labels (-1: none; set by
+                        // the machine from the core's NodeScope when the instruction is registered)
+    std::string op;     // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
     Site site;
     std::vector<Access> accesses;
     std::function<void(Instr&)>
@@ -59,6 +61,8 @@ struct TraceEntry {
     int core = 0;     // launch-wide core index (AICs first, then AIVs; see Machine)
     Pipe pipe = Pipe::S;
     InstrKind kind = InstrKind::plain;
+    bool blocking = false;  // executed by the scalar unit, which issued nothing more until it completed
+                            // (an S-pipe WaitFlag, an AtlasA2 CrossCoreWaitFlag, PipeBarrier<PIPE_ALL>)
     std::string op;
     Site site;
     // Sync fields.
@@ -72,11 +76,11 @@ struct TraceEntry {
     uint32_t stream = 0;  // position in its core's scalar issue stream, 1-based: every instruction the
                           // core's scalar unit issued or executed, in program order
     int32_t sync_index =
-        -1;                 // sync calls only: the core's n-th sync call (0-based), the mutation point number
-    bool blocking = false;  // executed by the scalar unit, which issued nothing more until it completed
-                            // (an S-pipe WaitFlag, an AtlasA2 CrossCoreWaitFlag, PipeBarrier<PIPE_ALL>)
-    uint64_t matched = 0;   // wait_flag / cross_wait: the set whose increment this run's wait consumed (for a
-                            // mode 0/1/2 round, the set that completed the round); 0 if it never ran
+        -1;                // sync calls only: the core's n-th sync call (0-based), the mutation point number
+    int32_t node = -1;     // the graph node that issued it: an index into Report::node_labels (-1: none, e.g.
+                           // BlockEpilogue's and the kernel's own instructions)
+    uint64_t matched = 0;  // wait_flag / cross_wait: the set whose increment this run's wait consumed (for a
+                           // mode 0/1/2 round, the set that completed the round); 0 if it never ran
     std::vector<TraceAccess> accesses;  // when Config::trace_accesses
 };
 

@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "evg/hw/config.hpp"
@@ -44,6 +45,8 @@ class Machine {
     }
     Core* aic_of(int block);
     Core* aiv_of(int block, int sub);
+    // The labels of the graph nodes that issued instructions, interned (TraceEntry::node indexes them).
+    const std::vector<std::string>& node_labels() const { return node_labels_; }
 
   private:
     friend class Core;
@@ -56,7 +59,12 @@ class Machine {
     // Blocks the calling core's scalar unit until `ready()` holds; `what` describes the wait for deadlock
     // reports.
     void block_until(Core& c, const std::function<bool()>& ready, const std::string& what);
+    // Records a violation; each location of an instruction gets that instruction's node label.
     void violate(Violation v);
+    // The index of `label` in node_labels(), added on first use.
+    int32_t intern_node(std::string_view label);
+    // ", node <label>" for a message naming an instruction of that node; empty for -1.
+    std::string node_suffix(int32_t node) const;
     void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
     bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op);
     // Executes a SetFlag whose completion clock is `clock`; checks that the flag cannot still be set.
@@ -79,6 +87,8 @@ class Machine {
     KernelType type_;
     std::vector<std::unique_ptr<Core>> cores_;
     std::vector<TraceEntry> trace_;
+    std::vector<std::string> node_labels_;
+    std::map<std::string, int32_t, std::less<>> node_index_;
     uint64_t instr_count_ = 0;
     std::vector<Violation> violations_;
     std::map<std::string, size_t> violation_index_;

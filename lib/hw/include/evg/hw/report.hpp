@@ -54,6 +54,9 @@ struct Location {
     uint64_t begin = 0, end = 0;  // byte range inside that memory
     std::string access;           // "read", "write"
     std::string site;             // "kernel.cpp:42"
+    std::string node;             // the graph node that issued the instruction (or, for a location without
+                                  // one, that the core was running): "%1 RowBroadcast float bias
+                                  // (graph.evg:6:1)", "VisitorAuxStore<half, ...>"; empty when none
 };
 
 struct Violation {
@@ -98,6 +101,9 @@ struct Report {
     std::vector<std::string> mutations_unapplied;
     std::vector<Violation> violations;
     LaunchStats stats;
+    // The graph nodes that issued instructions in this launch, as their EVG named them (evg_node_scope.hpp);
+    // TraceEntry::node indexes it.
+    std::vector<std::string> node_labels;
 
     bool clean() const;  // no error-severity violation
     size_t count(ViolationKind k) const;

@@ -122,9 +122,11 @@ struct TopologicalVisitor : VisitorImpl<Ops...> {
                 outs{&visit_node<Stage, ArchTag, tla::seq_get<K>(Edges{})>(tensorTile, alignedTileShape,
                                                                            globalOffset, inputs...)...};
             (void)outs;
-            tla::get<I>(cache_) = tla::get<I>(this->callbacks_tuple)
-                                      .template visit<Stage, ArchTag>(tensorTile, alignedTileShape,
-                                                                      globalOffset, *tla::get<K>(outs)...);
+            tla::get<I>(cache_) = detail::in_node<Op<I>>([&]() -> decltype(auto) {
+                return tla::get<I>(this->callbacks_tuple)
+                    .template visit<Stage, ArchTag>(tensorTile, alignedTileShape, globalOffset,
+                                                    *tla::get<K>(outs)...);
+            });
             visited_[I] = true;
             return tla::get<I>(cache_);
         }

@@ -57,15 +57,20 @@ struct TreeVisitor : VisitorImpl<ChildOps..., NodeOp> {
             std::index_sequence<I...>, const TensorTile& tensorTile, const MatrixCoord& alignedTileShape,
             const MatrixCoord& globalOffset, const Inputs&... inputs) {
             // Children in declaration order (a braced list evaluates left to right). Their outputs are
-            // handles held by their own callbacks, so pointers to them stay valid.
+            // handles held by their own callbacks, so pointers to them stay valid. Each op visits as its
+            // node (node_label.hpp).
             tla::tuple<const AscendC::LocalTensor<typename ChildOps::ElementOutput>*...> outs{
-                &tla::get<I>(this->callbacks_tuple)
-                     .template visit<Stage, ArchTag>(tensorTile, alignedTileShape, globalOffset,
-                                                     inputs...)...};
+                &detail::in_node<ChildOps>([&]() -> decltype(auto) {
+                    return tla::get<I>(this->callbacks_tuple)
+                        .template visit<Stage, ArchTag>(tensorTile, alignedTileShape, globalOffset,
+                                                        inputs...);
+                })...};
             (void)outs;
-            return tla::get<CHILD_COUNT>(this->callbacks_tuple)
-                .template visit<Stage, ArchTag>(tensorTile, alignedTileShape, globalOffset,
-                                                *tla::get<I>(outs)...);
+            return detail::in_node<NodeOp>([&]() -> decltype(auto) {
+                return tla::get<CHILD_COUNT>(this->callbacks_tuple)
+                    .template visit<Stage, ArchTag>(tensorTile, alignedTileShape, globalOffset,
+                                                    *tla::get<I>(outs)...);
+            });
         }
     };
 

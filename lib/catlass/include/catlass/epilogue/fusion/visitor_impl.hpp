@@ -6,6 +6,7 @@
 
 #include "catlass/arch/resource.hpp"
 #include "catlass/epilogue/fusion/node_concept.hpp"
+#include "catlass/epilogue/fusion/node_label.hpp"
 #include "catlass/epilogue/fusion/visitor_impl_base.hpp"
 
 namespace Catlass::Epilogue::Fusion {
@@ -42,22 +43,32 @@ struct VisitorImpl : VisitorImplBase<Ops...> {
         CallbacksTuple callbacks_tuple;
         Callbacks() = default;
         explicit Callbacks(const CallbacksTuple& t) : callbacks_tuple(t) {}
+        // Each op's hook runs as that op's node (node_label.hpp).
         CATLASS_DEVICE void begin_epilogue() {
-            tla::for_each(callbacks_tuple, [](auto& cb) { cb.begin_epilogue(); });
+            [&]<size_t... I>(std::index_sequence<I...>) {
+                (detail::in_node<Ops>([&] { tla::get<I>(callbacks_tuple).begin_epilogue(); }), ...);
+            }
+            (std::index_sequence_for<Ops...>{});
         }
         CATLASS_DEVICE void end_epilogue() {
-            tla::for_each(callbacks_tuple, [](auto& cb) { cb.end_epilogue(); });
+            [&]<size_t... I>(std::index_sequence<I...>) {
+                (detail::in_node<Ops>([&] { tla::get<I>(callbacks_tuple).end_epilogue(); }), ...);
+            }
+            (std::index_sequence_for<Ops...>{});
         }
     };
 
-    // Calls every op's get_callbacks in op order; each advances ub_offset by the UB it carves.
+    // Calls every op's get_callbacks in op order, each as its node; each advances ub_offset by the UB it
+    // carves.
     template <class ArchTag>
     CATLASS_DEVICE auto get_op_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                          uint32_t compute_length) {
         return [&]<size_t... I>(std::index_sequence<I...>) {
             using Tuple = tla::tuple<decltype(tla::get<I>(this->ops).get_callbacks(resource, ub_offset,
                                                                                    compute_length))...>;
-            return Tuple{tla::get<I>(this->ops).get_callbacks(resource, ub_offset, compute_length)...};
+            return Tuple{detail::in_node<Ops>([&] {
+                return tla::get<I>(this->ops).get_callbacks(resource, ub_offset, compute_length);
+            })...};
         }
         (std::index_sequence_for<Ops...>{});
     }
