@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Runs clang-tidy-14 with the repository's .clang-tidy over every first-party translation unit of a
-# configured build (default build/release; its compile_commands.json), two at a time. Exit 1 on any finding.
-# Usage: scripts/tidy.sh [BUILD_DIR] [PATH_REGEX]   e.g. scripts/tidy.sh build/release 'lib/hw/'
+# Runs clang-tidy-14 with the repository's .clang-tidy over first-party translation units of a configured
+# build (default build/release; its compile_commands.json), two at a time. Exit 1 on any finding.
+# Usage: scripts/tidy.sh [BUILD_DIR] [PATH_REGEX]
+# Without PATH_REGEX it checks the folders that are kept clean (ctest `tidy_check` runs exactly that, so CI
+# keeps them clean); widen `kept_clean` as further folders become clean. `scripts/tidy.sh build/release .`
+# checks every first-party translation unit (about 200; tens of minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
-filter=${2:-.}
+kept_clean='^lib/(hw|vocab)/src/'
+filter=${2:-$kept_clean}
 tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
 if [ -z "$tidy" ]; then
   echo "tidy: clang-tidy-14 is not installed (scripts/install-deps.sh installs it)" >&2
