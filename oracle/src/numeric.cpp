@@ -8,6 +8,7 @@
 #include <string>
 
 #include "evg/hw/error.hpp"
+#include "evg/hw/numeric/dtype.hpp"
 
 namespace evg::oracle {
 namespace {
@@ -134,44 +135,14 @@ Real dtype_max(DType t) {
     return is_float_dtype(t) ? max_finite(float_format(t)) : int_range(t).hi;
 }
 
+// Sizes and names are the vocabulary's (lib/vocab: one table per vocabulary); only arithmetic is the oracle's
+// own.
 int dtype_bytes(DType t) {
-    switch (t) {
-        case DType::f32:
-        case DType::i32:
-            return 4;
-        case DType::f16:
-        case DType::bf16:
-        case DType::i16:
-            return 2;
-        case DType::i8:
-        case DType::u8:
-            return 1;
-        case DType::i64:
-            return 8;
-    }
-    return 0;
+    return evg::hw::dtype_size(t);
 }
 
 const char* dtype_label(DType t) {
-    switch (t) {
-        case DType::f32:
-            return "float";
-        case DType::f16:
-            return "half";
-        case DType::bf16:
-            return "bfloat16";
-        case DType::i8:
-            return "int8";
-        case DType::u8:
-            return "uint8";
-        case DType::i16:
-            return "int16";
-        case DType::i32:
-            return "int32";
-        case DType::i64:
-            return "int64";
-    }
-    return "?";
+    return evg::hw::dtype_name(t).data();  // a string literal: NUL-terminated
 }
 
 Real round_to(DType t, Real x, RoundMode m) {
