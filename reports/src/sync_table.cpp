@@ -43,8 +43,9 @@ bool sync_verdict_fails(SyncVerdict v) {
     return v == SyncVerdict::missed || v == SyncVerdict::false_alarm || v == SyncVerdict::divergent;
 }
 
-void add_to_table(SyncTableData& t, const std::string& op, const std::string& node_kind, SyncVerdict v,
-                  const std::vector<std::string>& caught_by) {
+namespace {
+
+SyncTableRow& row_of(SyncTableData& t, const std::string& op, const std::string& node_kind) {
     auto it = std::find_if(t.rows.begin(), t.rows.end(),
                            [&](const SyncTableRow& r) { return r.op == op && r.node_kind == node_kind; });
     if (it == t.rows.end()) {
@@ -56,10 +57,55 @@ void add_to_table(SyncTableData& t, const std::string& op, const std::string& no
         });
         it = t.rows.insert(pos, std::move(r));
     }
+    return *it;
+}
+
+}  // namespace
+
+void add_to_table(SyncTableData& t, const std::string& op, const std::string& node_kind, SyncVerdict v,
+                  const std::vector<std::string>& caught_by) {
+    SyncTableRow* it = &row_of(t, op, node_kind);
     ++it->points;
     ++it->counts[static_cast<int>(v)];
     if (v == SyncVerdict::caught)
         for (const std::string& k : caught_by) ++it->caught_by[k];
+}
+
+SyncTableData merge_sync_tables(const std::vector<SyncTableData>& parts) {
+    if (parts.empty()) throw std::runtime_error("sync table merge: no tables to merge");
+    SyncTableData t;
+    t.seed = parts.front().seed;
+    t.graphs = parts.front().graphs;
+    t.adversarial = parts.front().adversarial;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const SyncTableData& p = parts[i];
+        auto differ = [&](const char* what, const std::string& a, const std::string& b) {
+            return std::runtime_error(
+                fmt::format("sync table merge: table {} has {} {}, table 1 has {}: tables of different runs "
+                            "do not add up",
+                            i + 1, what, b, a));
+        };
+        if (p.seed != t.seed) throw differ("seed", std::to_string(t.seed), std::to_string(p.seed));
+        if (p.graphs != t.graphs) throw differ("graphs", std::to_string(t.graphs), std::to_string(p.graphs));
+        if (p.adversarial != t.adversarial)
+            throw differ("adversarial", std::to_string(t.adversarial), std::to_string(p.adversarial));
+        t.command += (i ? "; " : "") + p.command;
+        t.subjects += p.subjects;
+        t.skipped.insert(t.skipped.end(), p.skipped.begin(), p.skipped.end());
+        for (const std::string& a : p.archs)
+            if (std::find(t.archs.begin(), t.archs.end(), a) == t.archs.end()) t.archs.push_back(a);
+        t.seconds += p.seconds;
+        t.complete = t.complete && p.complete;
+        for (const SyncTableRow& r : p.rows) {
+            SyncTableRow& into = row_of(t, r.op, r.node_kind);
+            into.points += r.points;
+            for (int v = 0; v < kSyncVerdictCount; ++v) into.counts[v] += r.counts[v];
+            for (const auto& [k, n] : r.caught_by) into.caught_by[k] += n;
+        }
+        t.findings.insert(t.findings.end(), p.findings.begin(), p.findings.end());
+        for (const auto& [k, n] : p.kind_differences) t.kind_differences[k] += n;
+    }
+    return t;
 }
 
 SyncTableRow table_totals(const SyncTableData& t) {

@@ -82,6 +82,39 @@ TEST(SyncTable, JsonReadsBackToTheSameTable) {
     EXPECT_EQ(back.kind_differences, t.kind_differences);
 }
 
+TEST(SyncTable, MergeAddsShardsUpAndRefusesTablesOfDifferentRuns) {
+    SyncTableData a = sample(), b = sample();
+    b.archs = {"Ascend950"};
+    b.seconds = 2;
+    a.seconds = 1;
+    b.complete = false;
+    add_to_table(b, "move-set", "Kernel", SyncVerdict::caught, {"race"});
+    const SyncTableData m = merge_sync_tables({a, b});
+    EXPECT_EQ(m.subjects, 6);
+    EXPECT_EQ(m.archs, (std::vector<std::string>{"AtlasA2", "Ascend950"}));
+    EXPECT_DOUBLE_EQ(m.seconds, 3);
+    EXPECT_FALSE(m.complete);
+    ASSERT_EQ(m.rows.size(), 4u);
+    EXPECT_EQ(m.rows[1].op, "drop-wait");
+    EXPECT_EQ(m.rows[1].points, 4u);
+    EXPECT_EQ(m.rows[1].caught_by.at("race"), 4u);
+    EXPECT_EQ(m.rows[3].op, "move-set");  // a row only one part has, in its sorted place
+    EXPECT_EQ(table_totals(m).points, 9u);
+    EXPECT_EQ(m.findings.size(), 2u);
+    EXPECT_EQ(m.kind_differences.begin()->second, 2u);
+    EXPECT_EQ(m.command, a.command + "; " + b.command);
+    SyncTableData other_seed = sample();
+    other_seed.seed = 8;
+    try {
+        merge_sync_tables({a, other_seed});
+        FAIL() << "merged tables of two seeds";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("table 2 has seed 8, table 1 has 7"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(merge_sync_tables({}), std::runtime_error);
+}
+
 TEST(SyncTable, BadJsonIsRejectedNamingTheField) {
     try {
         parse_sync_table_json(R"({"command": "x"})");

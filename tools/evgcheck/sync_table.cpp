@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -35,6 +36,12 @@ constexpr std::array kSyncTableOptions = {
     OptionSpec{"examples", "N", "at most N seed-example runs (default all)"},
     OptionSpec{"no-kernels", "", "leave out the seed kernels"},
     OptionSpec{"adversarial", "N", "adversarial schedules per harmless mutation (default 3)"},
+    OptionSpec{"shard", "K/N",
+               "run the K-th of N equal shares of the subjects (every N-th, from the K-th), so N processes "
+               "make one table; add them up with --merge"},
+    OptionSpec{"merge", "",
+               "read the sync_table.json files given as operands (shards, or one arch each), add them up and "
+               "write the one table to --out; runs nothing"},
     OptionSpec{"time-budget", "SECONDS",
                "stop classifying after this long and write the partial table (exit 3; default none)"},
     OptionSpec{"help", "", "print this help"},
@@ -55,21 +62,96 @@ constexpr const char* kSyncTableUsage =
     "Exit code: 0 nothing missed, falsely alarmed or divergent; 1 otherwise; 2 bad options; 3 the time "
     "budget\n"
     "stopped the run.\n"
+    "\n"
+    "Shards: `evgcheck sync-table --shard 1/2 --out A & evgcheck sync-table --shard 2/2 --out B`, then\n"
+    "`evgcheck sync-table --merge A/sync_table.json B/sync_table.json --out ALL` (same other options in "
+    "every\n"
+    "shard).\n"
     "\n";
+
+#ifdef EVGCHECK_HAS_SYNC_TABLE
+// "K/N" with 1 <= K <= N.
+void opt_shard(const std::string& text, evg::fuzz::TableOptions& opt) {
+    const size_t slash = text.find('/');
+    int k = 0, n = 0;
+    try {
+        if (slash == std::string::npos) throw std::invalid_argument("no slash");
+        size_t used_k = 0, used_n = 0;
+        k = std::stoi(text.substr(0, slash), &used_k);
+        n = std::stoi(text.substr(slash + 1), &used_n);
+        if (used_k != slash || used_n != text.size() - slash - 1) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+        throw UsageError(
+            fmt::format("evgcheck sync-table: --shard: expected K/N (e.g. 1/2), got '{}'", text));
+    }
+    if (n < 1 || n > 4096 || k < 1 || k > n)
+        throw UsageError(fmt::format(
+            "evgcheck sync-table: --shard: {} is not a shard: K/N needs 1 <= K <= N <= 4096", text));
+    opt.shard = k - 1;
+    opt.shards = n;
+}
+
+int write_table(const evg::reports::SyncTableData& t, const std::filesystem::path& out) {
+    std::filesystem::create_directories(out);
+    const std::filesystem::path md = out / "sync_table.md", js = out / "sync_table.json";
+    std::ofstream(md) << evg::reports::sync_table_markdown(t);
+    std::ofstream(js) << evg::reports::sync_table_json(t);
+    std::cout << evg::reports::sync_table_text(t) << "\nreport: " << md.string() << " " << js.string() << "\n"
+              << evg::reports::sync_table_summary(t) << "\n";
+    if (evg::reports::sync_table_fails(t)) return kExitFailed;
+    return t.complete ? kExitOk : kExitInternal;
+}
+
+int merge_tables(const Args& args, const std::filesystem::path& out) {
+    for (const char* o :
+         {"shard", "graphs", "seed", "arch", "small", "examples", "no-kernels", "adversarial", "time-budget"})
+        if (args.has(o))
+            throw UsageError(fmt::format(
+                "evgcheck sync-table: --{} does not go with --merge (the tables say how they were run)", o));
+    if (args.positional().size() < 2)
+        throw UsageError("evgcheck sync-table: --merge needs two or more sync_table.json files");
+    check_output_dir(out.string(), "out", "sync-table");
+    std::vector<evg::reports::SyncTableData> parts;
+    for (const std::string& f : args.positional()) {
+        std::ifstream in(f);
+        if (!in) throw UsageError(fmt::format("evgcheck sync-table: --merge: cannot read '{}'", f));
+        std::stringstream text;
+        text << in.rdbuf();
+        try {
+            parts.push_back(evg::reports::parse_sync_table_json(text.str()));
+        } catch (const std::runtime_error& e) {
+            throw UsageError(fmt::format("evgcheck sync-table: --merge: {}: {}", f, e.what()));
+        }
+    }
+    evg::reports::SyncTableData t;
+    try {
+        t = evg::reports::merge_sync_tables(parts);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(fmt::format("evgcheck sync-table: --merge: {}", e.what()));
+    }
+    return write_table(t, out);
+}
+#endif
 
 }  // namespace
 
 int sync_table_command(std::span<const char* const> argv) {
-    const Args args = Args::parse(argv, kSyncTableOptions, "sync-table", 0);
+    const Args args = Args::parse(argv, kSyncTableOptions, "sync-table", 4096);
     if (args.has("help")) {
         std::cout << kSyncTableUsage << options_help(kSyncTableOptions);
         return kExitOk;
     }
+    if (!args.has("merge") && !args.positional().empty())
+        throw UsageError(
+            fmt::format("evgcheck sync-table: unexpected operand '{}' (only --merge takes files)",
+                        args.positional().front()));
 #ifndef EVGCHECK_HAS_SYNC_TABLE
     std::cerr
         << "evgcheck sync-table: this build has no sync mutation library (fuzz/mutation was not built)\n";
     return kExitInternal;
 #else
+    const std::filesystem::path out = args.get("out").value_or("out/sync-table");
+    if (args.has("merge")) return merge_tables(args, out);
     evg::fuzz::TableOptions opt;
     opt.graphs = static_cast<int>(args.integer("graphs", 0, 100000).value_or(200));
     opt.seed = static_cast<uint64_t>(args.integer("seed", 0, (1LL << 62)).value_or(1));
@@ -89,7 +171,7 @@ int sync_table_command(std::span<const char* const> argv) {
     opt.kernels = !args.has("no-kernels");
     opt.adversarial = static_cast<int>(args.integer("adversarial", 0, 1000).value_or(3));
     opt.time_budget = args.seconds("time-budget", 7 * 86400).value_or(0);
-    const std::filesystem::path out = args.get("out").value_or("out/sync-table");
+    if (const auto sh = args.get("shard")) opt_shard(*sh, opt);
     check_output_dir(out.string(), "out", "sync-table");
     opt.command = "evgcheck sync-table";
     for (const char* a : argv) opt.command += std::string(" ") + a;
@@ -112,14 +194,7 @@ int sync_table_command(std::span<const char* const> argv) {
     const evg::reports::SyncTableData t = evg::fuzz::run_sync_table(subjects, opt);
     if (tty) std::cerr << "\n";
 
-    std::filesystem::create_directories(out);
-    const std::filesystem::path md = out / "sync_table.md", js = out / "sync_table.json";
-    std::ofstream(md) << evg::reports::sync_table_markdown(t);
-    std::ofstream(js) << evg::reports::sync_table_json(t);
-    std::cout << evg::reports::sync_table_text(t) << "\nreport: " << md.string() << " " << js.string() << "\n"
-              << evg::reports::sync_table_summary(t) << "\n";
-    if (evg::reports::sync_table_fails(t)) return kExitFailed;
-    return t.complete ? kExitOk : kExitInternal;
+    return write_table(t, out);
 #endif
 }
 

@@ -59,7 +59,11 @@ std::vector<Subject> table_subjects(const TableOptions& opt) {
             if (a == hw::ArchId::Ascend950)
                 out.push_back(random_graph_subject(opt.seed, i, a, true, opt.small));
         }
-    return out;
+    if (opt.shards <= 1) return out;
+    std::vector<Subject> mine;
+    for (size_t i = static_cast<size_t>(opt.shard); i < out.size(); i += static_cast<size_t>(opt.shards))
+        mine.push_back(std::move(out[i]));
+    return mine;
 }
 
 reports::SyncTableData run_sync_table(const std::vector<Subject>& subjects, const TableOptions& opt) {

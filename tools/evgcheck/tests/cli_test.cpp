@@ -458,6 +458,36 @@ TEST(EvgcheckCli, OutputPathsAreCheckedBeforeAnyWork) {
     EXPECT_NE(table.err.find("evgcheck sync-table: option --out: "), std::string::npos) << table.err;
 }
 
+// Two shards of a table, merged, are the table of one run: same rows, totals and runs; bad shards and merges
+// are usage errors naming the option.
+TEST(EvgcheckSyncTable, ShardsMergeToTheWholeTable) {
+    const std::string dir = scratch().string() + "/shards";
+    const std::string opts = " --small --graphs 2 --examples 1 --no-kernels --arch AtlasA2 --adversarial 1 ";
+    const Result whole = evgcheck("sync-table" + opts + "--out " + dir + "/whole");
+    ASSERT_EQ(whole.code, 0) << whole.out << whole.err;
+    const Result one = evgcheck("sync-table" + opts + "--shard 1/2 --out " + dir + "/one");
+    const Result two = evgcheck("sync-table" + opts + "--shard 2/2 --out " + dir + "/two");
+    ASSERT_EQ(one.code, 0) << one.err;
+    ASSERT_EQ(two.code, 0) << two.err;
+    EXPECT_NE(one.out, whole.out);  // each shard did part of the work
+    const Result merged = evgcheck("sync-table --merge " + dir + "/one/sync_table.json " + dir +
+                                   "/two/sync_table.json --out " + dir + "/merged");
+    ASSERT_EQ(merged.code, 0) << merged.out << merged.err;
+    auto table_part = [](const std::string& out) {  // the rows and totals, without the times and paths
+        return out.substr(0, out.find("\nreport: "));
+    };
+    EXPECT_EQ(table_part(merged.out), table_part(whole.out));
+    const Result bad = evgcheck("sync-table --shard 3/2");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--shard: 3/2 is not a shard"), std::string::npos) << bad.err;
+    const Result lone = evgcheck("sync-table --merge " + dir + "/one/sync_table.json");
+    EXPECT_EQ(lone.code, 2);
+    EXPECT_NE(lone.err.find("--merge needs two or more"), std::string::npos) << lone.err;
+    const Result stray = evgcheck("sync-table " + dir + "/one/sync_table.json");
+    EXPECT_EQ(stray.code, 2);
+    EXPECT_NE(stray.err.find("only --merge takes files"), std::string::npos) << stray.err;
+}
+
 // --hazard switches upstream's missing barrier after RowBroadcast on: the race checker reports it on AtlasA2
 // (V does not keep order there) and not on Ascend950; without the switch the same run is clean.
 TEST(EvgcheckRun, HazardSwitchesUpstreamBehaviourOn) {

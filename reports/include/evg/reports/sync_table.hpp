@@ -70,6 +70,12 @@ struct SyncTableData {
 // Adds one classified run to the table (creating its row).
 void add_to_table(SyncTableData& t, const std::string& op, const std::string& node_kind, SyncVerdict v,
                   const std::vector<std::string>& caught_by);
+// The tables of several runs of one table (`--shard K/N`, or one arch each) as one: rows, findings, skipped
+// subjects and kind differences added up, archs joined, `seconds` the sum of the runs' times (CPU time when
+// the shards ran side by side), complete when every part is, the commands joined with "; ". Throws
+// std::runtime_error when the parts differ in seed, graphs or adversarial schedules (their sum would mean
+// nothing).
+SyncTableData merge_sync_tables(const std::vector<SyncTableData>& parts);
 // The sum of every row (op and node_kind "total").
 SyncTableRow table_totals(const SyncTableData& t);
 // "sync table: 5120 points, 3012 caught, 0 output-only, 2100 harmless, 0 missed, 0 false alarms, ..."

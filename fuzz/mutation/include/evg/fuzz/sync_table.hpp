@@ -18,11 +18,13 @@ struct TableOptions {
     int graphs = 200;   // random graphs (each on every arch and path of `archs`)
     uint64_t seed = 1;  // of the random graphs
     std::vector<hw::ArchId> archs = {hw::ArchId::AtlasA2, hw::ArchId::Ascend950};
-    bool examples = true;    // every seed example
-    int max_examples = -1;   // at most this many example runs (-1: all)
-    bool small = false;      // examples on one small shape; random graphs on one tile, one core
-    bool kernels = true;     // the seed kernels (when fuzz/kernels is built)
-    int adversarial = 3;     // schedules per harmless mutation
+    bool examples = true;   // every seed example
+    int max_examples = -1;  // at most this many example runs (-1: all)
+    bool small = false;     // examples on one small shape; random graphs on one tile, one core
+    bool kernels = true;    // the seed kernels (when fuzz/kernels is built)
+    int adversarial = 3;    // schedules per harmless mutation
+    int shard = 0;          // this run takes subjects i with i % shards == shard (`--shard K/N`: K-1, N)
+    int shards = 1;
     double time_budget = 0;  // seconds; 0: none. The run stops between mutations, incomplete.
     std::string command;     // recorded in the table
     // After every subject: subjects done, subjects in all, mutations classified so far, the table so far.
@@ -39,7 +41,9 @@ Subject generated_subject(uint64_t random_seed, int size, hw::ArchId arch, bool 
 // `ub` (Ascend950 only), small shapes, exact data, in-order scheduling.
 Subject random_graph_subject(uint64_t seed, int index, hw::ArchId arch, bool ub, bool small);
 
-// Every subject of a table run, in order (seed kernels, examples, random graphs).
+// Every subject of a table run, in order (seed kernels, examples, random graphs); of a shard, every
+// `shards`-th of them from the `shard`-th, so that the shards of one table split the work evenly and together
+// hold each subject once.
 std::vector<Subject> table_subjects(const TableOptions& opt);
 
 // Runs the table over `subjects`.
