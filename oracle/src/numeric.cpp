@@ -1,10 +1,13 @@
-// Rounding by scaling: a finite x is written as s * 2^q where q is the exponent of x's last significand bit
-// in the target format (clamped at the subnormal quantum). Scaling by a power of two is exact in Real,
-// so rounding x to the format is rounding s to an integer, which is what every RoundMode defines.
+// Rounding on the bits: a finite x is sig * 2^(e - 63) with a 64-bit integer significand; rounding it to a
+// format is keeping the significand bits at or above q, the exponent of the format's last significand bit at
+// x's magnitude (clamped at the subnormal quantum), and deciding from the discarded bits whether the kept
+// count goes up by one, which is what every RoundMode defines. Integer operations only, and exact.
 #include "evg/oracle/numeric.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "evg/hw/error.hpp"
@@ -13,33 +16,93 @@
 namespace evg::oracle {
 namespace {
 
-// s rounded to an integer under m. Exact: floor/ceil/trunc/round of a Real are exact operations, and
-// the tie test compares an exact difference against 0.5.
-Real round_scaled(Real s, RoundMode m) {
-    switch (m) {
-        case RoundMode::CAST_FLOOR:
-            return std::floor(s);
-        case RoundMode::CAST_CEIL:
-            return std::ceil(s);
-        case RoundMode::CAST_TRUNC:
-            return std::trunc(s);
-        case RoundMode::CAST_ROUND:
-            return std::round(s);  // halfway cases away from zero
-        case RoundMode::CAST_ODD: {
-            const Real t = std::trunc(s);
-            if (t != s && std::fmod(t, Real(2)) == 0) return t + (s < 0 ? -1 : 1);
-            return t;
-        }
-        case RoundMode::CAST_NONE:
-        case RoundMode::CAST_RINT: {
-            const Real f = std::floor(s);
-            const Real d = s - f;
-            if (d > Real(0.5)) return f + 1;
-            if (d < Real(0.5)) return f;
-            return std::fmod(f, Real(2)) == 0 ? f : f + 1;
-        }
+// Rounding works on the bits of the Real, with integer operations only (no libm call per element: the
+// oracle rounds every element of every node, and `scalbnl`/`ilogbl` were a quarter of a property case's
+// time). A finite nonzero Real is (-1)^negative * sig * 2^(exp - 63) with sig's bit 63 set: the x87 80-bit
+// format stores exactly that (a 64-bit significand with an explicit leading bit, a 15-bit exponent biased by
+// 16383).
+static_assert(std::numeric_limits<Real>::digits == 64 && std::numeric_limits<Real>::max_exponent == 16384 &&
+                  sizeof(Real) >= 10,
+              "the oracle's rounding reads the x87 80-bit long double format");
+
+struct Parts {
+    bool negative;
+    int exp;       // exponent of the leading bit
+    uint64_t sig;  // bit 63 set
+};
+
+// x finite and nonzero.
+Parts parts_of(Real x) {
+    unsigned char b[sizeof(Real)];
+    std::memcpy(b, &x, sizeof(Real));
+    uint64_t sig = 0;
+    std::memcpy(&sig, b, 8);
+    const unsigned se = b[8] | (unsigned(b[9]) << 8);
+    const bool negative = (se >> 15) != 0;
+    int exp = static_cast<int>(se & 0x7fffu) - 16383;
+    if ((se & 0x7fffu) == 0) exp = 1 - 16383;  // a long double subnormal: no leading bit stored
+    const int lz = std::countl_zero(sig);      // 0 for normal numbers
+    return {negative, exp - lz, sig << lz};
+}
+
+// (-1)^negative * n * 2^scale, exactly (n < 2^64, the result within the long double normal range).
+Real real_of(bool negative, uint64_t n, int scale) {
+    if (n == 0) return negative ? -Real(0) : Real(0);
+    const int lz = std::countl_zero(n);
+    const uint64_t sig = n << lz;
+    const int exp = scale + 63 - lz;
+    const unsigned se = static_cast<unsigned>(exp + 16383) | (negative ? 0x8000u : 0u);
+    unsigned char b[sizeof(Real)] = {};
+    std::memcpy(b, &sig, 8);
+    b[8] = static_cast<unsigned char>(se & 0xffu);
+    b[9] = static_cast<unsigned char>(se >> 8);
+    Real x;
+    std::memcpy(&x, b, sizeof(Real));
+    return x;
+}
+
+// The magnitude sig * 2^(exp - 63) rounded under m to a multiple of 2^q, as a count of 2^q (the sign only
+// decides the direction of FLOOR and CEIL). Every mode looks at the discarded bits: whether any is set
+// (inexact) and how they compare with half a unit of the last kept bit.
+uint64_t round_to_quantum(const Parts& p, int q, RoundMode m) {
+    const int shift = q - (p.exp - 63);      // low bits of sig that fall below 2^q
+    if (shift <= 0) return p.sig << -shift;  // already a multiple (callers keep the result below 2^64)
+    uint64_t kept = 0;
+    bool inexact = true;
+    int half_cmp = -1;  // discarded part vs half a unit: -1 below, 0 equal, 1 above
+    if (shift < 64) {
+        kept = p.sig >> shift;
+        const uint64_t rem = p.sig & ((uint64_t{1} << shift) - 1);
+        const uint64_t half = uint64_t{1} << (shift - 1);
+        inexact = rem != 0;
+        half_cmp = rem < half ? -1 : rem == half ? 0 : 1;
+    } else if (shift == 64) {
+        const uint64_t half = uint64_t{1} << 63;  // sig >= half always
+        half_cmp = p.sig == half ? 0 : 1;
     }
-    throw evg::Error("oracle: unknown RoundMode " + std::to_string(static_cast<int>(m)));
+    bool up = false;
+    switch (m) {
+        case RoundMode::CAST_TRUNC:
+            break;
+        case RoundMode::CAST_FLOOR:
+            up = p.negative && inexact;
+            break;
+        case RoundMode::CAST_CEIL:
+            up = !p.negative && inexact;
+            break;
+        case RoundMode::CAST_ROUND:  // halfway cases away from zero
+            up = half_cmp >= 0;
+            break;
+        case RoundMode::CAST_ODD:
+            return inexact ? kept | 1 : kept;
+        case RoundMode::CAST_NONE:
+        case RoundMode::CAST_RINT:
+            up = half_cmp > 0 || (half_cmp == 0 && (kept & 1) != 0);
+            break;
+        default:
+            throw evg::Error("oracle: unknown RoundMode " + std::to_string(static_cast<int>(m)));
+    }
+    return kept + (up ? 1 : 0);
 }
 
 // Whether m rounds a value of sign `negative` toward zero (so an overflow saturates at max finite).
@@ -81,27 +144,30 @@ IntRange int_range(DType t) {
 }  // namespace
 
 Real max_finite(const FloatFormat& f) {
-    return std::ldexp(std::ldexp(Real(1), f.precision) - 1, f.emax - f.precision + 1);
+    return real_of(false, (uint64_t{1} << f.precision) - 1, f.emax - f.precision + 1);
 }
 
 Real round_float(Real x, const FloatFormat& f, RoundMode m) {
     if (std::isnan(x) || std::isinf(x) || x == 0) return x;
-    const bool negative = std::signbit(x);
-    const int e = std::max(std::ilogb(x), f.emin);  // exponent of x's leading bit, at least emin
-    const int q = e - (f.precision - 1);            // exponent of the last kept bit
-    const Real r = std::ldexp(round_scaled(std::ldexp(x, -q), m), q);
-    if (std::fabs(r) > max_finite(f)) {
+    const Parts p = parts_of(x);
+    const int q = std::max(p.exp, f.emin) - (f.precision - 1);  // exponent of the last kept bit
+    const uint64_t n = round_to_quantum(p, q, m);               // at most 2^precision
+    if (n == 0) return p.negative ? -Real(0) : Real(0);
+    if (q + 63 - std::countl_zero(n) > f.emax) {  // above the largest finite value
         const Real sat =
-            rounds_toward_zero(m, negative) ? max_finite(f) : std::numeric_limits<Real>::infinity();
-        return negative ? -sat : sat;
+            rounds_toward_zero(m, p.negative) ? max_finite(f) : std::numeric_limits<Real>::infinity();
+        return p.negative ? -sat : sat;
     }
-    return r == 0 ? std::copysign(Real(0), x) : r;
+    return real_of(p.negative, n, q);
 }
 
 Real round_integer(Real x, Real lo, Real hi, RoundMode m) {
     if (std::isnan(x)) return 0;
     if (std::isinf(x)) return x < 0 ? lo : hi;
-    const Real r = round_scaled(x, m);
+    if (x == 0) return 0;
+    const Parts p = parts_of(x);
+    if (p.exp >= 63) return p.negative ? lo : hi;  // |x| >= 2^63: beyond every integer type's range
+    const Real r = real_of(p.negative, round_to_quantum(p, 0, m), 0);
     if (r < lo) return lo;
     if (r > hi) return hi;
     return r + 0;  // -0 -> +0: integers have no negative zero
@@ -172,16 +238,14 @@ Real decode(DType t, std::uint64_t bits) {
     const bool neg = (bits >> (total - 1)) & 1;
     const std::uint64_t exp_field = (bits >> mant_bits) & ((std::uint64_t{1} << f.exponent_bits) - 1);
     const std::uint64_t mant = bits & ((std::uint64_t{1} << mant_bits) - 1);
-    Real v;
     if (exp_field == (std::uint64_t{1} << f.exponent_bits) - 1) {
-        v = mant == 0 ? std::numeric_limits<Real>::infinity() : std::numeric_limits<Real>::quiet_NaN();
-    } else if (exp_field == 0) {
-        v = std::ldexp(static_cast<Real>(mant), f.emin - mant_bits);
-    } else {
-        const int e = static_cast<int>(exp_field) - f.emax;
-        v = std::ldexp(static_cast<Real>(mant + (std::uint64_t{1} << mant_bits)), e - mant_bits);
+        const Real v =
+            mant == 0 ? std::numeric_limits<Real>::infinity() : std::numeric_limits<Real>::quiet_NaN();
+        return neg ? -v : v;
     }
-    return neg ? -v : v;
+    if (exp_field == 0) return real_of(neg, mant, f.emin - mant_bits);
+    const int e = static_cast<int>(exp_field) - f.emax;
+    return real_of(neg, mant + (std::uint64_t{1} << mant_bits), e - mant_bits);
 }
 
 std::uint64_t encode(DType t, Real x, RoundMode m) {
@@ -199,13 +263,12 @@ std::uint64_t encode(DType t, Real x, RoundMode m) {
     if (std::isnan(v)) return sign | (exp_ones << mant_bits) | (std::uint64_t{1} << (mant_bits - 1));
     if (std::isinf(v)) return sign | (exp_ones << mant_bits);
     if (v == 0) return sign;
-    const Real a = std::fabs(v);
-    const int e = std::ilogb(a);
-    if (e < f.emin) {  // subnormal: exponent field 0, significand counts quanta of 2^(emin - mant_bits)
-        return sign | static_cast<std::uint64_t>(std::ldexp(a, mant_bits - f.emin));
-    }
-    const auto sig = static_cast<std::uint64_t>(std::ldexp(a, mant_bits - e));  // in [2^mant_bits, 2^p)
-    const auto exp_field = static_cast<std::uint64_t>(e + f.emax);
+    // v is a value of the format: its significand has at most `precision` bits below its leading one.
+    const Parts p = parts_of(v);
+    if (p.exp < f.emin)  // subnormal: exponent field 0, significand counts quanta of 2^(emin - mant_bits)
+        return sign | (p.sig >> (63 - mant_bits + f.emin - p.exp));
+    const uint64_t sig = p.sig >> (63 - mant_bits);  // in [2^mant_bits, 2^p)
+    const auto exp_field = static_cast<std::uint64_t>(p.exp + f.emax);
     return sign | (exp_field << mant_bits) | (sig - (std::uint64_t{1} << mant_bits));
 }
 

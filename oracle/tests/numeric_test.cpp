@@ -2,8 +2,10 @@
 // half 1.0 = 0x3c00 with 10 fraction bits, bfloat16 1.0 = 0x3f80 with 7), and against two independent
 // round-to-nearest-even implementations (Eigen::half / Eigen::bfloat16 in software, the host FPU's
 // double -> float conversion).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -195,6 +197,80 @@ TEST(Oracle_Numeric, RintToFloatMatchesHostConversion) {
         std::uint32_t want;
         std::memcpy(&want, &host, 4);
         ASSERT_EQ(encode(DType::f32, d, M::CAST_RINT), want) << std::hexfloat << d;
+    }
+}
+
+// The rounding works on the bits of the long double; this is the definition it must agree with, written the
+// slow way: scale x so that the last kept bit is the units digit (exact for powers of two), round that to an
+// integer with libm's floor / ceil / trunc / round and an exact tie test, scale back, saturate.
+Real scaled_round_to_integer(Real s, M m) {
+    switch (m) {
+        case M::CAST_FLOOR:
+            return std::floor(s);
+        case M::CAST_CEIL:
+            return std::ceil(s);
+        case M::CAST_TRUNC:
+            return std::trunc(s);
+        case M::CAST_ROUND:
+            return std::round(s);
+        case M::CAST_ODD: {
+            const Real t = std::trunc(s);
+            return t != s && std::fmod(t, Real(2)) == 0 ? t + (s < 0 ? -1 : 1) : t;
+        }
+        default: {
+            const Real f = std::floor(s), d = s - f;
+            if (d != Real(0.5)) return d > Real(0.5) ? f + 1 : f;
+            return std::fmod(f, Real(2)) == 0 ? f : f + 1;
+        }
+    }
+}
+
+Real scaled_round_float(Real x, const FloatFormat& f, M m) {
+    if (std::isnan(x) || std::isinf(x) || x == 0) return x;
+    const int q = std::max(std::ilogb(x), f.emin) - (f.precision - 1);
+    const Real r = std::ldexp(scaled_round_to_integer(std::ldexp(x, -q), m), q);
+    if (std::fabs(r) > max_finite(f)) {
+        const bool toward_zero = m == M::CAST_TRUNC || m == M::CAST_ODD || (m == M::CAST_FLOOR && x > 0) ||
+                                 (m == M::CAST_CEIL && x < 0);
+        const Real sat = toward_zero ? max_finite(f) : kInf;
+        return x < 0 ? -sat : sat;
+    }
+    return r == 0 ? std::copysign(Real(0), x) : r;
+}
+
+// A long double with a random 64-bit significand and an exponent in [lo, hi]; some with many low zero bits
+// (exact values and ties in every format).
+Real random_real(std::mt19937_64& rng, int lo, int hi) {
+    std::uint64_t sig = rng() | (std::uint64_t{1} << 63);
+    if (rng() % 3 == 0) sig &= ~((std::uint64_t{1} << (rng() % 63)) - 1);
+    const int e = lo + static_cast<int>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
+    const Real v = std::ldexp(static_cast<Real>(sig), e - 63);
+    return rng() % 2 ? -v : v;
+}
+
+TEST(Oracle_Numeric, BitRoundingAgreesWithScaledRoundingInEveryModeAndFormat) {
+    std::mt19937_64 rng(2026);
+    for (const FloatFormat* f : {&kHalf, &kBf16, &kFloat})
+        for (int i = 0; i < 100000; ++i) {
+            // from far below the smallest subnormal to past the largest finite value
+            const Real x = random_real(rng, f->emin - f->precision - 3, f->emax + 2);
+            for (M m : kModes) {
+                const Real want = scaled_round_float(x, *f, m), got = round_float(x, *f, m);
+                ASSERT_TRUE(got == want && std::signbit(got) == std::signbit(want))
+                    << std::hexfloat << "x=" << x << " precision=" << f->precision << " mode=" << int(m)
+                    << " got=" << got << " want=" << want;
+            }
+        }
+    for (int i = 0; i < 200000; ++i) {
+        const Real x = random_real(rng, -3, 66);
+        for (M m : kModes) {
+            Real want = scaled_round_to_integer(x, m);
+            want = std::clamp(want, Real(-2147483648.0L), Real(2147483647.0L)) + 0;
+            ASSERT_EQ(round_to(DType::i32, x, m), want) << std::hexfloat << x << " mode=" << int(m);
+            Real want64 =
+                std::clamp(scaled_round_to_integer(x, m), dtype_lowest(DType::i64), dtype_max(DType::i64));
+            ASSERT_EQ(round_to(DType::i64, x, m), want64) << std::hexfloat << x << " mode=" << int(m);
+        }
     }
 }
 
