@@ -49,6 +49,9 @@ class Memory {
     }
 
   private:
+    // A core's local memory: its storage is recycled for the next launch's (GM allocations, which the host
+    // frees when it likes, are mapped and unmapped as they come).
+    bool pooled() const { return kind_ != MemKind::GM; }
     MemKind kind_;
     uint32_t uid_;
     std::string name_;
