@@ -33,7 +33,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -271,7 +270,7 @@ BENCHMARK(BM_ChainSmoke)->Iterations(1)->UseManualTime()->Unit(benchmark::kMilli
 
 }  // namespace
 
-// The main of evg_bench_graph and evg_bench_all: a child run (--evg_bench_child=<job>), or the benchmarks.
+// The main of evg_bench_all: a child run (--evg_bench_child=<job>), or the benchmarks.
 int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
