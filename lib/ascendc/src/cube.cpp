@@ -25,7 +25,7 @@ using evg::hw::ViolationKind;
 
 namespace {
 
-bool fail(Core& c, ViolationKind k, const std::string& op, std::string msg, Site site) {
+bool fail(Core& c, ViolationKind k, const std::string& op, const std::string& msg, Site site) {
     c.violate(k, op + ": " + msg, {c.site_location(op, site)});
     return false;
 }
@@ -219,6 +219,16 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         for (uint64_t kk = 0; kk < k; ++kk)
             for (uint64_t j = 0; j < n; ++j)
                 if (!all_written(B.mem, B.off + (kk * n + j) * es, es)) col_ok[j] = 0;
+        // The float path reads each element of A and B m or n times: decode them once (B transposed, so the
+        // k-loop runs over contiguous floats). Same products, same ascending-k sums: the same bits.
+        std::vector<float> af, bt;
+        if (at != DType::i8) {
+            af.resize(m * k);
+            bt.resize(k * n);
+            for (uint64_t x = 0; x < m * k; ++x) af[x] = load_float(ad + x * es, at);
+            for (uint64_t kk = 0; kk < k; ++kk)
+                for (uint64_t j = 0; j < n; ++j) bt[j * k + kk] = load_float(bd + (kk * n + j) * es, at);
+        }
         for (uint64_t i = 0; i < m; ++i) {
             for (uint64_t j = 0; j < n; ++j) {
                 uint8_t* out = cd + (i * n + j) * cs;
@@ -238,9 +248,10 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
                     // added.
                     float acc = 0.0f;
                     if (!init) std::memcpy(&acc, out, 4);
+                    const float* arow = af.data() + i * k;
+                    const float* bcol = bt.data() + j * k;
                     for (uint64_t kk = 0; kk < k; ++kk) {
-                        float prod =
-                            load_float(ad + (i * k + kk) * es, at) * load_float(bd + (kk * n + j) * es, at);
+                        const float prod = arow[kk] * bcol[kk];
                         acc = acc + prod;
                     }
                     std::memcpy(out, &acc, 4);
