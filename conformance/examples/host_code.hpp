@@ -136,6 +136,7 @@ hw::Report RunTlaVisitor(GemmCoord problemShape, uint8_t* deviceA, uint8_t* devi
 //   m65_n1_k40   CL 256   N = 1
 //   m40_n100_k40 CL 32    cols 64 and 36 > CL: the column-split path
 //   m65_n100_k40 CL max   the seed's computeLength: one row group per AIV and block
+// NOLINTBEGIN(bugprone-macro-parentheses): the arguments are test names and template arguments
 #define EVG_EXAMPLE_CASES(Suite, Fn, Chip, Dtype)      \
     TEST(Suite, Chip##_##Dtype##_m65_n100_k40_CL256) { \
         Fn<Catlass::Arch::Chip, 256>({65, 100, 40});   \
@@ -152,3 +153,4 @@ hw::Report RunTlaVisitor(GemmCoord problemShape, uint8_t* deviceA, uint8_t* devi
     TEST(Suite, Chip##_##Dtype##_m65_n100_k40_CLmax) { \
         Fn<Catlass::Arch::Chip, 0>({65, 100, 40});     \
     }
+// NOLINTEND(bugprone-macro-parentheses)

@@ -59,8 +59,8 @@ const std::vector<std::string>& applicability_rules() {
     return r;
 }
 
-CaseSpec model_case(std::string id, std::string suite, std::string node_kind, std::string dtype, ModelCase c,
-                    const std::vector<std::string>& na_rules) {
+CaseSpec model_case(std::string id, std::string suite, std::string node_kind, std::string dtype,
+                    const ModelCase& c, const std::vector<std::string>& na_rules) {
     CaseSpec s;
     s.id = std::move(id);
     s.suite = std::move(suite);

@@ -179,6 +179,7 @@ class Evaluator {
             case NodeKind::Compute: {
                 expect_inputs(idx, in, 0, n.element);
                 std::vector<const Values*> args;
+                args.reserve(in.size());
                 for (const NodeValue* v : in) args.push_back(&v->values);
                 try {
                     return apply_functor(n.fn, n.element, args, n.scalars);

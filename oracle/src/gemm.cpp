@@ -18,7 +18,7 @@ void check_operand(const char* name, const HostTensor& t, std::int64_t rows, std
 // anything else (a huge int32) is refused rather than rounded silently.
 Eigen::ArrayXXf to_float(const char* name, const HostTensor& t, std::int64_t rows, std::int64_t cols) {
     const Values v = read_matrix(t, rows, cols, cols);
-    const Eigen::ArrayXXf f = v.cast<float>();
+    Eigen::ArrayXXf f = v.cast<float>();
     const bool exact = (f.cast<Real>() == v || v.isNaN()).all();
     if (!exact)
         throw evg::Error(fmt::format("oracle: {} ({}) holds values that are not exact in float", name,

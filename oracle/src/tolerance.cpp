@@ -100,7 +100,7 @@ class Planner {
                 return n.inputs.empty() ? Closeness::loose(label(idx, n) + " has no input") : input(n, 0);
             case NodeKind::Cast: {
                 if (n.inputs.empty()) return Closeness::loose(label(idx, n) + " has no input");
-                const Closeness x = input(n, 0);
+                Closeness x = input(n, 0);
                 if (x.kind != Closeness::Ulp) return x;
                 // rounding is monotone, so a narrower float grid cannot separate two values further
                 const bool narrowing_float =
@@ -113,7 +113,7 @@ class Planner {
             }
             case NodeKind::Compute: {
                 for (std::size_t i = 0; i < n.inputs.size(); ++i) {
-                    const Closeness x = input(n, i);
+                    Closeness x = input(n, i);
                     if (x.kind == Closeness::Loose) return x;  // the first cause stays the reason
                     if (x.kind == Closeness::Ulp)
                         return Closeness::loose(

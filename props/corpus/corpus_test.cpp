@@ -116,6 +116,7 @@ TEST_P(Corpus, StaticEqualsDynamicAndOracle) {
 TEST(CorpusProperty, StaticEqualsDynamicAndOracleOnRandomDataAndCores) {
     const std::vector<evg_corpus::Entry>& entries = evg_corpus::registry();
     std::vector<evg::graph::Problem> problems;
+    problems.reserve(entries.size());
     for (const evg_corpus::Entry& e : entries) problems.push_back(evg::props::case_from_text(e.text).problem);
     evg::props::RunConfig cfg;
     cfg.cases = evg::props::scaled_cases(300);
@@ -168,7 +169,7 @@ TEST(CorpusShape, HasTheRequestedCasesWithDagsTreesArchsPathsAndNoncommutativeNo
         ++count[shape];
         ++count[arch];
         ++count[std::string(evg::graph::workspace_path_name(p.path))];
-        if (has_noncommutative_node(p.graph)) ++count[arch + " " + shape + " non-commutative"];
+        if (has_noncommutative_node(p.graph)) ++count[fmt::format("{} {} non-commutative", arch, shape)];
     }
     for (const auto& [k, v] : count) std::cout << "corpus " << k << ": " << v << "\n";
     for (const char* k : {"tree", "topological", "AtlasA2", "Ascend950", "gm", "ub"})

@@ -86,6 +86,7 @@ int traversal_subtree(std::vector<Gene>& genes, ArchId arch, uint8_t dtype, bool
                       {{4, Functor::Sub}, {2, Functor::Div}, {2, Functor::Max}, {2, Functor::Min}});
         const int arity = fn == Functor::Prelu ? 2 : *gen::weightedElement<int>({{3, 2}, {1, 3}});
         std::vector<int> inputs;
+        inputs.reserve(static_cast<size_t>(arity));
         for (int i = 0; i < arity; ++i)
             inputs.push_back(traversal_subtree(genes, arch, dtype, false, budget));
         genes.push_back(compute_gene(arch, dtype, fn, inputs, pos()));

@@ -75,7 +75,7 @@ std::filesystem::path save_case(const Case& c, const std::string& property,
     for (char& ch : name)
         if (ch == '/' || ch == ' ') ch = '_';
     std::filesystem::create_directories(dir);
-    const auto path = dir / fmt::format("{}-{:016x}.evg", name, std::hash<std::string>{}(text));
+    auto path = dir / fmt::format("{}-{:016x}.evg", name, std::hash<std::string>{}(text));
     std::ofstream(path) << text;
     return path;
 }

@@ -188,11 +188,14 @@ class Decoder {
                 else if (f.max_inputs > f.min_inputs)
                     arity += g.extra % (f.max_inputs - f.min_inputs + 1);
                 std::vector<int> resolved;
+                resolved.reserve(static_cast<std::size_t>(arity));
                 for (int j = 0; j < arity; ++j)
                     resolved.push_back(resolve(g, static_cast<std::size_t>(j), pos));
                 std::vector<int> inputs;
+                inputs.reserve(resolved.size());
                 for (int i : resolved) inputs.push_back(convert(i, t));
                 std::vector<double> scalars;
+                scalars.reserve(static_cast<std::size_t>(f.scalars));
                 for (int j = 0; j < f.scalars; ++j)
                     scalars.push_back(scalar_of(static_cast<uint8_t>(g.scalar + j), t, s_.data));
                 b_.compute(f.fn, t, inputs, scalars);

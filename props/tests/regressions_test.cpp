@@ -38,7 +38,7 @@ const bool registered = [] {
     if (!std::filesystem::exists(dir)) return false;
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
         if (e.path().extension() != ".evg") continue;
-        const std::filesystem::path file = e.path();
+        const std::filesystem::path& file = e.path();
         ::testing::RegisterTest("Regressions", file.stem().string().c_str(), nullptr, nullptr, __FILE__,
                                 __LINE__, [file]() -> ::testing::Test* { return new Regression(file); });
     }

@@ -144,7 +144,7 @@ void matrix_section(std::string& o, const Matrix& m) {
                 }
                 const Status s = c->status();
                 o += fmt::format("<td class=\"{}\" title=\"{}\">", css_class(s),
-                                 esc(kind + " / " + arch + " / " + dtype));
+                                 esc(fmt::format("{} / {} / {}", kind, arch, dtype)));
                 if (s == Status::not_applicable) {
                     o += fmt::format("<div class=\"st\">n/a</div><div class=\"m\">{} case{}</div></td>",
                                      c->not_applicable, c->not_applicable == 1 ? "" : "s");

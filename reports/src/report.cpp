@@ -204,7 +204,7 @@ std::string text_matrix(const Matrix& m) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head{"node kind"};
     for (const std::string& arch : m.archs)
-        for (const std::string& dtype : m.dtypes) head.push_back(arch + "/" + dtype);
+        for (const std::string& dtype : m.dtypes) head.push_back(fmt::format("{}/{}", arch, dtype));
     rows.push_back(head);
     for (const std::string& kind : m.node_kinds) {
         std::vector<std::string> row{kind};

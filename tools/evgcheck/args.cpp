@@ -83,9 +83,10 @@ Args Args::parse(std::span<const char* const> argv, std::span<const OptionSpec> 
             throw UsageError(msg);
         }
         const std::string name(spec->name);
-        if (args.values_.count(name) != 0) throw UsageError(prefix + "option --" + name + " is given twice");
+        if (args.values_.count(name) != 0)
+            throw UsageError(fmt::format("{}option --{} is given twice", prefix, name));
         if (spec->value.empty()) {
-            if (inline_value) throw UsageError(prefix + "option --" + name + " takes no value");
+            if (inline_value) throw UsageError(fmt::format("{}option --{} takes no value", prefix, name));
             args.values_[name] = "";
             continue;
         }

@@ -3,6 +3,7 @@
 // prints the minimal case (text, C++, replay command), which this command passes on.
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -207,7 +208,7 @@ int check_command(std::span<const char* const> argv) {
     std::cerr << bar(1, 1) << " " << total_cases << " cases, " << done << "/" << tests.size()
               << " properties\n";
     std::cout << "evgcheck check: " << done << " properties passed, " << total_cases << " cases in "
-              << static_cast<long long>(seconds_since(start) + 0.5) << " s (seed " << seed << ")\n";
+              << std::llround(seconds_since(start)) << " s (seed " << seed << ")\n";
     return kExitOk;
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -198,7 +199,7 @@ int fuzz_command(std::span<const char* const> argv) {
             if (left < 1) return;
             const uint64_t run = run_counter++;
             std::vector<std::string> a = {
-                fmt::format("-max_total_time={}", static_cast<long>(left + 0.5)),
+                fmt::format("-max_total_time={}", std::lround(left)),
                 fmt::format("-timeout={}", timeout),
                 "-rss_limit_mb=2560",
                 "-print_final_stats=1",
@@ -249,6 +250,7 @@ int fuzz_command(std::span<const char* const> argv) {
         }
     };
     std::vector<std::thread> workers;
+    workers.reserve(static_cast<size_t>(jobs));
     for (int i = 0; i < jobs; ++i) workers.emplace_back(worker, i);
     const bool tty = ::isatty(2);
     std::thread progress([&] {

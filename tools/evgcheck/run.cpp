@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
@@ -98,7 +99,7 @@ int run_command(std::span<const char* const> argv) {
     }
     settings.list_mutation_points = args.has("list-mutations");
     if (const auto h = args.get("hazard")) {
-        std::string names = *h;
+        const std::string& names = *h;
         for (size_t start = 0; start <= names.size();) {
             const size_t comma = std::min(names.find(',', start), names.size());
             std::string name = names.substr(start, comma - start);
@@ -107,8 +108,9 @@ int run_command(std::span<const char* const> argv) {
                 std::string known;
                 for (const auto& n : Catlass::Epilogue::Fusion::kUpstreamHazardNames)
                     known += (known.empty() ? "" : ", ") + std::string(n.name);
-                throw UsageError("evgcheck run: option --hazard: no upstream hazard is called '" + name +
-                                 "' (known: " + known + ")");
+                throw UsageError(fmt::format(
+                    "evgcheck run: option --hazard: no upstream hazard is called '{}' (known: {})", name,
+                    known));
             }
             settings.hazards.push_back(std::move(name));
             start = comma + 1;

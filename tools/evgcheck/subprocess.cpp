@@ -27,11 +27,13 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     }
     for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
     std::vector<char*> envp;
+    envp.reserve(env_strings.size() + 1);
     for (std::string& s : env_strings) envp.push_back(s.data());
     envp.push_back(nullptr);
     std::vector<std::string> argv_strings{program};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(argv_strings.size() + 1);
     for (std::string& s : argv_strings) argv.push_back(s.data());
     argv.push_back(nullptr);
 

@@ -70,6 +70,7 @@ explore::Program decode_sync_program(const uint8_t* data, size_t size) {
     const int ncores = static_cast<int>(t.cores.size());
     const int gm[2] = {b.gm(kBytes, "G0"), b.gm(kBytes, "G1")};
     std::vector<int> local;
+    local.reserve(static_cast<size_t>(ncores));
     for (int c = 0; c < ncores; ++c) local.push_back(b.local(c, kBytes));
 
     auto block = [&](int mem) {

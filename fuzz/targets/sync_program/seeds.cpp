@@ -6,7 +6,6 @@
 namespace evg::fuzz {
 
 using explore::Chip;
-using explore::Pipe;
 using explore::Program;
 using explore::ProgramBuilder;
 using explore::Range;

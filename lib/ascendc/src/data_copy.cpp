@@ -203,7 +203,7 @@ void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyEx
     std::string op = "DataCopyPad GM->" + std::string(evg::hw::mem_name(dst.mem));
     bool chk = c.machine().config().checks.memory;
     if (!check_block_count(c, p.blockCount, op, site)) return;
-    auto bad = [&](std::string msg) {
+    auto bad = [&](const std::string& msg) {
         c.violate(ViolationKind::bad_param, op + ": " + msg, {c.site_location(op, site)});
     };
     if (p.blockLen > 2097151) return bad(fmt::format("blockLen {} B is above 2097151", p.blockLen));

@@ -13,7 +13,6 @@
 namespace AscendC::detail {
 
 using evg::hw::Location;
-using evg::hw::Severity;
 using evg::hw::ViolationKind;
 
 std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes,
@@ -130,8 +129,8 @@ template <class T>
 T combine(evg::hw::AtomicOp op, T a, T b) {
     if (op == evg::hw::AtomicOp::add) return a + b;
     if constexpr (std::is_floating_point_v<T>) {
-        if (a != a) return a;
-        if (b != b) return b;
+        if (std::isnan(a)) return a;
+        if (std::isnan(b)) return b;
         // -0 is below +0, as for the vector Max/Min (IEEE 754-2019 maximum/minimum): otherwise a max/min
         // reduction of signed zeros would depend on the order in which the atomics land.
         if (a == b) return (op == evg::hw::AtomicOp::max) == std::signbit(a) ? b : a;

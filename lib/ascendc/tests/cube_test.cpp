@@ -21,13 +21,13 @@ enum class Fault { none, no_wait_mte1_m, no_wait_m_fix };
 std::vector<half> host_a() {
     std::vector<half> a(M * K);
     for (int i = 0; i < M; ++i)
-        for (int k = 0; k < K; ++k) a[size_t(i * K + k)] = half(float((i + k) % 5 - 2));
+        for (int k = 0; k < K; ++k) a[size_t(i) * K + k] = half(float((i + k) % 5 - 2));
     return a;
 }
 std::vector<half> host_b() {
     std::vector<half> b(K * N);
     for (int k = 0; k < K; ++k)
-        for (int j = 0; j < N; ++j) b[size_t(k * N + j)] = half(float((3 * k + j) % 7 - 3));
+        for (int j = 0; j < N; ++j) b[size_t(k) * N + j] = half(float((3 * k + j) % 7 - 3));
     return b;
 }
 std::vector<float> host_c(float times = 1.0f) {
@@ -37,8 +37,8 @@ std::vector<float> host_c(float times = 1.0f) {
         for (int j = 0; j < N; ++j) {
             float s = 0.0f;
             for (int k = 0; k < K; ++k)
-                s += evg::hw::to_float(a[size_t(i * K + k)]) * evg::hw::to_float(b[size_t(k * N + j)]);
-            c[size_t(i * N + j)] = times * s;
+                s += evg::hw::to_float(a[size_t(i) * K + k]) * evg::hw::to_float(b[size_t(k) * N + j]);
+            c[size_t(i) * N + j] = times * s;
         }
     return c;
 }
@@ -105,6 +105,7 @@ struct Buffers {
         std::vector<half> h(M * N);
         dev.copy_to_host(h.data(), p, h.size() * 2);
         std::vector<float> v;
+        v.reserve(h.size());
         for (auto x : h) v.push_back(evg::hw::to_float(x));
         return v;
     }

@@ -820,7 +820,8 @@ TEST(BlockEpilogue, L1_EpilogueAtlasA2Visitor_GemmTypeHalf_GmBlockCall) {
     using CType = Gemm::GemmType<half, layout::RowMajor>;
     using BE = BlockEpilogue<Epilogue::EpilogueAtlasA2Visitor, CType, tla::Int<512>, AddGraph<half>>;
     static_assert(std::is_same_v<BE::ArchTag, Arch::AtlasA2>);
-    static_assert(std::is_same_v<BE::ElementC, half> && std::is_same_v<BE::ElementD, half>);
+    static_assert(std::is_same_v<BE::ElementC, half>);
+    static_assert(std::is_same_v<BE::ElementD, half>);
     static_assert(std::is_same_v<BE::LayoutC, layout::RowMajor>);
     Problem pb{50, 90, 32, 64};
     Result r = run_gm<BE, true>(pb, 2, KernelType::mix_aic_1_2);

@@ -78,6 +78,7 @@ struct DeviceData {
         std::vector<E> h(size_t(pb.m) * pb.n);
         aclrtMemcpy(h.data(), h.size() * sizeof(E), dD, h.size() * sizeof(E), ACL_MEMCPY_DEVICE_TO_HOST);
         std::vector<float> v;
+        v.reserve(h.size());
         for (auto e : h) v.push_back(to_f(e));
         return v;
     }

@@ -379,6 +379,7 @@ std::vector<float> read_back(evg::hw::Device& dev, GM_ADDR p, size_t count) {
     std::vector<E> h(count);
     dev.copy_to_host(h.data(), p, count * sizeof(E));
     std::vector<float> v;
+    v.reserve(h.size());
     for (auto x : h) v.push_back(to_f(x));
     return v;
 }
@@ -775,6 +776,7 @@ TEST(MatmulVisitor, AtlasA2_Half_GemmTypeSpelling_ThroughDeviceGemm) {
     std::vector<half> d(size_t(m) * n);
     aclrtMemcpy(d.data(), d.size() * 2, dD, d.size() * 2, ACL_MEMCPY_DEVICE_TO_HOST);
     std::vector<float> got;
+    got.reserve(d.size());
     for (auto x : d) got.push_back(evg::hw::to_float(x));
     EXPECT_EQ(got, host_product(a, b, m, n, k));
     // L1 lineage: the AIV waits on PIPE_MTE3.

@@ -32,13 +32,13 @@ using Ops = std::vector<std::string>;
 
 // ---- the event dance of one tile (BlockEpilogue::run_tile) --------------------------------------------
 
-void prologue() {
+inline void prologue() {
     AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(0);
     AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(1);
     AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(0);
     AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(1);
 }
-void epilogue() {
+inline void epilogue() {
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(0);
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(1);
     AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(0);
@@ -66,7 +66,7 @@ struct TileOps {
     Ops load, compute, store;
     bool loaded = false;  // the load segment was closed by SetFlag<MTE2_V>
 };
-std::vector<TileOps> stage_ops(const std::vector<evg::hw::TraceEntry>& trace_in) {
+inline std::vector<TileOps> stage_ops(const std::vector<evg::hw::TraceEntry>& trace_in) {
     auto trace = trace_in;
     std::sort(trace.begin(), trace.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     std::vector<TileOps> tiles;
@@ -139,7 +139,7 @@ auto c_tile(GM_ADDR c, uint32_t m, uint32_t n, MatrixCoord coord, MatrixCoord sh
     auto t = tla::MakeTensor(gm_tensor<T>(c), tla::MakeLayout<T, Catlass::layout::RowMajor>(m, n));
     return tla::GetTile(t, coord, shape);
 }
-MatrixCoord aligned(MatrixCoord shape) {
+inline MatrixCoord aligned(MatrixCoord shape) {
     return {shape.row(), Catlass::RoundUp<32>(shape.column())};
 }
 

@@ -101,6 +101,7 @@ void build_program(Program<ArchTag>& p, const Graph& g, std::span<const GM_ADDR>
     p.compute_length = compute_length;
 }
 
+// NOLINTBEGIN(bugprone-macro-parentheses): ARCH is a template argument
 #define EVG_DYNAMIC_INSTANTIATE(ARCH)                                                                   \
     template std::unique_ptr<NodeOp<ARCH>> make_node_op<ARCH>(const Node&, const Tensor*, GM_ADDR);     \
     template void build_program<ARCH>(Program<ARCH>&, const Graph&, std::span<const GM_ADDR>, uint32_t, \
@@ -108,5 +109,6 @@ void build_program(Program<ArchTag>& p, const Graph& g, std::span<const GM_ADDR>
 EVG_DYNAMIC_INSTANTIATE(Catlass::Arch::AtlasA2)
 EVG_DYNAMIC_INSTANTIATE(Catlass::Arch::Ascend950)
 #undef EVG_DYNAMIC_INSTANTIATE
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace evg::graph::dynamic

@@ -27,7 +27,6 @@ using namespace Catlass;
 namespace F = Catlass::Epilogue::Fusion;
 using evg::graph::DType;
 using evg::graph::Functor;
-using evg::graph::Graph;
 using evg::graph::Node;
 using evg::graph::NodeKind;
 using evg::graph::Problem;

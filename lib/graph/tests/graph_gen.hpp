@@ -89,8 +89,10 @@ inline Problem valid_problem_value() {
                 const int arity =
                     f.max_inputs == kUnbounded ? *gen::inRange(f.min_inputs, f.min_inputs + 3) : f.min_inputs;
                 std::vector<int> inputs;
+                inputs.reserve(static_cast<size_t>(arity));
                 for (int k = 0; k < arity; ++k) inputs.push_back(*gen::elementOf(pool[t]));
                 std::vector<double> scalars;
+                scalars.reserve(static_cast<size_t>(f.scalars));
                 for (int k = 0; k < f.scalars; ++k) scalars.push_back(*scalar_value());
                 remember(b.compute(f.fn, t, inputs, scalars));
                 break;

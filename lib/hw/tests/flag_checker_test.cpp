@@ -11,7 +11,7 @@ namespace {
 
 using namespace AscendC;
 
-Report launch(std::function<void()> k, KernelType t = KernelType::aiv_only, int blocks = 1,
+Report launch(const std::function<void()>& k, KernelType t = KernelType::aiv_only, int blocks = 1,
               ArchId arch = ArchId::AtlasA2) {
     Config c;
     c.arch = arch;

@@ -23,7 +23,7 @@ struct Gm {
         if (init) dev.copy_to_device(p, std::vector<uint8_t>(bytes, 0).data(), bytes);
         return static_cast<GM_ADDR>(p);
     }
-    Report run(std::function<void()> k) { return dev.launch(1, KernelType::aiv_only, k); }
+    Report run(const std::function<void()>& k) { return dev.launch(1, KernelType::aiv_only, k); }
 };
 
 template <class T>
@@ -187,8 +187,9 @@ TEST(MemoryChecker, DataCopyPadRoundTripsRowsWithGaps) {
     g.dev.copy_to_host(out.data(), y, 42);
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 7; ++col) {
-            uint16_t want = col < 5 ? host[static_cast<size_t>(row * 7 + col)] : 0;
-            EXPECT_EQ(out[static_cast<size_t>(row * 7 + col)], want) << row << "," << col;
+            uint16_t want = col < 5 ? host[static_cast<size_t>(row) * 7 + static_cast<size_t>(col)] : 0;
+            EXPECT_EQ(out[static_cast<size_t>(row) * 7 + static_cast<size_t>(col)], want)
+                << row << "," << col;
         }
 }
 

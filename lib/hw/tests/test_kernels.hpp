@@ -19,7 +19,7 @@ struct DbRun {
     std::vector<uint16_t> out;
     std::vector<TraceEntry> trace;
 };
-inline DbRun run_double_buffered(Config cfg, uint32_t total, uint32_t tile, DbFaults f = {}) {
+inline DbRun run_double_buffered(const Config& cfg, uint32_t total, uint32_t tile, DbFaults f = {}) {
     AscendC::samples::DoubleBufferedRun r = AscendC::samples::run_double_buffered_sample(cfg, total, tile, f);
     return {std::move(r.report), std::move(r.out), std::move(r.trace)};
 }

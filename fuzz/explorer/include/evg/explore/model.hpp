@@ -27,7 +27,8 @@ enum class CoreType : uint8_t { AIC, AIV };
 struct Event {
     Pipe src = Pipe::MTE2;
     Pipe dst = Pipe::V;
-    auto operator<=>(const Event&) const = default;
+    auto operator<=>(const Event&) const =
+        default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 false positive on defaulted <=>
 };
 std::string event_name(Event e);  // "MTE2_V"
 
@@ -69,7 +70,7 @@ struct CounterKey {
     int core = 0;
     int ns = 0;
     int flag = 0;
-    auto operator<=>(const CounterKey&) const = default;
+    auto operator<=>(const CounterKey&) const = default;  // NOLINT(modernize-use-nullptr): as above
 };
 // What one CrossCoreSetFlag does. Direct sets increment `targets` when they execute. Round sets (modes 0, 1
 // and the AIV side of mode 2) count for the round (mode, group, flag) of `members`; the round fires,
