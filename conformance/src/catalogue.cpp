@@ -3,8 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
@@ -129,22 +134,93 @@ std::vector<CaseSpec> all_cases() {
     return out;
 }
 
+namespace {
+
+// One case, timed; an exception is the case's failure.
+CaseResult run_one(const CaseSpec& c) {
+    const auto t0 = std::chrono::steady_clock::now();
+    CaseResult r;
+    try {
+        r = c.run();
+    } catch (const std::exception& e) {
+        r = start_result(c);
+        r.message = fmt::format("exception: {}", e.what());
+    } catch (...) {
+        r = start_result(c);
+        r.message = "exception: (not a std::exception)";
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+// `jobs` threads take the cases in catalogue order; the calling thread hands each result to `progress` in
+// that order as soon as it and every earlier one are done. A case runs on one thread from start to end, with
+// that thread's device and upstream-hazard switches (both thread-local: lib/hw device.cpp,
+// upstream_hazards.hpp), so cases on different threads share nothing mutable. `stop` is asked under the lock
+// that hands out the next case, so the cases that ran are always a prefix of the catalogue.
+std::vector<CaseResult> run_parallel(const std::vector<const CaseSpec*>& todo,
+                                     const std::function<void(const CaseResult&)>& progress,
+                                     const std::function<bool()>& stop, int jobs) {
+    std::mutex mu;
+    std::condition_variable done_one;
+    std::vector<std::optional<CaseResult>> slots(todo.size());
+    size_t next = 0;       // the next case to hand out
+    bool stopped = false;  // `stop` said true: no case starts any more
+    const auto worker = [&] {
+        while (true) {
+            size_t i = 0;
+            {
+                std::lock_guard lock(mu);
+                if (stopped || next == todo.size()) return;
+                if (stop && stop()) {
+                    stopped = true;
+                    done_one.notify_all();
+                    return;
+                }
+                i = next++;
+            }
+            CaseResult r = run_one(*todo[i]);
+            {
+                std::lock_guard lock(mu);
+                slots[i] = std::move(r);
+            }
+            done_one.notify_all();
+        }
+    };
+    std::vector<std::jthread> threads;
+    const size_t n = std::min(todo.size(), static_cast<size_t>(jobs));
+    for (size_t t = 0; t < n; ++t) threads.emplace_back(worker);
+
+    std::vector<CaseResult> out;
+    std::unique_lock lock(mu);
+    while (true) {
+        // Finished: every case handed out has been passed on, and no further one will be.
+        const auto finished = [&] { return out.size() == next && (stopped || next == todo.size()); };
+        done_one.wait(lock, [&] { return finished() || (out.size() < next && slots[out.size()]); });
+        if (finished()) break;
+        CaseResult r = std::move(*slots[out.size()]);
+        slots[out.size()].reset();
+        lock.unlock();
+        if (progress) progress(r);
+        out.push_back(std::move(r));
+        lock.lock();
+    }
+    return out;  // the threads have all returned or are about to (jthread joins them)
+}
+
+}  // namespace
+
 std::vector<CaseResult> run_cases(const std::vector<CaseSpec>& cases, const std::string& filter_glob,
                                   const std::function<void(const CaseResult&)>& progress,
-                                  const std::function<bool()>& stop) {
+                                  const std::function<bool()>& stop, int jobs) {
+    std::vector<const CaseSpec*> todo;
+    for (const CaseSpec& c : cases)
+        if (filter_glob.empty() || glob_match(filter_glob, c.id)) todo.push_back(&c);
+    if (jobs > 1 && todo.size() > 1) return run_parallel(todo, progress, stop, jobs);
     std::vector<CaseResult> out;
-    for (const CaseSpec& c : cases) {
-        if (!filter_glob.empty() && !glob_match(filter_glob, c.id)) continue;
+    for (const CaseSpec* c : todo) {
         if (stop && stop()) break;
-        const auto t0 = std::chrono::steady_clock::now();
-        CaseResult r;
-        try {
-            r = c.run();
-        } catch (const std::exception& e) {
-            r = start_result(c);
-            r.message = fmt::format("exception: {}", e.what());
-        }
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        CaseResult r = run_one(*c);
         if (progress) progress(r);
         out.push_back(std::move(r));
     }

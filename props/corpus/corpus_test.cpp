@@ -121,6 +121,7 @@ TEST(CorpusProperty, StaticEqualsDynamicAndOracleOnRandomDataAndCores) {
     evg::props::RunConfig cfg;
     cfg.cases = evg::props::scaled_cases(300);
     cfg.seed = evg::props::env_seed(11);
+    cfg.jobs = evg::props::env_jobs(1);
     cfg.replay_binary = "evg_props_corpus_tests";
     cfg.replay_filter = "CorpusProperty.*";
     cfg.case_source = rc::gen::exec([&entries] {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "evg/graph/emit_cpp.hpp"
@@ -83,6 +84,32 @@ std::vector<std::string> Coverage::unmet(const std::vector<Requirement>& reqs) c
             out.push_back(fmt::format("{} {:.1f}% < {:.1f}%", r.tag, 100 * share, 100 * r.min_share));
     }
     return out;
+}
+
+void Coverage::merge(const Coverage& other) {
+    cases_ += other.cases_;
+    for (const auto& [tag, n] : other.counts_) counts_[tag] += n;
+}
+
+std::string Coverage::to_text() const {
+    std::string s = fmt::format("cases {}\n", cases_);
+    for (const auto& [tag, n] : counts_) s += fmt::format("{}\t{}\n", tag, n);
+    return s;
+}
+
+Coverage Coverage::from_text(std::string_view text) {
+    Coverage c;
+    while (!text.empty()) {
+        const size_t eol = std::min(text.find('\n'), text.size());
+        const std::string_view line = text.substr(0, eol);
+        text.remove_prefix(std::min(eol + 1, text.size()));
+        if (line.starts_with("cases ")) {
+            c.cases_ = std::stoi(std::string(line.substr(6)));
+        } else if (const size_t tab = line.rfind('\t'); tab != std::string_view::npos) {
+            c.counts_[std::string(line.substr(0, tab))] = std::stoi(std::string(line.substr(tab + 1)));
+        }
+    }
+    return c;
 }
 
 }  // namespace evg::props

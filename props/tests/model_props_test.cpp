@@ -58,12 +58,17 @@ CaseRun run(const Case& c, uint32_t cores, uint64_t sched_seed, const graph::Pro
     return run_case(c, cores, sched_seed, other, swizzle);
 }
 
-int g_not_compared = 0;  // outputs left uncompared (overflow_domain_nodes), over the oracle property's runs
+// A count the property kept (props::tally: it reaches the outcome from every worker process with jobs > 1).
+long long tally_of(const Outcome& o, const std::string& name) {
+    const auto it = o.tallies.find(name);
+    return it == o.tallies.end() ? 0 : it->second;
+}
 
 RunConfig config(int cases, uint64_t seed) {
     RunConfig cfg;
     cfg.cases = scaled_cases(cases);
     cfg.seed = env_seed(seed);
+    cfg.jobs = env_jobs(1);  // EVG_PROPS_JOBS, what `evgcheck check --jobs` sets
     cfg.shrink_seconds = 60;
     cfg.replay_binary = "evg_props_model_tests";
     // A failure is saved under the build folder; into props/regressions/ (a test of the next build) only when
@@ -80,14 +85,13 @@ RunConfig config(int cases, uint64_t seed) {
 // props::model_matches_oracle_and_is_clean, counting the outputs left uncompared.
 void oracle_property(const Case& c) {
     const verify::Verdict v = judge_case(c);
-    g_not_compared += v.not_compared;
+    tally("outputs not compared", v.not_compared);  // overflow_domain_nodes
     require_clean(v);
 }
 
 void run_oracle_shard(const char* name, int cases, uint64_t seed, bool coverage_check,
                       const GenConfig& gen = {}) {
     Coverage cov;
-    g_not_compared = 0;
     const auto t0 = std::chrono::steady_clock::now();
     RunConfig cfg = config(cases, seed);
     cfg.gen = gen;
@@ -100,7 +104,7 @@ void run_oracle_shard(const char* name, int cases, uint64_t seed, bool coverage_
         "{}: {} cases in {:.1f} s ({:.0f}/s), each with the UB peak equal to the prediction; {} outputs "
         "after "
         "an overflowing Silu/Sigmoid not compared\n",
-        name, o.passed, secs, o.passed / secs, g_not_compared);
+        name, o.passed, secs, o.passed / secs, tally_of(o, "outputs not compared"));
     if (!coverage_check) return;
     std::cout << cov.table();
     // The shares are stated for the default run; a few dozen cases (evgcheck check --cases 50) cannot reach
@@ -232,10 +236,8 @@ void same_result(const Case& c, const graph::Problem& q) {
 }
 
 // Metamorphic properties: generated cases, and those the rewrite applies to (the others are discarded).
-int g_generated = 0, g_applied = 0;
 
 void run_property(const char* name, const Property& prop, int cases, uint64_t seed) {
-    g_generated = g_applied = 0;
     const auto t0 = std::chrono::steady_clock::now();
     RunConfig cfg = config(cases, seed);
     cfg.max_discard_ratio = 100;  // a rewrite applies to 10-70% of the generated cases
@@ -244,9 +246,10 @@ void run_property(const char* name, const Property& prop, int cases, uint64_t se
     EXPECT_TRUE(o.ok) << o.report;
     std::cout << fmt::format("OK, passed {} tests\n", o.passed);
     std::cout << fmt::format("{}: {} cases in {:.1f} s{}\n", name, o.passed, secs,
-                             g_generated ? fmt::format(" (the rewrite applied to {} of {} generated cases)",
-                                                       g_applied, g_generated)
-                                         : "");
+                             tally_of(o, "generated")
+                                 ? fmt::format(" (the rewrite applied to {} of {} generated cases)",
+                                               tally_of(o, "applied"), tally_of(o, "generated"))
+                                 : "");
     // rapidcheck gives up (and reports success) after too many discards: hold it to the case count.
     EXPECT_GE(o.passed, scaled_cases(cases)) << name << " gave up after discarding too many cases";
 }
@@ -267,25 +270,25 @@ void invariance(const Case& c) {
 
 void commute_property(const Case& c) {
     const auto q = commuted(c.problem);
-    ++g_generated;
+    tally("generated");
     RC_PRE(q.has_value());
-    ++g_applied;
+    tally("applied");
     same_result(c, *q);
 }
 
 void widen_property(const Case& c) {
     const auto q = widened(c.problem, c.data_seed);
-    ++g_generated;
+    tally("generated");
     RC_PRE(q.has_value());
-    ++g_applied;
+    tally("applied");
     same_result(c, *q);
 }
 
 void split_property(const Case& c) {
     const auto q = split(c.problem);
-    ++g_generated;
+    tally("generated");
     RC_PRE(q.has_value());
-    ++g_applied;
+    tally("applied");
     same_result(c, *q);
 }
 

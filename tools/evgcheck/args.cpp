@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 namespace evgcheck {
 
@@ -138,6 +139,11 @@ std::optional<double> Args::seconds(std::string_view name, double hi) const {
                          std::to_string(static_cast<long>(hi)) + "], found '" + *v + "'");
     }
     return x;
+}
+
+int Args::jobs() const {
+    if (const std::optional<long long> n = integer("jobs", 1, 256)) return static_cast<int>(*n);
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 std::string options_help(std::span<const OptionSpec> specs) {

@@ -37,6 +37,9 @@ class Args {
     std::optional<long long> integer(std::string_view name, long long lo, long long hi) const;
     // The option's value as a number of seconds (> 0, at most `hi`).
     std::optional<double> seconds(std::string_view name, double hi) const;
+    // --jobs N in [1, 256]; without it the number of online cores (std::thread::hardware_concurrency, at
+    // least 1).
+    int jobs() const;
 
   private:
     std::string command_;

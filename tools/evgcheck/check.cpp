@@ -29,6 +29,9 @@ namespace {
 constexpr std::array kCheckOptions = {
     OptionSpec{"cases", "N", "random cases per property (rapidcheck max_success; default 100)"},
     OptionSpec{"seed", "S", "rapidcheck's seed (default: a fresh one, printed)"},
+    OptionSpec{"jobs", "N",
+               "worker processes per property, sharing its cases (default: the number of online cores); the "
+               "cases drawn depend on --seed and --jobs"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 600)"},
     OptionSpec{"filter", "PATTERN", "only the properties matching this gtest filter (e.g. '*Topological*')"},
     OptionSpec{"list", "", "list the properties and exit"},
@@ -42,7 +45,9 @@ constexpr const char* kCheckUsage =
     "Runs the properties of props/ on random graphs, shapes, dtypes and computeLengths through the real\n"
     "library on the model: oracle equality, no violation, balanced flags, TopologicalVisitor = TreeVisitor,\n"
     "static = dynamic, invariance, metamorphic rewrites. A failing case is shrunk to a minimal graph and\n"
-    "printed as text and C++, with the seed and a command that replays it.\n"
+    "printed as text and C++, with the seed and a command that replays it. Each property's cases are split\n"
+    "across --jobs worker processes with seeds derived from --seed; a failure is shrunk in its worker, and\n"
+    "its replay line names that worker's seed and case count.\n"
     "Exit code: 0 every property passed, 1 a property failed, 2 bad options, 3 the time budget ran out\n"
     "or the property binary could not run.\n"
     "\n";
@@ -95,6 +100,7 @@ int check_command(std::span<const char* const> argv) {
     const long long cases = args.integer("cases", 1, 100'000'000).value_or(100);
     const std::optional<long long> seed_opt = args.integer("seed", 0, (1LL << 62));
     const double budget = args.seconds("time-budget", 7 * 86400).value_or(600);
+    const int jobs = args.jobs();
     const std::string filter = args.get("filter").value_or("*");
     const std::string binary = props_binary(args);
     if (binary.empty()) {
@@ -139,15 +145,17 @@ int check_command(std::span<const char* const> argv) {
 
     const bool tty = ::isatty(2) != 0;
     std::cout << "evgcheck check: " << tests.size() << " properties, " << cases << " cases each, seed "
-              << seed << ", time budget " << budget << " s\n"
+              << seed << ", " << jobs << (jobs == 1 ? " job" : " jobs") << ", time budget " << budget
+              << " s\n"
               << std::flush;
     // rapidcheck's own parameters (for plain RC_GTEST_PROPs), and the property runner's case count and seed
-    // (props/runner.hpp reads EVG_PROPS_CASE_COUNT and EVG_PROPS_SEED; its properties print rapidcheck's
-    // "OK, passed N tests" line, which is what is counted below).
+    // and jobs (props/runner.hpp reads EVG_PROPS_CASE_COUNT, EVG_PROPS_SEED and EVG_PROPS_JOBS; its
+    // properties print rapidcheck's "OK, passed N tests" line, which is what is counted below).
     const std::map<std::string, std::string> env{
         {"RC_PARAMS", "max_success=" + std::to_string(cases) + " seed=" + std::to_string(seed)},
         {"EVG_PROPS_CASE_COUNT", std::to_string(cases)},
         {"EVG_PROPS_SEED", std::to_string(seed)},
+        {"EVG_PROPS_JOBS", std::to_string(jobs)},
         {"EVG_PROPS_PROGRESS", "1"}};
     const std::regex passed_re(R"(OK, passed (\d+) tests)");
     // The property runner (props/runner.hpp) prints "evg-progress: <name> <passed>/<cases>" after every
@@ -188,8 +196,10 @@ int check_command(std::span<const char* const> argv) {
             std::cout << "FAILED " << test << " (seed " << seed << ")\n" << shown;
             // One line a shell runs as printed: the environment the property ran with, then the binary.
             std::cout << fmt::format(
-                "replay: RC_PARAMS='{}' EVG_PROPS_CASE_COUNT={} EVG_PROPS_SEED={} {} --gtest_filter='{}'\n",
-                env.at("RC_PARAMS"), env.at("EVG_PROPS_CASE_COUNT"), env.at("EVG_PROPS_SEED"), binary, test);
+                "replay: RC_PARAMS='{}' EVG_PROPS_CASE_COUNT={} EVG_PROPS_SEED={} EVG_PROPS_JOBS={} {} "
+                "--gtest_filter='{}'\n",
+                env.at("RC_PARAMS"), env.at("EVG_PROPS_CASE_COUNT"), env.at("EVG_PROPS_SEED"),
+                env.at("EVG_PROPS_JOBS"), binary, test);
             std::cout << fmt::format("evgcheck check: {} failed after {:.1f} s\n", test,
                                      seconds_since(start));
             return kExitFailed;

@@ -50,6 +50,9 @@ constexpr std::array kConformanceOptions = {
                "include the coverage distribution printed in FILE (a saved property run)"},
     OptionSpec{"sync-table", "FILE",
                "add the SYNC mutation table that `evgcheck sync-table` wrote (its sync_table.json)"},
+    OptionSpec{"jobs", "N",
+               "run N cases at once on N threads (default: the number of online cores); the report is the "
+               "same for every N"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 1800)"},
     OptionSpec{"verbose", "", "print every case as it finishes (default: failures and a progress line)"},
     OptionSpec{"help", "", "print this help"},
@@ -64,7 +67,8 @@ constexpr const char* kConformanceUsage =
     "each of which the matching checker must catch. Every case has a stable id that replays it alone with\n"
     "--filter '<id>'. Writes the report as HTML, Markdown, JSON and JUnit XML, prints the matrix node kind "
     "x\n"
-    "dtype x arch and a summary line.\n"
+    "dtype x arch and a summary line. The cases are independent: --jobs N runs N at once, and the report,\n"
+    "the progress lines and the exit code are those of --jobs 1, in catalogue order.\n"
     "Exit code: 0 nothing failed, 1 a case failed, 2 bad options or no matching case, 3 the time budget ran\n"
     "out (the cases that ran are reported, and the report says PARTIAL).\n"
     "\n";
@@ -91,10 +95,17 @@ std::vector<std::string> split_archs(const std::string& list) {
     return out;
 }
 
+// The command line the report names, without --jobs (which changes how long a run takes, not its report: a
+// report is the same for every --jobs).
 std::string command_line(std::span<const char* const> argv) {
     std::string s = "evgcheck conformance";
-    for (const char* a : argv) {
-        const std::string arg = a;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--jobs" || arg == "-jobs") {
+            ++i;  // and its value
+            continue;
+        }
+        if (arg.starts_with("--jobs=") || arg.starts_with("-jobs=")) continue;
         const bool plain = arg.find_first_of(" *?'\"$") == std::string::npos;
         s += plain ? " " + arg : " '" + arg + "'";
     }
@@ -142,6 +153,7 @@ int conformance_command(std::span<const char* const> argv) {
     const std::string filter = args.get("filter").value_or("");
     const std::vector<std::string> archs = split_archs(args.get("arch").value_or("AtlasA2,Ascend950"));
     const double budget = args.seconds("time-budget", 7 * 86400).value_or(1800);
+    const int jobs = args.jobs();
     const char* planted_env = std::getenv("EVGCHECK_CONFORMANCE_PLANTED");
     const bool planted = args.has("planted") || (planted_env != nullptr && std::string(planted_env) == "1");
     if (args.has("props") && args.has("props-log"))
@@ -231,8 +243,8 @@ int conformance_command(std::span<const char* const> argv) {
         }
     };
     reports::ReportInput in;
-    in.results = conformance::run_cases(specs, "", progress,
-                                        [&] { return std::chrono::steady_clock::now() >= deadline; });
+    in.results = conformance::run_cases(
+        specs, "", progress, [&] { return std::chrono::steady_clock::now() >= deadline; }, jobs);
     if (in.results.size() < specs.size()) {
         in.partial = fmt::format("the time budget of {:.0f} s ran out", budget);
         in.not_run = specs.size() - in.results.size();

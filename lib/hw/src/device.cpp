@@ -101,8 +101,11 @@ const Report& Device::launch(int block_dim, KernelType type, const std::function
 }
 
 namespace {
+// One device per thread: `evgcheck conformance --jobs N` runs cases on N threads, each launching kernels on
+// its own device (a launch runs its cores as fibers on the launching thread, so every AscendC call of a
+// kernel finds the device of the thread that launched it).
 std::unique_ptr<Device>& device_slot() {
-    static std::unique_ptr<Device> d;
+    thread_local std::unique_ptr<Device> d;
     return d;
 }
 }  // namespace

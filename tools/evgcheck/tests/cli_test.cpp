@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -312,11 +313,11 @@ std::string fake_props() {
 }
 
 TEST(EvgcheckCheck, PassesRcParamsAndCountsCases) {
-    const Result r = evgcheck("check --binary " + fake_props() + " --cases 40 --seed 7");
+    const Result r = evgcheck("check --binary " + fake_props() + " --cases 40 --seed 7 --jobs 2");
     EXPECT_EQ(r.code, 0) << r.err;
     // The planted-fault test is not a property of the user's library: left out.
     const std::string head =
-        "evgcheck check: 2 properties, 40 cases each, seed 7, time budget 600 s\n"
+        "evgcheck check: 2 properties, 40 cases each, seed 7, 2 jobs, time budget 600 s\n"
         "ok   Props.OracleEquality (40 cases)\n"  // the runner's per-case lines
         "ok   Props.FlagsBalance (25 cases)\n"    // rapidcheck's "OK, passed 25 tests"
         "evgcheck check: 2 properties passed, 65 cases in ";
@@ -347,26 +348,28 @@ TEST(EvgcheckCheck, APlantedTestRunsWhenTheFilterNamesIt) {
 }
 
 TEST(EvgcheckCheck, AFailingPropertyExits1WithItsShrunkCase) {
-    const Result r =
-        evgcheck("check --binary " + fake_props() + " --seed 7 --cases 30", "FAKE_PROPS_FAIL=FlagsBalance");
+    const Result r = evgcheck("check --binary " + fake_props() + " --seed 7 --cases 30 --jobs 3",
+                              "FAKE_PROPS_FAIL=FlagsBalance");
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.out.find("ok   Props.OracleEquality (30 cases)\nFAILED Props.FlagsBalance (seed 7)\n"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("RC_PARAMS=max_success=30 seed=7\nFalsifiable after 7 tests and 12 shrinks\n"
-                         "%0 = AccLoad float\n%1 = AuxStore float D (%0)\n"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("RC_PARAMS=max_success=30 seed=7\nEVG_PROPS_JOBS=3\nFalsifiable after 7 tests and 12 "
+                   "shrinks\n%0 = AccLoad float\n%1 = AuxStore float D (%0)\n"),
+        std::string::npos)
         << r.out;
     const std::string replay =
         "replay: RC_PARAMS='max_success=30 seed=7' EVG_PROPS_CASE_COUNT=30 "
-        "EVG_PROPS_SEED=7 " +
+        "EVG_PROPS_SEED=7 EVG_PROPS_JOBS=3 " +
         fake_props() + " --gtest_filter='Props.FlagsBalance'\n";
     ASSERT_NE(r.out.find(replay), std::string::npos) << r.out;
     // The line replays as printed: run through a shell, the property fails again with the same parameters.
     const std::string line = replay.substr(8, replay.size() - 9);
     const Result again = shell("FAKE_PROPS_FAIL=FlagsBalance " + line);
     EXPECT_EQ(again.code, 1) << again.out;
-    EXPECT_NE(again.out.find("RC_PARAMS=max_success=30 seed=7\nFalsifiable after"), std::string::npos)
+    EXPECT_NE(again.out.find("RC_PARAMS=max_success=30 seed=7\nEVG_PROPS_JOBS=3\nFalsifiable after"),
+              std::string::npos)
         << again.out;
 }
 
@@ -486,6 +489,49 @@ TEST(EvgcheckSyncTable, ShardsMergeToTheWholeTable) {
     const Result stray = evgcheck("sync-table " + dir + "/one/sync_table.json");
     EXPECT_EQ(stray.code, 2);
     EXPECT_NE(stray.err.find("only --merge takes files"), std::string::npos) << stray.err;
+}
+
+// --jobs 2 writes the report of --jobs 1: the same files, the same terminal output and progress lines, in
+// catalogue order, but for the times and the --out folder. The subset mixes every node kind with upstream
+// hazard cases, whose switches must stay with their own thread. Bad --jobs values are usage errors naming
+// the option.
+TEST(EvgcheckConformance, JobsTwoWritesTheReportOfJobsOne) {
+    const std::string dir = scratch().string() + "/conformance-jobs";
+    const std::string filter = " --filter '*tailM7N33/CL160*' ";
+    const Result one = evgcheck("conformance" + filter + "--jobs 1 --out " + dir + "/one");
+    const Result two = evgcheck("conformance" + filter + "--jobs 2 --out " + dir + "/two");
+    ASSERT_EQ(one.code, 0) << one.out << one.err;
+    EXPECT_EQ(two.code, one.code);
+    ASSERT_NE(one.out.find("hazard cases: 4 passed"), std::string::npos) << one.out;
+    // The times and the folder differ from run to run; everything else must not.
+    const auto same_run = [&](std::string text, const std::string& sub) {
+        text = std::regex_replace(text, std::regex(dir + "/" + sub), "OUT");
+        text = std::regex_replace(text, std::regex(R"("seconds": [0-9.e+-]+)"), "\"seconds\": T");
+        text = std::regex_replace(text, std::regex(R"(time="[0-9.]+")"), "time=\"T\"");
+        return std::regex_replace(text, std::regex(R"( in [0-9.]+ s\b)"), " in T s");
+    };
+    const auto progress = [](std::string err) {  // the stderr notes carry the seconds so far
+        return std::regex_replace(err, std::regex(R"(failed, [0-9]+ s)"), "failed, T s");
+    };
+    EXPECT_EQ(same_run(two.out, "two"), same_run(one.out, "one"));
+    EXPECT_EQ(progress(two.err), progress(one.err));
+    for (const char* file : {"report.json", "report.md", "junit.xml", "report.html"}) {
+        const std::string a = slurp(dir + "/one/" + file), b = slurp(dir + "/two/" + file);
+        ASSERT_FALSE(a.empty()) << file;
+        EXPECT_EQ(same_run(b, "two"), same_run(a, "one")) << file;
+    }
+    // The report's command line is the one that replays it; --jobs does not change what it says.
+    EXPECT_NE(slurp(dir + "/two/report.md").find("--filter '*tailM7N33/CL160*' --out "), std::string::npos);
+
+    Result r = evgcheck("conformance --jobs 0 --list");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "evgcheck conformance: option --jobs: 0 is out of range [1, 256]\n");
+    r = evgcheck("conformance --jobs abc --list");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "evgcheck conformance: option --jobs: expected an integer, found 'abc'\n");
+    r = evgcheck("check --binary " + fake_props() + " --jobs 0");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "evgcheck check: option --jobs: 0 is out of range [1, 256]\n");
 }
 
 // --hazard switches upstream's missing barrier after RowBroadcast on: the race checker reports it on AtlasA2

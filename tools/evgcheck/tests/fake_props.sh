@@ -1,6 +1,7 @@
 #!/bin/sh
 # A stand-in for the property binary in the CLI tests: gtest's listing, rapidcheck's output, and a failing
-# property when FAKE_PROPS_FAIL names it. It echoes RC_PARAMS so the test sees what evgcheck passed.
+# property when FAKE_PROPS_FAIL names it. It echoes RC_PARAMS and EVG_PROPS_JOBS so the test sees what evgcheck
+# passed.
 # OracleEquality stands for a property of props/runner.hpp: with EVG_PROPS_PROGRESS=1 it prints one
 # "evg-progress:" line per passing case. FlagsBalance stands for a plain RC_GTEST_PROP ("OK, passed N tests"
 # only). PlantedHazardIsFound stands for a planted-fault test, which `check` leaves out unless asked.
@@ -17,6 +18,7 @@ esac
 filter="${1#--gtest_filter=}"
 echo "[ RUN      ] $filter"
 echo "RC_PARAMS=$RC_PARAMS"
+echo "EVG_PROPS_JOBS=$EVG_PROPS_JOBS"
 progress() {  # progress FROM TO: the runner's lines for cases FROM..TO
     [ "$EVG_PROPS_PROGRESS" = 1 ] || return 0
     i=$1

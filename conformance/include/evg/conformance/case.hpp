@@ -46,13 +46,15 @@ struct CaseSpec {
 // The whole catalogue, in a deterministic order.
 std::vector<CaseSpec> all_cases();
 
-// Runs every case whose id matches `filter_glob` ('*' any run, '?' one character; empty = all), in order,
-// calling `progress` after each. A case that throws is reported as failed with the exception's text.
-// Runs the cases in order; `stop`, when given, is asked before each case, and once it says true no further
-// case starts (the results so far are returned).
+// Runs every case whose id matches `filter_glob` ('*' any run, '?' one character; empty = all), calling
+// `progress` after each. A case that throws is reported as failed with the exception's text. `stop`, when
+// given, is asked before each case starts, and once it says true no further case starts (the results so far
+// are returned).
+// `jobs` > 1 runs that many cases at once on as many threads; the results, and the calls of `progress` (on
+// the calling thread), come in catalogue order all the same, so the outcome does not depend on `jobs`.
 std::vector<CaseResult> run_cases(const std::vector<CaseSpec>&, const std::string& filter_glob,
                                   const std::function<void(const CaseResult&)>& progress,
-                                  const std::function<bool()>& stop = {});
+                                  const std::function<bool()>& stop = {}, int jobs = 1);
 
 // A test-only case that always fails (not in all_cases()), for the report writers' tests.
 CaseSpec planted_failing_case();

@@ -4,6 +4,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "evg/props/spec.hpp"
@@ -31,6 +32,11 @@ class Coverage {
     std::string table() const;
     // One line per requirement that is not met (empty when all are): "kind:ColReduce 2.1% < 3%".
     std::vector<std::string> unmet(const std::vector<Requirement>& reqs) const;
+    // Adds another table's cases and counts (the workers of a run with jobs > 1).
+    void merge(const Coverage& other);
+    // The counts as text, and back: "cases N" then one "tag<TAB>count" line per tag.
+    std::string to_text() const;
+    static Coverage from_text(std::string_view text);
 
   private:
     int cases_ = 0;

@@ -9,10 +9,18 @@
 // The shrink budget: after the first failure every further call of the property is a shrink step. When the
 // steps or the seconds run out, every remaining candidate passes at once, so rapidcheck stops at the best
 // (smallest) failing case found so far, which is what gets reported, with a note that the budget ran out.
+//
+// Jobs: with RunConfig::jobs = N > 1 the case budget is split across N worker processes (fork + pipe, not
+// threads: rapidcheck keeps its generation context in plain globals, see runner.cpp). Worker k runs
+// cases / N cases (the first cases % N workers one more) with the seed worker_seed(seed, k), and shrinks its
+// own failure. The failure of the lowest-numbered failing worker is the one reported, whatever the timing;
+// workers after it are stopped when it fails. Its replay line names the worker's seed and case count with
+// EVG_PROPS_JOBS=1, the single-process run that draws exactly the worker's cases.
 #pragma once
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -46,12 +54,16 @@ struct RunConfig {
     // The cases, when not case_gen(gen): e.g. compiled graphs with random data and cores (props/corpus).
     std::optional<rc::Gen<Case>> case_source;
     std::function<void(int done, int total)> progress;  // after every passing case
+    // Worker processes sharing `cases` (1: this process runs them all). A property that keeps counts beside
+    // its verdict must use tally() for them with jobs > 1 (a worker's own variables stay in the worker).
+    int jobs = 1;
 };
 
 struct Outcome {
     bool ok = true;
     int passed = 0;
     std::optional<Case> minimal;  // the smallest failing case
+    std::optional<Case> first;    // the case that failed first, before shrinking
     std::string reason;           // the failed assertion of the minimal case
     std::string tag;              // the failure's tag (every shrink step kept it)
     std::string report;           // failure_report(...) (empty when ok)
@@ -59,6 +71,13 @@ struct Outcome {
     double shrink_seconds = 0;
     bool budget_exhausted = false;
     std::optional<std::filesystem::path> saved;
+    // The run that found the failure: its seed and case count (with jobs > 1 the failing worker's; with
+    // jobs = 1 cfg's). A run of jobs 1 with these draws the same cases and fails on the same one.
+    uint64_t seed = 0;
+    int cases = 0;
+    int worker = 0;  // the failing worker (0 with jobs = 1)
+    // tally() counts of every property call of the run, summed over the workers.
+    std::map<std::string, long long> tallies;
 };
 
 Outcome check_property(const std::string& name, const Property& property, const RunConfig& cfg,
@@ -72,10 +91,19 @@ struct Failure {
 };
 std::optional<Failure> failure_of(const Property& property, const Case& c);
 
+// Adds n to the count `name` of the check_property call that is running (Outcome::tallies): counts a
+// property keeps beside its verdict, e.g. how many generated cases a rewrite applied to. Unlike a variable of
+// the test, a tally reaches the outcome from every worker process.
+void tally(const std::string& name, long long n = 1);
+
+// The seed of worker k of a run with jobs > 1 (distinct for distinct k; a run of jobs 1 uses its seed as is).
+uint64_t worker_seed(uint64_t seed, int worker);
+
 // Overrides from the environment: EVG_PROPS_CASE_COUNT (the case count of every property, what `evgcheck
 // check --cases` sets), else EVG_PROPS_CASES (a factor applied to every property's count, e.g. 10 for the
-// long run); EVG_PROPS_SEED.
+// long run); EVG_PROPS_SEED; EVG_PROPS_JOBS (worker processes, what `evgcheck check --jobs` sets).
 int scaled_cases(int cases);
 uint64_t env_seed(uint64_t fallback);
+int env_jobs(int fallback);
 
 }  // namespace evg::props

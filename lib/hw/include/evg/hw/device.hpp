@@ -55,9 +55,10 @@ class Device {
     std::vector<TraceEntry> last_trace_;
 };
 
-// The process-wide device used by the ACL shim and AscendC calls from host code.
+// The calling thread's device, used by the ACL shim and AscendC calls from host code (one per thread, so that
+// independent runs can go on in parallel threads).
 Device& device();
-// Replaces the process-wide device with a fresh one (all allocations are freed).
+// Replaces the calling thread's device with a fresh one (all allocations are freed).
 Device& reset_device(Config cfg = {});
 
 }  // namespace evg::hw

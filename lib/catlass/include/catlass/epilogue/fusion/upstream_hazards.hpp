@@ -1,12 +1,13 @@
 // Correct by default, faithful on demand (docs/hazards.md): each switch reproduces one behaviour of upstream
 // Catlass that docs/evg-semantics.md §11.2 calls a hazard. All are off by default; the library then does the
-// right thing. They are process-wide (kernels run on many core threads) and meant to be set around a launch
-// with ScopedUpstreamHazards.
+// right thing. They hold for the calling thread (a launch runs its cores as fibers on the launching thread,
+// so every core of the kernel sees them; a case running on another thread keeps its own) and are meant to be
+// set around a launch with ScopedUpstreamHazards.
 #pragma once
 #include <array>
-#include <atomic>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace Catlass::Epilogue::Fusion {
 
@@ -45,8 +46,8 @@ inline bool set_upstream_hazard(UpstreamHazards& h, std::string_view name) {
 }
 
 namespace detail {
-inline std::atomic<int>& hazard_bits() {
-    static std::atomic<int> bits{0};
+inline int& hazard_bits() {
+    thread_local int bits = 0;
     return bits;
 }
 inline int encode(const UpstreamHazards& h) {
@@ -56,15 +57,15 @@ inline int encode(const UpstreamHazards& h) {
 }  // namespace detail
 
 inline UpstreamHazards upstream_hazards() {
-    int b = detail::hazard_bits().load();
+    const int b = detail::hazard_bits();
     return {(b & 1) != 0, (b & 2) != 0, (b & 4) != 0, (b & 8) != 0};
 }
 
 class ScopedUpstreamHazards {
   public:
     explicit ScopedUpstreamHazards(const UpstreamHazards& h)
-        : saved_(detail::hazard_bits().exchange(detail::encode(h))) {}
-    ~ScopedUpstreamHazards() { detail::hazard_bits().store(saved_); }
+        : saved_(std::exchange(detail::hazard_bits(), detail::encode(h))) {}
+    ~ScopedUpstreamHazards() { detail::hazard_bits() = saved_; }
     ScopedUpstreamHazards(const ScopedUpstreamHazards&) = delete;
     ScopedUpstreamHazards& operator=(const ScopedUpstreamHazards&) = delete;
 
