@@ -64,8 +64,8 @@ const std::vector<std::string>& applicability_rules() {
     return r;
 }
 
-CaseSpec model_case(std::string id, std::string suite, std::string node_kind, std::string dtype,
-                    const ModelCase& c, const std::vector<std::string>& na_rules) {
+CaseSpec model_case(std::string id, std::string suite, std::string node_kind, std::string dtype, ModelCase c,
+                    const std::vector<std::string>& na_rules) {
     CaseSpec s;
     s.id = std::move(id);
     s.suite = std::move(suite);
@@ -74,7 +74,7 @@ CaseSpec model_case(std::string id, std::string suite, std::string node_kind, st
     s.arch = arch_str(c.problem.arch);
     s.path = c.problem.path == graph::WorkspacePath::UB ? "ub" : "gm";
     CaseSpec meta = s;
-    s.run = [meta, c, na_rules]() -> CaseResult {
+    s.run = [meta, c = std::move(c), na_rules]() -> CaseResult {
         for (const graph::Diagnostic& d : graph::validate(c.problem)) {
             if (d.severity != graph::Severity::Error) continue;
             const bool na = std::find(na_rules.begin(), na_rules.end(), d.rule) != na_rules.end();

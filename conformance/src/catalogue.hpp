@@ -37,8 +37,8 @@ std::string configure(graph::Problem& p, graph::ArchId arch, const Config& cfg);
 
 // A case over `p`: validated when it runs; a validation error of a rule in `na_rules` makes it not applicable
 // (with "[rule] message"), any other error fails it; otherwise it runs and is judged as conforming.
-CaseSpec model_case(std::string id, std::string suite, std::string node_kind, std::string dtype,
-                    const ModelCase& c, const std::vector<std::string>& na_rules);
+CaseSpec model_case(std::string id, std::string suite, std::string node_kind, std::string dtype, ModelCase c,
+                    const std::vector<std::string>& na_rules);
 
 // The rules that make a node case not applicable on its (arch, dtype, path).
 const std::vector<std::string>& applicability_rules();

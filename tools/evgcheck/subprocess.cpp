@@ -1,5 +1,7 @@
 #include "subprocess.hpp"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -25,7 +27,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
         const std::string key = entry.substr(0, entry.find('='));
         if (env.count(key) == 0) env_strings.push_back(entry);
     }
-    for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+    for (const auto& [k, v] : env) env_strings.push_back(fmt::format("{}={}", k, v));
     std::vector<char*> envp;
     envp.reserve(env_strings.size() + 1);
     for (std::string& s : env_strings) envp.push_back(s.data());
