@@ -17,7 +17,7 @@ namespace evg::conformance {
 namespace {
 
 // The report's side of a Measurement's evidence: violation counts, trace size and events, UB peak.
-void record_report(Measurement& m, const hw::Report& rep, const std::vector<hw::TraceEntry>& trace) {
+void record_report(Measurement& m, const hw::Report& rep, const hw::Trace& trace) {
     for (const hw::Violation& v : rep.violations)
         m.result.violations[std::string(hw::violation_kind_name(v.kind))] += v.occurrences;
     m.result.instructions = trace.size();
@@ -95,8 +95,8 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     return m;
 }
 
-Measurement measure_report(const CaseSpec& spec, const hw::Report& report,
-                           const std::vector<hw::TraceEntry>& trace, std::string mismatch) {
+Measurement measure_report(const CaseSpec& spec, const hw::Report& report, const hw::Trace& trace,
+                           std::string mismatch) {
     Measurement m;
     m.result = start_result(spec);
     record_report(m, report, trace);
