@@ -9,8 +9,10 @@
 //   BM_Chain700                  a chain of 700 element-wise nodes (AccLoad float, then 699 Compute nodes
 //                                alternating Adds [1] and Muls [0.5], then AuxStore float D) at m=256 n=512
 //                                k=64 on AtlasA2, its largest computeLength (32), through run_on_model with
-//                                every checker and the trace on (as `evgcheck run` runs it; the oracle and
-//                                the judge are not timed). Targets: <= 5 s and <= 300 MB.
+//                                every checker and the trace on (what the trace costs per instruction; the
+//                                oracle and the judge are not timed). Targets: <= 5 s and <= 300 MB.
+//   BM_Chain700Untraced          the same without the trace (Config::keep_trace off, as `evgcheck run` runs
+//                                it now): the machine's memory does not grow with the instruction count.
 //   BM_Example4096               seed example seed003_add (conformance::example_problems(): AtlasA2, gm path,
 //                                k=40) at m=n=4096 with the arch's L1 tile (128x256x256) and its largest
 //                                computeLength. Target: <= 4 GB peak RSS.
@@ -152,9 +154,10 @@ long status_kb(const std::string& field) {
 int child_main(const std::string& job) {
     try {
         const long rss_start = status_kb("VmRSS");
-        const graph::Problem p = job == "chain700"      ? chain(700, 256, 512)
-                                 : job == "chain16"     ? chain(16, 64, 128)
-                                 : job == "example4096" ? example4096()
+        const bool untraced = job == "chain700_untraced";
+        const graph::Problem p = job == "chain700" || untraced ? chain(700, 256, 512)
+                                 : job == "chain16"            ? chain(16, 64, 128)
+                                 : job == "example4096"        ? example4096()
                                                         : throw std::runtime_error("unknown job " + job);
         const verify::CaseData data = verify::make_case_data(p, verify::DataMode::Exact, 1);
         graph::RunInputs in;
@@ -164,7 +167,7 @@ int child_main(const std::string& job) {
         }
         graph::RunOptions opt;
         opt.config.arch = p.arch;
-        opt.config.keep_trace = true;  // as `evgcheck run` (tools/evgcheck/model.cpp)
+        opt.config.keep_trace = !untraced;  // the trace's cost per instruction, or the bounded run
         const long rss_ready = status_kb("VmRSS");
         const auto wall0 = std::chrono::steady_clock::now();
         const double cpu0 = cpu_seconds_self();
@@ -258,6 +261,9 @@ void BM_ModelChild(benchmark::State& state, const char* job) {
 void BM_Chain700(benchmark::State& state) {
     BM_ModelChild(state, "chain700");
 }
+void BM_Chain700Untraced(benchmark::State& state) {
+    BM_ModelChild(state, "chain700_untraced");
+}
 // A 16-node chain at 64 x 128: the child mechanism in a second (ctest bench-smoke).
 void BM_ChainSmoke(benchmark::State& state) {
     BM_ModelChild(state, "chain16");
@@ -266,6 +272,7 @@ void BM_Example4096(benchmark::State& state) {
     BM_ModelChild(state, "example4096");
 }
 BENCHMARK(BM_Chain700)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK(BM_Chain700Untraced)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 BENCHMARK(BM_Example4096)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 BENCHMARK(BM_ChainSmoke)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 

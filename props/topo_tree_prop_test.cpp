@@ -56,7 +56,7 @@ graph::ModelRun run(const Case& c, const graph::Graph& g, uint32_t compute_lengt
     return graph::run_on_model(p, run_inputs(c, g), opt);
 }
 
-std::size_t vector_compute_count(const std::vector<hw::TraceEntry>& trace) {
+std::size_t vector_compute_count(const hw::Trace& trace) {
     return static_cast<std::size_t>(std::count_if(trace.begin(), trace.end(), [](const hw::TraceEntry& e) {
         return e.pipe == hw::Pipe::V && e.kind == hw::InstrKind::plain;
     }));

@@ -26,7 +26,7 @@ namespace evg_corpus {
 
 struct StaticRun {
     evg::hw::Report report;
-    std::vector<evg::hw::TraceEntry> trace;
+    evg::hw::Trace trace;
     std::map<std::string, std::vector<uint8_t>> outputs;  // every output tensor, as run_on_model returns them
 };
 
@@ -125,7 +125,7 @@ StaticRun run_static(const evg::props::Case& c, MakeArgs make_args) {
 
     StaticRun r;
     r.report = dev.last_report();
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
         const evg::graph::Tensor& t = p.graph.tensors[i];
         if (t.role != evg::graph::TensorRole::Output) continue;

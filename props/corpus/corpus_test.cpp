@@ -38,7 +38,7 @@ namespace {
 // instruction at the same place in the trace, from another line of the library.
 std::string describe(const evg::hw::TraceEntry& e) {
     return fmt::format("core {} pipe {} kind {} {}", e.core, static_cast<int>(e.pipe),
-                       static_cast<int>(e.kind), e.op);
+                       static_cast<int>(e.kind), e.op());
 }
 
 // The report as both runs must give it. Node labels are left out on purpose: the static EVG names a node by

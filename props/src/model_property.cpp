@@ -23,6 +23,7 @@ CaseRun run_case(const Case& c, uint32_t cores, uint64_t sched_seed, const graph
     opt.swizzle = swizzle;
     opt.config.scheduler = sched_seed ? hw::SchedulerKind::adversarial : hw::SchedulerKind::in_order;
     opt.config.seed = sched_seed;
+    opt.config.keep_trace = false;  // the judge reads the report's counts; nothing reads the trace
     r.model = graph::run_on_model(other ? *other : c.problem, in, opt);
     return r;
 }

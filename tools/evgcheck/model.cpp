@@ -20,7 +20,9 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
     g::RunOptions ro;
     ro.block_dim = options.block_dim;
     ro.config.arch = problem.arch;
-    ro.config.keep_trace = true;  // the judge balances SetFlag/WaitFlag over it
+    // Only the mutation points are read from the trace (the judge balances SetFlag/WaitFlag over the
+    // report's counts): without them, a long graph runs in memory bounded by its size, not its length.
+    ro.config.keep_trace = options.list_mutation_points;
     ro.config.mutations = options.mutations;
     ro.source = options.source;
     if (options.scheduler_seed != 0) {

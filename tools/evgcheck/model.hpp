@@ -24,7 +24,7 @@ struct ModelOptions {
 };
 
 struct ModelRun {
-    evg::graph::ModelRun run;  // report, output bytes, trace (always kept: the judge reads it), UbAccounting
+    evg::graph::ModelRun run;  // report, output bytes, trace (only with list_mutation_points), UbAccounting
     std::vector<evg::hw::SyncMutation> mutation_points;  // with ModelOptions::list_mutation_points
 };
 

@@ -115,7 +115,7 @@ KernelRun run_epilogue_protocol(hw::Config cfg, hw::ArchId arch, const ProtocolS
     KernelRun r;
     r.report =
         dev.launch(s.blocks, hw::KernelType::aiv_only, [&] { epilogue_protocol_kernel(cp, xp, dp, ep, s); });
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     r.outputs.resize(2 * bytes);
     dev.copy_to_host(r.outputs.data(), d, bytes);
     dev.copy_to_host(r.outputs.data() + bytes, e, bytes);

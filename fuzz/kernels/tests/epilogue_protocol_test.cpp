@@ -48,11 +48,11 @@ TEST(EpilogueProtocol, CleanAndRightUnderAdversarialSchedules) {
 }
 
 // The core's SetFlag/WaitFlag calls in issue order, as the trace prints them ("SetFlag<V_MTE2>(0)").
-std::vector<std::string> sync_calls(const std::vector<hw::TraceEntry>& trace, int core) {
+std::vector<std::string> sync_calls(const hw::Trace& trace, int core) {
     std::vector<std::string> out;
     for (const hw::TraceEntry& e : trace)
         if (e.core == core && (e.kind == hw::InstrKind::set_flag || e.kind == hw::InstrKind::wait_flag))
-            out.push_back(e.op);
+            out.emplace_back(e.op());
     return out;
 }
 

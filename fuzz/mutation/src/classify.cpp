@@ -32,20 +32,20 @@ bool is_rule_checker(hw::ViolationKind k) {
 }
 
 std::string entry_text(const hw::TraceEntry& e) {
-    return fmt::format("{}@{}", e.op, e.site.str());
+    return fmt::format("{}@{}", e.op(), e.site().str());
 }
 
 // The first instruction, over all cores, where the mutated run's per-core instruction sequence leaves the
 // unmutated one (compared by pipe, kind, op and site); "" when they are identical.
-std::string first_divergence(const std::vector<hw::TraceEntry>& ref, const std::vector<hw::TraceEntry>& mut) {
+std::string first_divergence(const hw::Trace& ref, const hw::Trace& mut) {
     std::map<int, std::vector<const hw::TraceEntry*>> a, b;
     for (const auto& e : ref) a[e.core].push_back(&e);
     for (const auto& e : mut) b[e.core].push_back(&e);
     uint64_t best_id = UINT64_MAX;
     std::string best;
     auto same = [](const hw::TraceEntry& x, const hw::TraceEntry& y) {
-        return x.pipe == y.pipe && x.kind == y.kind && x.op == y.op && x.site.line == y.site.line &&
-               std::string_view(x.site.file) == std::string_view(y.site.file);
+        return x.pipe == y.pipe && x.kind == y.kind && x.op() == y.op() && x.site().line == y.site().line &&
+               std::string_view(x.site().file) == std::string_view(y.site().file);
     };
     for (const auto& [core, mv] : b) {
         const std::vector<const hw::TraceEntry*>& rv = a[core];
@@ -131,7 +131,7 @@ Reference reference_run(const Subject& s) {
     ref.points = hw::mutation_points(ref.run.trace, s.arch, s.type, s.block_dim);
     for (const hw::TraceEntry& e : ref.run.trace)
         if (e.sync_index >= 0)
-            ref.sync_files[{hw::core_short_name(s.type, s.block_dim, e.core), e.sync_index}] = e.site.file;
+            ref.sync_files[{hw::core_short_name(s.type, s.block_dim, e.core), e.sync_index}] = e.site().file;
     return ref;
 }
 

@@ -58,14 +58,13 @@ uint32_t offset32(uint64_t v, const hw::TraceEntry& e) {
         throw hw::HostError(
             fmt::format("explore_trace: instruction {} ({}) touches byte {} beyond 4 GiB of its "
                         "memory, which the explorer cannot represent",
-                        e.id, e.op, v));
+                        e.id, e.op(), v));
     return static_cast<uint32_t>(v);
 }
 
 }  // namespace
 
-ExplorerVerdict explore_trace(const std::vector<hw::TraceEntry>& trace, hw::ArchId arch, hw::KernelType type,
-                              int block_dim) {
+ExplorerVerdict explore_trace(const hw::Trace& trace, hw::ArchId arch, hw::KernelType type, int block_dim) {
     if (type == hw::KernelType::aic_only)
         throw hw::HostError("explore_trace: AIC-only launches are not modelled by the explorer");
     explore::Run run;
@@ -92,8 +91,9 @@ ExplorerVerdict explore_trace(const std::vector<hw::TraceEntry>& trace, hw::Arch
         } else if (e.kind == hw::InstrKind::barrier) {
             in.barrier_pipe = pipe_of(e.barrier_pipe);
         }
-        in.accesses.reserve(e.accesses.size());
-        for (const hw::TraceAccess& a : e.accesses) {
+        const std::span<const hw::TraceAccess> accesses = trace.accesses_of(e);
+        in.accesses.reserve(accesses.size());
+        for (const hw::TraceAccess& a : accesses) {
             const auto [it, added] = mems.emplace(a.mem, static_cast<int>(mems.size()));
             (void)added;
             in.accesses.push_back({it->second, offset32(a.begin, e), offset32(a.end, e), a.write, a.atomic});

@@ -349,7 +349,7 @@ struct Problem {
 struct Result {
     evg::hw::Report report;
     std::vector<float> d;
-    std::vector<evg::hw::TraceEntry> trace;
+    evg::hw::Trace trace;
 };
 
 // blockDim AICs (mix 1:2) or AIVs (aiv_only); block b handles L1 blocks b, b + blockDim, ...
@@ -411,7 +411,7 @@ Result run_gm(const Problem& pb, int blockDim, evg::hw::KernelType type, MakeEvg
             }
         },
         ArchTag::EVG_ARCH);
-    Result r{report, {}, dev.last_trace()};
+    Result r{report, {}, dev.take_last_trace()};
     dev.copy_to_host(d.data(), pd, bytes);
     for (const E& v : d) r.d.push_back(float(v));
     return r;
@@ -581,7 +581,7 @@ std::vector<std::string> flag_ops(const Result& r, int core) {
     for (const auto& t : r.trace)
         if (t.core == core &&
             (t.kind == evg::hw::InstrKind::set_flag || t.kind == evg::hw::InstrKind::wait_flag))
-            out.push_back(t.op);
+            out.emplace_back(t.op());
     return out;
 }
 
@@ -650,7 +650,7 @@ TEST(BlockEpilogue, AtlasA2_OneTile_StagesBetweenTheirEvents) {
     EXPECT_TRUE(r.report.clean()) << r.report.text();
     std::vector<std::string> ops;
     for (const auto& t : r.trace)
-        if (t.core == 0) ops.push_back(t.op);
+        if (t.core == 0) ops.emplace_back(t.op());
     const std::vector<std::string> want = {"SetFlag<V_MTE2>(0)",  "SetFlag<V_MTE2>(1)",
                                            "SetFlag<MTE3_V>(0)",  "SetFlag<MTE3_V>(1)",
                                            "WaitFlag<V_MTE2>(0)", "DataCopyPad GM->UB",
@@ -750,7 +750,7 @@ Result run_ub(const Problem& pb, MakeEvgParams make_evg_params) {
                 }
         },
         ArchTag::EVG_ARCH);
-    Result r{report, {}, dev.last_trace()};
+    Result r{report, {}, dev.take_last_trace()};
     dev.copy_to_host(d.data(), pd, bytes);
     for (const E& v : d) r.d.push_back(float(v));
     return r;

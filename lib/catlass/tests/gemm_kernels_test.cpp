@@ -97,10 +97,10 @@ TEST(GemmIdentityBlockSwizzle, ActualBlockShapeClipsTheLastRowAndColumn) {
 // Cross-core flags with reverse (§6.1): exact sequences and balance.
 
 // The cross-core instructions of one core, in issue order.
-std::vector<std::string> cross_ops(const std::vector<evg::hw::TraceEntry>& trace, int core) {
+std::vector<std::string> cross_ops(const evg::hw::Trace& trace, int core) {
     std::vector<std::string> ops;
     for (const auto& e : trace)
-        if (e.core == core && e.op.rfind("CrossCore", 0) == 0) ops.push_back(e.op);
+        if (e.core == core && e.op().rfind("CrossCore", 0) == 0) ops.emplace_back(e.op());
     return ops;
 }
 
@@ -385,9 +385,9 @@ std::vector<float> read_back(evg::hw::Device& dev, GM_ADDR p, size_t count) {
 }
 
 // Counts of the kernel's cross-core instructions in the trace.
-size_t count_op(const std::vector<evg::hw::TraceEntry>& trace, const std::string& op, int core = -1) {
+size_t count_op(const evg::hw::Trace& trace, const std::string& op, int core = -1) {
     return size_t(std::count_if(trace.begin(), trace.end(),
-                                [&](const auto& e) { return e.op == op && (core < 0 || e.core == core); }));
+                                [&](const auto& e) { return e.op() == op && (core < 0 || e.core == core); }));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -411,7 +411,7 @@ struct GemmRun {
     std::vector<float> c;    // the C workspace
     std::vector<float> out;  // what the epilogue copied out
     std::vector<float> want;
-    std::vector<evg::hw::TraceEntry> trace;
+    evg::hw::Trace trace;
 };
 
 template <class Setup, class ElementAB, class ElementC_>
@@ -449,7 +449,7 @@ GemmRun run_gm_kernel(evg::hw::ArchId arch, uint32_t m, uint32_t n, uint32_t k, 
     run.c = read_back<ElementC_>(dev, dWs, size_t(m) * n);
     run.out = read_back<ElementC_>(dev, dOut, size_t(m) * n);
     run.want = host_product(a, b, m, n, k);
-    run.trace = dev.last_trace();
+    run.trace = dev.take_last_trace();
     return run;
 }
 
@@ -682,7 +682,7 @@ GemmRun run_ub_kernel(uint32_t m, uint32_t n, uint32_t k, uint32_t blockDim) {
     });
     run.out = read_back<float>(dev, dOut, size_t(m) * n);
     run.want = host_product(a, b, m, n, k);
-    run.trace = dev.last_trace();
+    run.trace = dev.take_last_trace();
     return run;
 }
 

@@ -66,14 +66,12 @@ struct TileOps {
     Ops load, compute, store;
     bool loaded = false;  // the load segment was closed by SetFlag<MTE2_V>
 };
-inline std::vector<TileOps> stage_ops(const std::vector<evg::hw::TraceEntry>& trace_in) {
-    auto trace = trace_in;
-    std::sort(trace.begin(), trace.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+inline std::vector<TileOps> stage_ops(const evg::hw::Trace& trace) {  // in issue (id) order
     std::vector<TileOps> tiles;
     Ops* cur = nullptr;
     std::string end;
     for (const auto& e : trace) {
-        const std::string& op = e.op;
+        const std::string op(e.op());
         if (cur) {
             if (op.rfind(end, 0) == 0) {
                 if (cur == &tiles.back().load) tiles.back().loaded = true;

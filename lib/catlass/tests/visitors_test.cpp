@@ -323,7 +323,7 @@ template <class EVG>
 size_t count_v_ops(const evg::hw::Device& dev, const std::string& op) {
     size_t n = 0;
     for (const auto& e : dev.last_trace())
-        if (e.pipe == evg::hw::Pipe::V && e.op == op) ++n;
+        if (e.pipe == evg::hw::Pipe::V && e.op() == op) ++n;
     return n;
 }
 
@@ -398,7 +398,7 @@ const evg::hw::Report& launch_one_tile(evg::hw::Device& dev, const typename EVG:
 size_t count_ops(const evg::hw::Device& dev, evg::hw::Pipe pipe, const std::string& prefix) {
     size_t n = 0;
     for (const auto& e : dev.last_trace())
-        if (e.pipe == pipe && e.op.rfind(prefix, 0) == 0) ++n;
+        if (e.pipe == pipe && e.op().rfind(prefix, 0) == 0) ++n;
     return n;
 }
 

@@ -53,7 +53,7 @@ ModelRun run_on_model(const Problem& problem, const RunInputs& inputs, const Run
 
     ModelRun run;
     run.report = dev.last_report();
-    if (cfg.keep_trace) run.trace = dev.last_trace();
+    run.trace = dev.take_last_trace();  // moved: a long run's trace is never held twice
     run.predicted_ub_end = ub_budget(problem).end;
     for (size_t i = 0; i < problem.graph.tensors.size(); ++i) {
         const Tensor& t = problem.graph.tensors[i];

@@ -79,7 +79,7 @@ uint64_t tensor_bytes(const Tensor& t) {
 
 struct StaticRun {
     evg::hw::Report report;
-    std::vector<evg::hw::TraceEntry> trace;
+    evg::hw::Trace trace;
     std::vector<std::vector<uint8_t>> outputs;  // graph.tensors order (empty for inputs)
 };
 
@@ -134,7 +134,7 @@ StaticRun run_static(const Problem& p, const evg::graph::RunInputs& in, uint32_t
 
     StaticRun r;
     r.report = dev.last_report();
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     for (size_t i = 0; i < p.graph.tensors.size(); ++i) {
         std::vector<uint8_t> out;
         if (p.graph.tensors[i].role == TensorRole::Output) {
@@ -148,7 +148,7 @@ StaticRun run_static(const Problem& p, const evg::graph::RunInputs& in, uint32_t
 
 std::string describe(const evg::hw::TraceEntry& e) {
     return "core " + std::to_string(e.core) + " pipe " + std::to_string(int(e.pipe)) + " kind " +
-           std::to_string(int(e.kind)) + " " + e.op;
+           std::to_string(int(e.kind)) + " " + std::string(e.op());
 }
 
 // The static EVG and the DynamicVisitor attribute instructions to nodes alike: the instructions of no node

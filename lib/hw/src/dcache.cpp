@@ -52,8 +52,8 @@ void Machine::dcache_violation(Core& reader, const Instr& in, const DataCache::D
     w.end = d.end;
     w.access = "write";
     if (const TraceEntry* t = traced(d.instr)) {
-        w.op = t->op;
-        w.site = t->site.str();
+        w.op = t->op();
+        w.site = t->site().str();
     }
     Location r = reader.location(in);
     r.memory = d.mem->name();

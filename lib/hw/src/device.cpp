@@ -96,8 +96,13 @@ const Report& Device::launch(int block_dim, KernelType type, const std::function
     cfg.arch = arch;
     Machine m(*this, cfg, block_dim, type);
     last_ = m.run(kernel);
-    last_trace_ = m.trace();
+    last_trace_ = m.take_trace();
+    last_records_peak_ = m.records_peak();
     return last_;
+}
+
+void Device::gm_shadow_instrs(std::vector<uint64_t>& out) const {
+    for (const auto& [base, mem] : gm_) mem->shadow_instrs(out);
 }
 
 namespace {

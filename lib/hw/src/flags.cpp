@@ -14,16 +14,16 @@ void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
     if (cfg_.checks.flags && f.sets >= 2) {
         // The previous set must have been consumed by a wait that happens-before this set.
         size_t need = static_cast<size_t>(f.sets - 1);  // waits that must precede
-        bool ok = f.waits.size() >= need && clock.covers(f.waits[need - 1]);
+        bool ok = f.waits.count >= need && clock.covers(f.waits.at(need - 1));
         if (!ok) {
             Location prev;
             if (const TraceEntry* e = traced(f.last_set_instr)) {
-                prev.instr = e->id;
+                prev.instr = f.last_set_instr;
                 prev.core = c.index();
                 prev.core_name = c.name();
                 prev.pipe = std::string(pipe_name(e->pipe));
-                prev.op = e->op;
-                prev.site = e->site.str();
+                prev.op = e->op();
+                prev.site = e->site().str();
             }
             violate(
                 {ViolationKind::flag_set_twice,
@@ -35,6 +35,8 @@ void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
                  1});
         }
     }
+    // The next set checks against the wait matching this one, never against an earlier wait.
+    f.waits.drop_before(f.sets - 1);
     f.pending.push_back({clock, in.id});
     f.last_set_instr = in.id;
 }
@@ -43,12 +45,12 @@ void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned) {
     auto& f = c.flags_[{static_cast<int>(in.event), in.event_id}];
     const FlagState::Set& set = f.pending.front();
     learned.join(set.clock);
-    if (cfg_.keep_trace && in.id && in.id <= trace_.size()) trace_[in.id - 1].matched = set.instr;
+    if (cfg_.keep_trace && in.id && in.id <= trace_.size())
+        trace_[in.id - 1].matched = static_cast<uint32_t>(set.instr);
     waits_by_event_[{c.index(), pipe_slot(in.pipe), static_cast<int>(in.event)}].push_back(
         {in.id, set.instr});
     f.pending.pop_front();
-    f.waits.push_back({c.agent(in.pipe), in.epoch});
-    f.waiters.push_back(in.id);
+    f.waits.add({c.agent(in.pipe), in.epoch}, in.id);
 }
 
 Machine::SetDesc Machine::desc(Core& c, const Instr& in) const {
@@ -143,7 +145,7 @@ void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, 
     ++st.increments;
     if (cfg_.checks.flags && st.increments > static_cast<uint64_t>(arch().cross_core_counter_max)) {
         size_t need = static_cast<size_t>(st.increments) - static_cast<size_t>(arch().cross_core_counter_max);
-        bool ok = st.waits.size() >= need && clock.covers(st.waits[need - 1]);
+        bool ok = st.waits.count >= need && clock.covers(st.waits.at(need - 1));
         if (!ok)
             violate({ViolationKind::counter_overflow,
                      Severity::error,
@@ -154,6 +156,9 @@ void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, 
                      {set.core->location(set)},
                      1});
     }
+    // The next increment checks against a later wait than this one did.
+    if (st.increments > static_cast<uint64_t>(arch().cross_core_counter_max))
+        st.waits.drop_before(st.increments - static_cast<uint64_t>(arch().cross_core_counter_max));
     if (ns == 0) use_mode(target, set.cross_mode, flag, clock, desc(*set.core, set));
     st.pending.push_back({clock, set.id});
     st.last_set_instr = set.id;
@@ -254,10 +259,10 @@ void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
     }
     const CounterState::Increment& inc = st.pending.front();
     learned.join(inc.clock);
-    if (cfg_.keep_trace && in.id && in.id <= trace_.size()) trace_[in.id - 1].matched = inc.instr;
+    if (cfg_.keep_trace && in.id && in.id <= trace_.size())
+        trace_[in.id - 1].matched = static_cast<uint32_t>(inc.instr);
     st.pending.pop_front();
-    st.waits.push_back({c.agent(in.pipe), in.epoch});
-    st.waiters.push_back(in.id);
+    st.waits.add({c.agent(in.pipe), in.epoch}, in.id);
 }
 
 void Machine::check_waiters(Core& c, const Instr& in, const VectorClock& before) {
@@ -277,14 +282,15 @@ void Machine::check_waiters(Core& c, const Instr& in, const VectorClock& before)
         {loc_of(last), loc_of(me)});
 }
 
-std::string Machine::consumed_text(const std::vector<uint64_t>& waiters, uint64_t sets) {
+std::string Machine::consumed_text(const WaitLog& waits, uint64_t sets) {
     std::string ids;
-    size_t n = std::min<size_t>(waiters.size(), 8);
+    const auto& waiters = waits.first_waiters;
+    size_t n = waiters.size();
     for (size_t i = 0; i < n; ++i) {
-        if (i) ids += i + 1 == n && n == waiters.size() ? " and " : ", ";
+        if (i) ids += i + 1 == n && n == waits.count ? " and " : ", ";
         ids += fmt::format("#{}", waiters[i]);
     }
-    if (n < waiters.size()) ids += fmt::format(" and {} more", waiters.size() - n);
+    if (n < waits.count) ids += fmt::format(" and {} more", waits.count - n);
     if (sets == 1) return fmt::format("was set once; the set was consumed by {}", ids);
     if (sets == 2) return fmt::format("was set 2 times; both sets were consumed by {}", ids);
     return fmt::format("was set {} times; all {} sets were consumed by {}", sets, sets, ids);

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
@@ -18,6 +20,11 @@ extern thread_local Core* tls_core;
 
 Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
     : dev_(dev), cfg_(cfg), block_dim_(block_dim), type_(type), rng_(cfg.seed) {
+    if (cfg.keep_trace && cfg.max_instructions > std::numeric_limits<uint32_t>::max())
+        throw HostError(fmt::format(
+            "kernel launch: Config::max_instructions {} with Config::keep_trace: a kept trace numbers "
+            "instructions with 32 bits, so at most {} (switch keep_trace off for a longer kernel)",
+            cfg.max_instructions, std::numeric_limits<uint32_t>::max()));
     // Core numbering: AICs first (index = block), then AIVs (index = aic_count + block * sub_num + sub).
     int aics = type == KernelType::aiv_only ? 0 : block_dim;
     int aivs =
@@ -35,6 +42,7 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
     }
     dcache_ = std::make_unique<DataCache>();
     plan_mutations();
+    next_compact_ = cfg_.record_floor;
 }
 
 Machine::~Machine() {
@@ -81,22 +89,24 @@ bool Machine::register_instr(Instr& in) {
         }
         return false;
     }
+    // Before numbering: the instruction being registered is not yet in any state compact() enumerates.
+    if ((cfg_.keep_trace ? instr_count_ : records_.size()) >= next_compact_) compact();
     in.id = ++instr_count_;
-    const Core& c = *in.core;
+    Core& c = *in.core;
+    c.last_instr_ = in.id;
     TraceEntry t;
-    t.id = in.id;
-    t.core = c.index();
+    t.id = static_cast<uint32_t>(in.id);  // with keep_trace, ids fit (the constructor checked)
+    t.core = static_cast<uint16_t>(c.index());
     t.pipe = in.pipe;
     t.kind = in.kind;
     in.node = c.node_;
     t.node = in.node;
-    t.op = in.op;
-    t.site = in.site;
+    t.op_site = intern_op_site(in.op, in.site);
     switch (in.kind) {
         case InstrKind::set_flag:
         case InstrKind::wait_flag:
             t.event = in.event;
-            t.event_id = in.event_id;
+            t.event_id = static_cast<int16_t>(in.event_id);
             break;
         case InstrKind::cross_set:
         case InstrKind::cross_wait:
@@ -114,13 +124,107 @@ bool Machine::register_instr(Instr& in) {
     t.sync_index = c.tag_sync_;
     t.blocking = in.pipe == Pipe::S && (in.kind == InstrKind::wait_flag || in.kind == InstrKind::cross_wait ||
                                         in.kind == InstrKind::barrier);
-    if (cfg_.trace_accesses) {
-        t.accesses.reserve(in.accesses.size());
-        for (const auto& a : in.accesses)
-            if (a.mem) t.accesses.push_back({a.mem->uid(), a.begin, a.end, a.write, a.atomic});
+    per_pipe_[static_cast<size_t>(in.pipe) & (per_pipe_.size() - 1)]++;
+    if (in.kind == InstrKind::set_flag || in.kind == InstrKind::wait_flag) {
+        auto& [sets, waits] = flag_calls_[{c.index(), in.event, in.event_id}];
+        ++(in.kind == InstrKind::set_flag ? sets : waits);
+        ++(in.kind == InstrKind::set_flag ? events_set_ : events_waited_);
     }
-    trace_.push_back(std::move(t));
+    if (!cfg_.keep_trace) {
+        records_.push_back(t);
+        record_ids_.push_back(in.id);
+        records_peak_ = std::max<uint64_t>(records_peak_, records_.size());
+    } else if (cfg_.trace_accesses) {
+        std::vector<TraceAccess> accs;
+        accs.reserve(in.accesses.size());
+        for (const auto& a : in.accesses)
+            if (a.mem) accs.push_back({a.mem->uid(), a.begin, a.end, a.write, a.atomic});
+        trace_.push_back(t, accs);
+    } else {
+        trace_.push_back(t);
+    }
     return true;
+}
+
+const TraceEntry* Machine::traced(uint64_t id) const {
+    if (id == 0 || id > instr_count_) return nullptr;
+    if (cfg_.keep_trace) return &trace_[id - 1];
+    auto it = std::lower_bound(record_ids_.begin(), record_ids_.end(), id);
+    if (it == record_ids_.end() || *it != id)
+        // compact() kept every instruction some checker state names: a miss is a bug of that enumeration,
+        // and going on would change a message.
+        throw std::logic_error(
+            fmt::format("evg::hw: the description of instruction #{} was dropped while a "
+                        "checker still refers to it",
+                        id));
+    return &records_[static_cast<size_t>(it - record_ids_.begin())];
+}
+
+// Bounds what a long launch keeps. Two parts:
+// - waits_by_event_ (every executed WaitFlag, for race explanations) keeps, per list, the last wait issued
+//   before the oldest instruction still to execute, and every later one: a race found from now on pairs an
+//   instruction still to execute with any earlier one, so the later of the two (which explain_same_core
+//   looks up) is at least that oldest instruction, and an older wait is never the last one before it.
+// - without keep_trace, the records no checker state names any more are dropped: the race histories, flag
+//   and counter states, data-cache lines, cross-core descriptions, the waits kept above, queued instructions
+//   and each core's last instruction (still in flight when it is a blocked scalar wait).
+void Machine::compact() {
+    uint64_t oldest = instr_count_ + 1;
+    for (auto& cp : cores_)
+        for (auto& q : cp->pipes_)
+            if (!q.queue.empty()) oldest = std::min(oldest, q.queue.front()->id);
+    for (auto& [key, v] : waits_by_event_) {
+        auto w = std::lower_bound(v.begin(), v.end(), std::make_pair(oldest, uint64_t{0}));
+        if (w != v.begin()) v.erase(v.begin(), std::prev(w));
+    }
+    if (cfg_.keep_trace) {
+        next_compact_ = std::max<uint64_t>(cfg_.record_floor, 2 * instr_count_);
+        return;
+    }
+    std::vector<uint64_t> live;
+    dev_.gm_shadow_instrs(live);
+    for (auto& cp : cores_) {
+        Core& c = *cp;
+        for (auto& [kind, mem] : c.local_) mem->shadow_instrs(live);
+        for (auto& [key, f] : c.flags_) {
+            for (const auto& s : f.pending) live.push_back(s.instr);
+            live.push_back(f.last_set_instr);
+        }
+        for (auto& [key, st] : c.counters_) {
+            for (const auto& i : st.pending) live.push_back(i.instr);
+            live.push_back(st.last_set_instr);
+        }
+        for (auto& q : c.pipes_)
+            for (const auto& in : q.queue) live.push_back(in->id);
+        live.push_back(c.last_instr_);
+    }
+    dcache_->instrs(live);
+    for (const auto& [key, v] : waits_by_event_)
+        for (const auto& [wait, set] : v) {
+            live.push_back(wait);
+            live.push_back(set);
+        }
+    for (const auto& [key, d] : last_cross_set_) live.push_back(d.instr);
+    for (const auto& [key, d] : last_cross_wait_) live.push_back(d.instr);
+    for (const auto& [key, u] : mode_use_)
+        for (const auto& [agent, d] : u.ops) live.push_back(d.instr);
+    for (const auto& [key, v] : cross_links_)
+        for (const auto& d : v) live.push_back(d.instr);
+    std::sort(live.begin(), live.end());
+    live.erase(std::unique(live.begin(), live.end()), live.end());
+    // Both lists ascend: keep the records whose id is live, in order.
+    size_t out = 0, l = 0;
+    for (size_t i = 0; i < records_.size(); ++i) {
+        const uint64_t id = record_ids_[i];
+        while (l < live.size() && live[l] < id) ++l;
+        if (l == live.size() || live[l] != id) continue;
+        records_[out] = records_[i];
+        record_ids_[out] = id;
+        ++out;
+    }
+    records_.resize(out);
+    record_ids_.resize(out);
+    next_compact_ = std::max<uint64_t>(cfg_.record_floor, 2 * out);
 }
 
 int32_t Machine::intern_node(std::string_view label) {
@@ -208,7 +312,7 @@ void Machine::report_deadlock() {
                 else
                     why = fmt::format("which no further SetFlag<{}>({}) will satisfy: the flag {}",
                                       event_name(head.event), head.event_id,
-                                      consumed_text(it->second.waiters, it->second.sets));
+                                      consumed_text(it->second.waits, it->second.sets));
             } else if (head.kind == InstrKind::cross_wait) {
                 if (cfg_.checks
                         .flags) {  // a wait that never ran may have lost its increment to another waiter
@@ -223,7 +327,7 @@ void Machine::report_deadlock() {
                 else
                     why =
                         fmt::format("whose cross-core flag {} {}, and no further set comes", head.cross_flag,
-                                    consumed_text(it->second.waiters, it->second.increments));
+                                    consumed_text(it->second.waits, it->second.increments));
             } else {
                 why = "behind a blocked instruction";
             }
@@ -249,12 +353,12 @@ void Machine::end_checks() {
             auto e = static_cast<HardEvent>(key.first);
             Location l;
             if (const TraceEntry* t = traced(f.pending.back().instr)) {
-                l.instr = t->id;
+                l.instr = f.pending.back().instr;
                 l.core = c.index();
                 l.core_name = c.name();
                 l.pipe = std::string(pipe_name(t->pipe));
-                l.op = t->op;
-                l.site = t->site.str();
+                l.op = t->op();
+                l.site = t->site().str();
             }
             violate({ViolationKind::flag_left_set,
                      Severity::error,
@@ -269,12 +373,12 @@ void Machine::end_checks() {
             if (st.pending.empty()) continue;
             Location l;
             if (const TraceEntry* t = traced(st.last_set_instr)) {
-                l.instr = t->id;
+                l.instr = st.last_set_instr;
                 l.core = t->core;
                 l.core_name = core(t->core).name();
                 l.pipe = std::string(pipe_name(t->pipe));
-                l.op = t->op;
-                l.site = t->site.str();
+                l.op = t->op();
+                l.site = t->site().str();
             }
             violate({ViolationKind::counter_left_nonzero,
                      Severity::error,
@@ -321,11 +425,12 @@ Report Machine::make_report() {
                                 {},
                                 dropped_violations_});
     r.stats.instructions = instr_count_;
-    for (const auto& t : trace_) {
-        r.stats.per_pipe[std::string(pipe_name(t.pipe))]++;
-        if (t.kind == InstrKind::set_flag) r.stats.events_set++;
-        if (t.kind == InstrKind::wait_flag) r.stats.events_waited++;
-    }
+    for (size_t p = 0; p < per_pipe_.size(); ++p)
+        if (per_pipe_[p]) r.stats.per_pipe[std::string(pipe_name(static_cast<Pipe>(p)))] += per_pipe_[p];
+    r.stats.events_set = events_set_;
+    r.stats.events_waited = events_waited_;
+    r.stats.records_peak = records_peak();
+    r.stats.flag_calls = flag_calls_;
     r.stats.scheduler = cfg_.scheduler;
     r.stats.seed = cfg_.scheduler == SchedulerKind::adversarial ? cfg_.seed : 0;
     r.stats.steps = steps_;

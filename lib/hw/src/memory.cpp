@@ -133,6 +133,10 @@ void Memory::reset_shadow() {
     if (shadow_) shadow_->clear();
 }
 
+void Memory::shadow_instrs(std::vector<uint64_t>& out) const {
+    if (shadow_) shadow_->instrs(out);
+}
+
 void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {
     if (!contains(offset, bytes)) return;
     std::memset(written_ + offset, value ? 1 : 0, bytes);

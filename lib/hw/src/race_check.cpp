@@ -31,7 +31,8 @@ void Machine::race_check(Core& c, Instr& in, const VectorClock& known) {
                 bool write;
                 int32_t node;
             };
-            Side prior{e->id, e->core, e->pipe, e->op, e->site.str(), k.earlier_is_write, e->node};
+            Side prior{k.earlier.instr,    e->core, e->pipe, std::string(e->op()), e->site().str(),
+                       k.earlier_is_write, e->node};
             Side now{in.id, c.index(), in.pipe, in.op, in.site.str(), a.write, in.node};
             const Side& first = prior.id < now.id ? prior : now;
             const Side& second = prior.id < now.id ? now : prior;
@@ -101,8 +102,8 @@ std::string Machine::explain_same_core(int c, uint64_t id1, const std::string& f
     const TraceEntry* we = traced(wait);
     const TraceEntry* se = traced(set);
     return fmt::format(": {} #{} consumed {} #{}, which was issued before {} (so it does not cover it)",
-                       we ? we->op : std::string("the wait"), wait, se ? se->op : std::string("a set"), set,
-                       first);
+                       we ? we->op() : std::string_view("the wait"), wait,
+                       se ? se->op() : std::string_view("a set"), set, first);
 }
 
 std::string Machine::explain_cross_core(int c1, Pipe p1, uint64_t id1, bool w1, const std::string& first,

@@ -78,4 +78,11 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
     }
 }
 
+void RaceShadow::instrs(std::vector<uint64_t>& out) const {
+    for (const auto& [begin, s] : segs_) {
+        if (s.write.instr) out.push_back(s.write.instr);
+        for (const auto& r : s.reads) out.push_back(r.instr);
+    }
+}
+
 }  // namespace evg::hw

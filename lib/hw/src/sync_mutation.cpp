@@ -246,8 +246,8 @@ std::vector<HardEvent> other_events(const ArchSpec& a, CoreType t, HardEvent e, 
 
 }  // namespace
 
-std::vector<SyncMutation> mutation_points(const std::vector<TraceEntry>& trace, ArchId arch, KernelType type,
-                                          int block_dim, const std::vector<int>& move_by) {
+std::vector<SyncMutation> mutation_points(const Trace& trace, ArchId arch, KernelType type, int block_dim,
+                                          const std::vector<int>& move_by) {
     const ArchSpec& a = arch_spec(arch);
     int aics = type == KernelType::aiv_only ? 0 : block_dim;
     // Per core, its sync calls in sync-index order; ids each core uses per event; cross flags of the run.

@@ -20,7 +20,7 @@ bool has(const std::string& s, const std::string& part) {
 
 struct Labelled {
     Report report;
-    std::vector<TraceEntry> trace;
+    Trace trace;
 };
 
 // One AIV: a load in node "load X", a compute in node "add" with a nested "inner" scope around one
@@ -58,7 +58,7 @@ Labelled run_kernel(bool race) {
         }
         PipeBarrier<PIPE_V>();  // no node
     });
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     return r;
 }
 

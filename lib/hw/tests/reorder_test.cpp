@@ -25,7 +25,7 @@ Config adversarial(uint64_t seed, ArchId a = ArchId::AtlasA2) {
 // before it.
 struct LateWait {
     Report report;
-    std::vector<TraceEntry> trace;
+    Trace trace;
 };
 LateWait run_late_wait(const Config& cfg, bool fixed = false) {
     Device dev(cfg);
@@ -49,7 +49,7 @@ LateWait run_late_wait(const Config& cfg, bool fixed = false) {
         if (!fixed) WaitFlag<HardEvent::MTE2_V>(0);
         Duplicate(e, 2.0f, 64);
     });
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     return r;
 }
 
@@ -146,7 +146,7 @@ TEST(Reorder, EachWaitRecordsTheSetItConsumed) {
         SetFlag<HardEvent::V_S>(0);      // #5
         WaitFlag<HardEvent::V_S>(0);     // #6 (scalar unit)
     });
-    const auto& t = dev.last_trace();
+    const auto& t = dev.take_last_trace();
     ASSERT_EQ(t.size(), 6u);
     EXPECT_EQ(t[2].matched, 2u);
     EXPECT_EQ(t[3].matched, 1u);
@@ -166,20 +166,20 @@ TEST(Reorder, CrossCoreWaitRecordsTheSetThatCompletedItsRound) {
         }
     });
     ASSERT_TRUE(dev.last_report().clean()) << dev.last_report().text();
-    const auto& t = dev.last_trace();
-    uint64_t last_aiv_set = 0, aic_set = 0;
+    const auto& t = dev.take_last_trace();
+    uint32_t last_aiv_set = 0, aic_set = 0;
     for (const auto& e : t) {
-        if (e.op == "CrossCoreSetFlag<2, PIPE_MTE3>(0)") last_aiv_set = std::max(last_aiv_set, e.id);
-        if (e.op == "CrossCoreSetFlag<2, PIPE_FIX>(1)") aic_set = e.id;
+        if (e.op() == "CrossCoreSetFlag<2, PIPE_MTE3>(0)") last_aiv_set = std::max(last_aiv_set, e.id);
+        if (e.op() == "CrossCoreSetFlag<2, PIPE_FIX>(1)") aic_set = e.id;
     }
     ASSERT_NE(last_aiv_set, 0u);
     ASSERT_NE(aic_set, 0u);
     int waits = 0;
     for (const auto& e : t) {
-        if (e.op.rfind("CrossCoreWaitFlag", 0) != 0) continue;
+        if (e.op().rfind("CrossCoreWaitFlag", 0) != 0) continue;
         ++waits;
-        EXPECT_EQ(e.matched, e.op.find("(0)") != std::string::npos ? last_aiv_set : aic_set)
-            << e.op << " #" << e.id;
+        EXPECT_EQ(e.matched, e.op().find("(0)") != std::string::npos ? last_aiv_set : aic_set)
+            << e.op() << " #" << e.id;
     }
     EXPECT_EQ(waits, 3);
 }

@@ -177,7 +177,7 @@ TEST(SyncMutationRun, DupSetIsSetTwice) {
     EXPECT_EQ(r.trace[0].sync_index, 0);
     EXPECT_EQ(r.trace[1].sync_index, -1);
     EXPECT_EQ(r.trace[1].stream, 1u);
-    EXPECT_EQ(r.trace[1].op, "SetFlag<V_MTE2>(0)");
+    EXPECT_EQ(r.trace[1].op(), "SetFlag<V_MTE2>(0)");
 }
 
 TEST(SyncMutationRun, SetIdIsADeadlockOrAFlagLeftSet) {
@@ -189,7 +189,7 @@ TEST(SyncMutationRun, SetIdIsADeadlockOrAFlagLeftSet) {
             << r.report.text();
     }
     auto r = mutated("set-id core=AIV0 n=5 id=2");
-    EXPECT_EQ(r.trace[4 + 2].op, "SetFlag<MTE2_V>(2)");
+    EXPECT_EQ(r.trace[4 + 2].op(), "SetFlag<MTE2_V>(2)");
     EXPECT_EQ(r.trace[4 + 2].sync_index, 5);
 }
 
@@ -204,7 +204,7 @@ TEST(SyncMutationRun, WaitIdAndWaitEventAreDeadlocks) {
 TEST(SyncMutationRun, SetEventMovesTheSetToAnotherPipe) {
     auto r = mutated("set-event core=AIV0 n=5 event=V_MTE2");
     EXPECT_TRUE(r.report.mutations_unapplied.empty());
-    EXPECT_EQ(r.trace[6].op, "SetFlag<V_MTE2>(0)");
+    EXPECT_EQ(r.trace[6].op(), "SetFlag<V_MTE2>(0)");
     EXPECT_EQ(r.trace[6].pipe, Pipe::V);
     EXPECT_FALSE(r.report.clean());
     EXPECT_GE(r.report.count(ViolationKind::deadlock), 1u) << r.report.text();
@@ -273,9 +273,9 @@ TEST(SyncMutationRun, InsertedBarrierAndPairAreHarmless) {
         EXPECT_EQ(r.trace[i].stream, 14u);
         EXPECT_EQ(r.trace[i].sync_index, -1);
     }
-    EXPECT_EQ(r.trace[13].op, "PipeBarrier<PIPE_V>");
-    EXPECT_EQ(r.trace[14].op, "SetFlag<MTE2_V>(2)");
-    EXPECT_EQ(r.trace[15].op, "WaitFlag<MTE2_V>(2)");
+    EXPECT_EQ(r.trace[13].op(), "PipeBarrier<PIPE_V>");
+    EXPECT_EQ(r.trace[14].op(), "SetFlag<MTE2_V>(2)");
+    EXPECT_EQ(r.trace[15].op(), "WaitFlag<MTE2_V>(2)");
     EXPECT_EQ(r.trace[16].sync_index, 10);
 }
 
@@ -315,7 +315,7 @@ TEST(SyncMutationRun, WrongCallsAreListedUnapplied) {
     EXPECT_EQ(r.out, reference().out);
     ASSERT_EQ(r.trace.size(), reference().trace.size());
     for (size_t i = 0; i < r.trace.size(); ++i) {
-        EXPECT_EQ(r.trace[i].op, reference().trace[i].op);
+        EXPECT_EQ(r.trace[i].op(), reference().trace[i].op());
         EXPECT_EQ(r.trace[i].stream, reference().trace[i].stream);
         EXPECT_EQ(r.trace[i].epoch, reference().trace[i].epoch);
     }

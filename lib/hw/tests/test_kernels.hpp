@@ -17,7 +17,7 @@ using AscendC::samples::double_buffered_kernel;
 struct DbRun {
     Report report;
     std::vector<uint16_t> out;
-    std::vector<TraceEntry> trace;
+    Trace trace;
 };
 inline DbRun run_double_buffered(const Config& cfg, uint32_t total, uint32_t tile, DbFaults f = {}) {
     AscendC::samples::DoubleBufferedRun r = AscendC::samples::run_double_buffered_sample(cfg, total, tile, f);

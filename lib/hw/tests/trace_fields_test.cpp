@@ -14,7 +14,7 @@ using namespace AscendC;
 
 struct Traced {
     Report report;
-    std::vector<TraceEntry> trace;
+    Trace trace;
     uint32_t x_uid = 0;
 };
 
@@ -29,7 +29,7 @@ Traced run(std::function<void(GM_ADDR)> k, KernelType t, int blocks, ArchId arch
     r.x_uid = dev.find(x)->mem->uid();
     auto xp = static_cast<GM_ADDR>(x);
     r.report = dev.launch(blocks, t, [&] { k(xp); });
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     return r;
 }
 
@@ -79,7 +79,7 @@ TEST(TraceFields, SmallKernelByHand) {
     ASSERT_EQ(r.trace.size(), std::size(want));
     for (size_t i = 0; i < std::size(want); ++i) {
         const TraceEntry& t = r.trace[i];
-        SCOPED_TRACE(::testing::Message() << "entry " << i + 1 << " " << t.op);
+        SCOPED_TRACE(::testing::Message() << "entry " << i + 1 << " " << t.op());
         EXPECT_EQ(t.id, i + 1);
         EXPECT_EQ(t.core, 0);
         EXPECT_EQ(t.pipe, want[i].pipe);
@@ -97,12 +97,12 @@ TEST(TraceFields, SmallKernelByHand) {
     EXPECT_EQ(r.trace[2].event_id, -1);  // not a flag instruction
     EXPECT_EQ(r.trace[6].barrier_pipe, Pipe::V);
     EXPECT_EQ(r.trace[10].barrier_pipe, Pipe::ALL);
-    EXPECT_EQ(r.trace[10].op, "PipeBarrier<PIPE_ALL>");
+    EXPECT_EQ(r.trace[10].op(), "PipeBarrier<PIPE_ALL>");
     // The copy reads 32 bytes of X and writes 32 bytes of the UB; Adds reads and writes the same UB bytes.
-    ASSERT_EQ(r.trace[2].accesses.size(), 2u);
+    ASSERT_EQ(r.trace.accesses(2).size(), 2u);
     const TraceAccess* gm = nullptr;
     const TraceAccess* ub = nullptr;
-    for (const auto& a : r.trace[2].accesses) (a.mem == r.x_uid ? gm : ub) = &a;
+    for (const auto& a : r.trace.accesses(2)) (a.mem == r.x_uid ? gm : ub) = &a;
     ASSERT_NE(gm, nullptr);
     ASSERT_NE(ub, nullptr);
     EXPECT_FALSE(gm->write);
@@ -113,19 +113,20 @@ TEST(TraceFields, SmallKernelByHand) {
     EXPECT_EQ(ub->end, 32u);
     EXPECT_FALSE(ub->atomic);
     bool adds_writes_ub = false;
-    for (const auto& a : r.trace[5].accesses) adds_writes_ub |= a.mem == ub->mem && a.write && a.end == 32;
+    for (const auto& a : r.trace.accesses(5)) adds_writes_ub |= a.mem == ub->mem && a.write && a.end == 32;
     EXPECT_TRUE(adds_writes_ub);
-    ASSERT_EQ(r.trace[9].accesses.size(), 1u);  // GetValue(0): two bytes of the UB, read
-    EXPECT_EQ(r.trace[9].accesses[0].mem, ub->mem);
-    EXPECT_EQ(r.trace[9].accesses[0].end, 2u);
-    EXPECT_FALSE(r.trace[9].accesses[0].write);
-    for (const auto& t : r.trace) EXPECT_TRUE(t.kind == InstrKind::plain || t.accesses.empty()) << t.op;
+    ASSERT_EQ(r.trace.accesses(9).size(), 1u);  // GetValue(0): two bytes of the UB, read
+    EXPECT_EQ(r.trace.accesses(9)[0].mem, ub->mem);
+    EXPECT_EQ(r.trace.accesses(9)[0].end, 2u);
+    EXPECT_FALSE(r.trace.accesses(9)[0].write);
+    for (const auto& t : r.trace)
+        EXPECT_TRUE(t.kind == InstrKind::plain || r.trace.accesses_of(t).empty()) << t.op();
 }
 
 TEST(TraceFields, AccessesOnlyWhenAsked) {
     Traced r = run(small_kernel, KernelType::aiv_only, 1, ArchId::AtlasA2, false);
     ASSERT_EQ(r.trace.size(), 11u);
-    for (const auto& t : r.trace) EXPECT_TRUE(t.accesses.empty()) << t.op;
+    for (const auto& t : r.trace) EXPECT_TRUE(r.trace.accesses_of(t).empty()) << t.op();
 }
 
 void cross_kernel(GM_ADDR) {
@@ -172,7 +173,7 @@ TEST(TraceFields, DoubleBufferedStreamAndSyncNumbering) {
     for (uint32_t t = 0; t < 4; ++t) {
         const TraceEntry& copy = r.trace[4 + 13 * t + 1];
         EXPECT_EQ(copy.stream, 4 + 13 * t + 2);
-        EXPECT_EQ(copy.op, "DataCopy GM->UB");
+        EXPECT_EQ(copy.op(), "DataCopy GM->UB");
         EXPECT_EQ(copy.sync_index, -1);
         const TraceEntry& wait = r.trace[4 + 13 * t + 3];
         EXPECT_EQ(wait.kind, InstrKind::wait_flag);

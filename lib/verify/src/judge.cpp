@@ -12,7 +12,7 @@
 
 namespace evg::verify {
 
-Verdict judge_report(const hw::Report& report, const std::vector<hw::TraceEntry>& trace) {
+Verdict judge_report(const hw::Report& report, const hw::Trace& trace) {
     Verdict v;
     v.ub_peak = report.stats.ub_peak;
     for (const hw::Violation& x : report.violations) {
@@ -24,7 +24,9 @@ Verdict judge_report(const hw::Report& report, const std::vector<hw::TraceEntry>
     }
     for (const std::string& m : report.mutations_unapplied)
         v.add(Tag::mutation_unapplied, "the sync mutation " + m + " never found its sync call");
-    const std::vector<FlagImbalance> flags = unbalanced_flags(trace);
+    // A kept trace, or, without one, the report's issue counts (the same numbers for a machine's run).
+    const std::vector<FlagImbalance> flags =
+        trace.empty() ? unbalanced_flags(report) : unbalanced_flags(trace);
     if (!flags.empty()) {
         std::string text;
         for (const FlagImbalance& f : flags) {

@@ -11,7 +11,7 @@ namespace evg::verify {
 
 using hw::InstrKind;
 
-std::vector<FlagImbalance> unbalanced_flags(const std::vector<hw::TraceEntry>& trace) {
+std::vector<FlagImbalance> unbalanced_flags(const hw::Trace& trace) {
     std::map<std::tuple<int, hw::HardEvent, int>, std::pair<uint64_t, uint64_t>> counts;
     for (const hw::TraceEntry& e : trace) {
         if (e.kind != InstrKind::set_flag && e.kind != InstrKind::wait_flag) continue;
@@ -25,12 +25,20 @@ std::vector<FlagImbalance> unbalanced_flags(const std::vector<hw::TraceEntry>& t
     return out;
 }
 
+std::vector<FlagImbalance> unbalanced_flags(const hw::Report& report) {
+    std::vector<FlagImbalance> out;
+    for (const auto& [key, sw] : report.stats.flag_calls)
+        if (sw.first != sw.second)
+            out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), sw.first, sw.second});
+    return out;
+}
+
 std::string to_string(const FlagImbalance& f) {
     return fmt::format("core{} {}({}): {} sets, {} waits", f.core, hw::event_name(f.event), f.id, f.sets,
                        f.waits);
 }
 
-std::vector<std::string> events_used(const std::vector<hw::TraceEntry>& trace) {
+std::vector<std::string> events_used(const hw::Trace& trace) {
     std::set<std::string> names;
     for (const hw::TraceEntry& e : trace)
         if (e.kind == InstrKind::set_flag || e.kind == InstrKind::wait_flag)
@@ -38,7 +46,14 @@ std::vector<std::string> events_used(const std::vector<hw::TraceEntry>& trace) {
     return {names.begin(), names.end()};
 }
 
-SyncCounts sync_counts(const std::vector<hw::TraceEntry>& trace) {
+std::vector<std::string> events_used(const hw::Report& report) {
+    std::set<std::string> names;
+    for (const auto& [key, sw] : report.stats.flag_calls)
+        names.insert(std::string(hw::event_name(std::get<1>(key))));
+    return {names.begin(), names.end()};
+}
+
+SyncCounts sync_counts(const hw::Trace& trace) {
     SyncCounts c;
     for (const hw::TraceEntry& e : trace) switch (e.kind) {
             case InstrKind::plain:

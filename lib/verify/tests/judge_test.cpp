@@ -108,7 +108,7 @@ TEST(Judge, AnExtraSetFlagIsAFlagImbalanceOfThatCoreEventAndId) {
     set.kind = hw::InstrKind::set_flag;
     set.event = hw::HardEvent::V_MTE3;
     set.event_id = 5;
-    set.op = "not parsed";
+    set.set_op("not parsed");
     r.trace.push_back(set);
     const Verdict v = j.judge_run(r);
     EXPECT_EQ(tags(v), std::vector<Tag>{Tag::flag_balance}) << v.text();

@@ -12,14 +12,14 @@ hw::TraceEntry sync(hw::InstrKind kind, int core, hw::HardEvent e, int id) {
     t.core = core;
     t.event = e;
     t.event_id = id;
-    t.op = "SetFlag<MTE2_V>(0)";  // deliberately wrong: nothing may read it
+    t.set_op("SetFlag<MTE2_V>(0)");  // deliberately wrong: nothing may read it
     return t;
 }
 
 TEST(Trace, FlagsBalancePerCoreEventAndId) {
     using hw::HardEvent;
     using hw::InstrKind;
-    std::vector<hw::TraceEntry> t = {
+    hw::Trace t = {
         sync(InstrKind::set_flag, 0, HardEvent::V_MTE3, 1),
         sync(InstrKind::wait_flag, 0, HardEvent::V_MTE3, 1),
         sync(InstrKind::set_flag, 1, HardEvent::V_MTE3, 1),  // another core: its own count
@@ -36,11 +36,11 @@ TEST(Trace, FlagsBalancePerCoreEventAndId) {
 }
 
 TEST(Trace, EventsUsedAndCountsPerKind) {
-    std::vector<hw::TraceEntry> t = {sync(hw::InstrKind::set_flag, 0, hw::HardEvent::V_MTE3, 0),
-                                     sync(hw::InstrKind::wait_flag, 0, hw::HardEvent::MTE2_V, 0),
-                                     sync(hw::InstrKind::barrier, 0, hw::HardEvent::MAX, -1),
-                                     sync(hw::InstrKind::plain, 0, hw::HardEvent::MAX, -1),
-                                     sync(hw::InstrKind::cross_set, 0, hw::HardEvent::MAX, -1)};
+    hw::Trace t = {sync(hw::InstrKind::set_flag, 0, hw::HardEvent::V_MTE3, 0),
+                   sync(hw::InstrKind::wait_flag, 0, hw::HardEvent::MTE2_V, 0),
+                   sync(hw::InstrKind::barrier, 0, hw::HardEvent::MAX, -1),
+                   sync(hw::InstrKind::plain, 0, hw::HardEvent::MAX, -1),
+                   sync(hw::InstrKind::cross_set, 0, hw::HardEvent::MAX, -1)};
     EXPECT_EQ(events_used(t), (std::vector<std::string>{"MTE2_V", "V_MTE3"}));
     const SyncCounts c = sync_counts(t);
     EXPECT_EQ(c, (SyncCounts{1, 1, 1, 1, 1, 0}));

@@ -50,8 +50,8 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c);
 // The evidence of one stand-alone kernel run: the report's violations, the trace's size and events, the UB
 // peak; the Verdict is verify::judge_report's, plus an output_mismatch finding with `mismatch`, the caller's
 // comparison with its reference (empty: outputs match).
-Measurement measure_report(const CaseSpec& spec, const hw::Report& report,
-                           const std::vector<hw::TraceEntry>& trace, std::string mismatch);
+Measurement measure_report(const CaseSpec& spec, const hw::Report& report, const hw::Trace& trace,
+                           std::string mismatch);
 
 // pass = the Verdict is clean; the message is its text.
 CaseResult judge_conforming(Measurement m);

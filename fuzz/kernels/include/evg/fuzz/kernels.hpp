@@ -17,8 +17,8 @@ namespace evg::fuzz {
 
 struct KernelRun {
     hw::Report report;
-    std::vector<hw::TraceEntry> trace;  // Device::last_trace() of the launch
-    std::vector<uint8_t> outputs;       // every output tensor's bytes, in a fixed order
+    hw::Trace trace;               // Device::last_trace() of the launch
+    std::vector<uint8_t> outputs;  // every output tensor's bytes, in a fixed order
 };
 
 struct KernelCase {

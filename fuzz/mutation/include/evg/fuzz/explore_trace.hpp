@@ -18,7 +18,6 @@ struct ExplorerVerdict {
 
 // Decides the recorded launch (arch, kernel type and block_dim as launched). The trace must have been
 // recorded with Config::trace_accesses.
-ExplorerVerdict explore_trace(const std::vector<hw::TraceEntry>& trace, hw::ArchId arch, hw::KernelType type,
-                              int block_dim);
+ExplorerVerdict explore_trace(const hw::Trace& trace, hw::ArchId arch, hw::KernelType type, int block_dim);
 
 }  // namespace evg::fuzz

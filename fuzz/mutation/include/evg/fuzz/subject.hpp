@@ -18,7 +18,7 @@ namespace evg::fuzz {
 
 struct SubjectRun {
     hw::Report report;
-    std::vector<hw::TraceEntry> trace;
+    hw::Trace trace;
     std::map<std::string, std::vector<uint8_t>> outputs;  // every output, by name
 };
 

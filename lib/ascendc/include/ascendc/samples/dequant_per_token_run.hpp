@@ -46,7 +46,7 @@ inline std::vector<uint16_t> dequant_reference(const DequantShape& s, const Dequ
 
 struct DequantRun {
     ::evg::hw::Report report;
-    std::vector<::evg::hw::TraceEntry> trace;
+    ::evg::hw::Trace trace;
     std::vector<uint16_t> out;       // D as the kernel left it (half bits)
     std::vector<uint16_t> expected;  // dequant_reference
 };
@@ -76,7 +76,7 @@ inline DequantRun run_dequant_per_token(const ::evg::hw::Config& cfg, bool missi
         else
             dequant_per_token(cp, chp, tokp, dp, s);
     });
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     r.out.resize(elems);
     dev.copy_to_host(r.out.data(), d, elems * 2);
     r.expected = dequant_reference(s, in);

@@ -19,7 +19,7 @@ inline std::vector<uint16_t> double_buffered_inputs(uint32_t total) {
 
 struct DoubleBufferedRun {
     ::evg::hw::Report report;
-    std::vector<::evg::hw::TraceEntry> trace;
+    ::evg::hw::Trace trace;
     std::vector<uint16_t> out;  // y as half bits (starts as zeros)
 };
 
@@ -36,7 +36,7 @@ inline DoubleBufferedRun run_double_buffered_sample(const ::evg::hw::Config& cfg
     auto xp = static_cast<GM_ADDR>(x), yp = static_cast<GM_ADDR>(y);
     DoubleBufferedRun r;
     r.report = dev.launch(1, KernelType::aiv_only, [&] { double_buffered_kernel(xp, yp, total, tile, f); });
-    r.trace = dev.last_trace();
+    r.trace = dev.take_last_trace();
     r.out.resize(total);
     dev.copy_to_host(r.out.data(), y, total * 2);
     return r;

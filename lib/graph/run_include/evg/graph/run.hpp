@@ -50,7 +50,7 @@ struct ModelRun {
     hw::Report report;
     // Every output tensor, (rows - 1) x row_stride + cols elements.
     std::map<std::string, std::vector<uint8_t>> outputs;
-    std::vector<hw::TraceEntry> trace;  // every issued instruction (when keep_trace)
+    hw::Trace trace;  // every issued instruction (when keep_trace)
     // UbAccounting's ub_end (both buffer sets): an upper bound of report.stats.ub_peak, reached when some AIV
     // runs two outer tile iterations in one block and the last node carved touches its whole buffer (the
     // exact rule: evg::props::ub_expectation in props/include/evg/props/checks.hpp).

@@ -31,9 +31,16 @@ struct Config {
     uint32_t reorder_window = 4;            // adversarial: how far an unordered instruction may overtake
     size_t max_violations = 256;            // distinct violations kept; further ones are counted only
     uint64_t max_instructions = 500000000;  // a kernel issuing more is stopped and reported
-    bool keep_trace = true;                 // keep every instruction's description for reports and tests
-    bool trace_accesses = false;            // with keep_trace: record every access (TraceEntry::accesses)
-    std::vector<SyncMutation> mutations;    // sync calls rewritten as they are issued (sync_mutation.hpp)
+    // Keep every instruction's description (Machine::trace, Device::last_trace) for reports and tests. With
+    // it, a launch costs one TraceEntry per instruction and may issue at most 2^32 - 1 instructions; without
+    // it, the machine keeps only the descriptions its checkers still refer to, so its memory does not grow
+    // with the instruction count, and the report is the same.
+    bool keep_trace = true;
+    bool trace_accesses = false;  // with keep_trace: record every access (Trace::accesses_of)
+    // Without keep_trace: the retained descriptions are pruned each time they double past this many (tests
+    // lower it to prune often).
+    uint64_t record_floor = 65536;
+    std::vector<SyncMutation> mutations;  // sync calls rewritten as they are issued (sync_mutation.hpp)
 };
 
 }  // namespace evg::hw

@@ -41,16 +41,40 @@ struct PipeQueue {
     std::map<uint32_t, VectorClock> frozen;
 };
 
+// The executed waits of a flag or counter, in order, as far as a check or a message can still ask for them:
+// the epochs from index `base` on (a set checks against one wait, and later sets against later ones, so
+// older epochs are dropped; see drop_before) and the instructions of the first kFirstWaiters (a deadlock
+// message names those and counts the rest). Bounded however many waits a long kernel executes.
+struct WaitLog {
+    static constexpr size_t kFirstWaiters = 8;
+    std::deque<Epoch> epochs;             // waits base, base + 1, ...
+    uint64_t base = 0;                    // index of epochs.front()
+    uint64_t count = 0;                   // executed waits
+    std::vector<uint64_t> first_waiters;  // the instructions of the first kFirstWaiters waits
+    void add(Epoch e, uint64_t instr) {
+        epochs.push_back(e);
+        if (first_waiters.size() < kFirstWaiters) first_waiters.push_back(instr);
+        ++count;
+    }
+    const Epoch& at(uint64_t i) const { return epochs[static_cast<size_t>(i - base)]; }  // base <= i < count
+    // Drops the epochs of waits before index i (no check asks for them any more).
+    void drop_before(uint64_t i) {
+        while (base < i && !epochs.empty()) {
+            epochs.pop_front();
+            ++base;
+        }
+    }
+};
+
 // One-bit intra-core flag, kept as the sequence of its sets and waits (the k-th wait consumes the k-th set).
 struct FlagState {
     struct Set {
         VectorClock clock;
         uint64_t instr;
     };
-    std::deque<Set> pending;        // sets not yet consumed
-    std::vector<Epoch> waits;       // every executed wait, in order
-    std::vector<uint64_t> waiters;  // the instruction of each executed wait, in order
-    uint64_t sets = 0;              // executed sets
+    std::deque<Set> pending;  // sets not yet consumed
+    WaitLog waits;            // executed waits
+    uint64_t sets = 0;        // executed sets
     uint64_t last_set_instr = 0;
 };
 
@@ -61,8 +85,7 @@ struct CounterState {
         uint64_t instr;     // the set that delivered it (for a round: the set that completed it)
     };
     std::deque<Increment> pending;  // increments not yet consumed
-    std::vector<Epoch> waits;       // executed waits
-    std::vector<uint64_t> waiters;  // the instruction of each executed wait, in order
+    WaitLog waits;                  // executed waits
     uint64_t increments = 0;
     uint64_t last_set_instr = 0;
 };
@@ -138,7 +161,9 @@ class Core {
     Site atomic_site_;
     bool aborting_ = false;
     uint64_t calls_after_abort_ = 0;
-    int32_t node_ = -1;  // index into Machine's node labels; -1: no graph node
+    int32_t node_ = -1;        // index into Machine's node labels; -1: no graph node
+    uint64_t last_instr_ = 0;  // the instruction this core registered last (it may still be in flight: a
+                               // blocked scalar wait), kept described when the trace is not
 
     // Stream positions and sync indices, counted over the program's own calls (see TraceEntry::stream).
     uint32_t stream_ = 0;

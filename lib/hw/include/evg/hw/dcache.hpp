@@ -27,6 +27,10 @@ class DataCache {
     // The first dirty range overlapping [begin, end) of `mem` held by core `reader` (self) or by any other
     // core (others).
     const Dirty* find(const Memory* mem, uint64_t begin, uint64_t end, int reader, Holder h) const;
+    // Appends the instructions that dirtied the held ranges.
+    void instrs(std::vector<uint64_t>& out) const {
+        for (const auto& d : dirty_) out.push_back(d.instr);
+    }
 
   private:
     std::vector<Dirty> dirty_;

@@ -44,15 +44,22 @@ class Device {
     // The same on a given chip, whatever config().arch says (a Catlass kernel runs on its ArchTag).
     const Report& launch(int block_dim, KernelType type, const std::function<void()>& kernel, ArchId arch);
     const Report& last_report() const { return last_; }
-    // Instruction trace of the last launch (when config().keep_trace).
-    const std::vector<TraceEntry>& last_trace() const { return last_trace_; }
+    // Instruction trace of the last launch (when config().keep_trace; empty otherwise).
+    const Trace& last_trace() const { return last_trace_; }
+    // Hands the last launch's trace over without copying it (last_trace() is empty afterwards).
+    Trace take_last_trace() { return std::move(last_trace_); }
+    // The most instruction records the last launch held at once (Machine::records_peak).
+    uint64_t last_records_peak() const { return last_records_peak_; }
+    // Appends the instructions the race histories of the GM allocations name.
+    void gm_shadow_instrs(std::vector<uint64_t>& out) const;
 
   private:
     Config cfg_;
     std::map<uintptr_t, std::unique_ptr<Memory>> gm_;  // by base address
     uint64_t alloc_count_ = 0;
     Report last_;
-    std::vector<TraceEntry> last_trace_;
+    Trace last_trace_;
+    uint64_t last_records_peak_ = 0;
 };
 
 // The calling thread's device, used by the ACL shim and AscendC calls from host code (one per thread, so that

@@ -1,5 +1,6 @@
 // One kernel launch: the cores, their fibers, the scheduler that runs pipe queues, and the checkers.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -39,10 +40,15 @@ class Machine {
     size_t agents() const { return cores_.size() * kPipeSlots; }
     Core& core(int i) { return *cores_[static_cast<size_t>(i)]; }
     int core_count() const { return static_cast<int>(cores_.size()); }
-    const std::vector<TraceEntry>& trace() const { return trace_; }
-    const TraceEntry* traced(uint64_t id) const {
-        return id && id <= trace_.size() ? &trace_[id - 1] : nullptr;
-    }
+    // Every issued instruction, when Config::keep_trace (else empty).
+    const Trace& trace() const { return trace_; }
+    Trace take_trace() { return std::move(trace_); }
+    // The description of instruction `id`: from the trace, or, without one, from the records the checkers'
+    // state still names (nullptr for id 0).
+    const TraceEntry* traced(uint64_t id) const;
+    // The most instruction records held at once: the trace's length with Config::keep_trace; without it, the
+    // high-water mark of the retained records, which does not grow with the instruction count.
+    uint64_t records_peak() const { return cfg_.keep_trace ? trace_.size() : records_peak_; }
     Core* aic_of(int block);
     Core* aiv_of(int block, int sub);
     // The labels of the graph nodes that issued instructions, interned (TraceEntry::node indexes them).
@@ -86,7 +92,19 @@ class Machine {
     int block_dim_;
     KernelType type_;
     std::vector<std::unique_ptr<Core>> cores_;
-    std::vector<TraceEntry> trace_;
+    Trace trace_;
+    // Without Config::keep_trace: the records of the instructions the checkers may still describe, ids
+    // ascending (record_ids_[i] is the full 64-bit id of records_[i]). compact() drops the others whenever
+    // the table has doubled since the last compaction (and is above Config::record_floor).
+    std::vector<TraceEntry> records_;
+    std::vector<uint64_t> record_ids_;
+    uint64_t records_peak_ = 0;
+    uint64_t next_compact_ = 0;
+    void compact();
+    // Issue statistics, counted as instructions register (the trace need not be kept).
+    std::array<uint64_t, 16> per_pipe_{};
+    uint64_t events_set_ = 0, events_waited_ = 0;
+    std::map<std::tuple<int, HardEvent, int>, std::pair<uint64_t, uint64_t>> flag_calls_;  // LaunchStats
     std::vector<std::string> node_labels_;
     std::map<std::string, int32_t, std::less<>> node_index_;
     uint64_t instr_count_ = 0;
@@ -169,7 +187,7 @@ class Machine {
     void drain();           // per scheduler kind
     void report_deadlock();
     void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set);
-    std::string consumed_text(const std::vector<uint64_t>& waiters, uint64_t sets);
+    std::string consumed_text(const WaitLog& waits, uint64_t sets);
     void end_checks();
     Report make_report();
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "evg/hw/arch.hpp"
 
@@ -33,6 +34,8 @@ class Memory {
     const uint8_t* written() const { return written_; }
     RaceShadow& shadow();
     void reset_shadow();  // forget access history (a new launch starts after the previous one completed)
+    // Appends the instructions the access history names (Machine keeps their descriptions).
+    void shadow_instrs(std::vector<uint64_t>& out) const;
 
     bool contains(uint64_t offset, uint64_t bytes) const {
         return offset <= size_ && bytes <= size_ - offset;

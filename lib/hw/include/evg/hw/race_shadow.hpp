@@ -34,6 +34,8 @@ class RaceShadow {
                 std::vector<Conflict>& conflicts);
     void clear() { segs_.clear(); }
     size_t segments() const { return segs_.size(); }
+    // Appends every instruction the history names (with repeats).
+    void instrs(std::vector<uint64_t>& out) const;
 
   private:
     struct Seg {

@@ -4,6 +4,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "evg/hw/arch.hpp"
@@ -90,6 +92,13 @@ struct LaunchStats {
     uint64_t seed = 0;   // adversarial only
     uint64_t steps = 0;  // pipe-queue instructions the scheduler executed
     ScheduleCoverage coverage;
+    // The most instruction descriptions the machine held at once (Machine::records_peak): the instruction
+    // count with Config::keep_trace, bounded without it. A measure of the model, not of the kernel: not part
+    // of text() or json(), which stay the same whether the trace was kept or not.
+    uint64_t records_peak = 0;
+    // SetFlag and WaitFlag instructions issued per (core, HardEvent, id): (sets, waits). What a judge
+    // balances when the trace was not kept (evg::verify::unbalanced_flags); not part of text() or json().
+    std::map<std::tuple<int, HardEvent, int>, std::pair<uint64_t, uint64_t>> flag_calls;
 };
 
 struct Report {

@@ -16,7 +16,7 @@
 
 namespace evg::hw {
 
-struct TraceEntry;
+class Trace;
 
 enum class SyncOp : uint8_t {
     drop_set,         // the SetFlag is not issued
@@ -74,7 +74,7 @@ std::string core_short_name(KernelType type, int block_dim, int core_index);
 // matched): drop/dup/re-number/re-direct/move of each set and wait, drop of each barrier, spurious barrier
 // and redundant set/wait pair before each sync call (on an id the run never uses), cross-core drop, dup and
 // re-number. `move_by` lists the distances tried for move_wait and move_set.
-std::vector<SyncMutation> mutation_points(const std::vector<TraceEntry>& trace, ArchId arch, KernelType type,
-                                          int block_dim, const std::vector<int>& move_by = {1, 3});
+std::vector<SyncMutation> mutation_points(const Trace& trace, ArchId arch, KernelType type, int block_dim,
+                                          const std::vector<int>& move_by = {1, 3});
 
 }  // namespace evg::hw

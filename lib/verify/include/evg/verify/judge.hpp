@@ -30,7 +30,7 @@ struct JudgeOptions {
 
 // Everything a report and its trace decide on their own: violation, mutation_unapplied, flag_balance. Also
 // the verdict of a stand-alone kernel run (no graph, no oracle).
-Verdict judge_report(const hw::Report& report, const std::vector<hw::TraceEntry>& trace);
+Verdict judge_report(const hw::Report& report, const hw::Trace& trace);
 
 // The whole judgement of one run of `problem` whose inputs gave `golden`.
 Verdict judge(const graph::Problem& problem, const graph::ModelRun& run, const oracle::OracleResult& golden,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "evg/hw/instruction.hpp"
+#include "evg/hw/report.hpp"
 
 namespace evg::verify {
 
@@ -20,18 +21,21 @@ struct FlagImbalance {
 
 // Every (core, event, id) with as many SetFlags as WaitFlags is balanced; the others, ordered by
 // (core, event, id).
-std::vector<FlagImbalance> unbalanced_flags(const std::vector<hw::TraceEntry>& trace);
+std::vector<FlagImbalance> unbalanced_flags(const hw::Trace& trace);
+// The same from a report's issue counts (hw::LaunchStats::flag_calls), for a run that kept no trace.
+std::vector<FlagImbalance> unbalanced_flags(const hw::Report& report);
 // "core3 MTE2_V(0): 2 sets, 1 waits"
 std::string to_string(const FlagImbalance& f);
 
 // The HardEvents some SetFlag or WaitFlag of the trace uses, by name ("MTE2_V", ...), sorted by name.
-std::vector<std::string> events_used(const std::vector<hw::TraceEntry>& trace);
+std::vector<std::string> events_used(const hw::Trace& trace);
+std::vector<std::string> events_used(const hw::Report& report);  // from hw::LaunchStats::flag_calls
 
 // Instructions of the trace per kind.
 struct SyncCounts {
     uint64_t plain = 0, set_flag = 0, wait_flag = 0, barrier = 0, cross_set = 0, cross_wait = 0;
     friend bool operator==(const SyncCounts&, const SyncCounts&) = default;
 };
-SyncCounts sync_counts(const std::vector<hw::TraceEntry>& trace);
+SyncCounts sync_counts(const hw::Trace& trace);
 
 }  // namespace evg::verify
