@@ -9,6 +9,7 @@
 #include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/oracle/evaluate.hpp"
+#include "evg/verify/compare.hpp"
 #include "evg/verify/judge.hpp"
 #include "evg/verify/trace.hpp"
 
@@ -87,7 +88,7 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     m.result.instr_per_tile =
         m.result.tiles ? static_cast<double>(m.result.instructions) / m.result.tiles : 0;
 
-    const oracle::OracleResult golden = oracle::evaluate(p, data.inputs);
+    const oracle::OracleResult golden = oracle::evaluate(p, data.inputs, verify::values_the_judge_reads(p));
     verify::JudgeOptions jo;
     jo.exact_data = data.exact_data;
     m.verdict = verify::judge(p, run, golden, jo);

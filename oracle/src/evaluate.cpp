@@ -24,7 +24,8 @@ std::size_t elements_needed(const graph::Tensor& t) {
 
 class Evaluator {
   public:
-    Evaluator(const graph::Problem& p, const Inputs& in) : p_(p), in_(in) {}
+    Evaluator(const graph::Problem& p, const Inputs& in, const std::vector<bool>& keep)
+        : p_(p), in_(in), keep_(keep) {}
 
     OracleResult run() {
         const auto& nodes = p_.graph.nodes;
@@ -38,7 +39,10 @@ class Evaluator {
         result_.c.values = gemm(input_buffer("A"), input_buffer("B"), p_.m, p_.n, p_.k, p_.c);
         result_.c.evaluated = true;
 
-        if (!nodes.empty()) eval(p_.graph.root());
+        if (!nodes.empty()) {
+            if (!keep_.empty()) count_readers(p_.graph.root());
+            eval(p_.graph.root());
+        }
         return std::move(result_);
     }
 
@@ -104,6 +108,40 @@ class Evaluator {
 
     const Node& node(int idx) const { return p_.graph.nodes[static_cast<std::size_t>(idx)]; }
 
+    // readers_[u]: the input edges into u from the nodes the root reaches (eval visits exactly those). A
+    // malformed graph (an edge outside it, a cycle) is left for eval to report.
+    void count_readers(int root) {
+        const std::size_t size = p_.graph.nodes.size();
+        readers_.assign(size, 0);
+        std::vector<bool> seen(size, false);
+        std::vector<int> stack{root};
+        seen[static_cast<std::size_t>(root)] = true;
+        while (!stack.empty()) {
+            const int u = stack.back();
+            stack.pop_back();
+            for (int e : node(u).inputs) {
+                if (e < 0 || static_cast<std::size_t>(e) >= size) continue;
+                ++readers_[static_cast<std::size_t>(e)];
+                if (!seen[static_cast<std::size_t>(e)]) {
+                    seen[static_cast<std::size_t>(e)] = true;
+                    stack.push_back(e);
+                }
+            }
+        }
+    }
+
+    // After a node is computed: an input nobody else will read, and nobody asked to keep, lets go of its
+    // values.
+    void release_inputs(const Node& n) {
+        if (keep_.empty()) return;
+        for (int e : n.inputs) {
+            const auto v = static_cast<std::size_t>(e);
+            if (--readers_[v] > 0 || (v < keep_.size() && keep_[v])) continue;
+            result_.nodes[v].values = Values();
+            result_.nodes[v].released = true;
+        }
+    }
+
     const NodeValue& eval(int idx) {
         const auto u = static_cast<std::size_t>(idx);
         if (state_[u] == State::Done) return result_.nodes[u];
@@ -120,6 +158,7 @@ class Evaluator {
         Values v = compute(idx, n, in);
         result_.nodes[u] = NodeValue{n.element, std::move(v), true};
         state_[u] = State::Done;
+        release_inputs(n);
         return result_.nodes[u];
     }
 
@@ -245,6 +284,8 @@ class Evaluator {
     OracleResult result_;
     std::map<std::string, HostTensor, std::less<>> initial_outputs_;
     std::vector<State> state_;
+    const std::vector<bool>& keep_;  // evaluate(..., keep_values)
+    std::vector<int> readers_;       // unread input edges per node (with keep_)
 };
 
 }  // namespace
@@ -258,8 +299,9 @@ const HostTensor& OracleResult::output(std::string_view name) const& {
                                  names.empty() ? "none" : names));
 }
 
-OracleResult evaluate(const graph::Problem& problem, const Inputs& inputs) {
-    return Evaluator(problem, inputs).run();
+OracleResult evaluate(const graph::Problem& problem, const Inputs& inputs,
+                      const std::vector<bool>& keep_values) {
+    return Evaluator(problem, inputs, keep_values).run();
 }
 
 }  // namespace evg::oracle

@@ -268,7 +268,7 @@ std::uint64_t encode(DType t, Real x, RoundMode m) {
     if (p.exp < f.emin)  // subnormal: exponent field 0, significand counts quanta of 2^(emin - mant_bits)
         return sign | (p.sig >> (63 - mant_bits + f.emin - p.exp));
     const uint64_t sig = p.sig >> (63 - mant_bits);  // in [2^mant_bits, 2^p)
-    const int biased = p.exp + f.emax;  // in [1, 2 * emax]
+    const int biased = p.exp + f.emax;               // in [1, 2 * emax]
     const auto exp_field = static_cast<std::uint64_t>(biased);
     return sign | (exp_field << mant_bits) | (sig - (std::uint64_t{1} << mant_bits));
 }

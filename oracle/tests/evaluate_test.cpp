@@ -251,6 +251,36 @@ TEST(Oracle_RowReduce, AddAccumulatesIntoInitialisedOutput) {
     EXPECT_EQ(r.nodes[1].values(1, 2), 6);
 }
 
+// keep_values: a chain's inner values are let go once read, a kept node (and one read twice, until its
+// second reader) keeps them, and the outputs are those of the evaluation that keeps everything.
+TEST(Oracle_Evaluate, KeepValuesReleasesWhatNobodyReadsAnyMore) {
+    ProblemBuilder b(2, 3, 1, F32, F32, F32);
+    b.output("D", F32, 2, 3);
+    const int acc = b.acc();
+    const int x1 = b.compute(Functor::Adds, F32, {acc}, {1});
+    const int x2 = b.compute(Functor::Muls, F32, {x1}, {2});
+    const int x3 = b.compute(Functor::Add, F32, {x2, x1});  // x1 read a second time, after x2
+    const int x4 = b.compute(Functor::Adds, F32, {x3}, {-1});
+    b.store(F32, "D", x4);
+    std::vector<bool> keep(b.p.graph.nodes.size(), false);
+    keep[static_cast<std::size_t>(x2)] = true;
+    const OracleResult all = evaluate(b.p, small_gemm(F32));
+    const OracleResult some = evaluate(b.p, small_gemm(F32), keep);
+    EXPECT_EQ(values_of(some.output("D")), values_of(all.output("D")));
+    // C = [1 2 3; 2 4 6], x1 = C + 1, x2 = 2 x1, x3 = x2 + x1 = 3 x1, x4 = 3 x1 - 1: D(1, 2) = 20
+    EXPECT_EQ(values_of(some.output("D"))[5], 20);
+    for (std::size_t i = 0; i < some.nodes.size(); ++i) EXPECT_TRUE(some.nodes[i].evaluated) << i;
+    for (int released : {acc, x1, x3, x4}) {
+        EXPECT_TRUE(some.nodes[static_cast<std::size_t>(released)].released) << released;
+        EXPECT_EQ(some.nodes[static_cast<std::size_t>(released)].values.size(), 0) << released;
+    }
+    EXPECT_FALSE(some.nodes[static_cast<std::size_t>(x2)].released);
+    EXPECT_TRUE(
+        (some.nodes[static_cast<std::size_t>(x2)].values == all.nodes[static_cast<std::size_t>(x2)].values)
+            .all());
+    EXPECT_FALSE(all.nodes[static_cast<std::size_t>(x1)].released);  // no keep_values: everything stays
+}
+
 TEST(Oracle_RowReduce, MaxWithInitAndZeroDefault) {
     // column maxima of -C = [-1 -2 -3]; without an initial buffer the output starts at +0 (a memset-0
     // buffer) -> [0 0 0]; with init [-5 -inf 7] -> [-1 -2 7]

@@ -2,6 +2,7 @@
 #include "evg/props/model_property.hpp"
 
 #include "evg/props/require.hpp"
+#include "evg/verify/compare.hpp"
 #include "evg/verify/data.hpp"
 #include "evg/verify/judge.hpp"
 
@@ -30,7 +31,8 @@ CaseRun run_case(const Case& c, uint32_t cores, uint64_t sched_seed, const graph
 
 verify::Verdict judge_case(const Case& c) {
     const CaseRun r = run_case(c, c.cores, c.sched_seed);
-    const oracle::OracleResult golden = oracle::evaluate(c.problem, r.inputs);
+    const oracle::OracleResult golden =
+        oracle::evaluate(c.problem, r.inputs, verify::values_the_judge_reads(c.problem));
     verify::JudgeOptions opt;
     opt.exact_data = r.exact_data;
     return verify::judge(c.problem, r.model, golden, opt);

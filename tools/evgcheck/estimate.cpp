@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "evg/hw/numeric/types.hpp"
+#include "evg/verify/compare.hpp"
 
 namespace evgcheck {
 
@@ -28,9 +31,46 @@ double buffer_elements(const g::Tensor& t) {
            static_cast<double>(t.cols);
 }
 
+// The most node values the oracle holds at once (oracle::evaluate with verify::values_the_judge_reads):
+// its evaluation order (inputs first, depth first from the root) replayed, a value born when its node is
+// computed and gone after its last reader unless the judge reads it. A malformed graph (cycle, bad edge)
+// counts every node: the oracle will refuse it anyway.
+double peak_live_values(const g::Problem& p) {
+    const auto& nodes = p.graph.nodes;
+    const auto size = nodes.size();
+    if (size == 0) return 0;
+    const std::vector<bool> keep = evg::verify::values_the_judge_reads(p);
+    std::vector<int> readers(size, 0);
+    for (const g::Node& n : nodes)
+        for (int e : n.inputs) {
+            if (e < 0 || static_cast<std::size_t>(e) >= size) return static_cast<double>(size);
+            ++readers[static_cast<std::size_t>(e)];
+        }
+    std::vector<int> state(size, 0);  // 0 unvisited, 1 on the stack, 2 computed
+    std::vector<std::pair<int, std::size_t>> stack{{p.graph.root(), 0}};
+    double live = 0, peak = 0;
+    while (!stack.empty()) {
+        auto& [u, next] = stack.back();
+        const g::Node& n = nodes[static_cast<std::size_t>(u)];
+        state[static_cast<std::size_t>(u)] = 1;
+        if (next < n.inputs.size()) {
+            const int e = n.inputs[next++];
+            if (state[static_cast<std::size_t>(e)] == 1) return static_cast<double>(size);
+            if (state[static_cast<std::size_t>(e)] == 0) stack.emplace_back(e, 0);
+            continue;
+        }
+        state[static_cast<std::size_t>(u)] = 2;
+        peak = std::max(peak, ++live);
+        for (int e : n.inputs)
+            if (--readers[static_cast<std::size_t>(e)] == 0 && !keep[static_cast<std::size_t>(e)]) --live;
+        stack.pop_back();
+    }
+    return peak;
+}
+
 }  // namespace
 
-RunEstimate estimate_run(const g::Problem& p) {
+RunEstimate estimate_run(const g::Problem& p, bool keep_trace) {
     constexpr double kModelBytesPerByte = 4;  // data, written flag, race shadow
     constexpr double kOracleEntryBytes = sizeof(long double);
     const double m = static_cast<double>(std::max<int64_t>(p.m, 1));
@@ -45,13 +85,15 @@ RunEstimate estimate_run(const g::Problem& p) {
     for (const g::Tensor& t : p.graph.tensors) data += buffer_elements(t) * dtype_bytes(t.element);
     const double workspace = mp * np * dtype_bytes(p.c);
     RunEstimate e;
+    e.keep_trace = keep_trace;
     const double tiles = ceil_div(m, tm) * ceil_div(n, tn);
     const double cl = std::max<uint32_t>(p.compute_length, 32);
     e.instructions =
         tiles * (ceil_div(k, tk) * (2 + 3 * ceil_div(tk, 32)) + ceil_div(tm * tn, cl) * (3 * nodes + 4) + 4);
     e.element_ops = mp * np * kp + mp * np * nodes;
-    e.bytes = 2 * data + kModelBytesPerByte * (data + workspace) + (nodes + 3) * m * n * kOracleEntryBytes +
-              kModelBytesPerInstruction * e.instructions;
+    e.bytes = 2 * data + kModelBytesPerByte * (data + workspace) +
+              (peak_live_values(p) + 3) * m * n * kOracleEntryBytes + kRecordTableBytes +
+              (keep_trace ? kTraceBytesPerInstruction * e.instructions : 0);
     return e;
 }
 
@@ -70,10 +112,12 @@ void check_limits(const RunEstimate& e, const RunLimits& limits, const std::stri
     if (e.bytes > max_bytes) {
         throw ResourceLimitError(fmt::format(
             "{}: the run would need about {} of memory (estimated from M, N, K, the tensors and the nodes: "
-            "the inputs, the model's memories, the oracle's values, and about {:.3g} instructions at {:.0f} "
-            "B "
-            "each); the limit is {}: raise it with --max-memory MIB",
-            where, format_bytes(e.bytes), e.instructions, kModelBytesPerInstruction,
+            "the inputs, the model's memories, the oracle's values{}); the limit is {}: raise it with "
+            "--max-memory MIB",
+            where, format_bytes(e.bytes),
+            e.keep_trace ? fmt::format(", and the trace of about {:.3g} instructions at {:.0f} B each",
+                                       e.instructions, kTraceBytesPerInstruction)
+                         : std::string(),
             format_bytes(max_bytes)));
     }
     if (limits.max_element_ops > 0 && e.element_ops > limits.max_element_ops) {

@@ -14,8 +14,9 @@ namespace evgcheck {
 struct RunEstimate {
     // Peak bytes: the host data (A, B, every tensor buffer), its copies into RunInputs and the model's GM
     // (each byte with its written flag and race shadow), the GEMM workspace, the oracle's values (one
-    // long double per element of M x N for C, every node and two temporaries), and what the model keeps per
-    // issued instruction (kModelBytesPerInstruction times `instructions`).
+    // long double per element of M x N for C, two temporaries, and the most node values alive at once: the
+    // oracle lets a value go after its last reader unless the judge reads it), the machine's bounded record
+    // table, and, when the trace is kept, kTraceBytesPerInstruction times `instructions`.
     double bytes = 0;
     // Instructions the model issues: per L1 tile, the GEMM's L1 loads and L0 steps (L0 K = 32) and the
     // epilogue's per-node instructions for each computeLength chunk.
@@ -23,15 +24,17 @@ struct RunEstimate {
     // Element operations: the GEMM's multiply-adds over the padded tiles plus one per node per element of the
     // padded M x N (the model's run time is proportional to these).
     double element_ops = 0;
+    bool keep_trace = false;  // the run keeps the trace (--list-mutations)
 };
 
-// What the model keeps per issued instruction (its trace record and the checkers' per-instruction state),
-// measured as the slope of peak RSS over instruction count between two 200-node chains (m = 128 and 512,
-// n = 512, computeLength 32): about 300 B once the oracle's share is taken out. The model keeps a record of
-// every instruction today, so this term dominates long graphs on large shapes.
-inline constexpr double kModelBytesPerInstruction = 320;
+// What a kept trace costs per issued instruction: a 40-byte record (lib/hw/include/evg/hw/instruction.hpp),
+// measured at 42 B per instruction on the 700-node chain (bench/README.md, BM_Chain700). Only
+// `--list-mutations` keeps the trace; without it the machine keeps the records its checkers still name, at
+// most twice Config::record_floor (64 K) of them, whatever the instruction count (kRecordTableBytes).
+inline constexpr double kTraceBytesPerInstruction = 48;
+inline constexpr double kRecordTableBytes = 2.0 * 65536 * 64;
 
-RunEstimate estimate_run(const evg::graph::Problem& p);
+RunEstimate estimate_run(const evg::graph::Problem& p, bool keep_trace = false);
 
 struct RunLimits {
     uint64_t max_memory_mib = 8192;  // --max-memory

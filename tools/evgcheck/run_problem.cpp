@@ -8,6 +8,7 @@
 #include "evg/graph/ub_budget.hpp"
 #include "evg/graph/validate.hpp"
 #include "evg/oracle/evaluate.hpp"
+#include "evg/verify/compare.hpp"
 #include "evg/verify/data.hpp"
 #include "evg/verify/judge.hpp"
 #include "model.hpp"
@@ -22,7 +23,7 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     const g::Problem problem = make_problem(src, overrides);
     validate_or_throw(src, g::validate(problem), warnings);
     check_ranges(src, problem);
-    check_limits(estimate_run(problem), settings.limits, src.path);
+    check_limits(estimate_run(problem, settings.list_mutation_points), settings.limits, src.path);
 
     std::ostringstream out;
     const std::string problem_text = g::print(problem);
@@ -37,7 +38,7 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
 
     o::OracleResult golden;
     try {
-        golden = o::evaluate(problem, data.inputs);
+        golden = o::evaluate(problem, data.inputs, evg::verify::values_the_judge_reads(problem));
     } catch (const ::evg::Error& e) {
         throw InputError(src.path + ": the oracle cannot evaluate the problem: " + e.what());
     }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "evg/hw/error.hpp"
 #include "evg/oracle/compare.hpp"
 #include "evg/oracle/data.hpp"
 #include "evg/oracle/numeric.hpp"
@@ -19,13 +20,42 @@ using graph::DType;
 using graph::Functor;
 using graph::NodeKind;
 
+namespace {
+
+// The values of node `i` from the oracle; they must not have been released (values_the_judge_reads).
+const oracle::Values& values_of(const oracle::OracleResult& golden, int i) {
+    const oracle::NodeValue& v = golden.nodes[static_cast<std::size_t>(i)];
+    if (v.released)
+        throw evg::Error(
+            fmt::format("verify: the oracle released the values of node %{} that the judge reads; "
+                        "evaluate with keep_values = verify::values_the_judge_reads(problem)",
+                        i));
+    return v.values;
+}
+
+}  // namespace
+
+std::vector<bool> values_the_judge_reads(const graph::Problem& p) {
+    const auto& nodes = p.graph.nodes;
+    std::vector<bool> keep(nodes.size(), false);
+    auto mark = [&](int i) {
+        if (i >= 0 && static_cast<std::size_t>(i) < keep.size()) keep[static_cast<std::size_t>(i)] = true;
+    };
+    for (const graph::Node& n : nodes) {
+        if (graph::is_reduce(n.kind) && n.fn == Functor::Add && !n.inputs.empty()) mark(n.inputs[0]);
+        if (n.kind == NodeKind::Compute && (n.fn == Functor::Silu || n.fn == Functor::Sigmoid))
+            for (int in : n.inputs) mark(in);
+    }
+    return keep;
+}
+
 bool exact_friendly(bool exact_data, const graph::Problem& p, const oracle::OracleResult& golden) {
     if (!exact_data) return false;
     const auto& nodes = p.graph.nodes;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const graph::Node& n = nodes[i];
         if (!graph::is_reduce(n.kind) || n.fn != Functor::Add || !golden.nodes[i].evaluated) continue;
-        const oracle::Values& v = golden.nodes[static_cast<std::size_t>(n.inputs[0])].values;
+        const oracle::Values& v = values_of(golden, n.inputs[0]);
         oracle::Real total = 0;
         for (Eigen::Index k = 0; k < v.size(); ++k) {
             const oracle::Real x = v(k);
@@ -62,7 +92,7 @@ bool order_dependent(const graph::Problem& p, int writer, bool exact) {
 std::string check_sum_bound(const graph::Problem& p, const oracle::OracleResult& golden, int writer,
                             const graph::Tensor& t, const std::vector<uint8_t>& got_bytes) {
     const graph::Node& n = p.graph.nodes[static_cast<std::size_t>(writer)];
-    const oracle::Values& x = golden.nodes[static_cast<std::size_t>(n.inputs[0])].values;
+    const oracle::Values& x = values_of(golden, n.inputs[0]);
     const oracle::HostTensor got = host(t.element, got_bytes);
     const oracle::HostTensor& want = golden.output(t.name);
     const oracle::Real u = t.element == DType::f32   ? std::ldexp(oracle::Real{1}, -24)
@@ -126,7 +156,7 @@ std::vector<bool> overflow_domain_nodes(const graph::Problem& p, const oracle::O
             continue;
         const oracle::Real lim = -std::log(oracle::dtype_max(n.element));
         for (int in : n.inputs)
-            if ((golden.nodes[static_cast<std::size_t>(in)].values < lim).any()) hit[i] = true;
+            if ((values_of(golden, in) < lim).any()) hit[i] = true;
     }
     return hit;
 }

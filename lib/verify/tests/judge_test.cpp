@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "evg/hw/error.hpp"
 #include "evg/hw/report.hpp"
 #include "evg/verify/compare.hpp"
 #include "evg/verify/data.hpp"
@@ -29,6 +30,47 @@ std::vector<Tag> tags(const Verdict& v) {
 // Element (r, c) of a float output at the tensor's row stride.
 void set_float(std::vector<uint8_t>& bytes, int64_t stride, int64_t r, int64_t c, uint32_t bits) {
     std::memcpy(bytes.data() + (r * stride + c) * 4, &bits, 4);
+}
+
+// The oracle may let go of node values the judge does not read (values_the_judge_reads): the verdict is the
+// one of the oracle that keeps every value; releasing a value the judge reads is an error naming the node,
+// not a comparison against an empty matrix.
+TEST(Judge, ReleasedOracleValuesGiveTheSameVerdictUnlessTheJudgeNeedsThem) {
+    const Judged j(
+        "problem arch=AtlasA2 m=40 n=72 k=32 a=half b=half c=float cl=256 path=gm tile=32x64x64\n"
+        "output D : float[40, 72]\n"
+        "output S : float[1, 72]\n"
+        "%0 = AccLoad float\n"
+        "%1 = Compute Adds float [1] (%0)\n"
+        "%2 = Compute Silu float (%1)\n"
+        "%3 = Compute Muls float [0.5] (%2)\n"
+        "%4 = RowReduce Add float S (%3)\n"
+        "%5 = AuxStore float D (%4)\n");
+    const std::vector<bool> keep = values_the_judge_reads(j.problem);
+    EXPECT_EQ(keep,
+              (std::vector<bool>{false, true, false, true, false, false}));  // Silu's and the sum's inputs
+    const oracle::OracleResult lean = oracle::evaluate(j.problem, j.data.inputs, keep);
+    EXPECT_TRUE(lean.nodes[0].released);
+    EXPECT_TRUE(lean.nodes[2].released);
+    JudgeOptions opt;
+    opt.exact_data = j.data.exact_data;
+    const Verdict full = judge(j.problem, j.run, j.golden, opt), part = judge(j.problem, j.run, lean, opt);
+    EXPECT_TRUE(full.clean()) << full.text();
+    EXPECT_EQ(part.text(), full.text());
+    ASSERT_EQ(part.outputs.size(), full.outputs.size());
+    for (std::size_t i = 0; i < full.outputs.size(); ++i) {
+        EXPECT_EQ(part.outputs[i].mode, full.outputs[i].mode);
+        EXPECT_EQ(part.outputs[i].summary, full.outputs[i].summary);
+    }
+    EXPECT_EQ(part.worst_ulp, full.worst_ulp);
+    const oracle::OracleResult starved =
+        oracle::evaluate(j.problem, j.data.inputs, std::vector<bool>(j.problem.graph.nodes.size(), false));
+    try {
+        (void)judge(j.problem, j.run, starved, opt);
+        FAIL() << "the judge read a released value";
+    } catch (const evg::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("released the values of node %"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Judge, TheCleanRunHasNoFindingAndItsPaddingKeepsTheSentinel) {

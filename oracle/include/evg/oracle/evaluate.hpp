@@ -43,8 +43,9 @@ using Inputs = std::map<std::string, HostTensor, std::less<>>;
 
 struct NodeValue {
     DType dtype = DType::f32;
-    Values values;           // M x N, each entry a value of dtype
+    Values values;           // M x N, each entry a value of dtype (0 x 0 when released)
     bool evaluated = false;  // false for nodes the root does not reach (the visitor never runs them)
+    bool released = false;   // evaluated, but its values were let go after its last consumer (keep_values)
 };
 
 struct OracleResult {
@@ -64,6 +65,12 @@ struct OracleResult {
 // small buffer, a tensor of the wrong shape or type, a node whose inputs do not have the element type it
 // expects, a cycle, a functor without an integer instruction on integer data. It does not enforce the arch
 // rules of lib/graph's validate() (e.g. bf16 arithmetic on AtlasA2 is computed as on Ascend950).
-OracleResult evaluate(const graph::Problem& problem, const Inputs& inputs);
+//
+// `keep_values` (one flag per graph node, or empty for all): the values of a node not flagged are released
+// once every node that reads it has been computed, so a long chain holds a few M x N matrices at a time
+// instead of one per node (a 700-node chain at 256 x 512 held 1.4 GB of long doubles). Outputs, the GEMM
+// result and every `evaluated` flag are the same either way.
+OracleResult evaluate(const graph::Problem& problem, const Inputs& inputs,
+                      const std::vector<bool>& keep_values = {});
 
 }  // namespace evg::oracle

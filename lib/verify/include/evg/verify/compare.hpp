@@ -55,6 +55,12 @@ std::string check_sum_bound(const graph::Problem& p, const oracle::OracleResult&
 // compared (the case still runs every checker).
 std::vector<bool> overflow_domain_nodes(const graph::Problem& p, const oracle::OracleResult& golden);
 
+// The nodes whose oracle values the judge reads besides the outputs: the input of every Add reduction
+// (exact_friendly, check_sum_bound) and the inputs of every Silu and Sigmoid (overflow_domain_nodes). Pass it
+// to oracle::evaluate as keep_values so that a long graph's oracle holds a few matrices, not one per node;
+// those functions throw evg::Error if a value they need was released.
+std::vector<bool> values_the_judge_reads(const graph::Problem& p);
+
 // Whether `node` or any node it reads (transitively) is in `set` (one flag per node).
 bool depends_on(const graph::Graph& g, int node, const std::vector<bool>& set);
 
