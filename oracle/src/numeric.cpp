@@ -147,18 +147,41 @@ Real max_finite(const FloatFormat& f) {
     return real_of(false, (uint64_t{1} << f.precision) - 1, f.emax - f.precision + 1);
 }
 
+namespace {
+
+// A finite nonzero x rounded to format f under m: (-1)^negative * n * 2^q (n = 0: a signed zero), or, above
+// the largest finite value, that value or infinity as the mode says. round_float builds the Real from it and
+// encode the bit pattern, so both round the same way.
+struct RoundedFloat {
+    enum class Kind : uint8_t { value, max_finite, infinity };
+    bool negative;
+    uint64_t n;  // at most 2^precision
+    int q;       // exponent of the last kept bit
+    Kind kind;
+};
+
+RoundedFloat round_parts(Real x, const FloatFormat& f, RoundMode m) {
+    const Parts p = parts_of(x);
+    const int q = std::max(p.exp, f.emin) - (f.precision - 1);
+    const uint64_t n = round_to_quantum(p, q, m);
+    if (n != 0 && q + 63 - std::countl_zero(n) > f.emax)
+        return {p.negative, 0, 0,
+                rounds_toward_zero(m, p.negative) ? RoundedFloat::Kind::max_finite
+                                                  : RoundedFloat::Kind::infinity};
+    return {p.negative, n, q, RoundedFloat::Kind::value};
+}
+
+}  // namespace
+
 Real round_float(Real x, const FloatFormat& f, RoundMode m) {
     if (std::isnan(x) || std::isinf(x) || x == 0) return x;
-    const Parts p = parts_of(x);
-    const int q = std::max(p.exp, f.emin) - (f.precision - 1);  // exponent of the last kept bit
-    const uint64_t n = round_to_quantum(p, q, m);               // at most 2^precision
-    if (n == 0) return p.negative ? -Real(0) : Real(0);
-    if (q + 63 - std::countl_zero(n) > f.emax) {  // above the largest finite value
+    const RoundedFloat r = round_parts(x, f, m);
+    if (r.kind != RoundedFloat::Kind::value) {
         const Real sat =
-            rounds_toward_zero(m, p.negative) ? max_finite(f) : std::numeric_limits<Real>::infinity();
-        return p.negative ? -sat : sat;
+            r.kind == RoundedFloat::Kind::max_finite ? max_finite(f) : std::numeric_limits<Real>::infinity();
+        return r.negative ? -sat : sat;
     }
-    return real_of(p.negative, n, q);
+    return real_of(r.negative, r.n, r.q);
 }
 
 Real round_integer(Real x, Real lo, Real hi, RoundMode m) {
@@ -249,8 +272,8 @@ Real decode(DType t, std::uint64_t bits) {
 }
 
 std::uint64_t encode(DType t, Real x, RoundMode m) {
-    const Real v = round_to(t, x, m);
     if (is_integer_dtype(t)) {
+        const Real v = round_to(t, x, m);
         // v is an integer within the type's range: exact in int64 (for i64 the range ends are +-2^63-ish,
         // and both ends are representable in Real and int64)
         return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & bit_mask(t);
@@ -258,19 +281,23 @@ std::uint64_t encode(DType t, Real x, RoundMode m) {
     const FloatFormat& f = float_format(t);
     const int mant_bits = f.precision - 1;
     const int total = 1 + f.exponent_bits + mant_bits;
-    const std::uint64_t sign = std::signbit(v) ? std::uint64_t{1} << (total - 1) : 0;
+    const std::uint64_t sign = std::signbit(x) ? std::uint64_t{1} << (total - 1) : 0;
     const std::uint64_t exp_ones = (std::uint64_t{1} << f.exponent_bits) - 1;
-    if (std::isnan(v)) return sign | (exp_ones << mant_bits) | (std::uint64_t{1} << (mant_bits - 1));
-    if (std::isinf(v)) return sign | (exp_ones << mant_bits);
-    if (v == 0) return sign;
-    // v is a value of the format: its significand has at most `precision` bits below its leading one.
-    const Parts p = parts_of(v);
-    if (p.exp < f.emin)  // subnormal: exponent field 0, significand counts quanta of 2^(emin - mant_bits)
-        return sign | (p.sig >> (63 - mant_bits + f.emin - p.exp));
-    const uint64_t sig = p.sig >> (63 - mant_bits);  // in [2^mant_bits, 2^p)
-    const int biased = p.exp + f.emax;               // in [1, 2 * emax]
-    const auto exp_field = static_cast<std::uint64_t>(biased);
-    return sign | (exp_field << mant_bits) | (sig - (std::uint64_t{1} << mant_bits));
+    const std::uint64_t hidden = std::uint64_t{1} << mant_bits;
+    if (std::isnan(x)) return sign | (exp_ones << mant_bits) | (hidden >> 1);
+    if (std::isinf(x)) return sign | (exp_ones << mant_bits);
+    if (x == 0) return sign;
+    // Straight from the rounded count, without building the rounded Real and taking it apart again.
+    const RoundedFloat r = round_parts(x, f, m);
+    if (r.kind == RoundedFloat::Kind::infinity) return sign | (exp_ones << mant_bits);
+    if (r.kind == RoundedFloat::Kind::max_finite) return sign | ((exp_ones - 1) << mant_bits) | (hidden - 1);
+    if (r.n == 0) return sign;
+    const int top = r.q + 63 - std::countl_zero(r.n);  // exponent of the result's leading bit
+    if (top < f.emin) return sign | r.n;        // subnormal: q is the subnormal quantum, n < 2^mant_bits
+    const int shift = mant_bits - (top - r.q);  // -1 when rounding carried n to 2^precision
+    const uint64_t sig = shift >= 0 ? r.n << shift : r.n >> -shift;  // in [2^mant_bits, 2^precision)
+    const auto exp_field = static_cast<std::uint64_t>(top + f.emax);
+    return sign | (exp_field << mant_bits) | (sig - hidden);
 }
 
 }  // namespace evg::oracle
