@@ -296,7 +296,8 @@ std::uint64_t encode(DType t, Real x, RoundMode m) {
     if (top < f.emin) return sign | r.n;        // subnormal: q is the subnormal quantum, n < 2^mant_bits
     const int shift = mant_bits - (top - r.q);  // -1 when rounding carried n to 2^precision
     const uint64_t sig = shift >= 0 ? r.n << shift : r.n >> -shift;  // in [2^mant_bits, 2^precision)
-    const auto exp_field = static_cast<std::uint64_t>(top + f.emax);
+    const int biased = top + f.emax;                                 // in [1, 2 * emax]
+    const auto exp_field = static_cast<std::uint64_t>(biased);
     return sign | (exp_field << mant_bits) | (sig - hidden);
 }
 
