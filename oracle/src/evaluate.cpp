@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -22,10 +24,57 @@ std::size_t elements_needed(const graph::Tensor& t) {
     return static_cast<std::size_t>((t.rows - 1) * t.row_stride + t.cols);
 }
 
+// When node values may go (evaluate's keep_values): a value is born when its node is computed and goes once
+// every input edge into it from the nodes the root reaches has been read, unless it is kept. The one place
+// that rule lives: the evaluator releases by it, and peak_live_values replays it without computing anything.
+class ValueLifetimes {
+  public:
+    ValueLifetimes(const graph::Problem& p, const std::vector<bool>& keep) : keep_(keep) {
+        const std::size_t size = p.graph.nodes.size();
+        readers_.assign(size, 0);
+        if (size == 0) return;
+        // A malformed graph (an edge outside it, a cycle) is left for the caller to report.
+        std::vector<bool> seen(size, false);
+        std::vector<int> stack{p.graph.root()};
+        seen[static_cast<std::size_t>(p.graph.root())] = true;
+        while (!stack.empty()) {
+            const int u = stack.back();
+            stack.pop_back();
+            for (int e : p.graph.nodes[static_cast<std::size_t>(u)].inputs) {
+                if (e < 0 || static_cast<std::size_t>(e) >= size) continue;
+                ++readers_[static_cast<std::size_t>(e)];
+                if (!seen[static_cast<std::size_t>(e)]) {
+                    seen[static_cast<std::size_t>(e)] = true;
+                    stack.push_back(e);
+                }
+            }
+        }
+    }
+    // Node n was computed (its inputs read): the inputs released now. With no keep list nothing is released.
+    std::vector<int> computed(const Node& n) {
+        peak_ = std::max(peak_, ++live_);
+        std::vector<int> gone;
+        if (keep_.empty()) return gone;
+        for (int e : n.inputs) {
+            const auto v = static_cast<std::size_t>(e);
+            if (--readers_[v] > 0 || (v < keep_.size() && keep_[v])) continue;
+            gone.push_back(e);
+            --live_;
+        }
+        return gone;
+    }
+    std::size_t peak() const { return peak_; }
+
+  private:
+    const std::vector<bool>& keep_;
+    std::vector<int> readers_;  // unread input edges per node
+    std::size_t live_ = 0, peak_ = 0;
+};
+
 class Evaluator {
   public:
     Evaluator(const graph::Problem& p, const Inputs& in, const std::vector<bool>& keep)
-        : p_(p), in_(in), keep_(keep) {}
+        : p_(p), in_(in), lifetimes_(p, keep) {}
 
     OracleResult run() {
         const auto& nodes = p_.graph.nodes;
@@ -40,7 +89,6 @@ class Evaluator {
         result_.c.evaluated = true;
 
         if (!nodes.empty()) {
-            if (!keep_.empty()) count_readers(p_.graph.root());
             eval(p_.graph.root());
         }
         return std::move(result_);
@@ -108,38 +156,13 @@ class Evaluator {
 
     const Node& node(int idx) const { return p_.graph.nodes[static_cast<std::size_t>(idx)]; }
 
-    // readers_[u]: the input edges into u from the nodes the root reaches (eval visits exactly those). A
-    // malformed graph (an edge outside it, a cycle) is left for eval to report.
-    void count_readers(int root) {
-        const std::size_t size = p_.graph.nodes.size();
-        readers_.assign(size, 0);
-        std::vector<bool> seen(size, false);
-        std::vector<int> stack{root};
-        seen[static_cast<std::size_t>(root)] = true;
-        while (!stack.empty()) {
-            const int u = stack.back();
-            stack.pop_back();
-            for (int e : node(u).inputs) {
-                if (e < 0 || static_cast<std::size_t>(e) >= size) continue;
-                ++readers_[static_cast<std::size_t>(e)];
-                if (!seen[static_cast<std::size_t>(e)]) {
-                    seen[static_cast<std::size_t>(e)] = true;
-                    stack.push_back(e);
-                }
-            }
-        }
-    }
-
-    // After a node is computed: an input nobody else will read, and nobody asked to keep, lets go of its
-    // values.
+    // After a node is computed: its inputs that nobody reads any more, and nobody asked to keep, let go.
     void release_inputs(const Node& n) {
-        if (keep_.empty()) return;
-        for (int e : n.inputs) {
-            const auto v = static_cast<std::size_t>(e);
-            if (--readers_[v] > 0 || (v < keep_.size() && keep_[v])) continue;
-            result_.nodes[v].values = Values();
-            result_.nodes[v].released = true;
+        for (int e : lifetimes_.computed(n)) {
+            result_.nodes[static_cast<std::size_t>(e)].values = Values();
+            result_.nodes[static_cast<std::size_t>(e)].released = true;
         }
+        result_.live_values_peak = lifetimes_.peak();
     }
 
     const NodeValue& eval(int idx) {
@@ -284,8 +307,7 @@ class Evaluator {
     OracleResult result_;
     std::map<std::string, HostTensor, std::less<>> initial_outputs_;
     std::vector<State> state_;
-    const std::vector<bool>& keep_;  // evaluate(..., keep_values)
-    std::vector<int> readers_;       // unread input edges per node (with keep_)
+    ValueLifetimes lifetimes_;
 };
 
 }  // namespace
@@ -297,6 +319,32 @@ const HostTensor& OracleResult::output(std::string_view name) const& {
     for (const auto& [k, v] : outputs) names += (names.empty() ? "" : ", ") + k;
     throw evg::Error(fmt::format("oracle: the graph has no output tensor \"{}\" (outputs: {})", name,
                                  names.empty() ? "none" : names));
+}
+
+std::size_t peak_live_values(const graph::Problem& p, const std::vector<bool>& keep_values) {
+    const auto& nodes = p.graph.nodes;
+    const std::size_t size = nodes.size();
+    if (size == 0) return 0;
+    ValueLifetimes lifetimes(p, keep_values);
+    // evaluate's order: each node after its inputs, inputs in order, depth first from the root.
+    std::vector<int> state(size, 0);  // 0 not seen, 1 on the stack, 2 computed
+    std::vector<std::pair<int, std::size_t>> stack{{p.graph.root(), 0}};
+    while (!stack.empty()) {
+        auto& [u, next] = stack.back();
+        const Node& n = nodes[static_cast<std::size_t>(u)];
+        state[static_cast<std::size_t>(u)] = 1;
+        if (next < n.inputs.size()) {
+            const int e = n.inputs[next++];
+            if (e < 0 || static_cast<std::size_t>(e) >= size || state[static_cast<std::size_t>(e)] == 1)
+                return size;  // malformed: evaluate refuses it; count every node
+            if (state[static_cast<std::size_t>(e)] == 0) stack.emplace_back(e, 0);
+            continue;
+        }
+        state[static_cast<std::size_t>(u)] = 2;
+        lifetimes.computed(n);
+        stack.pop_back();
+    }
+    return lifetimes.peak();
 }
 
 OracleResult evaluate(const graph::Problem& problem, const Inputs& inputs,

@@ -279,6 +279,11 @@ TEST(Oracle_Evaluate, KeepValuesReleasesWhatNobodyReadsAnyMore) {
         (some.nodes[static_cast<std::size_t>(x2)].values == all.nodes[static_cast<std::size_t>(x2)].values)
             .all());
     EXPECT_FALSE(all.nodes[static_cast<std::size_t>(x1)].released);  // no keep_values: everything stays
+    // The replay without values gives the evaluator's own count: acc and x1 live, then x2 (kept), x3, ...
+    EXPECT_EQ(some.live_values_peak, peak_live_values(b.p, keep));
+    EXPECT_EQ(some.live_values_peak, 3u);  // x1 (read again by x3), x2 (kept) and x3, once x3 is computed
+    EXPECT_EQ(all.live_values_peak, peak_live_values(b.p, {}));
+    EXPECT_EQ(all.live_values_peak, 6u);  // every node
 }
 
 TEST(Oracle_RowReduce, MaxWithInitAndZeroDefault) {

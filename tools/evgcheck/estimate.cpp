@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
-#include <vector>
 
 #include <fmt/format.h>
 
 #include "evg/hw/numeric/types.hpp"
+#include "evg/oracle/evaluate.hpp"
 #include "evg/verify/compare.hpp"
 
 namespace evgcheck {
@@ -29,43 +28,6 @@ double buffer_elements(const g::Tensor& t) {
     if (t.rows <= 0 || t.cols <= 0) return 0;
     return (static_cast<double>(t.rows) - 1) * static_cast<double>(std::max(t.row_stride, t.cols)) +
            static_cast<double>(t.cols);
-}
-
-// The most node values the oracle holds at once (oracle::evaluate with verify::values_the_judge_reads):
-// its evaluation order (inputs first, depth first from the root) replayed, a value born when its node is
-// computed and gone after its last reader unless the judge reads it. A malformed graph (cycle, bad edge)
-// counts every node: the oracle will refuse it anyway.
-double peak_live_values(const g::Problem& p) {
-    const auto& nodes = p.graph.nodes;
-    const auto size = nodes.size();
-    if (size == 0) return 0;
-    const std::vector<bool> keep = evg::verify::values_the_judge_reads(p);
-    std::vector<int> readers(size, 0);
-    for (const g::Node& n : nodes)
-        for (int e : n.inputs) {
-            if (e < 0 || static_cast<std::size_t>(e) >= size) return static_cast<double>(size);
-            ++readers[static_cast<std::size_t>(e)];
-        }
-    std::vector<int> state(size, 0);  // 0 unvisited, 1 on the stack, 2 computed
-    std::vector<std::pair<int, std::size_t>> stack{{p.graph.root(), 0}};
-    double live = 0, peak = 0;
-    while (!stack.empty()) {
-        auto& [u, next] = stack.back();
-        const g::Node& n = nodes[static_cast<std::size_t>(u)];
-        state[static_cast<std::size_t>(u)] = 1;
-        if (next < n.inputs.size()) {
-            const int e = n.inputs[next++];
-            if (state[static_cast<std::size_t>(e)] == 1) return static_cast<double>(size);
-            if (state[static_cast<std::size_t>(e)] == 0) stack.emplace_back(e, 0);
-            continue;
-        }
-        state[static_cast<std::size_t>(u)] = 2;
-        peak = std::max(peak, ++live);
-        for (int e : n.inputs)
-            if (--readers[static_cast<std::size_t>(e)] == 0 && !keep[static_cast<std::size_t>(e)]) --live;
-        stack.pop_back();
-    }
-    return peak;
 }
 
 }  // namespace
@@ -91,9 +53,11 @@ RunEstimate estimate_run(const g::Problem& p, bool keep_trace) {
     e.instructions =
         tiles * (ceil_div(k, tk) * (2 + 3 * ceil_div(tk, 32)) + ceil_div(tm * tn, cl) * (3 * nodes + 4) + 4);
     e.element_ops = mp * np * kp + mp * np * nodes;
-    e.bytes = 2 * data + kModelBytesPerByte * (data + workspace) +
-              (peak_live_values(p) + 3) * m * n * kOracleEntryBytes + kRecordTableBytes +
-              (keep_trace ? kTraceBytesPerInstruction * e.instructions : 0);
+    e.bytes =
+        2 * data + kModelBytesPerByte * (data + workspace) +
+        (static_cast<double>(evg::oracle::peak_live_values(p, evg::verify::values_the_judge_reads(p))) + 3) *
+            m * n * kOracleEntryBytes +
+        kRecordTableBytes + (keep_trace ? kTraceBytesPerInstruction * e.instructions : 0);
     return e;
 }
 

@@ -52,6 +52,7 @@ struct OracleResult {
     std::map<std::string, HostTensor, std::less<>> outputs;  // every output tensor of the graph, whole buffer
     NodeValue c;                                             // the GEMM result, of ElementC
     std::vector<NodeValue> nodes;                            // per graph node, in graph order
+    std::size_t live_values_peak = 0;  // the most node values held at once (all computed ones without keep)
 
     // The output tensor `name`; throws evg::Error naming the outputs when there is none. On a temporary
     // result (`evaluate(p, in).output("D")`) it returns a copy, so the tensor cannot dangle.
@@ -72,5 +73,9 @@ struct OracleResult {
 // result and every `evaluated` flag are the same either way.
 OracleResult evaluate(const graph::Problem& problem, const Inputs& inputs,
                       const std::vector<bool>& keep_values = {});
+
+// OracleResult::live_values_peak of evaluate(problem, ..., keep_values), without evaluating: for an estimate
+// of the oracle's memory before a run. A malformed graph counts every node.
+std::size_t peak_live_values(const graph::Problem& problem, const std::vector<bool>& keep_values);
 
 }  // namespace evg::oracle
