@@ -77,6 +77,7 @@ SyncTableData merge_sync_tables(const std::vector<SyncTableData>& parts) {
     t.seed = parts.front().seed;
     t.graphs = parts.front().graphs;
     t.adversarial = parts.front().adversarial;
+    t.parts = 0;
     for (size_t i = 0; i < parts.size(); ++i) {
         const SyncTableData& p = parts[i];
         auto differ = [&](const char* what, const std::string& a, const std::string& b) {
@@ -95,6 +96,7 @@ SyncTableData merge_sync_tables(const std::vector<SyncTableData>& parts) {
         for (const std::string& a : p.archs)
             if (std::find(t.archs.begin(), t.archs.end(), a) == t.archs.end()) t.archs.push_back(a);
         t.seconds += p.seconds;
+        t.parts += p.parts;
         t.complete = t.complete && p.complete;
         for (const SyncTableRow& r : p.rows) {
             SyncTableRow& into = row_of(t, r.op, r.node_kind);
@@ -131,10 +133,11 @@ std::string sync_table_summary(const SyncTableData& t) {
     return fmt::format(
         "sync table: {} points over {} runs: {} caught, {} output-only, {} proven harmless, {} missed, {} "
         "false "
-        "alarms, {} divergent, {} unapplied in {:.0f} s{}",
+        "alarms, {} divergent, {} unapplied in {:.0f} s{}{}",
         s.points, t.subjects, s.count(SyncVerdict::caught), s.count(SyncVerdict::output_only),
         s.count(SyncVerdict::harmless), s.count(SyncVerdict::missed), s.count(SyncVerdict::false_alarm),
         s.count(SyncVerdict::divergent), s.count(SyncVerdict::unapplied), t.seconds,
+        t.parts > 1 ? fmt::format(" (the sum of {} merged runs)", t.parts) : "",
         t.complete ? "" : " (stopped by the time budget)");
 }
 
@@ -268,6 +271,7 @@ std::string sync_table_json(const SyncTableData& t) {
                               {"archs", t.archs},
                               {"adversarial", t.adversarial},
                               {"seconds", t.seconds},
+                              {"parts", t.parts},
                               {"complete", t.complete},
                               {"rows", rows},
                               {"totals", row_json(table_totals(t))},
@@ -315,6 +319,7 @@ SyncTableData parse_sync_table_json(std::string_view text) {
     t.archs = field<std::vector<std::string>>(j, "archs", "the table");
     t.adversarial = field<int>(j, "adversarial", "the table");
     t.seconds = field<double>(j, "seconds", "the table");
+    t.parts = j.contains("parts") ? field<int>(j, "parts", "the table") : 1;  // tables written before merges
     t.complete = field<bool>(j, "complete", "the table");
     for (const nlohmann::json& rj : field<nlohmann::json>(j, "rows", "the table")) {
         SyncTableRow r;

@@ -93,6 +93,11 @@ TEST(SyncTable, MergeAddsShardsUpAndRefusesTablesOfDifferentRuns) {
     EXPECT_EQ(m.subjects, 6);
     EXPECT_EQ(m.archs, (std::vector<std::string>{"AtlasA2", "Ascend950"}));
     EXPECT_DOUBLE_EQ(m.seconds, 3);
+    EXPECT_EQ(m.parts, 2);
+    EXPECT_NE(sync_table_summary(m).find(" in 3 s (the sum of 2 merged runs)"), std::string::npos)
+        << sync_table_summary(m);
+    EXPECT_EQ(parse_sync_table_json(sync_table_json(m)).parts, 2);
+    EXPECT_EQ(merge_sync_tables({m, a}).parts, 3);
     EXPECT_FALSE(m.complete);
     ASSERT_EQ(m.rows.size(), 4u);
     EXPECT_EQ(m.rows[1].op, "drop-wait");

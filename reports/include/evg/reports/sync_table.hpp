@@ -58,7 +58,8 @@ struct SyncTableData {
     std::vector<std::string> archs;
     int adversarial = 0;  // schedules per harmless mutation
     double seconds = 0;
-    bool complete = true;            // false when the time budget stopped the run early
+    int parts = 1;         // runs added up by merge_sync_tables (seconds is then their sum, not a wall time)
+    bool complete = true;  // false when the time budget stopped the run early
     std::vector<SyncTableRow> rows;  // sorted by operator, then node kind
     std::vector<SyncTableFinding> findings;
     // Caught mutations whose checker kinds (mapped to the explorer's names) differ from the explorer's kinds:
