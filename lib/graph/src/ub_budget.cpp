@@ -68,16 +68,6 @@ uint32_t max_compute_length(const Graph& g, ArchId arch, WorkspacePath path) {
     return ub::max_compute_length(ub_node_buffers(g), base_for(arch, path), hw::arch_spec(arch).ub_size);
 }
 
-std::string thousands(uint64_t v) {
-    std::string digits = std::to_string(v);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 std::string ub_overflow_message(const UbBudget& b, ArchId arch, WorkspacePath path) {
     std::string from = path == WorkspacePath::UB
                            ? fmt::format(" from offset {} (UB workspace path: C occupies [0, L0C_SIZE/2))",

@@ -7,6 +7,7 @@
 
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "evg/graph/graph.hpp"
+#include "evg/thousands.hpp"
 
 namespace evg::graph {
 
@@ -38,7 +39,6 @@ uint32_t max_compute_length(const Graph& g, ArchId arch, WorkspacePath path);
 //  (the largest computeLength that fits is 8192)"
 std::string ub_overflow_message(const UbBudget& b, ArchId arch, WorkspacePath path);
 
-// 196608 -> "196,608"
-std::string thousands(uint64_t v);
+using evg::thousands;  // 196608 -> "196,608"
 
 }  // namespace evg::graph
