@@ -202,6 +202,7 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
     auto pc = local_operand(c, cref, m * n * cs, op + " C", site);
     if (!pa || !pb || !pc) return;
     auto in = new_instr(Pipe::M, op, site);
+    in->dtype = at;
     in->accesses.push_back({pa->mem, pa->off, pa->off + m * k * es, false, false});
     in->accesses.push_back({pb->mem, pb->off, pb->off + k * n * es, false, false});
     if (!p.cmatrixInitVal) in->accesses.push_back({pc->mem, pc->off, pc->off + m * n * cs, false, false});

@@ -356,6 +356,7 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
     if (b) pb = local_operand(c, *b, bytes, name + " src1", site);
     if (!d || (a && !pa) || (b && !pb)) return;
     auto in = new_instr(Pipe::V, name, site);
+    in->dtype = t;
     if (pa) in->accesses.push_back({pa->mem, pa->off, pa->off + bytes, false, false});
     if (pb) in->accesses.push_back({pb->mem, pb->off, pb->off + bytes, false, false});
     in->accesses.push_back({d->mem, d->off, d->off + bytes, true, false});
@@ -414,6 +415,7 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
     auto d = local_operand(c, dst, count * to_, name + " dst", site);
     if (!s || !d) return;
     auto in = new_instr(Pipe::V, name, site);
+    in->dtype = from;
     in->accesses.push_back({s->mem, s->off, s->off + count * ti, false, false});
     in->accesses.push_back({d->mem, d->off, d->off + count * to_, true, false});
     bool track = c.machine().config().checks.uninit;
@@ -451,6 +453,7 @@ void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, con
     auto w = local_operand(c, work, 32, std::string(name) + " work", site);
     if (!s || !d || !w) return;
     auto in = new_instr(Pipe::V, name, site);
+    in->dtype = t;
     in->accesses.push_back({s->mem, s->off, s->off + count * es, false, false});
     in->accesses.push_back({w->mem, w->off, w->off + 32, true, false});
     in->accesses.push_back({d->mem, d->off, d->off + es, true, false});

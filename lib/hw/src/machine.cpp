@@ -102,6 +102,7 @@ bool Machine::register_instr(Instr& in) {
     in.node = c.node_;
     t.node = in.node;
     t.op_site = intern_op_site(in.op, in.site);
+    t.dtype = in.dtype;
     switch (in.kind) {
         case InstrKind::set_flag:
         case InstrKind::wait_flag:
@@ -111,7 +112,7 @@ bool Machine::register_instr(Instr& in) {
         case InstrKind::cross_set:
         case InstrKind::cross_wait:
             t.cross_mode = in.cross_mode;
-            t.cross_flag = in.cross_flag;
+            t.cross_flag = static_cast<uint8_t>(in.cross_flag);
             break;
         case InstrKind::barrier:
             t.barrier_pipe = in.pipe == Pipe::S ? Pipe::ALL : in.pipe;  // PIPE_ALL runs on the scalar unit
@@ -138,7 +139,7 @@ bool Machine::register_instr(Instr& in) {
         std::vector<TraceAccess> accs;
         accs.reserve(in.accesses.size());
         for (const auto& a : in.accesses)
-            if (a.mem) accs.push_back({a.mem->uid(), a.begin, a.end, a.write, a.atomic});
+            if (a.mem) accs.push_back({a.mem->uid(), a.mem->kind(), a.begin, a.end, a.write, a.atomic});
         trace_.push_back(t, accs);
     } else {
         trace_.push_back(t);

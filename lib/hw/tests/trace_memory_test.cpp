@@ -40,7 +40,7 @@ TEST(TraceMemory, ATraceSpanningChunksKeepsOrderAndAccesses) {
         TraceEntry e;
         e.id = static_cast<uint32_t>(i + 1);
         if (i % 3 == 0) {
-            const TraceAccess a{7, i, i + 1, true, false};
+            const TraceAccess a{7, MemKind::UB, i, i + 1, true, false};
             t.push_back(e, std::span<const TraceAccess>(&a, 1));
         } else {
             t.push_back(e);

@@ -32,6 +32,7 @@ struct Instr {
                         // the machine from the core's NodeScope when the instruction is registered)
     std::string op;     // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
     Site site;
+    DType dtype = DType::f32;  // vector and cube instructions: see TraceEntry::dtype
     std::vector<Access> accesses;
     std::function<void(Instr&)>
         exec;  // the data effect; run once, when the scheduler executes the instruction

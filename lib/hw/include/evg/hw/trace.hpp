@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "evg/hw/arch.hpp"
+#include "evg/hw/numeric/dtype.hpp"
 #include "evg/hw/site.hpp"
 
 namespace evg::hw {
@@ -30,6 +31,7 @@ size_t interned_op_sites();  // distinct (op, site) pairs so far
 // One byte range an instruction touched, as recorded in the trace (Config::trace_accesses).
 struct TraceAccess {
     uint32_t mem = 0;  // Memory::uid(): GM allocations and every core's local memories have distinct ids
+    MemKind kind = MemKind::GM;  // the memory's kind (the cycle model's data path)
     uint64_t begin = 0, end = 0;
     bool write = false;
     bool atomic = false;
@@ -53,8 +55,8 @@ struct TraceEntry {
                            // mode 0/1/2 round, the set that completed the round); 0 if it never ran
     uint32_t op_site = 0;  // intern_op_site(op, site)
     uint16_t core = 0;     // launch-wide core index (AICs first, then AIVs; see Machine)
-    uint16_t cross_flag = 0;  // cross_set, cross_wait
-    int16_t event_id = -1;    // set_flag, wait_flag (Core::check_event keeps it within the arch's few ids)
+    uint8_t cross_flag = 0;  // cross_set, cross_wait (ids < 32: ArchSpec::cross_core_flags, mode 4 doubled)
+    int16_t event_id = -1;   // set_flag, wait_flag (Core::check_event keeps it within the arch's few ids)
     Pipe pipe = Pipe::S;
     InstrKind kind = InstrKind::plain;
     bool blocking = false;  // executed by the scalar unit, which issued nothing more until it completed
@@ -62,6 +64,8 @@ struct TraceEntry {
     HardEvent event = HardEvent::MAX;  // set_flag, wait_flag
     uint8_t cross_mode = 0;            // cross_set, cross_wait
     Pipe barrier_pipe = Pipe::S;       // barrier: the pipe it orders (Pipe::ALL for PipeBarrier<PIPE_ALL>)
+    DType dtype = DType::f32;  // vector and cube instructions: the element type their cost depends on (Cast:
+                               // the source type; Mmad: the type of A and B); unused elsewhere
 
     std::string_view op() const { return interned_op(op_site); }  // "DataCopyPad", "SetFlag<MTE2_V>(0)"
     Site site() const { return interned_site(op_site); }
