@@ -32,7 +32,7 @@ double buffer_elements(const g::Tensor& t) {
 
 }  // namespace
 
-RunEstimate estimate_run(const g::Problem& p, bool keep_trace) {
+RunEstimate estimate_run(const g::Problem& p, bool keep_trace, bool timeline) {
     constexpr double kModelBytesPerByte = 4;  // data, written flag, race shadow
     constexpr double kOracleEntryBytes = sizeof(long double);
     const double m = static_cast<double>(std::max<int64_t>(p.m, 1));
@@ -47,7 +47,8 @@ RunEstimate estimate_run(const g::Problem& p, bool keep_trace) {
     for (const g::Tensor& t : p.graph.tensors) data += buffer_elements(t) * dtype_bytes(t.element);
     const double workspace = mp * np * dtype_bytes(p.c);
     RunEstimate e;
-    e.keep_trace = keep_trace;
+    e.keep_trace = keep_trace || timeline;
+    e.timeline = timeline;
     const double tiles = ceil_div(m, tm) * ceil_div(n, tn);
     const double cl = std::max<uint32_t>(p.compute_length, 32);
     e.instructions =
@@ -57,7 +58,11 @@ RunEstimate estimate_run(const g::Problem& p, bool keep_trace) {
         2 * data + kModelBytesPerByte * (data + workspace) +
         (static_cast<double>(evg::oracle::peak_live_values(p, evg::verify::values_the_judge_reads(p))) + 3) *
             m * n * kOracleEntryBytes +
-        kRecordTableBytes + (keep_trace ? kTraceBytesPerInstruction * e.instructions : 0);
+        kRecordTableBytes +
+        (timeline     ? kTimelineBytesPerInstruction
+         : keep_trace ? kTraceBytesPerInstruction
+                      : 0) *
+            e.instructions;
     return e;
 }
 
@@ -79,8 +84,9 @@ void check_limits(const RunEstimate& e, const RunLimits& limits, const std::stri
             "the inputs, the model's memories, the oracle's values{}); the limit is {}: raise it with "
             "--max-memory MIB",
             where, format_bytes(e.bytes),
-            e.keep_trace ? fmt::format(", and the trace of about {:.3g} instructions at {:.0f} B each",
-                                       e.instructions, kTraceBytesPerInstruction)
+            e.keep_trace ? fmt::format(", and the trace{} of about {:.3g} instructions at {:.0f} B each",
+                                       e.timeline ? " with its accesses and times" : "", e.instructions,
+                                       e.timeline ? kTimelineBytesPerInstruction : kTraceBytesPerInstruction)
                          : std::string(),
             format_bytes(max_bytes)));
     }

@@ -24,7 +24,8 @@ struct RunEstimate {
     // Element operations: the GEMM's multiply-adds over the padded tiles plus one per node per element of the
     // padded M x N (the model's run time is proportional to these).
     double element_ops = 0;
-    bool keep_trace = false;  // the run keeps the trace (--list-mutations)
+    bool keep_trace = false;  // the run keeps the trace (--list-mutations, --timeline)
+    bool timeline = false;    // ... with its accesses and a time per instruction (--timeline)
 };
 
 // What a kept trace costs per issued instruction: a 40-byte record (lib/hw/include/evg/hw/instruction.hpp),
@@ -33,8 +34,11 @@ struct RunEstimate {
 // most twice Config::record_floor (64 K) of them, whatever the instruction count (kRecordTableBytes).
 inline constexpr double kTraceBytesPerInstruction = 48;
 inline constexpr double kRecordTableBytes = 2.0 * 65536 * 64;
+// `--timeline` keeps the trace with every access (32-byte records, about three per instruction) and times
+// each instruction (a timing::Slice): the cost per instruction of such a run.
+inline constexpr double kTimelineBytesPerInstruction = 256;
 
-RunEstimate estimate_run(const evg::graph::Problem& p, bool keep_trace = false);
+RunEstimate estimate_run(const evg::graph::Problem& p, bool keep_trace = false, bool timeline = false);
 
 struct RunLimits {
     uint64_t max_memory_mib = 8192;  // --max-memory

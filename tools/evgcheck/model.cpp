@@ -22,7 +22,9 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
     ro.config.arch = problem.arch;
     // Only the mutation points are read from the trace (the judge balances SetFlag/WaitFlag over the
     // report's counts): without them, a long graph runs in memory bounded by its size, not its length.
-    ro.config.keep_trace = options.list_mutation_points;
+    ro.config.keep_trace = options.list_mutation_points || options.timeline;
+    // The cycle model charges copies and vector instructions by the bytes they touch.
+    ro.config.trace_accesses = options.timeline;
     ro.config.mutations = options.mutations;
     ro.source = options.source;
     if (options.scheduler_seed != 0) {

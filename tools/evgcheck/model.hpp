@@ -17,14 +17,16 @@ namespace evgcheck {
 struct ModelOptions {
     uint32_t block_dim = 2;       // AI cores launched
     uint64_t scheduler_seed = 0;  // 0: the in-order scheduler; otherwise the adversarial scheduler's seed
-    std::vector<evg::hw::SyncMutation> mutations;        // sync calls rewritten as they are issued
-    bool list_mutation_points = false;                   // keep the trace and list every mutation point
+    std::vector<evg::hw::SyncMutation> mutations;  // sync calls rewritten as they are issued
+    bool list_mutation_points = false;             // keep the trace and list every mutation point
+    bool timeline = false;  // keep the trace with its accesses, for the cycle model (--timeline)
     Catlass::Epilogue::Fusion::UpstreamHazards hazards;  // upstream behaviours switched on for the run
     std::string source;  // the graph file: findings name nodes as "%1 ... (<source>:6:1)"
 };
 
 struct ModelRun {
-    evg::graph::ModelRun run;  // report, output bytes, trace (only with list_mutation_points), UbAccounting
+    evg::graph::ModelRun
+        run;  // report, output bytes, trace (with list_mutation_points or timeline), UbAccounting
     std::vector<evg::hw::SyncMutation> mutation_points;  // with ModelOptions::list_mutation_points
 };
 

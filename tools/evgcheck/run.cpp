@@ -11,6 +11,9 @@
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
+#ifdef EVGCHECK_HAS_TIMELINE
+#include "evg/reports/timeline.hpp"
+#endif
 #include "load.hpp"
 #include "problem_options.hpp"
 #include "run_problem.hpp"
@@ -41,6 +44,9 @@ constexpr std::array kRunOptions = {
         "switch on upstream Catlass's behaviour for a hazard (docs/hazards.md): row_broadcast_no_barrier, "
         "store_reads_load_unordered, scalar_reduce_sums_padding, topo_store_per_consumer"},
     OptionSpec{"json", "FILE", "also write the report as JSON"},
+    OptionSpec{"timeline", "FILE.json|FILE.html",
+               "time the run with the cycle model (docs/cycle-model.md), print its summary and write the "
+               "timeline: Chrome trace / Perfetto JSON, or a self-contained page"},
     OptionSpec{"timeout", "SECONDS", "give up after this long (default 300)"},
     kMaxMemoryOption,
     kMaxWorkOption,
@@ -119,6 +125,19 @@ int run_command(std::span<const char* const> argv) {
     const double timeout = args.seconds("timeout", 86400).value_or(300);
     const std::optional<std::string> json_path = args.get("json");
     if (json_path) check_output_file(*json_path, "json", "run");
+    const std::optional<std::string> timeline_path = args.get("timeline");
+    if (timeline_path) {
+        if (!timeline_path->ends_with(".json") && !timeline_path->ends_with(".html"))
+            throw UsageError(
+                "evgcheck run: option --timeline: the file must end in .json (Chrome trace / "
+                "Perfetto) or .html (a page), found '" +
+                *timeline_path + "'");
+#ifndef EVGCHECK_HAS_TIMELINE
+        throw UsageError("evgcheck run: option --timeline: this evgcheck was built without reports/");
+#endif
+        check_output_file(*timeline_path, "timeline", "run");
+        settings.timeline = true;
+    }
     arm_time_budget(timeout, "--timeout");
 
     const SourceFile src = read_source(args.positional()[0]);
@@ -126,6 +145,23 @@ int run_command(std::span<const char* const> argv) {
     const nlohmann::json& j = outcome.json;
     const bool ok = outcome.ok;
     std::cout << outcome.text;
+#ifdef EVGCHECK_HAS_TIMELINE
+    if (timeline_path && outcome.timed) {
+        const TimedRun& t = *outcome.timed;
+        const std::string problem_line =
+            j.value("problem", std::string()).substr(0, j.value("problem", std::string()).find('\n'));
+        const evg::reports::TimelineInput in{t.trace, t.timeline, t.node_labels,
+                                             src.path + " (" + problem_line + ")", t.summary};
+        std::ofstream f(*timeline_path);
+        if (timeline_path->ends_with(".html"))
+            evg::reports::write_timeline_html(f, in);
+        else
+            evg::reports::write_timeline_json(f, in);
+        if (!f.flush())
+            throw UsageError("evgcheck run: option --timeline: cannot write '" + *timeline_path + "'");
+        std::cout << "timeline: " << *timeline_path << "\n";
+    }
+#endif
     if (json_path) {
         std::ofstream f(*json_path);
         if (!f || !(f << j.dump(2) << "\n")) {

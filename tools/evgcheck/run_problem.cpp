@@ -23,7 +23,8 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     const g::Problem problem = make_problem(src, overrides);
     validate_or_throw(src, g::validate(problem), warnings);
     check_ranges(src, problem);
-    check_limits(estimate_run(problem, settings.list_mutation_points), settings.limits, src.path);
+    check_limits(estimate_run(problem, settings.list_mutation_points, settings.timeline), settings.limits,
+                 src.path);
 
     std::ostringstream out;
     const std::string problem_text = g::print(problem);
@@ -55,6 +56,7 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     mo.scheduler_seed = settings.scheduler_seed;
     mo.mutations = settings.mutations;
     mo.list_mutation_points = settings.list_mutation_points;
+    mo.timeline = settings.timeline;
     mo.source = src.path;
     for (const std::string& h : settings.hazards)
         if (!Catlass::Epilogue::Fusion::set_upstream_hazard(mo.hazards, h))
@@ -87,6 +89,35 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
         out << run.mutation_points.size() << " mutation point(s); each replays with --mutate '<text>':\n";
         for (const auto& m : run.mutation_points) out << "  " << evg::hw::to_string(m) << "\n";
     }
+    std::optional<TimedRun> timed;
+    if (settings.timeline) {
+        // The cycle model reads the finished run's trace: it changes nothing above.
+        const evg::hw::timing::Launch launch{problem.arch, rep.block_dim, evg::hw::KernelType::mix_aic_1_2};
+        timed.emplace();
+        timed->timeline = evg::hw::timing::simulate(run.run.trace, launch);
+        timed->summary = evg::hw::timing::summary_text(timed->timeline, run.run.trace, launch);
+        timed->node_labels = rep.node_labels;
+        out << timed->summary;
+        const evg::hw::timing::Summary& s = timed->timeline.summary;
+        nlohmann::json pipes = nlohmann::json::array();
+        for (const evg::hw::timing::PipeTime& p : s.pipes)
+            pipes.push_back({{"core", launch.core_name(p.core)},
+                             {"pipe", std::string(evg::hw::pipe_name(p.pipe))},
+                             {"instructions", p.instructions},
+                             {"busy", p.busy},
+                             {"stall", p.stall},
+                             {"idle", p.idle}});
+        j["cycles"] = {{"total", s.total},
+                       {"clock_ghz", s.clock_ghz},
+                       {"complete", timed->timeline.complete},
+                       {"pipes", pipes},
+                       {"overlap", s.overlap},
+                       {"critical_path_instructions", s.critical_path.size()},
+                       {"roofline_core", launch.core_name(s.roofline_core)},
+                       {"roofline_pipe", std::string(evg::hw::pipe_name(s.roofline_pipe))},
+                       {"roofline", s.roofline},
+                       {"roofline_ratio", s.roofline_ratio}};
+    }
     j["model"] = nlohmann::json::parse(rep.json());
     j["comparisons"] = nlohmann::json::array();
     for (const evg::verify::OutputCheck& c : verdict.outputs) {
@@ -116,7 +147,8 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     if (!verdict.clean()) out << verdict.findings.size() << " finding(s):\n" << verdict.text();
     out << "result: " << (ok ? "PASS" : "FAIL") << "\n";
     j["ok"] = ok;
-    return RunOutcome{out.str(), std::move(j), ok};
+    if (timed) timed->trace = std::move(run.run.trace);
+    return RunOutcome{out.str(), std::move(j), ok, std::move(timed)};
 }
 
 }  // namespace evgcheck

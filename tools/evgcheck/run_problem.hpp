@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "estimate.hpp"
 #include "evg/hw/sync_mutation.hpp"
+#include "evg/hw/timing.hpp"
 #include "evg/verify/data.hpp"
 #include "load.hpp"
 
@@ -30,12 +32,22 @@ struct RunSettings {
     std::vector<evg::hw::SyncMutation> mutations;  // --mutate
     bool list_mutation_points = false;             // --list-mutations
     std::vector<std::string> hazards;              // --hazard: upstream hazards switched on (docs/hazards.md)
+    bool timeline = false;                         // --timeline: time the run with the cycle model
+};
+
+// The cycle model's view of the run (--timeline): what the timeline writers of reports/ need.
+struct TimedRun {
+    evg::hw::Trace trace;
+    evg::hw::timing::Timeline timeline;
+    std::vector<std::string> node_labels;
+    std::string summary;  // evg::hw::timing::summary_text, also part of RunOutcome::text
 };
 
 struct RunOutcome {
     std::string text;  // the report `evgcheck run` prints
     nlohmann::json json;
-    bool ok = false;  // the judge's Verdict is clean (evg::verify::judge)
+    bool ok = false;                // the judge's Verdict is clean (evg::verify::judge)
+    std::optional<TimedRun> timed;  // with RunSettings::timeline
 };
 
 // Throws InputError (the file's text, problem or shapes are bad), ResourceLimitError (the estimate is above a

@@ -495,19 +495,40 @@ void Simulator::summarise() {
     sum.overlap =
         sum.mte_v_union ? static_cast<double>(sum.mte_v_busy_sum) / static_cast<double>(sum.mte_v_union) : 0;
 
-    // Critical path: back from the last-ending instruction.
+    // Critical path: back from the last-ending instruction, through what bound each start. Its segments tile
+    // [0, total): an instruction's execution, a cross-core flag's latency, or the scalar unit issuing.
     uint32_t last = 0;
     for (size_t i = 0; i < trace_.size(); ++i)
         if (out_.slices[i].timed && (last == 0 || out_.slices[i].end > out_.slices[last - 1].end))
             last = static_cast<uint32_t>(i + 1);
     std::vector<bool> seen(trace_.size() + 1, false);
-    for (uint32_t id = last; id != 0 && !seen[id]; id = out_.slices[id - 1].after) {
+    std::vector<uint32_t> prev_in_stream(trace_.size() + 1, 0);
+    for (const CoreState& c : cores_)
+        for (size_t k = 1; k < c.stream.size(); ++k) prev_in_stream[c.stream[k] + 1] = c.stream[k - 1] + 1;
+    const uint64_t issue_cost = ceil_cycles(costs_.scalar_issue.value);
+    for (uint32_t id = last; id != 0 && !seen[id];) {
         seen[id] = true;
-        sum.critical_path.push_back(id);
         const Slice& s = out_.slices[id - 1];
         const TraceEntry& e = trace_[id - 1];
+        sum.critical_path.push_back(id);
         sum.critical_busy[on_scalar(e) ? kS : pipe_slot(e.pipe)] += s.end - s.start - s.stall;
-        sum.critical_stall += s.stall;
+        if (s.bound == Bound::flag && s.after != 0) {
+            sum.critical_latency += s.start + s.stall - out_.slices[s.after - 1].end;
+            id = s.after;
+            continue;
+        }
+        if (s.bound == Bound::pipe) {
+            id = s.after;
+            continue;
+        }
+        // Issue-bound: back along the scalar unit's stream to the blocking instruction (or the launch start)
+        // that released it, one issue slot per instruction handed to a pipe on the way.
+        uint32_t p = prev_in_stream[id];
+        while (p != 0 && !on_scalar(trace_[p - 1])) {
+            sum.critical_issue += issue_cost;
+            p = prev_in_stream[p];
+        }
+        id = p;
     }
     std::reverse(sum.critical_path.begin(), sum.critical_path.end());
 }
@@ -563,9 +584,11 @@ std::string summary_text(const Timeline& t, const Trace& trace, const Launch& la
                                      thousands(s.critical_busy[p]));
         const TraceEntry& end = trace[s.critical_path.back() - 1];
         out += fmt::format(
-            "  critical path: {} instructions ({} busy; {} waiting on flags), ending with {} on {}\n",
-            thousands(s.critical_path.size()), parts.empty() ? "none" : parts, thousands(s.critical_stall),
-            end.op(), launch.core_name(end.core));
+            "  critical path: {} instructions executing ({}), {} cycles of cross-core flag latency, {} of "
+            "scalar "
+            "issue; ends with {} on {}\n",
+            thousands(s.critical_path.size()), parts.empty() ? "none" : parts, thousands(s.critical_latency),
+            thousands(s.critical_issue), end.op(), launch.core_name(end.core));
     }
     if (s.roofline > 0)
         out += fmt::format("  roofline: {} {} busy {} cycles; the launch takes {:.2f}x that\n",

@@ -120,8 +120,11 @@ TEST(CycleModel, SetWaitPair) {
     ASSERT_FALSE(r.timeline.summary.flag_stalls.empty());
     EXPECT_EQ(r.timeline.summary.flag_stalls[0].flag, "WaitFlag<MTE2_V>(0)");
     EXPECT_EQ(r.timeline.summary.flag_stalls[0].stall, 101u);
-    // The critical path runs copy -> set -> wait -> Adds.
+    // The critical path runs copy -> set -> wait -> Adds: 102 + 1 + 1 + 22 = 126 cycles, all of it executing.
     EXPECT_EQ(r.timeline.summary.critical_path, (std::vector<uint32_t>{1, 2, 3, 4}));
+    EXPECT_EQ(r.timeline.summary.critical_busy[pipe_slot(Pipe::MTE2)], 103u);
+    EXPECT_EQ(r.timeline.summary.critical_busy[pipe_slot(Pipe::V)], 23u);
+    EXPECT_EQ(r.timeline.summary.critical_issue, 0u);
     // UB: the copy's 4096 bytes are live from its end (102) to the end of Adds' read (126).
     const auto& ub = r.timeline.ub[0];
     ASSERT_GE(ub.size(), 3u);
@@ -186,6 +189,12 @@ TEST(CycleModel, DoubleBufferOverlapsAndItsSerialisedTwinDoesNot) {
     EXPECT_EQ(busy(b, Pipe::MTE3), 16u * 51u);
     EXPECT_EQ(busy(a, Pipe::MTE2), 16u * 67u + syncs_on(Pipe::MTE2));
     EXPECT_EQ(busy(a, Pipe::MTE3), 16u * 51u + syncs_on(Pipe::MTE3));
+    // The critical path's parts add up to the total.
+    for (const timing::Summary* x : {&a, &b}) {
+        uint64_t parts = x->critical_latency + x->critical_issue;
+        for (uint64_t c : x->critical_busy) parts += c;
+        EXPECT_EQ(parts, x->total);
+    }
     // Roofline: the busiest pipe, and the launch is no faster than it.
     EXPECT_GE(a.total, a.roofline);
     EXPECT_GE(a.roofline_ratio, 1.0);

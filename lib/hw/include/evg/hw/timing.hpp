@@ -86,10 +86,13 @@ struct Summary {
     // never run together, up to 3.
     uint64_t mte_v_busy_sum = 0, mte_v_union = 0, mte_v_two_or_more = 0;
     double overlap = 0;
-    // The critical path: from the last-ending instruction back through what bound each start.
-    std::vector<uint32_t> critical_path;      // entry ids, first to last
+    // The critical path: from the last-ending instruction back through what bound each start. Its parts add
+    // up to `total`: the instructions executing on it (by pipe slot), the cross-core flag latencies between
+    // them, and the scalar unit's issue slots that held an instruction back.
+    std::vector<uint32_t> critical_path;      // entry ids of the instructions executing on it, first to last
     uint64_t critical_busy[kPipeSlots] = {};  // cycles of the path executing on each pipe slot
-    uint64_t critical_stall = 0;              // cycles of the path spent waiting
+    uint64_t critical_latency = 0;            // cycles of cross-core flag latency
+    uint64_t critical_issue = 0;              // cycles of scalar issue
     // Roofline: the busiest (core, pipe) and its busy time; total / roofline >= 1.
     uint16_t roofline_core = 0;
     Pipe roofline_pipe = Pipe::S;

@@ -1,0 +1,35 @@
+// The cycle model's timeline (evg/hw/timing.hpp) as a file a person can look at: Chrome trace / Perfetto
+// JSON, or a self-contained HTML page (docs/cycle-model.md, "The timeline").
+//
+// One process per core, one track per pipe (the scalar unit's own instructions on track "S"), a slice per
+// instruction with its op, graph node, bytes, repeats and issue site in args, a child slice "stall: ..." over
+// the cycles a wait held its pipe, a flow arrow from each SetFlag (or cross-core set) to the wait it
+// released, and a counter track of the UB bytes holding a value still to be read. Time unit: 1 "us" of the
+// trace is one cycle (integers, so slices that touch never overlap by rounding).
+#pragma once
+#include <cstddef>
+#include <iosfwd>
+#include <span>
+#include <string>
+
+#include "evg/hw/timing.hpp"
+#include "evg/hw/trace.hpp"
+
+namespace evg::reports {
+
+struct TimelineInput {
+    const hw::Trace& trace;
+    const hw::timing::Timeline& timeline;
+    std::span<const std::string> node_labels;  // hw::Report::node_labels (TraceEntry::node indexes them)
+    std::string title;                         // e.g. the graph file and its problem line
+    std::string summary;                       // hw::timing::summary_text
+};
+
+void write_timeline_json(std::ostream& out, const TimelineInput& in);
+
+// The page draws at most this many instructions (the earliest ones) and says so when it cut; the JSON keeps
+// every instruction.
+inline constexpr size_t kHtmlMaxSlices = 200000;
+void write_timeline_html(std::ostream& out, const TimelineInput& in);
+
+}  // namespace evg::reports
