@@ -16,7 +16,7 @@ namespace {
 constexpr std::string_view kPtoBw = "PTO-ISA a2a3 bandwidth table (GiB/s at 1.85 GHz, as bytes/cycle)";
 constexpr std::string_view kPtoVec = "PTO-ISA a2a3 vector cycle profile";
 constexpr std::string_view kDocRates =
-    "AscendC docs, cube/MTE1/Fixpipe theoretical rates (hardware-model.md §10)";
+    "AscendC docs, cube/MTE1/Fixpipe theoretical rates (docs/hardware-model.md §10)";
 constexpr std::string_view kGmLatency =
     "not published; the AscendC guide says a GM copy reaches its best bandwidth from 16 KB: 32 cycles is "
     "about "
@@ -71,7 +71,7 @@ constexpr VectorCost kA2Vector[] = {
 
 constexpr CostTable kA2{
     ArchId::AtlasA2,
-    {1.85, "PTO-ISA a2a3 main frequency (hardware-model.md §12: 1.8-1.85 GHz)", false},
+    {1.85, "PTO-ISA a2a3 main frequency (docs/hardware-model.md §4.2: about 1.8 GHz)", false},
     {
         bw(58.56, kPtoBw, false, 32, kGmLatency),   // GM->UB
         bw(78.35, kPtoBw, false, 32, kGmLatency),   // GM->L1
@@ -89,7 +89,7 @@ constexpr CostTable kA2{
         bw(32, kDocRates, false, 0, kNoLatency),    // L1->FB
     },
     kA2Vector,
-    {256, "AscendC docs: a repeat processes 256 bytes (hardware-model.md §10)", false},
+    {256, "AscendC docs: a repeat processes 256 bytes (docs/hardware-model.md §6.1)", false},
     {4096, "AscendC docs: 16x16x16 MACs per cycle for half/bfloat16", false},
     {1024, "AscendC docs: 16x16x4 MACs per cycle for float on 2201", false},
     {8192, "AscendC docs: 16x16x32 MACs per cycle for int8", false},
@@ -108,9 +108,10 @@ constexpr CostTable kA2{
     {1, "not published; a scalar access that hits the data cache, 1 cycle", true},
 };
 
-// Ascend950: the public figures of docs/hardware-model.md §4 and §10 where there are any (clock, MTE1,
+// Ascend950: the public figures of docs/hardware-model.md §4.2 and §10 where there are any (clock, MTE1,
 // L1<->UB, L0C->UB, cube float rate); everything else is the AtlasA2 figure, marked as an assumption.
-constexpr std::string_view kAs950Doc = "hardware-model.md §10/§12 (NPU architecture 3510 pages)";
+constexpr std::string_view kAs950Doc =
+    "AscendC docs, NPU architecture 3510 pages (docs/hardware-model.md §10)";
 
 constexpr VectorCost as950(const VectorCost& a2) {
     VectorCost v = a2;
@@ -127,7 +128,7 @@ constexpr auto k950Vector = make_950_vector();
 
 constexpr CostTable k950{
     ArchId::Ascend950,
-    {1.65, "hardware-model.md §12: Ascend950 core clock 1.65 GHz", false},
+    {1.65, "docs/hardware-model.md §4.2: Ascend950 at about 1.65 GHz", false},
     {
         bw(58.56, kAs950Same, true, 32, kGmLatency),   // GM->UB
         bw(78.35, kAs950Same, true, 32, kGmLatency),   // GM->L1
@@ -145,7 +146,7 @@ constexpr CostTable k950{
         bw(32, kAs950Same, true, 0, kNoLatency),       // L1->FB
     },
     k950Vector,
-    {256, "Ascend950 spec: 256 bytes per beat (hardware-model.md §10)", false},
+    {256, "Ascend950 spec: 256 bytes per beat (docs/hardware-model.md §6.1)", false},
     {4096, "AscendC docs: 16x16x16 MACs per cycle for half/bfloat16", false},
     {256, "AscendC docs: 16x16x1 MACs per cycle for float on 3510", false},
     {8192, "AscendC docs: 16x16x32 MACs per cycle for int8", false},

@@ -1,5 +1,5 @@
 // The cycle model's timeline (evg/hw/timing.hpp) as a file a person can look at: Chrome trace / Perfetto
-// JSON, or a self-contained HTML page (docs/cycle-model.md, "The timeline").
+// JSON, or a self-contained HTML page (docs/cycle-model.md §5).
 //
 // One process per core, one track per pipe (the scalar unit's own instructions on track "S"), a slice per
 // instruction with its op, graph node, bytes, repeats and issue site in args, a child slice "stall: ..." over
