@@ -448,6 +448,49 @@ TEST(EvgcheckRun, TheUbPathOnAtlasA2IsRejectedAtTheProblemLine) {
     EXPECT_EQ(r.err.rfind(f + ":1:1: error [", 0), 0u) << r.err;
 }
 
+// --timeline: the cycle model's summary is printed with the run and under "cycles" in --json, the timeline
+// file is written (JSON or a page), and the result is the run's without it (timing reads the finished trace).
+TEST(EvgcheckRun, TimelineWritesTheFileAndPrintsTheSummary) {
+    const std::string tl = (scratch() / "add_relu_timeline.json").string();
+    const std::string json = (scratch() / "add_relu_timed.json").string();
+    const Result plain = evgcheck("run " + example("add_relu.evg"));
+    const Result r = evgcheck("run " + example("add_relu.evg") + " --timeline " + tl + " --json " + json);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("cycle model (AtlasA2, 1.85 GHz; docs/cycle-model.md): "), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("MTE2/V/MTE3 overlap on the AIVs: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  critical path: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  roofline: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("timeline: " + tl + "\n"), std::string::npos) << r.out;
+    // Everything the plain run printed, the timed run prints too, in the same order.
+    size_t at = 0;
+    std::istringstream lines(plain.out);
+    for (std::string line; std::getline(lines, line);) {
+        at = r.out.find(line, at);
+        ASSERT_NE(at, std::string::npos) << "the timed run lost the line: " << line;
+    }
+    const std::string trace = slurp(tl);
+    EXPECT_EQ(trace.rfind("{\"displayTimeUnit\"", 0), 0u);
+    EXPECT_NE(trace.find("\"traceEvents\""), std::string::npos);
+    EXPECT_NE(slurp(json).find("\"cycles\": {"), std::string::npos);
+    const std::string page = (scratch() / "add_relu_timeline.html").string();
+    const Result h = evgcheck("run " + example("add_relu.evg") + " --timeline " + page);
+    ASSERT_EQ(h.code, 0) << h.out << h.err;
+    EXPECT_NE(slurp(page).find("<canvas"), std::string::npos);
+}
+
+TEST(EvgcheckRun, TimelineNeedsAJsonOrHtmlFile) {
+    const Result r =
+        evgcheck("run " + example("add_relu.evg") + " --timeline " + (scratch() / "t.txt").string());
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(
+        r.err.find("evgcheck run: option --timeline: the file must end in .json (Chrome trace / Perfetto) or "
+                   ".html (a page)"),
+        std::string::npos)
+        << r.err;
+}
+
 // An output path that cannot be written is refused before any work, naming the option.
 TEST(EvgcheckCli, OutputPathsAreCheckedBeforeAnyWork) {
     const std::string file = write_file("not_a_folder.txt", "x");
