@@ -17,6 +17,11 @@
 //                                k=40) at m=n=4096 with the arch's L1 tile (128x256x256) and its largest
 //                                computeLength. Target: <= 4 GB peak RSS.
 //   BM_ChainSmoke                a 16-node chain at 64 x 128 the same way (ctest bench-smoke).
+//   BM_Timeline                  issue 12: a 64-node chain at 256 x 512 run as `evgcheck run --timeline` runs
+//                                it (the trace with every access), then the cycle model and the Chrome-trace
+//                                JSON written to /dev/null. Extra counters: timeline_s (simulate + JSON,
+//                                wall), cycles (the model's total). bytes_per_instruction is then what a
+//                                timed run costs per instruction (tools/evgcheck/estimate.hpp charges 384 B).
 //
 // BM_Chain700, BM_Example4096 and BM_ChainSmoke run the problem in a child process (this binary re-executed
 // with --evg_bench_child=<job>), so that the peak RSS is that run's alone, whatever earlier benchmarks of
@@ -47,7 +52,9 @@
 #include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/graph/ub_budget.hpp"
+#include "evg/hw/timing.hpp"
 #include "evg/reports/report.hpp"
+#include "evg/reports/timeline.hpp"
 #include "evg/verify/data.hpp"
 
 namespace {
@@ -155,8 +162,10 @@ int child_main(const std::string& job) {
     try {
         const long rss_start = status_kb("VmRSS");
         const bool untraced = job == "chain700_untraced";
+        const bool timed = job == "timeline";
         const graph::Problem p = job == "chain700" || untraced ? chain(700, 256, 512)
                                  : job == "chain16"            ? chain(16, 64, 128)
+                                 : timed                       ? chain(64, 256, 512)
                                  : job == "example4096"        ? example4096()
                                                         : throw std::runtime_error("unknown job " + job);
         const verify::CaseData data = verify::make_case_data(p, verify::DataMode::Exact, 1);
@@ -168,12 +177,24 @@ int child_main(const std::string& job) {
         graph::RunOptions opt;
         opt.config.arch = p.arch;
         opt.config.keep_trace = !untraced;  // the trace's cost per instruction, or the bounded run
+        opt.config.trace_accesses = timed;
         const long rss_ready = status_kb("VmRSS");
         const auto wall0 = std::chrono::steady_clock::now();
         const double cpu0 = cpu_seconds_self();
         const graph::ModelRun run = graph::run_on_model(p, in, opt);
         const double cpu = cpu_seconds_self() - cpu0;
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+        if (timed) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const hw::timing::Launch launch{p.arch, static_cast<int>(opt.block_dim),
+                                            hw::KernelType::mix_aic_1_2};
+            const hw::timing::Timeline tl = hw::timing::simulate(run.trace, launch);
+            std::ofstream null("/dev/null");
+            reports::write_timeline_json(null, {run.trace, tl, run.report.node_labels, "bench", ""});
+            std::printf("timeline_s %.6f\ncycles %llu\n",
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                        static_cast<unsigned long long>(tl.summary.total));
+        }
         std::printf(
             "seconds %.6f\ncpu_s %.6f\ninstructions %llu\nclean %d\nrss_start_kb %ld\nrss_ready_kb %ld\n"
             "nodes %zu\ncompute_length %u\npeak_rss_kb %ld\n",
@@ -256,6 +277,10 @@ void BM_ModelChild(benchmark::State& state, const char* job) {
     state.counters["bytes_per_instruction"] = instructions > 0 ? growth_kb * 1024.0 / instructions : 0.0;
     state.counters["nodes"] = r.values["nodes"];
     state.counters["compute_length"] = r.values["compute_length"];
+    if (r.values.count("timeline_s")) {
+        state.counters["timeline_s"] = r.values["timeline_s"];
+        state.counters["cycles"] = r.values["cycles"];
+    }
     if (r.values["clean"] != 1.0) state.SkipWithError("the run's report is not clean");
 }
 void BM_Chain700(benchmark::State& state) {
@@ -268,6 +293,9 @@ void BM_Chain700Untraced(benchmark::State& state) {
 void BM_ChainSmoke(benchmark::State& state) {
     BM_ModelChild(state, "chain16");
 }
+void BM_Timeline(benchmark::State& state) {
+    BM_ModelChild(state, "timeline");
+}
 void BM_Example4096(benchmark::State& state) {
     BM_ModelChild(state, "example4096");
 }
@@ -275,6 +303,7 @@ BENCHMARK(BM_Chain700)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond)
 BENCHMARK(BM_Chain700Untraced)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 BENCHMARK(BM_Example4096)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 BENCHMARK(BM_ChainSmoke)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Timeline)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 
 }  // namespace
 

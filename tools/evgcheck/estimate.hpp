@@ -35,8 +35,9 @@ struct RunEstimate {
 inline constexpr double kTraceBytesPerInstruction = 48;
 inline constexpr double kRecordTableBytes = 2.0 * 65536 * 64;
 // `--timeline` keeps the trace with every access (32-byte records, about three per instruction) and times
-// each instruction (a timing::Slice): the cost per instruction of such a run.
-inline constexpr double kTimelineBytesPerInstruction = 256;
+// each instruction (a timing::Slice): measured at 330 B per instruction on a 64-node chain (bench/README.md,
+// BM_Timeline), charged with a margin.
+inline constexpr double kTimelineBytesPerInstruction = 384;
 
 RunEstimate estimate_run(const evg::graph::Problem& p, bool keep_trace = false, bool timeline = false);
 
