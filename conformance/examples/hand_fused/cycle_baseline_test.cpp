@@ -45,7 +45,10 @@ std::map<std::string, Entry> read_baseline(const std::string& path) {
         std::istringstream ls(line);
         std::string example, config;
         Entry e;
-        if (ls >> example >> config >> e.evg >> e.hand) m[example + " " + config] = e;
+        if (!(ls >> example >> config >> e.evg >> e.hand)) continue;
+        example += ' ';
+        example += config;
+        m[example] = e;
     }
     return m;
 }
