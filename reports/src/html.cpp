@@ -281,6 +281,7 @@ std::string html(const ReportInput& in) {
         o += "<h2>Sync mutation table</h2>\n<p>Not run (<code>evgcheck sync-table</code> writes "
              "sync_table.json; "
              "<code>evgcheck conformance --sync-table FILE</code> adds it here).</p>\n";
+    if (in.hand_fused) o += hand_fused_html(*in.hand_fused);
     details_section(o, m);
     o += "<p class=\"meta\">" + esc(summary_line(in)) + "</p>\n<script>";
     o += kScript;

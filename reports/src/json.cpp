@@ -116,6 +116,8 @@ std::string json(const ReportInput& in) {
             {{"tag", tag}, {"cases", n}, {"share", in.props.cases ? double(n) / in.props.cases : 0.0}});
     j["sync_table"] =
         in.sync_table ? nlohmann::json::parse(sync_table_json(*in.sync_table)) : nlohmann::json();
+    j["hand_fused"] =
+        in.hand_fused ? nlohmann::json::parse(hand_fused_json(*in.hand_fused)) : nlohmann::json();
     j["props_coverage"] = {
         {"run", in.props.run}, {"source", in.props.source}, {"cases", in.props.cases}, {"tags", tags}};
     j["cases"] = cases;

@@ -177,6 +177,10 @@ std::string markdown(const ReportInput& in) {
     else
         o += "## Sync mutation table\n\nNot run (`evgcheck sync-table` writes sync_table.json; `evgcheck "
              "conformance --sync-table FILE` adds it here).\n";
+    if (in.hand_fused) {
+        o += '\n';
+        o += hand_fused_markdown(*in.hand_fused);
+    }
     o += fmt::format("\n{}\n", summary_line(in));
     return o;
 }

@@ -234,3 +234,36 @@ TEST(ReportFiles, WriteAllWritesTheFourFormats) {
 
 }  // namespace
 }  // namespace evg::reports
+
+namespace evg::reports {
+namespace {
+
+// The hand-fused section in every format: each row with its ratios, a failing row marked, the summary's range
+// over the rows that passed.
+TEST(ReportHandFused, EveryFormatHasTheRowsAndMarksAFailure) {
+    ReportInput in = sample_input();
+    EXPECT_EQ(markdown(in).find("hand-fused"), std::string::npos);  // not run: no section
+    in.hand_fused = std::vector<HandFusedRow>{
+        {"Seed000_32_Add", "AtlasA2_half_m65_n100_k40_CL256", 1615, 1589, 1615.0 / 1589, 1.79, true, ""},
+        {"Seed003_Silu", "Ascend950_float_m65_n100_k40_CLmax", 5364, 1627, 5364.0 / 1627, 1.31, true, ""},
+        {"Seed003_Bias", "AtlasA2_float_m65_n1_k40_CL256", 700, 700, 1.0, 2.0, false, "output D differs"},
+    };
+    EXPECT_EQ(hand_fused_summary(*in.hand_fused),
+              "3 cases, 1 FAILED, EVG / hand-fused 1.02x to 3.30x (median 3.30x)");
+    const std::string md = markdown(in);
+    EXPECT_NE(
+        md.find("| Seed003_Silu | Ascend950_float_m65_n100_k40_CLmax | 5364 | 1627 | 3.30 | 1.31 | pass |"),
+        std::string::npos)
+        << md;
+    EXPECT_NE(md.find("**FAIL**: output D differs"), std::string::npos);
+    const std::string page = html(in);
+    EXPECT_NE(page.find("<h2>EVG against hand-fused epilogues (cycle model)</h2>"), std::string::npos);
+    EXPECT_NE(page.find("<td>5364</td><td>1627</td><td>3.30</td>"), std::string::npos);
+    const nlohmann::json j = nlohmann::json::parse(json(in));
+    ASSERT_EQ(j["hand_fused"].size(), 3u);
+    EXPECT_EQ(j["hand_fused"][1]["evg_cycles"], 5364);
+    EXPECT_EQ(j["hand_fused"][2]["ok"], false);
+}
+
+}  // namespace
+}  // namespace evg::reports

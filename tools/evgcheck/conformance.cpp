@@ -22,6 +22,9 @@
 #ifdef EVGCHECK_HAS_CONFORMANCE
 #include "evg/conformance/case.hpp"
 #include "evg/reports/report.hpp"
+#ifdef EVGCHECK_HAS_HAND_FUSED
+#include "comparison.hpp"
+#endif
 #endif
 
 #ifndef EVGCHECK_PROPS_BINARY
@@ -50,6 +53,10 @@ constexpr std::array kConformanceOptions = {
                "include the coverage distribution printed in FILE (a saved property run)"},
     OptionSpec{"sync-table", "FILE",
                "add the SYNC mutation table that `evgcheck sync-table` wrote (its sync_table.json)"},
+    OptionSpec{
+        "hand-fused", "yes|no",
+        "run the seed examples against their hand-fused epilogues on the cycle model and add the table "
+        "(default: yes for the whole catalogue, no with --filter)"},
     OptionSpec{"jobs", "N",
                "run N cases at once on N threads (default: the number of online cores); the report is the "
                "same for every N"},
@@ -74,6 +81,28 @@ constexpr const char* kConformanceUsage =
     "\n";
 
 #ifdef EVGCHECK_HAS_CONFORMANCE
+
+// The seed examples of `archs` against their hand-fused epilogues (conformance/examples/hand_fused), one row
+// each, in the comparison's own order.
+std::vector<reports::HandFusedRow> run_hand_fused(const std::vector<std::string>& archs) {
+    std::vector<reports::HandFusedRow> rows;
+#ifdef EVGCHECK_HAS_HAND_FUSED
+    for (const evg::hand_fused::CaseSpec& spec : evg::hand_fused::all_cases()) {
+        const bool wanted = std::any_of(archs.begin(), archs.end(), [&](const std::string& a) {
+            return spec.config.starts_with(a + "_");
+        });
+        if (!wanted) continue;
+        const evg::hand_fused::Comparison c = spec.run();
+        std::string problem;
+        for (const std::string& p : c.problems) problem += (problem.empty() ? "" : "; ") + p;
+        rows.push_back({c.example, c.config, c.evg.total, c.hand.total, c.evg_over_hand(),
+                        c.evg_over_roofline(), c.ok(), problem});
+    }
+#else
+    (void)archs;
+#endif
+    return rows;
+}
 
 std::vector<std::string> split_archs(const std::string& list) {
     std::vector<std::string> out;
@@ -152,6 +181,14 @@ int conformance_command(std::span<const char* const> argv) {
     const std::filesystem::path out_dir = args.get("out").value_or("out/conformance");
     const std::string filter = args.get("filter").value_or("");
     const std::vector<std::string> archs = split_archs(args.get("arch").value_or("AtlasA2,Ascend950"));
+    const std::string hand_fused_arg = args.get("hand-fused").value_or(filter.empty() ? "yes" : "no");
+    if (hand_fused_arg != "yes" && hand_fused_arg != "no")
+        throw UsageError("evgcheck conformance: option --hand-fused: expected yes or no, found '" +
+                         hand_fused_arg + "'");
+    bool hand_fused = hand_fused_arg == "yes";
+#ifndef EVGCHECK_HAS_HAND_FUSED
+    hand_fused = false;
+#endif
     const double budget = args.seconds("time-budget", 7 * 86400).value_or(1800);
     const int jobs = args.jobs();
     const char* planted_env = std::getenv("EVGCHECK_CONFORMANCE_PLANTED");
@@ -258,6 +295,10 @@ int conformance_command(std::span<const char* const> argv) {
     in.command = command_line(argv);
     in.props = props;
     in.sync_table = sync_table;
+    if (hand_fused && std::chrono::steady_clock::now() < deadline) {
+        in.hand_fused = run_hand_fused(archs);
+        std::cout << "hand-fused epilogues: " << reports::hand_fused_summary(*in.hand_fused) << "\n";
+    }
 
     const auto paths = reports::write_all(in, out_dir);
     std::cout << "\n" << reports::text_matrix(reports::build_matrix(in.results)) << "\n";
@@ -281,6 +322,9 @@ int conformance_command(std::span<const char* const> argv) {
     std::cout << "\n";
     std::cout << reports::summary_line(in) << "\n";
     if (t.failed > 0) return kExitFailed;
+    if (in.hand_fused)
+        for (const reports::HandFusedRow& r : *in.hand_fused)
+            if (!r.ok) return kExitFailed;
     return in.partial.empty() ? kExitOk : kExitInternal;  // a partial run is not a pass
 #endif
 }

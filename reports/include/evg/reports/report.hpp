@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "evg/conformance/case.hpp"
+#include "evg/reports/hand_fused.hpp"
 #include "evg/reports/sync_table.hpp"
 
 namespace evg::reports {
@@ -42,6 +43,8 @@ struct ReportInput {
     PropsCoverage props;
     std::optional<SyncTableData>
         sync_table;  // the SYNC mutation table, when one was run (a section of its own)
+    // The seed examples against their hand-fused epilogues on the cycle model, when they were run.
+    std::optional<std::vector<HandFusedRow>> hand_fused;
     // A run stopped early (its time budget ran out): why, and how many selected cases did not run. Every
     // format says so next to the totals.
     std::string partial;
