@@ -84,11 +84,6 @@ class Simulator {
     void summarise();
 };
 
-const VectorCost* lookup_vector(const CostTable& t, std::string_view op) {
-    if (const VectorCost* v = t.vector_cost(op)) return v;
-    return nullptr;
-}
-
 uint64_t Simulator::dma_cost(size_t i, Pipe pipe, Slice& s) {
     const auto accs = trace_.accesses(i);
     uint64_t read = 0, written = 0;
@@ -123,7 +118,8 @@ uint64_t Simulator::dma_cost(size_t i, Pipe pipe, Slice& s) {
                 break;
         }
     }
-    s.bytes = have_src ? read : written;
+    // Bytes read, except out of L0C: the fixpipe's rate is quoted in bytes of its (converted) output.
+    s.bytes = have_src && !(src == MemKind::L0C && have_dst) ? read : written;
     const PathCost& pc = costs_.path(path);
     const double bw = pc.bytes_per_cycle.value > 0 ? pc.bytes_per_cycle.value : 1.0;
     return ceil_cycles(pc.start_latency.value + static_cast<double>(s.bytes) / bw);
@@ -131,7 +127,7 @@ uint64_t Simulator::dma_cost(size_t i, Pipe pipe, Slice& s) {
 
 uint64_t Simulator::vector_cost(size_t i, const TraceEntry& e, Slice& s) {
     auto it = vector_by_op_.find(e.op_site);
-    if (it == vector_by_op_.end()) it = vector_by_op_.emplace(e.op_site, lookup_vector(costs_, e.op())).first;
+    if (it == vector_by_op_.end()) it = vector_by_op_.emplace(e.op_site, costs_.vector_cost(e.op())).first;
     const VectorCost* v = it->second;
     if (!v) {
         // Not a vector instruction of the table: a UB -> UB copy on the V pipe, or an unknown one charged as
@@ -204,7 +200,7 @@ uint64_t Simulator::cost(size_t i, Slice& s, CoreState& c) {
     if (trace_.accesses(i).empty()) {
         out_.missing_accesses = true;
         if (slot == pipe_slot(Pipe::V)) {
-            const VectorCost* v = lookup_vector(costs_, e.op());
+            const VectorCost* v = costs_.vector_cost(e.op());
             return ceil_cycles(v ? v->f32_startup : 1);
         }
         return ceil_cycles(e.pipe == Pipe::M ? costs_.cube_startup.value : 1);
@@ -594,11 +590,15 @@ std::string summary_text(const Timeline& t, const Trace& trace, const Launch& la
         out += fmt::format("  roofline: {} {} busy {} cycles; the launch takes {:.2f}x that\n",
                            launch.core_name(s.roofline_core), pipe_name(s.roofline_pipe),
                            thousands(s.roofline), s.roofline_ratio);
-    const size_t shown = std::min<size_t>(s.flag_stalls.size(), 5);
-    for (size_t i = 0; i < shown; ++i) {
-        const FlagStall& f = s.flag_stalls[i];
-        out += fmt::format("  {} {} on {}: {} cycles over {} waits\n", i == 0 ? "stalls:" : "       ", f.flag,
-                           launch.core_name(f.core), thousands(f.stall), thousands(f.waits));
+    // The flags that stalled most (a PipeBarrier<PIPE_ALL> waits for its own core's pipes, not for a flag:
+    // its stall shows in the S row above).
+    size_t shown = 0;
+    for (const FlagStall& f : s.flag_stalls) {
+        if (f.flag.starts_with("PipeBarrier")) continue;
+        out += fmt::format("  {} {} on {}: {} cycles over {} waits\n",
+                           shown == 0 ? "flag stalls:" : "            ", f.flag, launch.core_name(f.core),
+                           thousands(f.stall), thousands(f.waits));
+        if (++shown == 5) break;
     }
     return out;
 }
