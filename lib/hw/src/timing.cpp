@@ -78,6 +78,9 @@ class Simulator {
     uint64_t cube_cost(size_t i, const TraceEntry& e);
     // The end of what entry i waits for, or false while that is not yet timed.
     bool dependency(const TraceEntry& e, const CoreState& c, uint64_t& ready, uint32_t& after) const;
+    // Times slice i, whose start is set to what its issue and pipe allow: a later `dep` (the end of what it
+    // waits for, entry `dep_after`) makes the difference its stall.
+    void finish(size_t i, CoreState& c, uint64_t dep, uint32_t dep_after);
     bool step_scalar(CoreState& c);
     bool step_pipe(CoreState& c, int slot);
     void ub_samples();
@@ -241,6 +244,17 @@ bool Simulator::dependency(const TraceEntry& e, const CoreState& c, uint64_t& re
     return true;
 }
 
+void Simulator::finish(size_t i, CoreState& c, uint64_t dep, uint32_t dep_after) {
+    Slice& s = out_.slices[i];
+    if (dep > s.start) {
+        s.stall = dep - s.start;
+        s.bound = Bound::flag;
+        s.after = dep_after;
+    }
+    s.end = s.start + s.stall + cost(i, s, c);
+    s.timed = true;
+}
+
 bool Simulator::step_scalar(CoreState& c) {
     bool progress = false;
     while (c.next < c.stream.size()) {
@@ -264,13 +278,7 @@ bool Simulator::step_scalar(CoreState& c) {
         s.start = c.scalar;
         s.after = c.last_issued;
         s.bound = Bound::issue;
-        if (dep > s.start) {
-            s.stall = dep - s.start;
-            s.bound = Bound::flag;
-            s.after = dep_after;
-        }
-        s.end = s.start + s.stall + cost(i, s, c);
-        s.timed = true;
+        finish(i, c, dep, dep_after);
         c.scalar = s.end;
         c.last_issued = e.id;
         ++c.next;
@@ -298,13 +306,7 @@ bool Simulator::step_pipe(CoreState& c, int slot) {
             s.bound = Bound::pipe;
             s.after = c.last[p];
         }
-        if (dep > s.start) {
-            s.stall = dep - s.start;
-            s.bound = Bound::flag;
-            s.after = dep_after;
-        }
-        s.end = s.start + s.stall + cost(i, s, c);
-        s.timed = true;
+        finish(i, c, dep, dep_after);
         c.free[p] = s.end;
         c.last[p] = e.id;
         c.vector_work[p] = e.kind == InstrKind::plain;
