@@ -342,9 +342,10 @@ const bool registered = [] {
 
 }  // namespace
 
-// Properties 1-3, in shards (one ctest entry each, about 10 s) that differ in seed and in what they stress,
-// so that they differ under one EVG_PROPS_SEED too: the default mix (which also checks the coverage shares
-// and prints the distribution), mostly float data, and bigger graphs over more tiles.
+// Properties 1-3, in six shards (one ctest entry each, a few seconds) that differ in seed and in what they
+// stress, so that they differ under one EVG_PROPS_SEED too: the default mix (the first also checks the
+// coverage shares and prints the distribution), mostly float data, and bigger graphs over more tiles, twice
+// each.
 GenConfig float_heavy() {
     GenConfig g;
     g.float_share = 70;
@@ -358,29 +359,38 @@ GenConfig big_graphs() {
 }
 
 TEST(Props, ModelMatchesOracleAndCheckersAreClean) {
-    run_oracle_shard("Props/ModelMatchesOracleAndCheckersAreClean", 2000, 11, true);
+    run_oracle_shard("Props/ModelMatchesOracleAndCheckersAreClean", 3000, 11, true);
 }
 TEST(Props, ModelMatchesOracleShard2) {
-    run_oracle_shard("Props/ModelMatchesOracleShard2", 2000, 21, false, float_heavy());
+    run_oracle_shard("Props/ModelMatchesOracleShard2", 3000, 21, false, float_heavy());
 }
 TEST(Props, ModelMatchesOracleShard3) {
-    run_oracle_shard("Props/ModelMatchesOracleShard3", 2000, 31, false, big_graphs());
+    run_oracle_shard("Props/ModelMatchesOracleShard3", 3000, 31, false, big_graphs());
+}
+TEST(Props, ModelMatchesOracleShard4) {
+    run_oracle_shard("Props/ModelMatchesOracleShard4", 3000, 41, false);
+}
+TEST(Props, ModelMatchesOracleShard5) {
+    run_oracle_shard("Props/ModelMatchesOracleShard5", 3000, 51, false, float_heavy());
+}
+TEST(Props, ModelMatchesOracleShard6) {
+    run_oracle_shard("Props/ModelMatchesOracleShard6", 3000, 61, false, big_graphs());
 }
 
 TEST(Props, OutputDoesNotDependOnCoresComputeLengthOrSchedule) {
-    run_property("Props/OutputDoesNotDependOnCoresComputeLengthOrSchedule", invariance, 1500, 12);
+    run_property("Props/OutputDoesNotDependOnCoresComputeLengthOrSchedule", invariance, 4500, 12);
 }
 
 TEST(Props, CommutingInputsKeepsTheResult) {
-    run_property("Props/CommutingInputsKeepsTheResult", commute_property, 1000, 13);
+    run_property("Props/CommutingInputsKeepsTheResult", commute_property, 3000, 13);
 }
 
 TEST(Props, WideningThenNarrowingCastKeepsTheResult) {
-    run_property("Props/WideningThenNarrowingCastKeepsTheResult", widen_property, 1000, 14);
+    run_property("Props/WideningThenNarrowingCastKeepsTheResult", widen_property, 3000, 14);
 }
 
 TEST(Props, SplittingAnNaryComputeKeepsTheResult) {
-    run_property("Props/SplittingAnNaryComputeKeepsTheResult", split_property, 700, 15);
+    run_property("Props/SplittingAnNaryComputeKeepsTheResult", split_property, 2100, 15);
 }
 
 // The planted fault (§4): upstream's missing PipeBarrier<PIPE_V> after RowBroadcast races on AtlasA2. The
