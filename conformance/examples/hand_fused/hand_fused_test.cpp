@@ -1,8 +1,8 @@
 // Every hand-fused epilogue against its EVG (comparison.hpp): one test per example and chip, over the
-// examples' five shapes. A case fails when either run has a finding, when the hand-fused outputs are not
-// bit-identical to the EVG's, or when either fails the judge against the oracle. Each test merges its rows
-// into hand-fused-report.md in the working directory (under ctest: the build folder of conformance/), beside
-// the examples' examples-report.md.
+// examples' five shapes (example 12: four shapes with N = 128). A case fails when either run has a finding,
+// when the hand-fused outputs are not bit-identical to the EVG's, or when either fails the judge against the
+// oracle. Each test merges its rows into hand-fused-report.md in the working directory (under ctest: the
+// build folder of conformance/), beside the examples' examples-report.md.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
