@@ -372,4 +372,70 @@ struct Bias : PlainHostSide<BiasArgs> {
     }
 };
 
+// ---- quantised matmul example 12: D = half((float(C) * float(scale[j])) * float(perTokenScale[i]))
+// --------- C is int32 (int8 A and B). Mul3 multiplies left to right, rounding after each product, so the
+// hand body does the same: the scale row first, then each row's per-token scale.
+struct QuantArgs {
+    GM_ADDR scale = nullptr;      // half, 1 x n
+    GM_ADDR per_token = nullptr;  // half, m x 1
+    GM_ADDR d = nullptr;          // half, m x n
+    int64_t ld = 0;               // row stride of D
+};
+
+struct QuantScale : PlainHostSide<QuantArgs> {
+    // A row pitch of 16 int32 is a whole number of blocks of every UB type here (int32, float, half).
+    static constexpr uint32_t kPitchElems = kBlockElems<half>;
+    QuantArgs args;
+    AscendC::LocalTensor<int32_t> c[2];  // C, converted to float in place and multiplied in place
+    AscendC::LocalTensor<half> d[2];     // the half result
+    AscendC::LocalTensor<half> sc[2];    // the tile's columns of scale
+    AscendC::LocalTensor<float> fsc[2];  // float(scale)
+    AscendC::LocalTensor<half> tok[2];   // the tile's rows of perTokenScale, read by the scalar unit
+    explicit QuantScale(const QuantArgs& a) : args(a) {}
+
+    template <class ArchTag>
+    void carve(uint32_t off, uint32_t cl) {
+        const uint32_t max_rows = Catlass::RoundUp(cl / kPitchElems, kPitchElems);
+        for (int s = 0; s < 2; ++s) {
+            c[s] = take_ub<ArchTag, int32_t>(off, cl);
+            d[s] = take_ub<ArchTag, half>(off, cl);
+            sc[s] = take_ub<ArchTag, half>(off, cl);
+            fsc[s] = take_ub<ArchTag, float>(off, cl);
+            tok[s] = take_ub<ArchTag, half>(off, max_rows);
+        }
+    }
+    template <class ArchTag>
+    void load(const CTile<int32_t>& ct, const Tile& t) {
+        load_c(c[t.set], ct, t);
+        load_rows(sc[t.set], gm_of<half>(args.scale)[t.col0], 1, t.cols, t.cols, t.pitch);
+        load_rows(tok[t.set], gm_of<half>(args.per_token)[t.row0], 1, t.rows, t.rows,
+                  Catlass::RoundUp(t.rows, kBlockElems<half>));
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(static_cast<int32_t>(t.set));
+    }
+    template <class ArchTag>
+    void compute(const CTile<int32_t>& /*ct*/, const Tile& t) {
+        const uint32_t s = t.set, p = t.pitch, n = t.elems();
+        const auto cols = static_cast<int32_t>(t.cols);
+        const AscendC::LocalTensor<float> f = c[s].ReinterpretCast<float>();
+        // The two conversions are independent: no barrier between them.
+        AscendC::Cast(f, c[s], AscendC::RoundMode::CAST_NONE, n);
+        AscendC::Cast(fsc[s], sc[s], AscendC::RoundMode::CAST_NONE, t.cols);
+        vector_barrier<ArchTag>();
+        // Each row times the scale row, then times its own per-token scale (a scalar): the rows are
+        // disjoint, so only the dependency of a row's second product on its first needs a barrier.
+        for (uint32_t r = 0; r < t.rows; ++r) AscendC::Mul(f[r * p], f[r * p], fsc[s], cols);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(static_cast<int32_t>(s));
+        vector_barrier<ArchTag>();
+        for (uint32_t r = 0; r < t.rows; ++r)
+            AscendC::Muls(f[r * p], f[r * p], static_cast<float>(tok[s].GetValue(r)), cols);
+        vector_barrier<ArchTag>();
+        AscendC::Cast(d[s], f, AscendC::RoundMode::CAST_NONE, n);
+    }
+    template <class ArchTag>
+    void store(const Tile& t) {
+        store_rows(gm_of<half>(args.d)[t.row0 * args.ld + t.col0], d[t.set], t.rows, t.cols, args.ld,
+                   t.pitch);
+    }
+};
+
 }  // namespace evg::hand_fused
