@@ -13,6 +13,7 @@
 #include "evg/hw/numeric/convert.hpp"
 #include "evg/hw/numeric/vector_rules.hpp"
 #include "operands.hpp"
+#include "vector_compute.hpp"
 
 namespace AscendC::detail {
 
@@ -145,188 +146,6 @@ bool check_dtype(Core& c, VecOp op, DType t, Site site) {
     return check_table_dtype(c, table_op(op), t, site);
 }
 
-// NaN propagates; -0 orders below +0 (the oracle's rule), so max(-0, +0) = +0 and min(-0, +0) = -0.
-inline float nan_max(float a, float b) {
-    if (a != a || b != b) return NAN;
-    if (a == b) return std::signbit(a) ? b : a;
-    return a > b ? a : b;
-}
-inline float nan_min(float a, float b) {
-    if (a != a || b != b) return NAN;
-    if (a == b) return std::signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
-inline float apply_f(VecOp op, float a, float b, float s) {
-    switch (op) {
-        case VecOp::Add:
-            return a + b;
-        case VecOp::Sub:
-            return a - b;
-        case VecOp::Mul:
-            return a * b;
-        case VecOp::Div:
-            return a / b;
-        case VecOp::Max:
-            return nan_max(a, b);
-        case VecOp::Min:
-            return nan_min(a, b);
-        case VecOp::Prelu:
-            return a >= 0.0f ? a : a * b;
-        case VecOp::Adds:
-            return a + s;
-        case VecOp::Muls:
-            return a * s;
-        case VecOp::Maxs:
-            return nan_max(a, s);
-        case VecOp::Mins:
-            return nan_min(a, s);
-        case VecOp::DivsTensorScalar:
-            return a / s;
-        case VecOp::DivsScalarTensor:
-            return s / a;
-        case VecOp::LeakyRelu:
-            return a >= 0.0f ? a : a * s;
-        case VecOp::Exp:
-            return std::exp(a);
-        case VecOp::Ln:
-            return std::log(a);
-        case VecOp::Abs:
-            return std::fabs(a);
-        case VecOp::Relu:
-            return a != a ? a : (a > 0.0f ? a : 0.0f);
-        case VecOp::Sqrt:
-            return std::sqrt(a);
-        case VecOp::Rsqrt:
-            return 1.0f / std::sqrt(a);
-        case VecOp::Reciprocal:
-            return 1.0f / a;
-        case VecOp::Silu:
-            return a / (1.0f + std::exp(-a));
-        case VecOp::Duplicate:
-            return s;
-    }
-    return 0.0f;
-}
-
-inline int64_t apply_i(VecOp op, int64_t a, int64_t b, int64_t s) {
-    switch (op) {
-        case VecOp::Add:
-            return a + b;
-        case VecOp::Sub:
-            return a - b;
-        case VecOp::Mul:
-            return a * b;
-        case VecOp::Max:
-            return a > b ? a : b;
-        case VecOp::Min:
-            return a < b ? a : b;
-        case VecOp::Adds:
-            return a + s;
-        case VecOp::Muls:
-            return a * s;
-        case VecOp::Maxs:
-            return a > s ? a : s;
-        case VecOp::Mins:
-            return a < s ? a : s;
-        case VecOp::Relu:
-            return a > 0 ? a : 0;
-        case VecOp::Duplicate:
-            return s;
-        default:
-            return 0;
-    }
-}
-
-template <class T>
-struct Lane;
-template <>
-struct Lane<float> {
-    static float ld(const uint8_t* p) {
-        float v;
-        std::memcpy(&v, p, 4);
-        return v;
-    }
-    static void st(uint8_t* p, float v) { std::memcpy(p, &v, 4); }
-};
-template <>
-struct Lane<evg::hw::half> {
-    static float ld(const uint8_t* p) {
-        uint16_t b;
-        std::memcpy(&b, p, 2);
-        return evg::hw::half_to_float(b);
-    }
-    static void st(uint8_t* p, float v) {
-        uint16_t b = evg::hw::float_to_half(v, evg::hw::RoundMode::CAST_RINT);
-        std::memcpy(p, &b, 2);
-    }
-};
-template <>
-struct Lane<evg::hw::bfloat16> {
-    static float ld(const uint8_t* p) {
-        uint16_t b;
-        std::memcpy(&b, p, 2);
-        return evg::hw::bf16_to_float(b);
-    }
-    static void st(uint8_t* p, float v) {
-        uint16_t b = evg::hw::float_to_bf16(v, evg::hw::RoundMode::CAST_RINT);
-        std::memcpy(p, &b, 2);
-    }
-};
-template <class I>
-struct IntLane {
-    static int64_t ld(const uint8_t* p) {
-        I v;
-        std::memcpy(&v, p, sizeof(I));
-        return v;
-    }
-    static void st(uint8_t* p, int64_t v) {
-        I w = static_cast<I>(static_cast<std::make_unsigned_t<I>>(v));  // wraps
-        std::memcpy(p, &w, sizeof(I));
-    }
-};
-
-// dst[i] = op(a[i], b[i]) for count lanes; a or b may be null (unused).
-template <class L>
-void run_float(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, float s, uint64_t n, uint32_t es) {
-    for (uint64_t i = 0; i < n; ++i) {
-        float x = a ? L::ld(a + i * es) : 0.0f;
-        float y = b ? L::ld(b + i * es) : 0.0f;
-        L::st(d + i * es, apply_f(op, x, y, s));
-    }
-}
-template <class L>
-void run_int(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t s, uint64_t n, uint32_t es) {
-    for (uint64_t i = 0; i < n; ++i) {
-        int64_t x = a ? L::ld(a + i * es) : 0;
-        int64_t y = b ? L::ld(b + i * es) : 0;
-        L::st(d + i * es, apply_i(op, x, y, s));
-    }
-}
-
-void compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n) {
-    uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
-    switch (t) {
-        case DType::f32:
-            run_float<Lane<float>>(op, d, a, b, static_cast<float>(s), n, es);
-            break;
-        case DType::f16:
-            run_float<Lane<evg::hw::half>>(op, d, a, b, static_cast<float>(s), n, es);
-            break;
-        case DType::bf16:
-            run_float<Lane<evg::hw::bfloat16>>(op, d, a, b, static_cast<float>(s), n, es);
-            break;
-        case DType::i16:
-            run_int<IntLane<int16_t>>(op, d, a, b, static_cast<int64_t>(s), n, es);
-            break;
-        case DType::i32:
-            run_int<IntLane<int32_t>>(op, d, a, b, static_cast<int64_t>(s), n, es);
-            break;
-        default:
-            break;
-    }
-}
-
 // Output lane i is written iff all of its input lanes were.
 void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<Memory*, uint64_t>> ins,
                        uint64_t n, uint32_t in_es, uint32_t out_es) {
@@ -373,8 +192,8 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
             else
                 std::memset(pd.mem->written() + pd.off, 1, bytes);
         }
-        compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
-                qb ? qb->mem->data() + qb->off : nullptr, scalar, count);
+        vec_compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
+                    qb ? qb->mem->data() + qb->off : nullptr, scalar, count);
     };
     c.issue(std::move(in));
 }
