@@ -73,8 +73,11 @@ void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm
             }
             for (uint64_t o = 0; o + es <= s.len; o += es)
                 atomic_element(dm->data() + s.dst + o, sm->data() + s.src + o, adt, atomic);
-            for (uint64_t o = 0; o < s.len; ++o)
-                dm->written()[s.dst + o] = dm->written()[s.dst + o] && sm->written()[s.src + o];
+            uint8_t* dw = dm->unfolded_written(s.dst, s.len);
+            const uint8_t* sw = sm->unfolded_written(s.src, s.len);
+            for (uint64_t o = 0; o < s.len; ++o) dw[o] = dw[o] && sw[o];
+            dm->refold_written(s.dst, s.len);
+            sm->refold_written(s.src, s.len);
         }
         for (const auto& f : fills) {
             for (uint64_t o = 0; o < f.len; ++o)

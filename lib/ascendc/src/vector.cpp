@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "evg/hw/machine.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
@@ -152,15 +153,21 @@ void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<M
     bool all = true;
     for (auto [m, off] : ins) all &= m->first_unwritten(off, n * in_es) < 0;
     if (all) {
-        std::memset(dm->written() + d, 1, n * out_es);
+        dm->mark_written(d, n * out_es);
         return;
     }
+    // Lane by lane on the flag bytes, in ascending order (an input may overlap the output).
+    uint8_t* out = dm->unfolded_written(d, n * out_es);
+    std::vector<const uint8_t*> in_flags;
+    for (auto [m, off] : ins) in_flags.push_back(m->unfolded_written(off, n * in_es));
     for (uint64_t i = 0; i < n; ++i) {
         uint8_t w = 1;
-        for (auto [m, off] : ins)
-            for (uint32_t k = 0; k < in_es; ++k) w &= m->written()[off + i * in_es + k] ? 1 : 0;
-        std::memset(dm->written() + d + i * out_es, w, out_es);
+        for (const uint8_t* f : in_flags)
+            for (uint32_t k = 0; k < in_es; ++k) w &= f[i * in_es + k] ? 1 : 0;
+        std::memset(out + i * out_es, w, out_es);
     }
+    dm->refold_written(d, n * out_es);
+    for (auto [m, off] : ins) m->refold_written(off, n * in_es);
 }
 
 void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRef* a, const LocalRef* b,
@@ -190,7 +197,7 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
             else if (qa)
                 propagate_written(pd.mem, pd.off, {{qa->mem, qa->off}}, count, es, es);
             else
-                std::memset(pd.mem->written() + pd.off, 1, bytes);
+                pd.mem->mark_written(pd.off, bytes);
         }
         vec_compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
                     qb ? qb->mem->data() + qb->off : nullptr, scalar, count);

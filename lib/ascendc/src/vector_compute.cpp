@@ -61,82 +61,114 @@ void reference(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b
 constexpr size_t kBlock = 512;  // lanes per step: three 2 KiB float buffers on the stack
 
 template <VecOp Op>
-void float_block(float* __restrict z, const float* __restrict x, const float* __restrict y, float s,
-                 size_t n) {
+[[gnu::always_inline]] inline void float_lanes(float* __restrict z, const float* __restrict x,
+                                               const float* __restrict y, float s, size_t n) {
     for (size_t i = 0; i < n; ++i) z[i] = apply_f(Op, x[i], y[i], s);
 }
+
+// The block loop compiled for the build's target, and for AVX (eight lanes per instruction; no FMA, so every
+// operation still rounds on its own), which runs when the CPU has it.
+template <VecOp Op>
+struct PlainBlock {
+    static void run(float* __restrict z, const float* __restrict x, const float* __restrict y, float s,
+                    size_t n) {
+        float_lanes<Op>(z, x, y, s, n);
+    }
+};
+#if defined(__x86_64__) || defined(__i386__)
+template <VecOp Op>
+struct AvxBlock {
+    [[gnu::target("avx")]] static void run(float* __restrict z, const float* __restrict x,
+                                           const float* __restrict y, float s, size_t n) {
+        float_lanes<Op>(z, x, y, s, n);
+    }
+};
+#else
+template <VecOp Op>
+using AvxBlock = PlainBlock<Op>;
+#endif
 
 using FloatBlock = void (*)(float* __restrict, const float* __restrict, const float* __restrict, float,
                             size_t);
 
+template <template <VecOp> class Block>
 FloatBlock float_block_of(VecOp op) {
     switch (op) {
         case VecOp::Add:
-            return float_block<VecOp::Add>;
+            return Block<VecOp::Add>::run;
         case VecOp::Sub:
-            return float_block<VecOp::Sub>;
+            return Block<VecOp::Sub>::run;
         case VecOp::Mul:
-            return float_block<VecOp::Mul>;
+            return Block<VecOp::Mul>::run;
         case VecOp::Div:
-            return float_block<VecOp::Div>;
+            return Block<VecOp::Div>::run;
         case VecOp::Max:
-            return float_block<VecOp::Max>;
+            return Block<VecOp::Max>::run;
         case VecOp::Min:
-            return float_block<VecOp::Min>;
+            return Block<VecOp::Min>::run;
         case VecOp::Prelu:
-            return float_block<VecOp::Prelu>;
+            return Block<VecOp::Prelu>::run;
         case VecOp::Adds:
-            return float_block<VecOp::Adds>;
+            return Block<VecOp::Adds>::run;
         case VecOp::Muls:
-            return float_block<VecOp::Muls>;
+            return Block<VecOp::Muls>::run;
         case VecOp::Maxs:
-            return float_block<VecOp::Maxs>;
+            return Block<VecOp::Maxs>::run;
         case VecOp::Mins:
-            return float_block<VecOp::Mins>;
+            return Block<VecOp::Mins>::run;
         case VecOp::DivsTensorScalar:
-            return float_block<VecOp::DivsTensorScalar>;
+            return Block<VecOp::DivsTensorScalar>::run;
         case VecOp::DivsScalarTensor:
-            return float_block<VecOp::DivsScalarTensor>;
+            return Block<VecOp::DivsScalarTensor>::run;
         case VecOp::LeakyRelu:
-            return float_block<VecOp::LeakyRelu>;
+            return Block<VecOp::LeakyRelu>::run;
         case VecOp::Exp:
-            return float_block<VecOp::Exp>;
+            return Block<VecOp::Exp>::run;
         case VecOp::Ln:
-            return float_block<VecOp::Ln>;
+            return Block<VecOp::Ln>::run;
         case VecOp::Abs:
-            return float_block<VecOp::Abs>;
+            return Block<VecOp::Abs>::run;
         case VecOp::Relu:
-            return float_block<VecOp::Relu>;
+            return Block<VecOp::Relu>::run;
         case VecOp::Sqrt:
-            return float_block<VecOp::Sqrt>;
+            return Block<VecOp::Sqrt>::run;
         case VecOp::Rsqrt:
-            return float_block<VecOp::Rsqrt>;
+            return Block<VecOp::Rsqrt>::run;
         case VecOp::Reciprocal:
-            return float_block<VecOp::Reciprocal>;
+            return Block<VecOp::Reciprocal>::run;
         case VecOp::Silu:
-            return float_block<VecOp::Silu>;
+            return Block<VecOp::Silu>::run;
         case VecOp::Duplicate:
-            return float_block<VecOp::Duplicate>;
+            return Block<VecOp::Duplicate>::run;
     }
     return nullptr;
 }
 
-void load_lanes(DType t, const uint8_t* p, float* out, size_t n) {
-    if (t == DType::f16)
-        evg::hw::half_to_float_n(p, out, n);
-    else if (t == DType::bf16)
+// `fast`: the CPU's AVX/F16C paths (when it has them); otherwise the portable ones.
+void load_lanes(DType t, const uint8_t* p, float* out, size_t n, bool fast) {
+    if (t == DType::f16) {
+        if (fast)
+            evg::hw::half_to_float_n(p, out, n);
+        else
+            evg::hw::detail::half_to_float_n_portable(p, out, n);
+    } else if (t == DType::bf16) {
         evg::hw::bf16_to_float_n(p, out, n);
-    else
+    } else {
         std::memcpy(out, p, n * sizeof(float));
+    }
 }
 
-void store_lanes(DType t, uint8_t* p, const float* in, size_t n) {
-    if (t == DType::f16)
-        evg::hw::float_to_half_rne_n(in, p, n);
-    else if (t == DType::bf16)
+void store_lanes(DType t, uint8_t* p, const float* in, size_t n, bool fast) {
+    if (t == DType::f16) {
+        if (fast)
+            evg::hw::float_to_half_rne_n(in, p, n);
+        else
+            evg::hw::detail::float_to_half_rne_n_portable(in, p, n);
+    } else if (t == DType::bf16) {
         evg::hw::float_to_bf16_rne_n(in, p, n);
-    else
+    } else {
         std::memcpy(p, in, n * sizeof(float));
+    }
 }
 
 // A byte range [p, p + bytes) that overlaps [d, d + bytes) without starting at d.
@@ -152,6 +184,11 @@ void vec_compute_reference(VecOp op, DType t, uint8_t* d, const uint8_t* a, cons
 }
 
 void vec_compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n) {
+    vec_compute_on(true, op, t, d, a, b, s, n);
+}
+
+void vec_compute_on(bool fast_cpu, VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b,
+                    double s, uint64_t n) {
     if (t != DType::f32 && t != DType::f16 && t != DType::bf16) {  // integers: already one pass, lane by lane
         reference(op, t, d, a, b, s, n);
         return;
@@ -161,16 +198,18 @@ void vec_compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t*
         reference(op, t, d, a, b, s, n);
         return;
     }
-    const FloatBlock block = float_block_of(op);
+    // bulk_has_f16c() includes AVX with the OS saving its state.
+    const bool fast = fast_cpu && evg::hw::detail::bulk_has_f16c();
+    const FloatBlock block = fast ? float_block_of<AvxBlock>(op) : float_block_of<PlainBlock>(op);
     static constexpr float kZeros[kBlock] = {};
     float x[kBlock], y[kBlock], z[kBlock];
     const auto fs = static_cast<float>(s);
     for (uint64_t i = 0; i < n; i += kBlock) {
         const auto m = static_cast<size_t>(std::min<uint64_t>(kBlock, n - i));
-        if (a) load_lanes(t, a + i * es, x, m);
-        if (b) load_lanes(t, b + i * es, y, m);
+        if (a) load_lanes(t, a + i * es, x, m, fast);
+        if (b) load_lanes(t, b + i * es, y, m, fast);
         block(z, a ? x : kZeros, b ? y : kZeros, fs, m);
-        store_lanes(t, d + i * es, z, m);
+        store_lanes(t, d + i * es, z, m, fast);
     }
 }
 

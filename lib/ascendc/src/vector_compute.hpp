@@ -170,6 +170,9 @@ struct IntLane {
 // one in ascending order, each reading its inputs and then writing its output.
 void vec_compute(VecOp op, evg::hw::DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s,
                  uint64_t n);
+// vec_compute with the CPU's AVX / F16C paths (fast_cpu, when it has them) or the portable ones only.
+void vec_compute_on(bool fast_cpu, VecOp op, evg::hw::DType t, uint8_t* d, const uint8_t* a, const uint8_t* b,
+                    double s, uint64_t n);
 void vec_compute_reference(VecOp op, evg::hw::DType t, uint8_t* d, const uint8_t* a, const uint8_t* b,
                            double s, uint64_t n);
 

@@ -15,7 +15,7 @@
 
 namespace {
 
-using AscendC::detail::vec_compute;
+using AscendC::detail::vec_compute_on;
 using AscendC::detail::vec_compute_reference;
 using AscendC::detail::VecOp;
 using evg::hw::DType;
@@ -119,18 +119,21 @@ void expect_same(VecOp op, DType t, const Inputs& in, double s, int d_at) {
     std::memcpy(buf.data() + a_off, in.a.data(), bytes);
     std::memcpy(buf.data() + b_off, in.b.data(), bytes);
     const uint64_t d_off = d_at == 0 ? tail : d_at == 1 ? a_off : d_at == 2 ? a_off + es : a_off - es;
-    std::vector<uint8_t> fast = buf, ref = buf;
+    std::vector<uint8_t> ref = buf;
     const bool uses_a = op != VecOp::Duplicate, uses_b = is_binary(op);
-    vec_compute(op, t, fast.data() + d_off, uses_a ? fast.data() + a_off : nullptr,
-                uses_b ? fast.data() + b_off : nullptr, s, in.n);
     vec_compute_reference(op, t, ref.data() + d_off, uses_a ? ref.data() + a_off : nullptr,
                           uses_b ? ref.data() + b_off : nullptr, s, in.n);
-    if (fast == ref) return;
-    uint64_t i = 0;
-    while (fast[i] == ref[i]) ++i;
-    ADD_FAILURE() << AscendC::detail::vec_op_name(op) << " on " << evg::hw::dtype_name(t) << " scalar " << s
-                  << " destination " << d_at << ": byte " << i << " differs (" << int(fast[i]) << " vs "
-                  << int(ref[i]) << ")";
+    for (bool fast_cpu : {true, false}) {
+        std::vector<uint8_t> fast = buf;
+        vec_compute_on(fast_cpu, op, t, fast.data() + d_off, uses_a ? fast.data() + a_off : nullptr,
+                       uses_b ? fast.data() + b_off : nullptr, s, in.n);
+        if (fast == ref) continue;
+        uint64_t i = 0;
+        while (fast[i] == ref[i]) ++i;
+        ADD_FAILURE() << AscendC::detail::vec_op_name(op) << " on " << evg::hw::dtype_name(t) << " scalar "
+                      << s << " destination " << d_at << (fast_cpu ? " (CPU paths)" : " (portable)")
+                      << ": byte " << i << " differs (" << int(fast[i]) << " vs " << int(ref[i]) << ")";
+    }
 }
 
 class VectorCompute : public testing::TestWithParam<DType> {};

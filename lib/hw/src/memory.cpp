@@ -116,6 +116,8 @@ Memory::Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment
     }
     auto addr = reinterpret_cast<uintptr_t>(base_);
     data_ = base_ + (alignment - addr % alignment) % alignment;
+    const uint64_t chunks = (size_ + kChunk - 1) >> kChunkShift;
+    full_.assign((chunks + 63) / 64, 0);
 }
 
 Memory::~Memory() {
@@ -137,9 +139,48 @@ void Memory::shadow_instrs(std::vector<uint64_t>& out) const {
     if (shadow_) shadow_->instrs(out);
 }
 
+uint64_t Memory::chunk_end(uint64_t c) const {
+    return std::min(size_, (c + 1) << kChunkShift);
+}
+
+void Memory::set_chunk_full(uint64_t c, bool full) {
+    const uint64_t bit = uint64_t{1} << (c & 63);
+    if (full)
+        full_[c >> 6] |= bit;
+    else
+        full_[c >> 6] &= ~bit;
+}
+
+void Memory::unfold_chunk(uint64_t c) {
+    if (!chunk_full(c)) return;
+    const uint64_t begin = c << kChunkShift;
+    std::memset(written_ + begin, 1, chunk_end(c) - begin);
+    set_chunk_full(c, false);
+}
+
+void Memory::refold_chunk(uint64_t c) {
+    const uint64_t begin = c << kChunkShift;
+    set_chunk_full(c, std::memchr(written_ + begin, 0, chunk_end(c) - begin) == nullptr);
+}
+
 void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {
-    if (!contains(offset, bytes)) return;
-    std::memset(written_ + offset, value ? 1 : 0, bytes);
+    if (!contains(offset, bytes) || bytes == 0) return;
+    const uint64_t end = offset + bytes;
+    for (uint64_t c = offset >> kChunkShift; c <= (end - 1) >> kChunkShift; ++c) {
+        const uint64_t begin = c << kChunkShift, stop = chunk_end(c);
+        const uint64_t lo = std::max(offset, begin), hi = std::min(end, stop);
+        if (lo == begin && hi == stop) {  // the whole chunk
+            set_chunk_full(c, value);
+            if (!value) std::memset(written_ + lo, 0, hi - lo);
+        } else if (value) {
+            if (chunk_full(c)) continue;
+            std::memset(written_ + lo, 1, hi - lo);
+            refold_chunk(c);
+        } else {
+            unfold_chunk(c);
+            std::memset(written_ + lo, 0, hi - lo);
+        }
+    }
 }
 
 bool Memory::all_written(uint64_t offset, uint64_t bytes) const {
@@ -148,8 +189,61 @@ bool Memory::all_written(uint64_t offset, uint64_t bytes) const {
 
 int64_t Memory::first_unwritten(uint64_t offset, uint64_t bytes) const {
     if (!contains(offset, bytes)) return static_cast<int64_t>(offset);
-    const void* z = std::memchr(written_ + offset, 0, bytes);
-    return z ? static_cast<const uint8_t*>(z) - written_ : -1;
+    if (bytes == 0) return -1;
+    const uint64_t end = offset + bytes, last = (end - 1) >> kChunkShift;
+    for (uint64_t c = offset >> kChunkShift; c <= last; ++c) {
+        if ((c & 63) == 0 && c + 63 <= last && full_[c >> 6] == ~uint64_t{0}) {
+            c += 63;  // 64 written chunks
+            continue;
+        }
+        if (chunk_full(c)) continue;
+        const uint64_t lo = std::max(offset, c << kChunkShift), hi = std::min(end, chunk_end(c));
+        if (const void* z = std::memchr(written_ + lo, 0, hi - lo))
+            return static_cast<const uint8_t*>(z) - written_;
+    }
+    return -1;
+}
+
+void Memory::read_written(uint64_t offset, uint64_t bytes, uint8_t* out) const {
+    if (!contains(offset, bytes)) {
+        std::memset(out, 0, bytes);
+        return;
+    }
+    if (bytes == 0) return;
+    const uint64_t end = offset + bytes;
+    for (uint64_t c = offset >> kChunkShift; c <= (end - 1) >> kChunkShift; ++c) {
+        const uint64_t lo = std::max(offset, c << kChunkShift), hi = std::min(end, chunk_end(c));
+        if (chunk_full(c))
+            std::memset(out + (lo - offset), 1, hi - lo);
+        else
+            std::memcpy(out + (lo - offset), written_ + lo, hi - lo);
+    }
+}
+
+uint8_t* Memory::unfolded_written(uint64_t offset, uint64_t bytes) {
+    if (contains(offset, bytes) && bytes != 0)
+        for (uint64_t c = offset >> kChunkShift; c <= (offset + bytes - 1) >> kChunkShift; ++c)
+            unfold_chunk(c);
+    return written_ + offset;
+}
+
+void Memory::refold_written(uint64_t offset, uint64_t bytes) {
+    if (!contains(offset, bytes) || bytes == 0) return;
+    for (uint64_t c = offset >> kChunkShift; c <= (offset + bytes - 1) >> kChunkShift; ++c)
+        if (!chunk_full(c)) refold_chunk(c);
+}
+
+void Memory::copy_written(uint64_t offset, Memory& src, uint64_t src_offset, uint64_t bytes) {
+    if (!contains(offset, bytes) || !src.contains(src_offset, bytes) || bytes == 0) return;
+    if (src.first_unwritten(src_offset, bytes) < 0) {
+        mark_written(offset, bytes, true);
+        return;
+    }
+    const uint8_t* from = src.unfolded_written(src_offset, bytes);
+    uint8_t* to = unfolded_written(offset, bytes);
+    std::memmove(to, from, bytes);
+    refold_written(offset, bytes);
+    src.refold_written(src_offset, bytes);
 }
 
 }  // namespace evg::hw
