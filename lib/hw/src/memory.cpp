@@ -53,10 +53,18 @@ class BlockPool {
         held_ -= bytes;
         return p;
     }
-    // `dirty`: no byte at or above it was written (a hint: bytes above it are cleared as well, only slower).
-    void give(void* p, size_t bytes, size_t dirty) {
+    // `dirty`: no byte at or above it was written. A hint unless `exact`: bytes above it are cleared as well,
+    // only slower. When exact (the owner wrote every byte of the block itself and knows its extent) only
+    // [0, dirty) is cleared: the rest is still as zero as it was handed out.
+    void give(void* p, size_t bytes, size_t dirty, bool exact) {
         if (held_ + bytes > kMaxHeld) {
             munmap(p, bytes);
+            return;
+        }
+        if (exact) {
+            std::memset(p, 0, std::min(bytes, dirty));
+            free_[bytes].push_back(p);
+            held_ += bytes;
             return;
         }
         const size_t cleared = std::min(bytes, (dirty + kPage - 1) / kPage * kPage);
@@ -90,12 +98,12 @@ void* zeroed_block(size_t bytes, bool pooled) {
     return p == MAP_FAILED ? nullptr : p;
 }
 
-void free_block(void* p, size_t bytes, bool pooled, size_t dirty) {
+void free_block(void* p, size_t bytes, bool pooled, size_t dirty, bool exact = false) {
     if (!p) return;
     if (bytes < kMapFrom)
         std::free(p);
     else if (pooled && !pool_gone)
-        block_pool().give(p, bytes, dirty);
+        block_pool().give(p, bytes, dirty, exact);
     else
         munmap(p, bytes);
 }
@@ -123,7 +131,8 @@ Memory::Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment
 Memory::~Memory() {
     const auto skew = static_cast<size_t>(data_ - base_);
     free_block(base_, base_bytes_, pooled(), skew + peak_);
-    free_block(written_, written_bytes_, pooled(), peak_);
+    // Only Memory writes the flag bytes, and it notes how far (flags_dirty_).
+    free_block(written_, written_bytes_, pooled(), flags_dirty_, true);
 }
 
 RaceShadow& Memory::shadow() {
@@ -154,6 +163,7 @@ void Memory::set_chunk_full(uint64_t c, bool full) {
 void Memory::unfold_chunk(uint64_t c) {
     if (!chunk_full(c)) return;
     const uint64_t begin = c << kChunkShift;
+    flags_dirty_ = std::max(flags_dirty_, chunk_end(c));
     std::memset(written_ + begin, 1, chunk_end(c) - begin);
     set_chunk_full(c, false);
 }
@@ -169,17 +179,20 @@ void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {
     for (uint64_t c = offset >> kChunkShift; c <= (end - 1) >> kChunkShift; ++c) {
         const uint64_t begin = c << kChunkShift, stop = chunk_end(c);
         const uint64_t lo = std::max(offset, begin), hi = std::min(end, stop);
-        if (lo == begin && hi == stop) {  // the whole chunk
+        if (lo == begin && hi == stop) {  // the whole chunk: a bit (and its bytes zeroed when unwritten)
             set_chunk_full(c, value);
-            if (!value) std::memset(written_ + lo, 0, hi - lo);
+            if (value) continue;
         } else if (value) {
             if (chunk_full(c)) continue;
+            flags_dirty_ = std::max(flags_dirty_, hi);
             std::memset(written_ + lo, 1, hi - lo);
             refold_chunk(c);
+            continue;
         } else {
             unfold_chunk(c);
-            std::memset(written_ + lo, 0, hi - lo);
         }
+        flags_dirty_ = std::max(flags_dirty_, hi);
+        std::memset(written_ + lo, 0, hi - lo);
     }
 }
 
@@ -221,6 +234,7 @@ void Memory::read_written(uint64_t offset, uint64_t bytes, uint8_t* out) const {
 }
 
 uint8_t* Memory::unfolded_written(uint64_t offset, uint64_t bytes) {
+    if (contains(offset, bytes)) flags_dirty_ = std::max(flags_dirty_, offset + bytes);  // the caller writes
     if (contains(offset, bytes) && bytes != 0)
         for (uint64_t c = offset >> kChunkShift; c <= (offset + bytes - 1) >> kChunkShift; ++c)
             unfold_chunk(c);

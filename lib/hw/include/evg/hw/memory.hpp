@@ -76,9 +76,10 @@ class Memory {
     size_t base_bytes_;
     size_t written_bytes_;
     uint8_t* data_;
-    uint8_t* written_;  // one flag byte per byte, read where the chunk's bit in full_ is clear
-    std::vector<uint64_t>
-        full_;  // bit c: every byte of chunk c (bytes [256c, 256c + 256) within size_) is written
+    uint8_t* written_;          // one flag byte per byte, read where the chunk's bit in full_ is clear
+    uint64_t flags_dirty_ = 0;  // no flag byte at or above it was written
+    // Bit c: every byte of chunk c (bytes [256c, 256c + 256) within size_) is written.
+    std::vector<uint64_t> full_;
     uint64_t peak_ = 0;
     static constexpr unsigned kChunkShift = 8;
     static constexpr uint64_t kChunk = uint64_t{1} << kChunkShift;
