@@ -147,6 +147,29 @@ bool check_dtype(Core& c, VecOp op, DType t, Site site) {
     return check_table_dtype(c, table_op(op), t, site);
 }
 
+// Whether every flag byte of one lane is set (flags are 0 or 1: a 2-, 4- or 8-byte lane is one compare).
+inline bool lane_written(const uint8_t* f, uint32_t es) {
+    switch (es) {
+        case 2: {
+            uint16_t v;
+            std::memcpy(&v, f, 2);
+            return v == 0x0101u;
+        }
+        case 4: {
+            uint32_t v;
+            std::memcpy(&v, f, 4);
+            return v == 0x01010101u;
+        }
+        case 8: {
+            uint64_t v;
+            std::memcpy(&v, f, 8);
+            return v == 0x0101010101010101u;
+        }
+        default:
+            return std::memchr(f, 0, es) == nullptr;
+    }
+}
+
 // Output lane i is written iff all of its input lanes were.
 void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<Memory*, uint64_t>> ins,
                        uint64_t n, uint32_t in_es, uint32_t out_es) {
@@ -161,10 +184,9 @@ void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<M
     std::vector<const uint8_t*> in_flags;
     for (auto [m, off] : ins) in_flags.push_back(m->unfolded_written(off, n * in_es));
     for (uint64_t i = 0; i < n; ++i) {
-        uint8_t w = 1;
-        for (const uint8_t* f : in_flags)
-            for (uint32_t k = 0; k < in_es; ++k) w &= f[i * in_es + k] ? 1 : 0;
-        std::memset(out + i * out_es, w, out_es);
+        bool w = true;
+        for (const uint8_t* f : in_flags) w = w && lane_written(f + i * in_es, in_es);
+        std::memset(out + i * out_es, w ? 1 : 0, out_es);
     }
     dm->refold_written(d, n * out_es);
     for (auto [m, off] : ins) m->refold_written(off, n * in_es);
