@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "evg/hw/device.hpp"
+#include "evg/hw/instr_pool.hpp"
 #include "evg/hw/machine.hpp"
 
 namespace AscendC::detail {
@@ -71,10 +72,10 @@ std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes,
     return Place{r->mem, r->offset};
 }
 
-std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Site site) {
-    auto in = std::make_unique<evg::hw::Instr>();
+std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view op, Site site) {
+    auto in = evg::hw::take_instr();
     in->pipe = pipe;
-    in->op = std::move(op);
+    in->op.assign(op);  // into the recycled name's storage
     in->site = site;
     return in;
 }

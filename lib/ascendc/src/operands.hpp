@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ascendc/tensor.hpp"
 #include "evg/hw/core.hpp"
@@ -22,7 +23,7 @@ std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t
 std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes, uint32_t align,
                                 const std::string& what, Site site);
 
-std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Site site);
+std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view op, Site site);
 
 // Copies bytes and their written-shadow. When the destination is GM, never-written source bytes are reported
 // (uninit_to_gm) against instruction `in`; returns false if it reported.

@@ -1,11 +1,14 @@
 #include "evg/hw/core.hpp"
 
+#include "evg/hw/instr_pool.hpp"
+
 #include <fmt/format.h>
 
 #include <exception>
 #include <optional>
 
 #include "evg/hw/error.hpp"
+#include "evg/hw/instr_pool.hpp"
 #include "evg/hw/machine.hpp"
 
 namespace evg::hw {
@@ -71,11 +74,11 @@ bool Core::abort_guard() {
     return true;
 }
 
-std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string op, Site site) {
-    auto in = std::make_unique<Instr>();
+std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string_view op, Site site) {
+    auto in = take_instr();
     in->pipe = p;
     in->kind = k;
-    in->op = std::move(op);
+    in->op.assign(op);  // into the recycled name's storage
     in->site = site;
     return in;
 }
@@ -127,6 +130,7 @@ void Core::scalar(std::unique_ptr<Instr> in) {
     for (const auto& a : in->accesses)
         if (a.write && a.mem && a.mem->kind() == MemKind::GM && a.begin < a.end)
             dc.write(a.mem, a.begin, a.end, index_, in->id);
+    recycle_instr(std::move(in));
     end_call();
 }
 
@@ -154,7 +158,7 @@ void Core::dcache_check_issue(Instr& in) {
 void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string op, Site site) {
     if (abort_guard()) return;
     begin_call(false, site);
-    auto in = make(Pipe::S, InstrKind::plain, std::move(op), site);
+    auto in = make(Pipe::S, InstrKind::plain, op, site);
     if (!on_scalar(*in)) return;
     if (entire || mem) machine_.dcache().clean(index_, entire ? nullptr : mem, begin, end);
     end_call();

@@ -190,7 +190,7 @@ class Core {
     bool abort_guard();  // true when this call must do nothing
     // Numbers an instruction of the scalar unit, which runs now and in order; false when over budget.
     bool on_scalar(Instr& in);
-    std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string op, Site site);
+    std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string_view op, Site site);
 
     // Program calls: begin_call numbers the call (stream position, and sync index when `sync`), issuing first
     // any moved SetFlag due before this position; end_call releases moved WaitFlags whose distance ran out.
