@@ -323,7 +323,7 @@ void fixpipe_ub(const LocalRef& dst, DType dt, const LocalRef& src, DType st, co
     if (c.machine().config().checks.memory && dst.addr % align != 0)
         fail(c, ViolationKind::misaligned, op,
              fmt::format("dst address {} in {} is not {}-byte aligned", dst.addr, ub->name(), align), site);
-    ub->note_touch(dst.addr + bytes);
+    ub->note_touch(dst.addr, dst.addr + bytes);
     FixPlan f{*s,
               Place{ub, dst.addr},
               st,

@@ -39,7 +39,7 @@ std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t
         c.violate(ViolationKind::misaligned,
                   fmt::format("{} address {} in {} is not {}-byte aligned", what, t.addr, m->name(), align),
                   {c.site_location(what, site)});
-    if (bytes) m->note_touch(t.addr + bytes);
+    if (bytes) m->note_touch(t.addr, t.addr + bytes);
     return Place{m, t.addr};
 }
 

@@ -55,8 +55,12 @@ class BlockPool {
     }
     // `dirty`: no byte at or above it was written. A hint unless `exact`: bytes above it are cleared as well,
     // only slower. When exact (the owner wrote every byte of the block itself and knows its extent) only
-    // [0, dirty) is cleared: the rest is still as zero as it was handed out.
-    void give(void* p, size_t bytes, size_t dirty, bool exact) {
+    // [0, dirty) is cleared: the rest is still as zero as it was handed out. `touched`, when given, names the
+    // pages below `dirty` that may have been written (bit i: page i): only those are cleared with memset, and
+    // the others are handed back to the OS like the pages above `dirty` (clearing a page the launch never
+    // touched faulted it in just to zero it).
+    void give(void* p, size_t bytes, size_t dirty, bool exact,
+              const std::vector<uint64_t>* touched = nullptr) {
         if (held_ + bytes > kMaxHeld) {
             munmap(p, bytes);
             return;
@@ -68,11 +72,26 @@ class BlockPool {
             return;
         }
         const size_t cleared = std::min(bytes, (dirty + kPage - 1) / kPage * kPage);
-        std::memset(p, 0, cleared);
-        if (cleared < bytes &&
-            madvise(static_cast<uint8_t*>(p) + cleared, bytes - cleared, MADV_DONTNEED) != 0) {
-            munmap(p, bytes);
-            return;
+        const size_t pages = (bytes + kPage - 1) / kPage,
+                     dirty_pages = cleared / kPage + (cleared % kPage != 0);
+        const auto to_clear = [&](size_t page) {
+            if (page >= dirty_pages) return false;
+            if (!touched) return true;
+            return page / 64 < touched->size() && (((*touched)[page / 64] >> (page % 64)) & 1) != 0;
+        };
+        auto* base = static_cast<uint8_t*>(p);
+        for (size_t i = 0; i < pages;) {
+            const bool clear = to_clear(i);
+            size_t j = i + 1;
+            while (j < pages && to_clear(j) == clear) ++j;
+            const size_t begin = i * kPage, end = std::min(bytes, j * kPage);
+            if (clear) {
+                std::memset(base + begin, 0, end - begin);
+            } else if (madvise(base + begin, end - begin, MADV_DONTNEED) != 0) {
+                munmap(p, bytes);
+                return;
+            }
+            i = j;
         }
         free_[bytes].push_back(p);
         held_ += bytes;
@@ -98,12 +117,13 @@ void* zeroed_block(size_t bytes, bool pooled) {
     return p == MAP_FAILED ? nullptr : p;
 }
 
-void free_block(void* p, size_t bytes, bool pooled, size_t dirty, bool exact = false) {
+void free_block(void* p, size_t bytes, bool pooled, size_t dirty, bool exact = false,
+                const std::vector<uint64_t>* touched = nullptr) {
     if (!p) return;
     if (bytes < kMapFrom)
         std::free(p);
     else if (pooled && !pool_gone)
-        block_pool().give(p, bytes, dirty, exact);
+        block_pool().give(p, bytes, dirty, exact, touched);
     else
         munmap(p, bytes);
 }
@@ -130,7 +150,7 @@ Memory::Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment
 
 Memory::~Memory() {
     const auto skew = static_cast<size_t>(data_ - base_);
-    free_block(base_, base_bytes_, pooled(), skew + peak_);
+    free_block(base_, base_bytes_, pooled(), skew + peak_, false, &touched_pages_);
     // Only Memory writes the flag bytes, and it notes how far (flags_dirty_).
     free_block(written_, written_bytes_, pooled(), flags_dirty_, true);
 }
@@ -146,6 +166,15 @@ void Memory::reset_shadow() {
 
 void Memory::shadow_instrs(std::vector<uint64_t>& out) const {
     if (shadow_) shadow_->instrs(out);
+}
+
+void Memory::note_touch(uint64_t begin, uint64_t end) {
+    if (end > peak_) peak_ = end;
+    if (begin >= end) return;
+    const auto skew = static_cast<uint64_t>(data_ - base_);
+    const uint64_t first = (skew + begin) / kPage, last = (skew + end - 1) / kPage;
+    if (last / 64 >= touched_pages_.size()) touched_pages_.resize(last / 64 + 1, 0);
+    for (uint64_t pg = first; pg <= last; ++pg) touched_pages_[pg / 64] |= uint64_t{1} << (pg % 64);
 }
 
 uint64_t Memory::chunk_end(uint64_t c) const {

@@ -60,9 +60,10 @@ class Memory {
 
     // Highest byte end any instruction touched (UB peak).
     uint64_t peak() const { return peak_; }
-    void note_touch(uint64_t end) {
-        if (end > peak_) peak_ = end;
-    }
+    // An instruction touches [begin, end): raises the peak, and notes the pages, so that the storage goes
+    // back to the pool clearing only them (whatever else was written is cleared too, only slower).
+    void note_touch(uint64_t begin, uint64_t end);
+    void note_touch(uint64_t end) { note_touch(0, end); }
 
   private:
     // A core's local memory: its storage is recycled for the next launch's (GM allocations, which the host
@@ -76,8 +77,9 @@ class Memory {
     size_t base_bytes_;
     size_t written_bytes_;
     uint8_t* data_;
-    uint8_t* written_;          // one flag byte per byte, read where the chunk's bit in full_ is clear
-    uint64_t flags_dirty_ = 0;  // no flag byte at or above it was written
+    uint8_t* written_;  // one flag byte per byte, read where the chunk's bit in full_ is clear
+    std::vector<uint64_t> touched_pages_;  // bit i: page i of the data allocation (from base_) was touched
+    uint64_t flags_dirty_ = 0;             // no flag byte at or above it was written
     // Bit c: every byte of chunk c (bytes [256c, 256c + 256) within size_) is written.
     std::vector<uint64_t> full_;
     uint64_t peak_ = 0;
