@@ -197,11 +197,11 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
     if (c.aborting()) return;
     if (!check_dtype(c, op, t, site) || count == 0) return;
     uint64_t bytes = count * static_cast<uint64_t>(evg::hw::dtype_size(t));
-    std::string name = vec_op_name(op);
-    auto d = local_operand(c, dst, bytes, name + " dst", site);
+    const std::string_view name = vec_op_name(op);
+    auto d = local_operand(c, dst, bytes, OperandName(name, "dst"), site);
     std::optional<Place> pa, pb;
-    if (a) pa = local_operand(c, *a, bytes, name + " src0", site);
-    if (b) pb = local_operand(c, *b, bytes, name + " src1", site);
+    if (a) pa = local_operand(c, *a, bytes, OperandName(name, "src0"), site);
+    if (b) pb = local_operand(c, *b, bytes, OperandName(name, "src1"), site);
     if (!d || (a && !pa) || (b && !pb)) return;
     auto in = new_instr(Pipe::V, name, site);
     if (pa) in->accesses.push_back({pa->mem, pa->off, pa->off + bytes, false, false});
@@ -258,8 +258,8 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
     if (count == 0) return;
     uint32_t ti = static_cast<uint32_t>(evg::hw::dtype_size(from)),
              to_ = static_cast<uint32_t>(evg::hw::dtype_size(to));
-    auto s = local_operand(c, src, count * ti, name + " src", site);
-    auto d = local_operand(c, dst, count * to_, name + " dst", site);
+    auto s = local_operand(c, src, count * ti, OperandName(name, "src"), site);
+    auto d = local_operand(c, dst, count * to_, OperandName(name, "dst"), site);
     if (!s || !d) return;
     auto in = new_instr(Pipe::V, name, site);
     in->accesses.push_back({s->mem, s->off, s->off + count * ti, false, false});
@@ -294,9 +294,9 @@ void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, con
     if (!check_table_dtype(c, op, t, site)) return;
     if (count == 0) return;
     uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
-    auto s = local_operand(c, src, count * es, std::string(name) + " src", site);
-    auto d = local_operand(c, dst, es, std::string(name) + " dst", site);
-    auto w = local_operand(c, work, 32, std::string(name) + " work", site);
+    auto s = local_operand(c, src, count * es, OperandName(name, "src"), site);
+    auto d = local_operand(c, dst, es, OperandName(name, "dst"), site);
+    auto w = local_operand(c, work, 32, OperandName(name, "work"), site);
     if (!s || !d || !w) return;
     auto in = new_instr(Pipe::V, name, site);
     in->accesses.push_back({s->mem, s->off, s->off + count * es, false, false});
