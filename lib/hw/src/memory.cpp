@@ -205,23 +205,49 @@ void Memory::refold_chunk(uint64_t c) {
 void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {
     if (!contains(offset, bytes) || bytes == 0) return;
     const uint64_t end = offset + bytes;
-    for (uint64_t c = offset >> kChunkShift; c <= (end - 1) >> kChunkShift; ++c) {
-        const uint64_t begin = c << kChunkShift, stop = chunk_end(c);
-        const uint64_t lo = std::max(offset, begin), hi = std::min(end, stop);
-        if (lo == begin && hi == stop) {  // the whole chunk: a bit (and its bytes zeroed when unwritten)
-            set_chunk_full(c, value);
-            if (value) continue;
-        } else if (value) {
-            if (chunk_full(c)) continue;
+    // The chunks the range covers whole, [whole_begin, whole_end), are a run of bits; at most two partial
+    // chunks (at the ends) go byte by byte.
+    const uint64_t whole_begin = (offset + kChunk - 1) >> kChunkShift;
+    const uint64_t whole_end = end == size_ ? (end + kChunk - 1) >> kChunkShift : end >> kChunkShift;
+    const auto partial = [&](uint64_t c) {
+        const uint64_t lo = std::max(offset, c << kChunkShift), hi = std::min(end, chunk_end(c));
+        if (value) {
+            if (chunk_full(c)) return;
             flags_dirty_ = std::max(flags_dirty_, hi);
             std::memset(written_ + lo, 1, hi - lo);
             refold_chunk(c);
-            continue;
         } else {
             unfold_chunk(c);
+            flags_dirty_ = std::max(flags_dirty_, hi);
+            std::memset(written_ + lo, 0, hi - lo);
         }
+    };
+    if (whole_begin >= whole_end) {  // no whole chunk: one or two partial ones
+        for (uint64_t c = offset >> kChunkShift; c <= (end - 1) >> kChunkShift; ++c) partial(c);
+        return;
+    }
+    if (offset < (whole_begin << kChunkShift)) partial(whole_begin - 1);
+    set_chunks_full(whole_begin, whole_end, value);
+    if (!value) {  // unwritten whole chunks: their bytes become authoritative, all zero
+        const uint64_t lo = whole_begin << kChunkShift, hi = std::min(size_, whole_end << kChunkShift);
         flags_dirty_ = std::max(flags_dirty_, hi);
         std::memset(written_ + lo, 0, hi - lo);
+    }
+    if ((whole_end << kChunkShift) < end) partial(whole_end);
+}
+
+void Memory::set_chunks_full(uint64_t begin, uint64_t end, bool full) {
+    while (begin < end) {
+        const uint64_t word = begin >> 6, first = begin & 63;
+        const uint64_t last =
+            std::min<uint64_t>(64, first + (end - begin));  // bits [first, last) of the word
+        const uint64_t mask =
+            (last == 64 ? ~uint64_t{0} : (uint64_t{1} << last) - 1) & ~((uint64_t{1} << first) - 1);
+        if (full)
+            full_[word] |= mask;
+        else
+            full_[word] &= ~mask;
+        begin += last - first;
     }
 }
 

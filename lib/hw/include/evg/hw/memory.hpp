@@ -87,6 +87,7 @@ class Memory {
     static constexpr uint64_t kChunk = uint64_t{1} << kChunkShift;
     bool chunk_full(uint64_t c) const { return ((full_[c >> 6] >> (c & 63)) & 1) != 0; }
     void set_chunk_full(uint64_t c, bool full);
+    void set_chunks_full(uint64_t begin, uint64_t end, bool full);  // chunks [begin, end)
     uint64_t chunk_end(uint64_t c) const;  // one past the last byte of chunk c that is inside the memory
     // Makes chunk c's flag bytes authoritative (all 1 if its bit was set) and clears the bit.
     void unfold_chunk(uint64_t c);
