@@ -155,7 +155,8 @@ void Core::dcache_check_issue(Instr& in) {
     };
 }
 
-void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string op, Site site) {
+void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string_view op,
+                        Site site) {
     if (abort_guard()) return;
     begin_call(false, site);
     auto in = make(Pipe::S, InstrKind::plain, op, site);

@@ -123,7 +123,7 @@ class Core {
     void set_atomic(AtomicOp op, DType t, Site site);
     // DataCacheCleanAndInvalid: GM bytes this core's scalar unit wrote are written back from its data cache.
     // `entire`: the whole cache (ENTIRE_DATA_CACHE); else the bytes [begin, end) of `mem` (none when null).
-    void dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string op, Site site);
+    void dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string_view op, Site site);
     AtomicOp atomic_op() const { return atomic_; }
     DType atomic_dtype() const { return atomic_dtype_; }
 
