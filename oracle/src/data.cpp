@@ -69,19 +69,34 @@ std::vector<Real> special_values(DType t) {
     return v;
 }
 
+// t[i] = value(k_i) for k_i drawn uniformly from [lo, hi], in draw order. When the range has fewer values
+// than the tensor has elements (test data: small integers), each value is encoded once and its bits reused;
+// the bits are those of set_value either way.
+template <class Value>
+void fill_drawn(HostTensor& t, std::int64_t lo, std::int64_t hi, std::uint64_t seed, Value value) {
+    std::mt19937_64 rng(seed);
+    const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
+    if (span == 0 || span > 4096 || span > t.size()) {
+        for (std::size_t i = 0; i < t.size(); ++i) t.set_value(i, value(draw_int(rng, lo, hi)));
+        return;
+    }
+    std::vector<std::uint64_t> bits(span);
+    for (std::uint64_t k = 0; k < span; ++k)
+        bits[k] = encode(t.dtype(), value(lo + static_cast<std::int64_t>(k)));
+    for (std::size_t i = 0; i < t.size(); ++i)
+        t.set_bits(i, bits[static_cast<std::uint64_t>(draw_int(rng, lo, hi) - lo)]);
+}
+
 }  // namespace
 
 void fill_integers(HostTensor& t, std::int64_t lo, std::int64_t hi, std::uint64_t seed) {
     check_range(lo, hi, "fill_integers");
-    std::mt19937_64 rng(seed);
-    for (std::size_t i = 0; i < t.size(); ++i) t.set_value(i, static_cast<Real>(draw_int(rng, lo, hi)));
+    fill_drawn(t, lo, hi, seed, [](std::int64_t k) { return static_cast<Real>(k); });
 }
 
 void fill_dyadic(HostTensor& t, std::int64_t k_lo, std::int64_t k_hi, int j, std::uint64_t seed) {
     check_range(k_lo, k_hi, "fill_dyadic");
-    std::mt19937_64 rng(seed);
-    for (std::size_t i = 0; i < t.size(); ++i)
-        t.set_value(i, std::ldexp(static_cast<Real>(draw_int(rng, k_lo, k_hi)), -j));
+    fill_drawn(t, k_lo, k_hi, seed, [j](std::int64_t k) { return std::ldexp(static_cast<Real>(k), -j); });
 }
 
 void fill_uniform(HostTensor& t, double lo, double hi, std::uint64_t seed) {

@@ -146,7 +146,8 @@ std::optional<Place> fixpipe_src(Core& c, const std::string& op, DType dt, const
     }
     if (p.m == 0 || p.n == 0) return std::nullopt;
     uint64_t ss = static_cast<uint64_t>(evg::hw::dtype_size(st));
-    return local_operand(c, src, (uint64_t(p.m) - 1) * p.srcStride * ss + p.n * ss, op + " src", site);
+    return local_operand(c, src, (uint64_t(p.m) - 1) * p.srcStride * ss + p.n * ss, OperandName(op, "src"),
+                         site);
 }
 
 }  // namespace
@@ -158,8 +159,8 @@ void load_data(const LocalRef& dst, const LocalRef& src, uint64_t bytes, Site si
     if (!require_aic(c, op, site) || !require_mem(c, src, {MemKind::L1}, op, "the source (A1/B1)", site) ||
         !require_mem(c, dst, {MemKind::L0A, MemKind::L0B}, op, "the destination (A2/B2)", site) || bytes == 0)
         return;
-    auto s = local_operand(c, src, bytes, op + " src", site);
-    auto d = local_operand(c, dst, bytes, op + " dst", site);
+    auto s = local_operand(c, src, bytes, OperandName(op, "src"), site);
+    auto d = local_operand(c, dst, bytes, OperandName(op, "dst"), site);
     if (!s || !d) return;
     auto in = new_instr(Pipe::MTE1, op, site);
     in->accesses.push_back({s->mem, s->off, s->off + bytes, false, false});
@@ -197,9 +198,9 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
     if (p.m == 0 || p.n == 0 || p.k == 0) return;  // nothing to compute: no instruction
     const uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(at)), cs = 4;
     const uint64_t m = p.m, n = p.n, k = p.k;
-    auto pa = local_operand(c, a, m * k * es, op + " A", site);
-    auto pb = local_operand(c, b, k * n * es, op + " B", site);
-    auto pc = local_operand(c, cref, m * n * cs, op + " C", site);
+    auto pa = local_operand(c, a, m * k * es, OperandName(op, "A"), site);
+    auto pb = local_operand(c, b, k * n * es, OperandName(op, "B"), site);
+    auto pc = local_operand(c, cref, m * n * cs, OperandName(op, "C"), site);
     if (!pa || !pb || !pc) return;
     auto in = new_instr(Pipe::M, op, site);
     in->dtype = at;
@@ -272,7 +273,7 @@ void fixpipe_gm(void* dst, DType dt, const LocalRef& src, DType st, const Fixpip
     if (!s) return;
     uint64_t ds = static_cast<uint64_t>(evg::hw::dtype_size(dt));
     auto d = gm_operand(c, dst, (uint64_t(p.m) - 1) * p.dstStride * ds + p.n * ds, static_cast<uint32_t>(ds),
-                        op + " dst", site);
+                        OperandName(op, "dst"), site);
     if (!d) return;
     FixPlan f{*s,
               *d,
@@ -324,7 +325,7 @@ void fixpipe_ub(const LocalRef& dst, DType dt, const LocalRef& src, DType st, co
     if (c.machine().config().checks.memory && dst.addr % align != 0)
         fail(c, ViolationKind::misaligned, op,
              fmt::format("dst address {} in {} is not {}-byte aligned", dst.addr, ub->name(), align), site);
-    ub->note_touch(dst.addr + bytes);
+    ub->note_touch(dst.addr, dst.addr + bytes);
     FixPlan f{*s,
               Place{ub, dst.addr},
               st,

@@ -73,8 +73,11 @@ void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm
             }
             for (uint64_t o = 0; o + es <= s.len; o += es)
                 atomic_element(dm->data() + s.dst + o, sm->data() + s.src + o, adt, atomic);
-            for (uint64_t o = 0; o < s.len; ++o)
-                dm->written()[s.dst + o] = dm->written()[s.dst + o] && sm->written()[s.src + o];
+            uint8_t* dw = dm->unfolded_written(s.dst, s.len);
+            const uint8_t* sw = sm->unfolded_written(s.src, s.len);
+            for (uint64_t o = 0; o < s.len; ++o) dw[o] = dw[o] && sw[o];
+            dm->refold_written(s.dst, s.len);
+            sm->refold_written(s.src, s.len);
         }
         for (const auto& f : fills) {
             for (uint64_t o = 0; o < f.len; ++o)
@@ -113,8 +116,8 @@ void copy_gm_to_local(const LocalRef& dst, const void* src, uint64_t count, uint
     std::string op = "DataCopy GM->" + std::string(evg::hw::mem_name(dst.mem));
     uint64_t bytes = contiguous_bytes(c, count, elem, op, site);
     if (bytes == 0) return;
-    auto d = local_operand(c, dst, bytes, op + " dst", site);
-    auto s = gm_operand(c, src, bytes, elem, op + " src", site);
+    auto d = local_operand(c, dst, bytes, OperandName(op, "dst"), site);
+    auto s = gm_operand(c, src, bytes, elem, OperandName(op, "src"), site);
     if (!d || !s) return;
     issue_copy(c, Pipe::MTE2, op, site, d->mem, s->mem, {{s->off, d->off, bytes}}, {});
 }
@@ -125,8 +128,8 @@ void copy_local_to_gm(void* dst, const LocalRef& src, uint64_t count, uint32_t e
     std::string op = "DataCopy " + std::string(evg::hw::mem_name(src.mem)) + "->GM";
     uint64_t bytes = contiguous_bytes(c, count, elem, op, site);
     if (bytes == 0) return;
-    auto s = local_operand(c, src, bytes, op + " src", site);
-    auto d = gm_operand(c, dst, bytes, elem, op + " dst", site);
+    auto s = local_operand(c, src, bytes, OperandName(op, "src"), site);
+    auto d = gm_operand(c, dst, bytes, elem, OperandName(op, "dst"), site);
     if (!d || !s) return;
     issue_copy(c, Pipe::MTE3, op, site, d->mem, s->mem, {{s->off, d->off, bytes}}, {});
 }
@@ -137,8 +140,8 @@ void copy_local_to_local(const LocalRef& dst, const LocalRef& src, uint64_t coun
     std::string op = fmt::format("DataCopy {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
     uint64_t bytes = contiguous_bytes(c, count, elem, op, site);
     if (bytes == 0) return;
-    auto s = local_operand(c, src, bytes, op + " src", site);
-    auto d = local_operand(c, dst, bytes, op + " dst", site);
+    auto s = local_operand(c, src, bytes, OperandName(op, "src"), site);
+    auto d = local_operand(c, dst, bytes, OperandName(op, "dst"), site);
     if (!d || !s) return;
     issue_copy(c, Pipe::V, op, site, d->mem, s->mem, {{s->off, d->off, bytes}}, {});
 }
@@ -167,8 +170,8 @@ void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams
     if (c.aborting()) return;
     std::string op = "DataCopy GM->" + std::string(evg::hw::mem_name(dst.mem));
     if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
-    auto d = local_operand(c, dst, strided_extent(p, false), op + " dst", site);
-    auto s = gm_operand(c, src, strided_extent(p, true), elem, op + " src", site);
+    auto d = local_operand(c, dst, strided_extent(p, false), OperandName(op, "dst"), site);
+    auto s = gm_operand(c, src, strided_extent(p, true), elem, OperandName(op, "src"), site);
     if (!d || !s) return;
     strided(c, Pipe::MTE2, op, site, p, d->mem, d->off, s->mem, s->off);
 }
@@ -178,8 +181,8 @@ void copy_local_to_gm(void* dst, const LocalRef& src, const DataCopyParams& p, u
     if (c.aborting()) return;
     std::string op = "DataCopy " + std::string(evg::hw::mem_name(src.mem)) + "->GM";
     if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
-    auto s = local_operand(c, src, strided_extent(p, true), op + " src", site);
-    auto d = gm_operand(c, dst, strided_extent(p, false), elem, op + " dst", site);
+    auto s = local_operand(c, src, strided_extent(p, true), OperandName(op, "src"), site);
+    auto d = gm_operand(c, dst, strided_extent(p, false), elem, OperandName(op, "dst"), site);
     if (!d || !s) return;
     strided(c, Pipe::MTE3, op, site, p, d->mem, d->off, s->mem, s->off);
 }
@@ -190,8 +193,8 @@ void copy_local_to_local(const LocalRef& dst, const LocalRef& src, const DataCop
     if (c.aborting()) return;
     std::string op = fmt::format("DataCopy {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
     if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
-    auto s = local_operand(c, src, strided_extent(p, true), op + " src", site);
-    auto d = local_operand(c, dst, strided_extent(p, false), op + " dst", site);
+    auto s = local_operand(c, src, strided_extent(p, true), OperandName(op, "src"), site);
+    auto d = local_operand(c, dst, strided_extent(p, false), OperandName(op, "dst"), site);
     if (!d || !s) return;
     strided(c, Pipe::V, op, site, p, d->mem, d->off, s->mem, s->off);
 }
@@ -218,8 +221,8 @@ void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyEx
     uint64_t row_ub = (uint64_t(lp) + p.blockLen + rp + 31) / 32 * 32;  // padded UB footprint of one block
     uint64_t ub_pitch = row_ub + uint64_t(p.dstStride) * 32;
     uint64_t gm_pitch = uint64_t(p.blockLen) + p.srcStride;
-    auto d = local_operand(c, dst, (p.blockCount - 1) * ub_pitch + row_ub, op + " dst", site);
-    auto s = gm_operand(c, src, (p.blockCount - 1) * gm_pitch + p.blockLen, 1, op + " src", site);
+    auto d = local_operand(c, dst, (p.blockCount - 1) * ub_pitch + row_ub, OperandName(op, "dst"), site);
+    auto s = gm_operand(c, src, (p.blockCount - 1) * gm_pitch + p.blockLen, 1, OperandName(op, "src"), site);
     if (!d || !s) return;
     std::vector<Seg> segs;
     std::vector<Fill> fills;
@@ -256,8 +259,8 @@ void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParam
     uint64_t row_ub = (uint64_t(p.blockLen) + 31) / 32 * 32;
     uint64_t ub_pitch = row_ub + uint64_t(p.srcStride) * 32;
     uint64_t gm_pitch = uint64_t(p.blockLen) + p.dstStride;
-    auto s = local_operand(c, src, (p.blockCount - 1) * ub_pitch + p.blockLen, op + " src", site);
-    auto d = gm_operand(c, dst, (p.blockCount - 1) * gm_pitch + p.blockLen, 1, op + " dst", site);
+    auto s = local_operand(c, src, (p.blockCount - 1) * ub_pitch + p.blockLen, OperandName(op, "src"), site);
+    auto d = gm_operand(c, dst, (p.blockCount - 1) * gm_pitch + p.blockLen, 1, OperandName(op, "dst"), site);
     if (!d || !s) return;
     std::vector<Seg> segs;
     for (uint32_t i = 0; i < p.blockCount; ++i)

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "evg/hw/device.hpp"
+#include "evg/hw/instr_pool.hpp"
 #include "evg/hw/machine.hpp"
 
 namespace AscendC::detail {
@@ -15,66 +16,68 @@ namespace AscendC::detail {
 using evg::hw::Location;
 using evg::hw::ViolationKind;
 
-std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes,
-                                   const std::string& what, Site site) {
+std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes, OperandName name,
+                                   Site site) {
+    const auto what = [&name] { return name.str(); };
     evg::hw::Memory* m = c.local(t.mem);
     const auto& chk = c.machine().config().checks;
     if (!m) {
         c.violate(ViolationKind::bad_param,
-                  fmt::format("{}: {} has no {} memory", what, c.name(), evg::hw::mem_name(t.mem)),
-                  {c.site_location(what, site)});
+                  fmt::format("{}: {} has no {} memory", what(), c.name(), evg::hw::mem_name(t.mem)),
+                  {c.site_location(what(), site)});
         return std::nullopt;
     }
     if (!m->contains(t.addr, bytes)) {
         // Out of the physical memory: never executed, whatever the checker switches say.
         c.violate(ViolationKind::out_of_bounds,
-                  fmt::format("{} touches {} bytes [{}, {}), beyond the {} B of {}", what,
+                  fmt::format("{} touches {} bytes [{}, {}), beyond the {} B of {}", what(),
                               evg::hw::mem_name(t.mem), t.addr, t.addr + bytes, m->size(), m->name()),
-                  {c.site_location(what, site)});
+                  {c.site_location(what(), site)});
         return std::nullopt;
     }
     uint32_t align = evg::hw::mem_alignment(c.arch(), t.mem);
     if (chk.memory && align > 1 && t.addr % align != 0)
         c.violate(ViolationKind::misaligned,
-                  fmt::format("{} address {} in {} is not {}-byte aligned", what, t.addr, m->name(), align),
-                  {c.site_location(what, site)});
-    if (bytes) m->note_touch(t.addr + bytes);
+                  fmt::format("{} address {} in {} is not {}-byte aligned", what(), t.addr, m->name(), align),
+                  {c.site_location(what(), site)});
+    if (bytes) m->note_touch(t.addr, t.addr + bytes);
     return Place{m, t.addr};
 }
 
 std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes, uint32_t align,
-                                const std::string& what, Site site) {
+                                OperandName name, Site site) {
+    const auto what = [&name] { return name.str(); };
     if (!p) {
-        c.violate(ViolationKind::null_pointer, fmt::format("{} uses a null GM pointer", what),
-                  {c.site_location(what, site)});
+        c.violate(ViolationKind::null_pointer, fmt::format("{} uses a null GM pointer", what()),
+                  {c.site_location(what(), site)});
         return std::nullopt;
     }
     auto r = c.machine().device().find(p);
     if (!r) {
         c.violate(ViolationKind::out_of_bounds,
-                  fmt::format("{}: GM address {} is not inside any allocation", what, p),
-                  {c.site_location(what, site)});
+                  fmt::format("{}: GM address {} is not inside any allocation", what(), p),
+                  {c.site_location(what(), site)});
         return std::nullopt;
     }
     if (!r->mem->contains(r->offset, bytes)) {
         c.violate(ViolationKind::out_of_bounds,
-                  fmt::format("{} touches GM bytes [{}, {}) of {}, which has {} B", what, r->offset,
+                  fmt::format("{} touches GM bytes [{}, {}) of {}, which has {} B", what(), r->offset,
                               r->offset + bytes, r->mem->name(), r->mem->size()),
-                  {c.site_location(what, site)});
+                  {c.site_location(what(), site)});
         return std::nullopt;
     }
     if (c.machine().config().checks.memory && align > 1 && reinterpret_cast<uintptr_t>(p) % align != 0)
         c.violate(ViolationKind::misaligned,
-                  fmt::format("{}: GM address {} (offset {} in {}) is not {}-byte aligned", what, p,
+                  fmt::format("{}: GM address {} (offset {} in {}) is not {}-byte aligned", what(), p,
                               r->offset, r->mem->name(), align),
-                  {c.site_location(what, site)});
+                  {c.site_location(what(), site)});
     return Place{r->mem, r->offset};
 }
 
-std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Site site) {
-    auto in = std::make_unique<evg::hw::Instr>();
+std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view op, Site site) {
+    auto in = evg::hw::take_instr();
     in->pipe = pipe;
-    in->op = std::move(op);
+    in->op.assign(op);  // into the recycled name's storage
     in->site = site;
     return in;
 }
@@ -82,7 +85,7 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Si
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
                 uint64_t src_off, uint64_t bytes, bool reported_already) {
     std::memmove(dst->data() + dst_off, src->data() + src_off, bytes);
-    std::memmove(dst->written() + dst_off, src->written() + src_off, bytes);
+    dst->copy_written(dst_off, *src, src_off, bytes);
     if (reported_already || dst->kind() != evg::hw::MemKind::GM) return true;
     if (!in.core->machine().config().checks.uninit) return true;
     int64_t bad = src->first_unwritten(src_off, bytes);

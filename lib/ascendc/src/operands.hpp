@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ascendc/tensor.hpp"
 #include "evg/hw/core.hpp"
@@ -16,13 +17,27 @@ struct Place {
     uint64_t off;
 };
 
-// `what` names the instruction and the operand role for messages, e.g. "Add dst".
-std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes,
-                                   const std::string& what, Site site);
-std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes, uint32_t align,
-                                const std::string& what, Site site);
+// An operand's name for messages: the instruction and the operand's role, e.g. "Add dst" ({"Add", "dst"}).
+// Only put together when a message needs it (operands are resolved for every instruction).
+struct OperandName {
+    std::string_view op;
+    const char* role = nullptr;
+    OperandName(std::string_view op_, const char* role_ = nullptr) : op(op_), role(role_) {}
+    OperandName(const std::string& op_, const char* role_ = nullptr) : op(op_), role(role_) {}
+    OperandName(const char* op_, const char* role_ = nullptr) : op(op_), role(role_) {}
+    std::string str() const {
+        std::string s(op);
+        if (role) s.append(" ").append(role);
+        return s;
+    }
+};
 
-std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string op, Site site);
+std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t bytes, OperandName what,
+                                   Site site);
+std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes, uint32_t align,
+                                OperandName what, Site site);
+
+std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view op, Site site);
 
 // Copies bytes and their written-shadow. When the destination is GM, never-written source bytes are reported
 // (uninit_to_gm) against instruction `in`; returns false if it reported.

@@ -7,12 +7,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "evg/hw/machine.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
 #include "evg/hw/numeric/convert.hpp"
 #include "evg/hw/numeric/vector_rules.hpp"
 #include "operands.hpp"
+#include "vector_compute.hpp"
 
 namespace AscendC::detail {
 
@@ -145,185 +147,26 @@ bool check_dtype(Core& c, VecOp op, DType t, Site site) {
     return check_table_dtype(c, table_op(op), t, site);
 }
 
-// NaN propagates; -0 orders below +0 (the oracle's rule), so max(-0, +0) = +0 and min(-0, +0) = -0.
-inline float nan_max(float a, float b) {
-    if (a != a || b != b) return NAN;
-    if (a == b) return std::signbit(a) ? b : a;
-    return a > b ? a : b;
-}
-inline float nan_min(float a, float b) {
-    if (a != a || b != b) return NAN;
-    if (a == b) return std::signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
-inline float apply_f(VecOp op, float a, float b, float s) {
-    switch (op) {
-        case VecOp::Add:
-            return a + b;
-        case VecOp::Sub:
-            return a - b;
-        case VecOp::Mul:
-            return a * b;
-        case VecOp::Div:
-            return a / b;
-        case VecOp::Max:
-            return nan_max(a, b);
-        case VecOp::Min:
-            return nan_min(a, b);
-        case VecOp::Prelu:
-            return a >= 0.0f ? a : a * b;
-        case VecOp::Adds:
-            return a + s;
-        case VecOp::Muls:
-            return a * s;
-        case VecOp::Maxs:
-            return nan_max(a, s);
-        case VecOp::Mins:
-            return nan_min(a, s);
-        case VecOp::DivsTensorScalar:
-            return a / s;
-        case VecOp::DivsScalarTensor:
-            return s / a;
-        case VecOp::LeakyRelu:
-            return a >= 0.0f ? a : a * s;
-        case VecOp::Exp:
-            return std::exp(a);
-        case VecOp::Ln:
-            return std::log(a);
-        case VecOp::Abs:
-            return std::fabs(a);
-        case VecOp::Relu:
-            return a != a ? a : (a > 0.0f ? a : 0.0f);
-        case VecOp::Sqrt:
-            return std::sqrt(a);
-        case VecOp::Rsqrt:
-            return 1.0f / std::sqrt(a);
-        case VecOp::Reciprocal:
-            return 1.0f / a;
-        case VecOp::Silu:
-            return a / (1.0f + std::exp(-a));
-        case VecOp::Duplicate:
-            return s;
-    }
-    return 0.0f;
-}
-
-inline int64_t apply_i(VecOp op, int64_t a, int64_t b, int64_t s) {
-    switch (op) {
-        case VecOp::Add:
-            return a + b;
-        case VecOp::Sub:
-            return a - b;
-        case VecOp::Mul:
-            return a * b;
-        case VecOp::Max:
-            return a > b ? a : b;
-        case VecOp::Min:
-            return a < b ? a : b;
-        case VecOp::Adds:
-            return a + s;
-        case VecOp::Muls:
-            return a * s;
-        case VecOp::Maxs:
-            return a > s ? a : s;
-        case VecOp::Mins:
-            return a < s ? a : s;
-        case VecOp::Relu:
-            return a > 0 ? a : 0;
-        case VecOp::Duplicate:
-            return s;
+// Whether every flag byte of one lane is set (flags are 0 or 1: a 2-, 4- or 8-byte lane is one compare).
+inline bool lane_written(const uint8_t* f, uint32_t es) {
+    switch (es) {
+        case 2: {
+            uint16_t v;
+            std::memcpy(&v, f, 2);
+            return v == 0x0101u;
+        }
+        case 4: {
+            uint32_t v;
+            std::memcpy(&v, f, 4);
+            return v == 0x01010101u;
+        }
+        case 8: {
+            uint64_t v;
+            std::memcpy(&v, f, 8);
+            return v == 0x0101010101010101u;
+        }
         default:
-            return 0;
-    }
-}
-
-template <class T>
-struct Lane;
-template <>
-struct Lane<float> {
-    static float ld(const uint8_t* p) {
-        float v;
-        std::memcpy(&v, p, 4);
-        return v;
-    }
-    static void st(uint8_t* p, float v) { std::memcpy(p, &v, 4); }
-};
-template <>
-struct Lane<evg::hw::half> {
-    static float ld(const uint8_t* p) {
-        uint16_t b;
-        std::memcpy(&b, p, 2);
-        return evg::hw::half_to_float(b);
-    }
-    static void st(uint8_t* p, float v) {
-        uint16_t b = evg::hw::float_to_half(v, evg::hw::RoundMode::CAST_RINT);
-        std::memcpy(p, &b, 2);
-    }
-};
-template <>
-struct Lane<evg::hw::bfloat16> {
-    static float ld(const uint8_t* p) {
-        uint16_t b;
-        std::memcpy(&b, p, 2);
-        return evg::hw::bf16_to_float(b);
-    }
-    static void st(uint8_t* p, float v) {
-        uint16_t b = evg::hw::float_to_bf16(v, evg::hw::RoundMode::CAST_RINT);
-        std::memcpy(p, &b, 2);
-    }
-};
-template <class I>
-struct IntLane {
-    static int64_t ld(const uint8_t* p) {
-        I v;
-        std::memcpy(&v, p, sizeof(I));
-        return v;
-    }
-    static void st(uint8_t* p, int64_t v) {
-        I w = static_cast<I>(static_cast<std::make_unsigned_t<I>>(v));  // wraps
-        std::memcpy(p, &w, sizeof(I));
-    }
-};
-
-// dst[i] = op(a[i], b[i]) for count lanes; a or b may be null (unused).
-template <class L>
-void run_float(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, float s, uint64_t n, uint32_t es) {
-    for (uint64_t i = 0; i < n; ++i) {
-        float x = a ? L::ld(a + i * es) : 0.0f;
-        float y = b ? L::ld(b + i * es) : 0.0f;
-        L::st(d + i * es, apply_f(op, x, y, s));
-    }
-}
-template <class L>
-void run_int(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t s, uint64_t n, uint32_t es) {
-    for (uint64_t i = 0; i < n; ++i) {
-        int64_t x = a ? L::ld(a + i * es) : 0;
-        int64_t y = b ? L::ld(b + i * es) : 0;
-        L::st(d + i * es, apply_i(op, x, y, s));
-    }
-}
-
-void compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n) {
-    uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
-    switch (t) {
-        case DType::f32:
-            run_float<Lane<float>>(op, d, a, b, static_cast<float>(s), n, es);
-            break;
-        case DType::f16:
-            run_float<Lane<evg::hw::half>>(op, d, a, b, static_cast<float>(s), n, es);
-            break;
-        case DType::bf16:
-            run_float<Lane<evg::hw::bfloat16>>(op, d, a, b, static_cast<float>(s), n, es);
-            break;
-        case DType::i16:
-            run_int<IntLane<int16_t>>(op, d, a, b, static_cast<int64_t>(s), n, es);
-            break;
-        case DType::i32:
-            run_int<IntLane<int32_t>>(op, d, a, b, static_cast<int64_t>(s), n, es);
-            break;
-        default:
-            break;
+            return std::memchr(f, 0, es) == nullptr;
     }
 }
 
@@ -333,15 +176,20 @@ void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<M
     bool all = true;
     for (auto [m, off] : ins) all &= m->first_unwritten(off, n * in_es) < 0;
     if (all) {
-        std::memset(dm->written() + d, 1, n * out_es);
+        dm->mark_written(d, n * out_es);
         return;
     }
+    // Lane by lane on the flag bytes, in ascending order (an input may overlap the output).
+    uint8_t* out = dm->unfolded_written(d, n * out_es);
+    std::vector<const uint8_t*> in_flags;
+    for (auto [m, off] : ins) in_flags.push_back(m->unfolded_written(off, n * in_es));
     for (uint64_t i = 0; i < n; ++i) {
-        uint8_t w = 1;
-        for (auto [m, off] : ins)
-            for (uint32_t k = 0; k < in_es; ++k) w &= m->written()[off + i * in_es + k] ? 1 : 0;
-        std::memset(dm->written() + d + i * out_es, w, out_es);
+        bool w = true;
+        for (const uint8_t* f : in_flags) w = w && lane_written(f + i * in_es, in_es);
+        std::memset(out + i * out_es, w ? 1 : 0, out_es);
     }
+    dm->refold_written(d, n * out_es);
+    for (auto [m, off] : ins) m->refold_written(off, n * in_es);
 }
 
 void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRef* a, const LocalRef* b,
@@ -349,11 +197,11 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
     if (c.aborting()) return;
     if (!check_dtype(c, op, t, site) || count == 0) return;
     uint64_t bytes = count * static_cast<uint64_t>(evg::hw::dtype_size(t));
-    std::string name = vec_op_name(op);
-    auto d = local_operand(c, dst, bytes, name + " dst", site);
+    const std::string_view name = vec_op_name(op);
+    auto d = local_operand(c, dst, bytes, OperandName(name, "dst"), site);
     std::optional<Place> pa, pb;
-    if (a) pa = local_operand(c, *a, bytes, name + " src0", site);
-    if (b) pb = local_operand(c, *b, bytes, name + " src1", site);
+    if (a) pa = local_operand(c, *a, bytes, OperandName(name, "src0"), site);
+    if (b) pb = local_operand(c, *b, bytes, OperandName(name, "src1"), site);
     if (!d || (a && !pa) || (b && !pb)) return;
     auto in = new_instr(Pipe::V, name, site);
     in->dtype = t;
@@ -372,10 +220,10 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
             else if (qa)
                 propagate_written(pd.mem, pd.off, {{qa->mem, qa->off}}, count, es, es);
             else
-                std::memset(pd.mem->written() + pd.off, 1, bytes);
+                pd.mem->mark_written(pd.off, bytes);
         }
-        compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
-                qb ? qb->mem->data() + qb->off : nullptr, scalar, count);
+        vec_compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
+                    qb ? qb->mem->data() + qb->off : nullptr, scalar, count);
     };
     c.issue(std::move(in));
 }
@@ -411,8 +259,8 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
     if (count == 0) return;
     uint32_t ti = static_cast<uint32_t>(evg::hw::dtype_size(from)),
              to_ = static_cast<uint32_t>(evg::hw::dtype_size(to));
-    auto s = local_operand(c, src, count * ti, name + " src", site);
-    auto d = local_operand(c, dst, count * to_, name + " dst", site);
+    auto s = local_operand(c, src, count * ti, OperandName(name, "src"), site);
+    auto d = local_operand(c, dst, count * to_, OperandName(name, "dst"), site);
     if (!s || !d) return;
     auto in = new_instr(Pipe::V, name, site);
     in->dtype = from;
@@ -448,9 +296,9 @@ void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, con
     if (!check_table_dtype(c, op, t, site)) return;
     if (count == 0) return;
     uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
-    auto s = local_operand(c, src, count * es, std::string(name) + " src", site);
-    auto d = local_operand(c, dst, es, std::string(name) + " dst", site);
-    auto w = local_operand(c, work, 32, std::string(name) + " work", site);
+    auto s = local_operand(c, src, count * es, OperandName(name, "src"), site);
+    auto d = local_operand(c, dst, es, OperandName(name, "dst"), site);
+    auto w = local_operand(c, work, 32, OperandName(name, "work"), site);
     if (!s || !d || !w) return;
     auto in = new_instr(Pipe::V, name, site);
     in->dtype = t;

@@ -1,11 +1,14 @@
 #include "evg/hw/core.hpp"
 
+#include "evg/hw/instr_pool.hpp"
+
 #include <fmt/format.h>
 
 #include <exception>
 #include <optional>
 
 #include "evg/hw/error.hpp"
+#include "evg/hw/instr_pool.hpp"
 #include "evg/hw/machine.hpp"
 
 namespace evg::hw {
@@ -71,11 +74,11 @@ bool Core::abort_guard() {
     return true;
 }
 
-std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string op, Site site) {
-    auto in = std::make_unique<Instr>();
+std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string_view op, Site site) {
+    auto in = take_instr();
     in->pipe = p;
     in->kind = k;
-    in->op = std::move(op);
+    in->op.assign(op);  // into the recycled name's storage
     in->site = site;
     return in;
 }
@@ -127,6 +130,7 @@ void Core::scalar(std::unique_ptr<Instr> in) {
     for (const auto& a : in->accesses)
         if (a.write && a.mem && a.mem->kind() == MemKind::GM && a.begin < a.end)
             dc.write(a.mem, a.begin, a.end, index_, in->id);
+    recycle_instr(std::move(in));
     end_call();
 }
 
@@ -151,10 +155,11 @@ void Core::dcache_check_issue(Instr& in) {
     };
 }
 
-void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string op, Site site) {
+void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string_view op,
+                        Site site) {
     if (abort_guard()) return;
     begin_call(false, site);
-    auto in = make(Pipe::S, InstrKind::plain, std::move(op), site);
+    auto in = make(Pipe::S, InstrKind::plain, op, site);
     if (!on_scalar(*in)) return;
     if (entire || mem) machine_.dcache().clean(index_, entire ? nullptr : mem, begin, end);
     end_call();
@@ -200,40 +205,60 @@ Location Core::site_location(std::string op, Site site) const {
 // ---------------------------------------------------------------------------------------------------------------
 // Intra-core flags and barriers
 
+namespace {
+// "SetFlag<V_MTE2>(0)" / "WaitFlag<...>(id)": formatted once per thread for each (event, small id), since
+// every flag instruction is named so.
+const std::string& flag_op_name(bool set, HardEvent e, int id) {
+    constexpr int kIds = 64;
+    thread_local std::vector<std::string> names(2 * static_cast<size_t>(HardEvent::MAX) * kIds);
+    thread_local std::string other;
+    const bool cached = e < HardEvent::MAX && id >= 0 && id < kIds;
+    std::string& name = cached ? names[(static_cast<size_t>(set) * static_cast<size_t>(HardEvent::MAX) +
+                                        static_cast<size_t>(e)) *
+                                           kIds +
+                                       static_cast<size_t>(id)]
+                               : other;
+    if (!cached || name.empty())
+        name = fmt::format("{}<{}>({})", set ? "SetFlag" : "WaitFlag", event_name(e), id);
+    return name;
+}
+}  // namespace
+
 bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
-    std::string op = fmt::format("{}<{}>({})", what, event_name(e), id);
+    // The call's name, for messages only: formatted when one is needed, not at every flag call.
+    const auto op = [&] { return fmt::format("{}<{}>({})", what, event_name(e), id); };
     if (!machine_.config().checks.flags) return id >= 0 && id <= arch().max_event_id && e < HardEvent::MAX;
     if (e >= HardEvent::MAX) {
         violate(ViolationKind::illegal_event,
-                fmt::format("{}: HardEvent value {} is not a valid event", op, static_cast<int>(e)),
-                {site_location(op, site)});
+                fmt::format("{}: HardEvent value {} is not a valid event", op(), static_cast<int>(e)),
+                {site_location(op(), site)});
         return false;
     }
     if (id < 0 || id > arch().max_event_id) {
         violate(ViolationKind::illegal_event,
-                fmt::format("{} uses event id {}; {} has event ids 0..{} per HardEvent", op, id, arch().name,
-                            arch().max_event_id),
-                {site_location(op, site)});
+                fmt::format("{} uses event id {}; {} has event ids 0..{} per HardEvent", op(), id,
+                            arch().name, arch().max_event_id),
+                {site_location(op(), site)});
         return false;
     }
     if (!event_valid_for(type_, e)) {
         violate(ViolationKind::illegal_event,
-                fmt::format("{}: HardEvent {} does not exist on an {} core (not in its event pool)", op,
+                fmt::format("{}: HardEvent {} does not exist on an {} core (not in its event pool)", op(),
                             event_name(e), type_ == CoreType::AIV ? "AIV" : "AIC"),
-                {site_location(op, site)});
+                {site_location(op(), site)});
         return false;
     }
     if (id > arch().max_user_event_id)
         violate(
             ViolationKind::illegal_event,
             fmt::format("{} uses event id {}, reserved for the system (6) or TPipe auto-sync (7); use 0..{}",
-                        op, id, arch().max_user_event_id),
-            {site_location(op, site)}, Severity::warning);
+                        op(), id, arch().max_user_event_id),
+            {site_location(op(), site)}, Severity::warning);
     if (!owns(event_src(e)) || !owns(event_dst(e))) {
         violate(ViolationKind::illegal_event,
-                fmt::format("{}: {} has no pipe {}; the flag operation compiles to nothing", op, name_,
+                fmt::format("{}: {} has no pipe {}; the flag operation compiles to nothing", op(), name_,
                             pipe_name(owns(event_src(e)) ? event_dst(e) : event_src(e))),
-                {site_location(op, site)}, Severity::warning);
+                {site_location(op(), site)}, Severity::warning);
         return false;
     }
     return true;
@@ -260,8 +285,7 @@ void Core::set_flag(HardEvent e, int id, Site site) {
 
 void Core::do_set(HardEvent e, int id, Site site) {
     if (aborting_) return;
-    auto in =
-        make(event_src(e), InstrKind::set_flag, fmt::format("SetFlag<{}>({})", event_name(e), id), site);
+    auto in = make(event_src(e), InstrKind::set_flag, flag_op_name(true, e, id), site);
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {
@@ -292,8 +316,7 @@ void Core::wait_flag(HardEvent e, int id, Site site) {
 
 void Core::do_wait(HardEvent e, int id, Site site) {
     if (aborting_) return;
-    auto in =
-        make(event_dst(e), InstrKind::wait_flag, fmt::format("WaitFlag<{}>({})", event_name(e), id), site);
+    auto in = make(event_dst(e), InstrKind::wait_flag, flag_op_name(false, e, id), site);
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {

@@ -53,18 +53,45 @@ class BlockPool {
         held_ -= bytes;
         return p;
     }
-    // `dirty`: no byte at or above it was written (a hint: bytes above it are cleared as well, only slower).
-    void give(void* p, size_t bytes, size_t dirty) {
+    // `dirty`: no byte at or above it was written. A hint unless `exact`: bytes above it are cleared as well,
+    // only slower. When exact (the owner wrote every byte of the block itself and knows its extent) only
+    // [0, dirty) is cleared: the rest is still as zero as it was handed out. `touched`, when given, names the
+    // pages below `dirty` that may have been written (bit i: page i): only those are cleared with memset, and
+    // the others are handed back to the OS like the pages above `dirty` (clearing a page the launch never
+    // touched faulted it in just to zero it).
+    void give(void* p, size_t bytes, size_t dirty, bool exact,
+              const std::vector<uint64_t>* touched = nullptr) {
         if (held_ + bytes > kMaxHeld) {
             munmap(p, bytes);
             return;
         }
-        const size_t cleared = std::min(bytes, (dirty + kPage - 1) / kPage * kPage);
-        std::memset(p, 0, cleared);
-        if (cleared < bytes &&
-            madvise(static_cast<uint8_t*>(p) + cleared, bytes - cleared, MADV_DONTNEED) != 0) {
-            munmap(p, bytes);
+        if (exact) {
+            std::memset(p, 0, std::min(bytes, dirty));
+            free_[bytes].push_back(p);
+            held_ += bytes;
             return;
+        }
+        const size_t cleared = std::min(bytes, (dirty + kPage - 1) / kPage * kPage);
+        const size_t pages = (bytes + kPage - 1) / kPage,
+                     dirty_pages = cleared / kPage + (cleared % kPage != 0);
+        const auto to_clear = [&](size_t page) {
+            if (page >= dirty_pages) return false;
+            if (!touched) return true;
+            return page / 64 < touched->size() && (((*touched)[page / 64] >> (page % 64)) & 1) != 0;
+        };
+        auto* base = static_cast<uint8_t*>(p);
+        for (size_t i = 0; i < pages;) {
+            const bool clear = to_clear(i);
+            size_t j = i + 1;
+            while (j < pages && to_clear(j) == clear) ++j;
+            const size_t begin = i * kPage, end = std::min(bytes, j * kPage);
+            if (clear) {
+                std::memset(base + begin, 0, end - begin);
+            } else if (madvise(base + begin, end - begin, MADV_DONTNEED) != 0) {
+                munmap(p, bytes);
+                return;
+            }
+            i = j;
         }
         free_[bytes].push_back(p);
         held_ += bytes;
@@ -90,12 +117,13 @@ void* zeroed_block(size_t bytes, bool pooled) {
     return p == MAP_FAILED ? nullptr : p;
 }
 
-void free_block(void* p, size_t bytes, bool pooled, size_t dirty) {
+void free_block(void* p, size_t bytes, bool pooled, size_t dirty, bool exact = false,
+                const std::vector<uint64_t>* touched = nullptr) {
     if (!p) return;
     if (bytes < kMapFrom)
         std::free(p);
     else if (pooled && !pool_gone)
-        block_pool().give(p, bytes, dirty);
+        block_pool().give(p, bytes, dirty, exact, touched);
     else
         munmap(p, bytes);
 }
@@ -116,12 +144,15 @@ Memory::Memory(MemKind kind, std::string name, uint64_t size, uint64_t alignment
     }
     auto addr = reinterpret_cast<uintptr_t>(base_);
     data_ = base_ + (alignment - addr % alignment) % alignment;
+    const uint64_t chunks = (size_ + kChunk - 1) >> kChunkShift;
+    full_.assign((chunks + 63) / 64, 0);
 }
 
 Memory::~Memory() {
     const auto skew = static_cast<size_t>(data_ - base_);
-    free_block(base_, base_bytes_, pooled(), skew + peak_);
-    free_block(written_, written_bytes_, pooled(), peak_);
+    free_block(base_, base_bytes_, pooled(), skew + peak_, false, &touched_pages_);
+    // Only Memory writes the flag bytes, and it notes how far (flags_dirty_).
+    free_block(written_, written_bytes_, pooled(), flags_dirty_, true);
 }
 
 RaceShadow& Memory::shadow() {
@@ -137,9 +168,87 @@ void Memory::shadow_instrs(std::vector<uint64_t>& out) const {
     if (shadow_) shadow_->instrs(out);
 }
 
+void Memory::note_touch(uint64_t begin, uint64_t end) {
+    if (end > peak_) peak_ = end;
+    if (begin >= end) return;
+    const auto skew = static_cast<uint64_t>(data_ - base_);
+    const uint64_t first = (skew + begin) / kPage, last = (skew + end - 1) / kPage;
+    if (last / 64 >= touched_pages_.size()) touched_pages_.resize(last / 64 + 1, 0);
+    for (uint64_t pg = first; pg <= last; ++pg) touched_pages_[pg / 64] |= uint64_t{1} << (pg % 64);
+}
+
+uint64_t Memory::chunk_end(uint64_t c) const {
+    return std::min(size_, (c + 1) << kChunkShift);
+}
+
+void Memory::set_chunk_full(uint64_t c, bool full) {
+    const uint64_t bit = uint64_t{1} << (c & 63);
+    if (full)
+        full_[c >> 6] |= bit;
+    else
+        full_[c >> 6] &= ~bit;
+}
+
+void Memory::unfold_chunk(uint64_t c) {
+    if (!chunk_full(c)) return;
+    const uint64_t begin = c << kChunkShift;
+    flags_dirty_ = std::max(flags_dirty_, chunk_end(c));
+    std::memset(written_ + begin, 1, chunk_end(c) - begin);
+    set_chunk_full(c, false);
+}
+
+void Memory::refold_chunk(uint64_t c) {
+    const uint64_t begin = c << kChunkShift;
+    set_chunk_full(c, std::memchr(written_ + begin, 0, chunk_end(c) - begin) == nullptr);
+}
+
 void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {
-    if (!contains(offset, bytes)) return;
-    std::memset(written_ + offset, value ? 1 : 0, bytes);
+    if (!contains(offset, bytes) || bytes == 0) return;
+    const uint64_t end = offset + bytes;
+    // The chunks the range covers whole, [whole_begin, whole_end), are a run of bits; at most two partial
+    // chunks (at the ends) go byte by byte.
+    const uint64_t whole_begin = (offset + kChunk - 1) >> kChunkShift;
+    const uint64_t whole_end = end == size_ ? (end + kChunk - 1) >> kChunkShift : end >> kChunkShift;
+    const auto partial = [&](uint64_t c) {
+        const uint64_t lo = std::max(offset, c << kChunkShift), hi = std::min(end, chunk_end(c));
+        if (value) {
+            if (chunk_full(c)) return;
+            flags_dirty_ = std::max(flags_dirty_, hi);
+            std::memset(written_ + lo, 1, hi - lo);
+            refold_chunk(c);
+        } else {
+            unfold_chunk(c);
+            flags_dirty_ = std::max(flags_dirty_, hi);
+            std::memset(written_ + lo, 0, hi - lo);
+        }
+    };
+    if (whole_begin >= whole_end) {  // no whole chunk: one or two partial ones
+        for (uint64_t c = offset >> kChunkShift; c <= (end - 1) >> kChunkShift; ++c) partial(c);
+        return;
+    }
+    if (offset < (whole_begin << kChunkShift)) partial(whole_begin - 1);
+    set_chunks_full(whole_begin, whole_end, value);
+    if (!value) {  // unwritten whole chunks: their bytes become authoritative, all zero
+        const uint64_t lo = whole_begin << kChunkShift, hi = std::min(size_, whole_end << kChunkShift);
+        flags_dirty_ = std::max(flags_dirty_, hi);
+        std::memset(written_ + lo, 0, hi - lo);
+    }
+    if ((whole_end << kChunkShift) < end) partial(whole_end);
+}
+
+void Memory::set_chunks_full(uint64_t begin, uint64_t end, bool full) {
+    while (begin < end) {
+        const uint64_t word = begin >> 6, first = begin & 63;
+        const uint64_t last =
+            std::min<uint64_t>(64, first + (end - begin));  // bits [first, last) of the word
+        const uint64_t mask =
+            (last == 64 ? ~uint64_t{0} : (uint64_t{1} << last) - 1) & ~((uint64_t{1} << first) - 1);
+        if (full)
+            full_[word] |= mask;
+        else
+            full_[word] &= ~mask;
+        begin += last - first;
+    }
 }
 
 bool Memory::all_written(uint64_t offset, uint64_t bytes) const {
@@ -148,8 +257,62 @@ bool Memory::all_written(uint64_t offset, uint64_t bytes) const {
 
 int64_t Memory::first_unwritten(uint64_t offset, uint64_t bytes) const {
     if (!contains(offset, bytes)) return static_cast<int64_t>(offset);
-    const void* z = std::memchr(written_ + offset, 0, bytes);
-    return z ? static_cast<const uint8_t*>(z) - written_ : -1;
+    if (bytes == 0) return -1;
+    const uint64_t end = offset + bytes, last = (end - 1) >> kChunkShift;
+    for (uint64_t c = offset >> kChunkShift; c <= last; ++c) {
+        if ((c & 63) == 0 && c + 63 <= last && full_[c >> 6] == ~uint64_t{0}) {
+            c += 63;  // 64 written chunks
+            continue;
+        }
+        if (chunk_full(c)) continue;
+        const uint64_t lo = std::max(offset, c << kChunkShift), hi = std::min(end, chunk_end(c));
+        if (const void* z = std::memchr(written_ + lo, 0, hi - lo))
+            return static_cast<const uint8_t*>(z) - written_;
+    }
+    return -1;
+}
+
+void Memory::read_written(uint64_t offset, uint64_t bytes, uint8_t* out) const {
+    if (!contains(offset, bytes)) {
+        std::memset(out, 0, bytes);
+        return;
+    }
+    if (bytes == 0) return;
+    const uint64_t end = offset + bytes;
+    for (uint64_t c = offset >> kChunkShift; c <= (end - 1) >> kChunkShift; ++c) {
+        const uint64_t lo = std::max(offset, c << kChunkShift), hi = std::min(end, chunk_end(c));
+        if (chunk_full(c))
+            std::memset(out + (lo - offset), 1, hi - lo);
+        else
+            std::memcpy(out + (lo - offset), written_ + lo, hi - lo);
+    }
+}
+
+uint8_t* Memory::unfolded_written(uint64_t offset, uint64_t bytes) {
+    if (contains(offset, bytes)) flags_dirty_ = std::max(flags_dirty_, offset + bytes);  // the caller writes
+    if (contains(offset, bytes) && bytes != 0)
+        for (uint64_t c = offset >> kChunkShift; c <= (offset + bytes - 1) >> kChunkShift; ++c)
+            unfold_chunk(c);
+    return written_ + offset;
+}
+
+void Memory::refold_written(uint64_t offset, uint64_t bytes) {
+    if (!contains(offset, bytes) || bytes == 0) return;
+    for (uint64_t c = offset >> kChunkShift; c <= (offset + bytes - 1) >> kChunkShift; ++c)
+        if (!chunk_full(c)) refold_chunk(c);
+}
+
+void Memory::copy_written(uint64_t offset, Memory& src, uint64_t src_offset, uint64_t bytes) {
+    if (!contains(offset, bytes) || !src.contains(src_offset, bytes) || bytes == 0) return;
+    if (src.first_unwritten(src_offset, bytes) < 0) {
+        mark_written(offset, bytes, true);
+        return;
+    }
+    const uint8_t* from = src.unfolded_written(src_offset, bytes);
+    uint8_t* to = unfolded_written(offset, bytes);
+    std::memmove(to, from, bytes);
+    refold_written(offset, bytes);
+    src.refold_written(src_offset, bytes);
 }
 
 }  // namespace evg::hw

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "evg/hw/error.hpp"
+#include "evg/hw/instr_pool.hpp"
 #include "fiber.hpp"
 
 namespace evg::hw {
@@ -73,7 +74,7 @@ void Machine::execute(Core& c, int slot, size_t pos) {
     AgentId me = c.agent(in->pipe);
     Pipe p = in->pipe;
     bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
-    VectorClock known;
+    VectorClock& known = exec_known_;  // a member: its storage is reused (execute does not nest)
     if (auto f = q.frozen.find(in->epoch); f != q.frozen.end()) {
         known = std::move(f->second);
         q.frozen.erase(f);
@@ -107,6 +108,7 @@ void Machine::execute(Core& c, int slot, size_t pos) {
             break;
     }
     if (ordered) q.known.raise(me, in->epoch);
+    recycle_instr(std::move(in));
 }
 
 bool Machine::drain_in_order() {
@@ -124,12 +126,8 @@ bool Machine::drain_in_order() {
 }
 
 bool Machine::random_step() {
-    struct Cand {
-        Core* c;
-        int slot;
-        size_t pos;
-    };
-    std::vector<Cand> cands;
+    std::vector<Cand>& cands = step_cands_;  // a member: its storage is reused
+    cands.clear();
     for (auto& cp : cores_)
         for (int s = 0; s < kPipeSlots; ++s) {
             size_t n = std::min<size_t>(cp->pipes_[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "evg/hw/memory.hpp"
 
@@ -36,9 +37,32 @@ TEST(MemoryReuse, RecycledStorageIsFreshEvenWhereNoTouchWasNoted) {
     Memory again(MemKind::UB, "UB[AIV 0]", kUb);
     EXPECT_EQ(again.data(), first);  // the same storage came back: the pool was used
     EXPECT_TRUE(all_zero(again.data(), kUb));
-    EXPECT_TRUE(all_zero(again.written(), kUb));
+    std::vector<uint8_t> flags(kUb, 1);
+    again.read_written(0, kUb, flags.data());
+    EXPECT_TRUE(all_zero(flags.data(), kUb));
     EXPECT_EQ(again.first_unwritten(0, kUb), 0);
     EXPECT_EQ(again.peak(), 0u);
+}
+
+TEST(MemoryReuse, BytesBetweenTouchedRangesAreFreshToo) {
+    const uint8_t* first = nullptr;
+    {
+        Memory ub(MemKind::UB, "UB[AIV 0]", kUb);
+        first = ub.data();
+        // Two touched ranges far apart, and writes in the gap between them and next to each, none noted.
+        ub.note_touch(0, 2000);
+        ub.note_touch(120000, 130000);
+        std::memset(ub.data(), 0x11, 2000);
+        std::memset(ub.data() + 120000, 0x22, 10000);
+        ub.data()[2000] = 3;    // beside the first range, same page
+        ub.data()[60000] = 4;   // in the gap
+        ub.data()[119999] = 5;  // just below the second range
+        ub.data()[130000] = 6;  // just above it, below the peak's page end
+        ub.data()[kUb - 1] = 7;
+    }
+    Memory again(MemKind::UB, "UB[AIV 0]", kUb);
+    EXPECT_EQ(again.data(), first);
+    EXPECT_TRUE(all_zero(again.data(), kUb));
 }
 
 TEST(MemoryReuse, GlobalMemoryIsNotRecycled) {

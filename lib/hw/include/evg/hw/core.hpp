@@ -123,7 +123,7 @@ class Core {
     void set_atomic(AtomicOp op, DType t, Site site);
     // DataCacheCleanAndInvalid: GM bytes this core's scalar unit wrote are written back from its data cache.
     // `entire`: the whole cache (ENTIRE_DATA_CACHE); else the bytes [begin, end) of `mem` (none when null).
-    void dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string op, Site site);
+    void dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string_view op, Site site);
     AtomicOp atomic_op() const { return atomic_; }
     DType atomic_dtype() const { return atomic_dtype_; }
 
@@ -190,7 +190,7 @@ class Core {
     bool abort_guard();  // true when this call must do nothing
     // Numbers an instruction of the scalar unit, which runs now and in order; false when over budget.
     bool on_scalar(Instr& in);
-    std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string op, Site site);
+    std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string_view op, Site site);
 
     // Program calls: begin_call numbers the call (stream position, and sync index when `sync`), issuing first
     // any moved SetFlag due before this position; end_call releases moved WaitFlags whose distance ran out.

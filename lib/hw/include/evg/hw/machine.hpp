@@ -165,6 +165,15 @@ class Machine {
 
     // ---- schedule statistics ----
     uint64_t steps_ = 0;
+    // Scratch of execute (the clock the executing instruction knows) and random_step (the candidates), kept
+    // to reuse their storage.
+    VectorClock exec_known_;
+    struct Cand {
+        Core* c;
+        int slot;
+        size_t pos;
+    };
+    std::vector<Cand> step_cands_;
     ScheduleCoverage coverage_;
 
     // ---- cores as fibers (stackful coroutines on the launching thread) ----

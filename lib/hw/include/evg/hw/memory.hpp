@@ -29,9 +29,6 @@ class Memory {
     uint64_t size() const { return size_; }
     uint8_t* data() { return data_; }
     const uint8_t* data() const { return data_; }
-    // written()[i] != 0 iff byte i was ever written by a store, a copy or the host.
-    uint8_t* written() { return written_; }
-    const uint8_t* written() const { return written_; }
     RaceShadow& shadow();
     void reset_shadow();  // forget access history (a new launch starts after the previous one completed)
     // Appends the instructions the access history names (Machine keeps their descriptions).
@@ -40,16 +37,33 @@ class Memory {
     bool contains(uint64_t offset, uint64_t bytes) const {
         return offset <= size_ && bytes <= size_ - offset;
     }
+    // The written-shadow: whether each byte was ever written by a store, a copy or the host. It is kept as
+    // one flag byte per byte plus one bit per 256-byte chunk meaning "every byte of the chunk is written";
+    // where that bit is set the chunk's flag bytes are not read (nor kept up to date), so marking, testing
+    // and copying whole written ranges costs a bit per chunk instead of a byte per byte. Every access goes
+    // through these functions; ranges outside the memory are ignored (first_unwritten: reported as unwritten
+    // at `offset`).
     void mark_written(uint64_t offset, uint64_t bytes, bool value = true);
     bool all_written(uint64_t offset, uint64_t bytes) const;
     // First never-written byte in [offset, offset+bytes), or -1.
     int64_t first_unwritten(uint64_t offset, uint64_t bytes) const;
+    // The flags of [offset, offset+bytes) into out[0, bytes) (1 written, 0 not).
+    void read_written(uint64_t offset, uint64_t bytes, uint8_t* out) const;
+    // The flags of src's [src_offset, +bytes) onto this memory's [offset, +bytes), as a memmove of those
+    // bytes does (src may be this memory, the ranges may overlap).
+    void copy_written(uint64_t offset, Memory& src, uint64_t src_offset, uint64_t bytes);
+    // For updates lane by lane: the flag bytes of [offset, offset+bytes), made authoritative (the chunks'
+    // bits cleared), as a pointer to the flag byte of `offset` (flags are 0 or 1). After writing through it,
+    // call refold_written on the range, which sets the bits of the chunks that are then all written.
+    uint8_t* unfolded_written(uint64_t offset, uint64_t bytes);
+    void refold_written(uint64_t offset, uint64_t bytes);
 
     // Highest byte end any instruction touched (UB peak).
     uint64_t peak() const { return peak_; }
-    void note_touch(uint64_t end) {
-        if (end > peak_) peak_ = end;
-    }
+    // An instruction touches [begin, end): raises the peak, and notes the pages, so that the storage goes
+    // back to the pool clearing only them (whatever else was written is cleared too, only slower).
+    void note_touch(uint64_t begin, uint64_t end);
+    void note_touch(uint64_t end) { note_touch(0, end); }
 
   private:
     // A core's local memory: its storage is recycled for the next launch's (GM allocations, which the host
@@ -63,8 +77,22 @@ class Memory {
     size_t base_bytes_;
     size_t written_bytes_;
     uint8_t* data_;
-    uint8_t* written_;
+    uint8_t* written_;  // one flag byte per byte, read where the chunk's bit in full_ is clear
+    std::vector<uint64_t> touched_pages_;  // bit i: page i of the data allocation (from base_) was touched
+    uint64_t flags_dirty_ = 0;             // no flag byte at or above it was written
+    // Bit c: every byte of chunk c (bytes [256c, 256c + 256) within size_) is written.
+    std::vector<uint64_t> full_;
     uint64_t peak_ = 0;
+    static constexpr unsigned kChunkShift = 8;
+    static constexpr uint64_t kChunk = uint64_t{1} << kChunkShift;
+    bool chunk_full(uint64_t c) const { return ((full_[c >> 6] >> (c & 63)) & 1) != 0; }
+    void set_chunk_full(uint64_t c, bool full);
+    void set_chunks_full(uint64_t begin, uint64_t end, bool full);  // chunks [begin, end)
+    uint64_t chunk_end(uint64_t c) const;  // one past the last byte of chunk c that is inside the memory
+    // Makes chunk c's flag bytes authoritative (all 1 if its bit was set) and clears the bit.
+    void unfold_chunk(uint64_t c);
+    // Sets the bit of chunk c (whose flag bytes are authoritative) if they are all 1.
+    void refold_chunk(uint64_t c);
     std::unique_ptr<RaceShadow> shadow_;
 };
 
