@@ -18,6 +18,7 @@ namespace evg::hw::timing {
 namespace {
 
 constexpr int kS = pipe_slot(Pipe::S);
+constexpr size_t kSummaryCores = 12;  // summary_text lists every core up to this many
 
 // Whether the scalar unit executes the entry itself (and, for a blocking one, waits for it).
 bool on_scalar(const TraceEntry& e) {
@@ -564,10 +565,38 @@ std::string summary_text(const Timeline& t, const Trace& trace, const Launch& la
             "  (the trace has no access records: copies and vector instructions are charged start-up only)\n";
     out += fmt::format("  {:<8} {:<5} {:>8} {:>12} {:>12} {:>12}\n", "core", "pipe", "instrs", "busy",
                        "stall", "idle");
+    // A large launch shows the busiest AIC and the busiest AIV (by their busiest pipe); the files have every
+    // core.
+    std::vector<bool> shown_core;
+    for (const PipeTime& p : s.pipes) {
+        if (shown_core.size() <= p.core) shown_core.resize(static_cast<size_t>(p.core) + 1, false);
+        shown_core[p.core] = true;
+    }
+    const auto cores = static_cast<size_t>(std::count(shown_core.begin(), shown_core.end(), true));
+    if (cores > kSummaryCores) {
+        uint16_t busiest[2] = {0, 0};
+        uint64_t most[2] = {0, 0};
+        bool any[2] = {false, false};
+        for (const PipeTime& p : s.pipes) {
+            const int aiv = launch.is_aiv(p.core) ? 1 : 0;
+            if (p.pipe != Pipe::S && (!any[aiv] || p.busy > most[aiv])) {
+                busiest[aiv] = p.core;
+                most[aiv] = p.busy;
+                any[aiv] = true;
+            }
+        }
+        std::fill(shown_core.begin(), shown_core.end(), false);
+        for (int k = 0; k < 2; ++k)
+            if (any[k]) shown_core[busiest[k]] = true;
+    }
     for (const PipeTime& p : s.pipes)
-        out += fmt::format("  {:<8} {:<5} {:>8} {:>12} {:>12} {:>12}\n", launch.core_name(p.core),
-                           pipe_name(p.pipe), thousands(p.instructions), thousands(p.busy),
-                           thousands(p.stall), thousands(p.idle));
+        if (shown_core[p.core])
+            out += fmt::format("  {:<8} {:<5} {:>8} {:>12} {:>12} {:>12}\n", launch.core_name(p.core),
+                               pipe_name(p.pipe), thousands(p.instructions), thousands(p.busy),
+                               thousands(p.stall), thousands(p.idle));
+    if (cores > kSummaryCores)
+        out += fmt::format(
+            "  ({} cores ran; above, the busiest AIC and AIV; the timeline file has every core)\n", cores);
     if (s.mte_v_union > 0)
         out += fmt::format(
             "  MTE2/V/MTE3 overlap on the AIVs: {:.2f}x ({} busy cycles in {} cycles when any runs; two or "

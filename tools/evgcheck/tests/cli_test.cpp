@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -477,6 +478,24 @@ TEST(EvgcheckRun, TimelineWritesTheFileAndPrintsTheSummary) {
     const Result h = evgcheck("run " + example("add_relu.evg") + " --timeline " + page);
     ASSERT_EQ(h.code, 0) << h.out << h.err;
     EXPECT_NE(slurp(page).find("<canvas"), std::string::npos);
+}
+
+// A launch of more than 12 cores: the summary lists the busiest AIC and AIV only, and says so.
+TEST(EvgcheckRun, TimelineSummaryOfALargeLaunchShowsTheBusiestCores) {
+    const std::string tl = (scratch() / "many_cores.json").string();
+    const Result r = evgcheck("run " + example("add_relu.evg") + " --cores 8 --timeline " + tl);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(
+        r.out.find("  (24 cores ran; above, the busiest AIC and AIV; the timeline file has every core)\n"),
+        std::string::npos)
+        << r.out;
+    std::set<std::string> cores;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("  AIC") || line.starts_with("  AIV"))
+            cores.insert(line.substr(2, line.find(' ', 2) - 2));
+    EXPECT_EQ(cores.size(), 2u) << r.out;
+    EXPECT_NE(slurp(tl).find("\"AIV7.1\""), std::string::npos);  // the file names every core
 }
 
 TEST(EvgcheckRun, TimelineNeedsAJsonOrHtmlFile) {
