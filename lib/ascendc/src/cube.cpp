@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "evg/hw/machine.hpp"
+#include "evg/hw/name_cache.hpp"
 #include "evg/hw/numeric/convert.hpp"
 #include "operands.hpp"
 
@@ -155,7 +156,10 @@ std::optional<Place> fixpipe_src(Core& c, const std::string& op, DType dt, const
 void load_data(const LocalRef& dst, const LocalRef& src, uint64_t bytes, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = fmt::format("LoadData {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
+    const std::string& op = evg::hw::cached_name(
+        (uint64_t{static_cast<uint8_t>(src.mem)} << 8) | static_cast<uint8_t>(dst.mem), [&] {
+            return fmt::format("LoadData {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
+        });
     if (!require_aic(c, op, site) || !require_mem(c, src, {MemKind::L1}, op, "the source (A1/B1)", site) ||
         !require_mem(c, dst, {MemKind::L0A, MemKind::L0B}, op, "the destination (A2/B2)", site) || bytes == 0)
         return;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "evg/hw/machine.hpp"
+#include "evg/hw/name_cache.hpp"
 #include "evg/hw/numeric/convert.hpp"
 #include "operands.hpp"
 
@@ -20,6 +21,17 @@ using evg::hw::Pipe;
 using evg::hw::ViolationKind;
 
 namespace {
+
+// The copy's name ("DataCopy GM->UB", "DataCopyPad UB->GM", "DataCopy UB->UB"), formatted once per thread.
+enum class CopyName : uint8_t { copy, pad };
+const std::string& copy_name(CopyName k, MemKind src, MemKind dst) {
+    const uint64_t key = (uint64_t{static_cast<uint8_t>(k)} << 16) |
+                         (uint64_t{static_cast<uint8_t>(src)} << 8) | static_cast<uint8_t>(dst);
+    return evg::hw::cached_name(key, [&] {
+        return fmt::format("{} {}->{}", k == CopyName::pad ? "DataCopyPad" : "DataCopy",
+                           evg::hw::mem_name(src), evg::hw::mem_name(dst));
+    });
+}
 
 struct Seg {
     uint64_t src, dst, len;  // absolute byte offsets in the source and destination memories
@@ -113,7 +125,7 @@ uint64_t contiguous_bytes(Core& c, uint64_t count, uint32_t elem, const std::str
 void copy_gm_to_local(const LocalRef& dst, const void* src, uint64_t count, uint32_t elem, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = "DataCopy GM->" + std::string(evg::hw::mem_name(dst.mem));
+    const std::string& op = copy_name(CopyName::copy, MemKind::GM, dst.mem);
     uint64_t bytes = contiguous_bytes(c, count, elem, op, site);
     if (bytes == 0) return;
     auto d = local_operand(c, dst, bytes, OperandName(op, "dst"), site);
@@ -125,7 +137,7 @@ void copy_gm_to_local(const LocalRef& dst, const void* src, uint64_t count, uint
 void copy_local_to_gm(void* dst, const LocalRef& src, uint64_t count, uint32_t elem, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = "DataCopy " + std::string(evg::hw::mem_name(src.mem)) + "->GM";
+    const std::string& op = copy_name(CopyName::copy, src.mem, MemKind::GM);
     uint64_t bytes = contiguous_bytes(c, count, elem, op, site);
     if (bytes == 0) return;
     auto s = local_operand(c, src, bytes, OperandName(op, "src"), site);
@@ -137,7 +149,7 @@ void copy_local_to_gm(void* dst, const LocalRef& src, uint64_t count, uint32_t e
 void copy_local_to_local(const LocalRef& dst, const LocalRef& src, uint64_t count, uint32_t elem, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = fmt::format("DataCopy {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
+    const std::string& op = copy_name(CopyName::copy, src.mem, dst.mem);
     uint64_t bytes = contiguous_bytes(c, count, elem, op, site);
     if (bytes == 0) return;
     auto s = local_operand(c, src, bytes, OperandName(op, "src"), site);
@@ -168,7 +180,7 @@ void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams
                       Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = "DataCopy GM->" + std::string(evg::hw::mem_name(dst.mem));
+    const std::string& op = copy_name(CopyName::copy, MemKind::GM, dst.mem);
     if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
     auto d = local_operand(c, dst, strided_extent(p, false), OperandName(op, "dst"), site);
     auto s = gm_operand(c, src, strided_extent(p, true), elem, OperandName(op, "src"), site);
@@ -179,7 +191,7 @@ void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams
 void copy_local_to_gm(void* dst, const LocalRef& src, const DataCopyParams& p, uint32_t elem, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = "DataCopy " + std::string(evg::hw::mem_name(src.mem)) + "->GM";
+    const std::string& op = copy_name(CopyName::copy, src.mem, MemKind::GM);
     if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
     auto s = local_operand(c, src, strided_extent(p, true), OperandName(op, "src"), site);
     auto d = gm_operand(c, dst, strided_extent(p, false), elem, OperandName(op, "dst"), site);
@@ -191,7 +203,7 @@ void copy_local_to_local(const LocalRef& dst, const LocalRef& src, const DataCop
                          Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = fmt::format("DataCopy {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
+    const std::string& op = copy_name(CopyName::copy, src.mem, dst.mem);
     if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
     auto s = local_operand(c, src, strided_extent(p, true), OperandName(op, "src"), site);
     auto d = local_operand(c, dst, strided_extent(p, false), OperandName(op, "dst"), site);
@@ -203,7 +215,7 @@ void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyEx
                           const PadSpec& pad, uint32_t elem, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = "DataCopyPad GM->" + std::string(evg::hw::mem_name(dst.mem));
+    const std::string& op = copy_name(CopyName::pad, MemKind::GM, dst.mem);
     bool chk = c.machine().config().checks.memory;
     if (!check_block_count(c, p.blockCount, op, site)) return;
     auto bad = [&](const std::string& msg) {
@@ -245,7 +257,7 @@ void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParam
                           Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string op = "DataCopyPad " + std::string(evg::hw::mem_name(src.mem)) + "->GM";
+    const std::string& op = copy_name(CopyName::pad, src.mem, MemKind::GM);
     bool chk = c.machine().config().checks.memory;
     if (!check_block_count(c, p.blockCount, op, site)) return;
     if (p.blockLen > 2097151 || (chk && p.blockLen % elem != 0)) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "evg/hw/machine.hpp"
+#include "evg/hw/name_cache.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
 #include "evg/hw/numeric/convert.hpp"
 #include "evg/hw/numeric/vector_rules.hpp"
@@ -249,8 +250,13 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
               Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    std::string name = fmt::format("Cast<{}, {}, {}>", evg::hw::dtype_name(to), evg::hw::dtype_name(from),
-                                   evg::hw::round_mode_name(m));
+    const std::string& name =
+        evg::hw::cached_name((uint64_t{static_cast<uint8_t>(to)} << 16) |
+                                 (uint64_t{static_cast<uint8_t>(from)} << 8) | static_cast<uint8_t>(m),
+                             [&] {
+                                 return fmt::format("Cast<{}, {}, {}>", evg::hw::dtype_name(to),
+                                                    evg::hw::dtype_name(from), evg::hw::round_mode_name(m));
+                             });
     auto rule = evg::hw::cast_rule(c.arch().id, from, to, m);
     if (!rule.legal) {
         c.violate(ViolationKind::illegal_cast, rule.reason, {c.site_location(name, site)});

@@ -10,6 +10,7 @@
 #include "evg/hw/error.hpp"
 #include "evg/hw/instr_pool.hpp"
 #include "evg/hw/machine.hpp"
+#include "evg/hw/name_cache.hpp"
 
 namespace evg::hw {
 
@@ -222,6 +223,22 @@ const std::string& flag_op_name(bool set, HardEvent e, int id) {
         name = fmt::format("{}<{}>({})", set ? "SetFlag" : "WaitFlag", event_name(e), id);
     return name;
 }
+
+// "PipeBarrier<PIPE_V>"
+const std::string& barrier_op_name(Pipe p) {
+    return cached_name(static_cast<uint64_t>(p),
+                       [p] { return fmt::format("PipeBarrier<PIPE_{}>", pipe_name(p)); });
+}
+
+// "CrossCoreSetFlag<0, PIPE_MTE3>(1)" / "CrossCoreWaitFlag<...>(flag)"
+const std::string& cross_op_name(bool set, uint8_t mode, Pipe p, uint16_t flag) {
+    const uint64_t key =
+        (uint64_t{set} << 32) | (uint64_t{mode} << 24) | (uint64_t{static_cast<uint8_t>(p)} << 16) | flag;
+    return cached_name(key, [&] {
+        return fmt::format("{}<{}, PIPE_{}>({})", set ? "CrossCoreSetFlag" : "CrossCoreWaitFlag", mode,
+                           pipe_name(p), flag);
+    });
+}
 }  // namespace
 
 bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
@@ -335,7 +352,7 @@ void Core::do_wait(HardEvent e, int id, Site site) {
 }
 
 bool Core::barrier_legal(Pipe p, Site site) {
-    std::string op = fmt::format("PipeBarrier<PIPE_{}>", pipe_name(p));
+    const std::string& op = barrier_op_name(p);
     if (p == Pipe::S) {
         violate(ViolationKind::bad_param,
                 "PipeBarrier<PIPE_S> is not allowed: the scalar pipe is always in order",
@@ -362,7 +379,7 @@ void Core::pipe_barrier(Pipe p, Site site) {
 
 void Core::do_barrier(Pipe p, Site site) {
     if (aborting_) return;
-    std::string op = fmt::format("PipeBarrier<PIPE_{}>", pipe_name(p));
+    const std::string& op = barrier_op_name(p);
     if (p != Pipe::ALL) {
         push(make(p, InstrKind::barrier, op, site));
         return;
@@ -395,7 +412,7 @@ void Core::do_barrier(Pipe p, Site site) {
 
 void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
-    std::string op = fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag);
+    const std::string& op = cross_op_name(true, mode, p, flag);
     if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
     int32_t n = begin_call(true, site);
     const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::cross_set, site);
@@ -407,9 +424,7 @@ void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
         do_cross_set(mode, p, flag, site);
     } else if (m->op == SyncOp::cross_set_flag) {
         auto f = static_cast<uint16_t>(m->id);
-        if (machine_.cross_core_legal(
-                *this, mode, p, f, site,
-                fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", mode, pipe_name(p), f)))
+        if (machine_.cross_core_legal(*this, mode, p, f, site, cross_op_name(true, mode, p, f)))
             do_cross_set(mode, p, f, site);
     }  // drop_cross_set: nothing
     end_call();
@@ -417,8 +432,7 @@ void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 
 void Core::do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (aborting_) return;
-    auto in = make(p, InstrKind::cross_set,
-                   fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag), site);
+    auto in = make(p, InstrKind::cross_set, cross_op_name(true, mode, p, flag), site);
     in->cross_mode = mode;
     in->cross_flag = flag;
     if (p == Pipe::S) {
@@ -430,7 +444,7 @@ void Core::do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 
 void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
-    std::string op = fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag);
+    const std::string& op = cross_op_name(false, mode, p, flag);
     if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
     int32_t n = begin_call(true, site);
     const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::cross_wait, site);
@@ -438,9 +452,7 @@ void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
         do_cross_wait(mode, p, flag, site);
     } else if (m->op == SyncOp::cross_wait_flag) {
         auto f = static_cast<uint16_t>(m->id);
-        if (machine_.cross_core_legal(
-                *this, mode, p, f, site,
-                fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", mode, pipe_name(p), f)))
+        if (machine_.cross_core_legal(*this, mode, p, f, site, cross_op_name(false, mode, p, f)))
             do_cross_wait(mode, p, f, site);
     }  // drop_cross_wait: nothing
     end_call();
@@ -448,8 +460,7 @@ void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 
 void Core::do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (aborting_) return;
-    auto in = make(p, InstrKind::cross_wait,
-                   fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", mode, pipe_name(p), flag), site);
+    auto in = make(p, InstrKind::cross_wait, cross_op_name(false, mode, p, flag), site);
     in->cross_mode = mode;
     in->cross_flag = flag;
     // On AtlasA2 the wait stalls every pipe of the waiter: the scalar unit stops issuing until it is

@@ -29,6 +29,22 @@ struct OpSiteHash {
     }
 };
 
+// The per-thread cache's key: the file by address.
+struct SiteKey {
+    std::string_view op;
+    const char* file = nullptr;
+    uint32_t line = 0;
+    bool operator==(const SiteKey&) const = default;
+};
+
+struct SiteHash {
+    size_t operator()(const SiteKey& k) const {
+        size_t h = std::hash<std::string_view>{}(k.op);
+        h ^= std::hash<const char*>{}(k.file) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        return h ^ (k.line * 0x9e3779b1u);
+    }
+};
+
 struct OpSite {
     std::string op, file;
     uint32_t line = 0;
@@ -96,14 +112,15 @@ OpSiteTable& table() {
 }  // namespace
 
 uint32_t intern_op_site(std::string_view op, Site site) {
-    const OpSiteKey k{op, site.file ? std::string_view(site.file) : std::string_view(), site.line};
     // Every instruction interns its (op, site): a per-thread cache keeps the shared table's lock off that
-    // path (its keys view the table's own strings).
-    thread_local std::unordered_map<OpSiteKey, uint32_t, OpSiteHash> cache;
-    if (auto it = cache.find(k); it != cache.end()) return it->second;
-    const uint32_t id = table().intern(k);
-    const OpSite& e = table().at(id);
-    cache.emplace(OpSiteKey{e.op, e.file, e.line}, id);
+    // path. It knows a file by its address (a Site's file is a __builtin_FILE literal or a string of this
+    // table, never rewritten), so a hit neither measures nor hashes the path; the shared table compares by
+    // text, so a file named at two addresses still gets one id. The cache's op views the table's string.
+    thread_local std::unordered_map<SiteKey, uint32_t, SiteHash> cache;
+    if (auto it = cache.find(SiteKey{op, site.file, site.line}); it != cache.end()) return it->second;
+    const uint32_t id =
+        table().intern({op, site.file ? std::string_view(site.file) : std::string_view(), site.line});
+    cache.emplace(SiteKey{table().at(id).op, site.file, site.line}, id);
     return id;
 }
 
