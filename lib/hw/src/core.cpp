@@ -146,7 +146,7 @@ void Core::dcache_check_issue(Instr& in) {
             machine_.dcache_violation(*this, in, *d);
     }
     if (!reads_gm) return;
-    in.exec = [this, inner = std::move(in.exec)](Instr& self) {
+    in.exec = [this, inner = std::move(in.exec)](Instr& self) mutable {
         for (const auto& a : self.accesses)
             if (!a.write && a.mem && a.mem->kind() == MemKind::GM)
                 if (auto* d =

@@ -8,6 +8,7 @@
 
 #include "evg/hw/arch.hpp"
 #include "evg/hw/clock.hpp"
+#include "evg/hw/instr_fn.hpp"
 #include "evg/hw/site.hpp"
 #include "evg/hw/trace.hpp"
 
@@ -34,8 +35,7 @@ struct Instr {
     Site site;
     DType dtype = DType::f32;  // vector and cube instructions: see TraceEntry::dtype
     std::vector<Access> accesses;
-    std::function<void(Instr&)>
-        exec;  // the data effect; run once, when the scheduler executes the instruction
+    InstrFn exec;  // the data effect; run once, when the scheduler executes the instruction
     // Flag instructions.
     HardEvent event = HardEvent::MAX;
     int event_id = 0;
