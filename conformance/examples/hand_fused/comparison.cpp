@@ -108,47 +108,27 @@ Launched run_on_device(const std::vector<Buffer>& buffers, const std::function<i
     return r;
 }
 
-// The busy intervals of the AIVs' MTE2, V and MTE3, and the figures of Cycles.
+// The figures of Cycles, from the cycle model's summary (and the AIVs' PIPE_V barriers from the trace).
 Cycles measure(const Launched& l) {
     const hw::timing::Launch launch{l.arch, l.block_dim, hw::KernelType::mix_aic_1_2};
     const hw::timing::Timeline t = hw::timing::simulate(l.trace, launch);
+    const hw::timing::Summary& sum = t.summary;
     Cycles c;
-    c.total = t.summary.total;
-    c.roofline = t.summary.roofline;
-    c.roofline_pipe = fmt::format("{} {}", launch.core_name(t.summary.roofline_core),
-                                  hw::pipe_name(t.summary.roofline_pipe));
+    c.total = sum.total;
+    c.epilogue = sum.mte_v_union_max;
+    c.roofline = sum.roofline;
+    c.roofline_pipe =
+        fmt::format("{} {}", launch.core_name(sum.roofline_core), hw::pipe_name(sum.roofline_pipe));
     c.instructions = l.trace.size();
-    std::map<uint16_t, std::vector<std::pair<uint64_t, uint64_t>>> spans;
-    for (size_t i = 0; i < l.trace.size(); ++i) {
-        const hw::TraceEntry& e = l.trace[i];
-        if (!launch.is_aiv(e.core)) continue;
-        if (e.kind == hw::InstrKind::barrier && e.barrier_pipe == hw::Pipe::V) ++c.v_barriers;
-        if (e.pipe != hw::Pipe::MTE2 && e.pipe != hw::Pipe::V && e.pipe != hw::Pipe::MTE3) continue;
-        const hw::timing::Slice& s = t.slices[i];
-        if (!s.timed) continue;
-        const uint64_t busy = s.end - s.start - s.stall;
-        if (e.pipe == hw::Pipe::V) c.aiv_v_busy += busy;
-        if (e.pipe == hw::Pipe::MTE2) c.aiv_mte2_busy += busy;
-        if (e.pipe == hw::Pipe::MTE3) c.aiv_mte3_busy += busy;
-        if (busy > 0) spans[e.core].emplace_back(s.start + s.stall, s.end);
+    for (const hw::timing::PipeTime& p : sum.pipes) {
+        if (!launch.is_aiv(p.core)) continue;
+        if (p.pipe == hw::Pipe::V) c.aiv_v_busy += p.busy;
+        if (p.pipe == hw::Pipe::MTE2) c.aiv_mte2_busy += p.busy;
+        if (p.pipe == hw::Pipe::MTE3) c.aiv_mte3_busy += p.busy;
     }
-    for (auto& [core, v] : spans) {
-        std::sort(v.begin(), v.end());
-        uint64_t covered = 0, from = 0, to = 0;
-        bool open = false;
-        for (const auto& [a, b] : v) {
-            if (open && a <= to) {
-                to = std::max(to, b);
-                continue;
-            }
-            if (open) covered += to - from;
-            from = a;
-            to = b;
-            open = true;
-        }
-        if (open) covered += to - from;
-        c.epilogue = std::max(c.epilogue, covered);
-    }
+    for (const hw::TraceEntry& e : l.trace)
+        if (launch.is_aiv(e.core) && e.kind == hw::InstrKind::barrier && e.barrier_pipe == hw::Pipe::V)
+            ++c.v_barriers;
     return c;
 }
 

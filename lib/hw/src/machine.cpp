@@ -26,7 +26,7 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
             "instructions with 32 bits, so at most {} (switch keep_trace off for a longer kernel)",
             cfg.max_instructions, std::numeric_limits<uint32_t>::max()));
     // Core numbering: AICs first (index = block), then AIVs (index = aic_count + block * sub_num + sub).
-    int aics = type == KernelType::aiv_only ? 0 : block_dim;
+    int aics = aic_count(type, block_dim);
     int aivs =
         type == KernelType::aic_only ? 0 : (type == KernelType::mix_aic_1_2 ? 2 * block_dim : block_dim);
     int sub_num = type == KernelType::mix_aic_1_2 ? 2 : 1;
@@ -68,7 +68,7 @@ Core* Machine::aic_of(int block) {
 
 Core* Machine::aiv_of(int block, int sub) {
     if (type_ == KernelType::aic_only || block < 0 || block >= block_dim_) return nullptr;
-    int aics = type_ == KernelType::aiv_only ? 0 : block_dim_;
+    int aics = aic_count(type_, block_dim_);
     int sub_num = type_ == KernelType::mix_aic_1_2 ? 2 : 1;
     if (sub < 0 || sub >= sub_num) return nullptr;
     return cores_[static_cast<size_t>(aics) + static_cast<size_t>(block * sub_num + sub)].get();

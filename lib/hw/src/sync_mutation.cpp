@@ -209,7 +209,7 @@ std::string to_string(const std::vector<SyncMutation>& plan) {
 }
 
 std::string core_short_name(KernelType type, int block_dim, int core_index) {
-    int aics = type == KernelType::aiv_only ? 0 : block_dim;
+    int aics = aic_count(type, block_dim);
     if (core_index < aics) return fmt::format("AIC{}", core_index);
     int v = core_index - aics;
     if (type == KernelType::mix_aic_1_2) return fmt::format("AIV{}.{}", v / 2, v % 2);
@@ -249,7 +249,7 @@ std::vector<HardEvent> other_events(const ArchSpec& a, CoreType t, HardEvent e, 
 std::vector<SyncMutation> mutation_points(const Trace& trace, ArchId arch, KernelType type, int block_dim,
                                           const std::vector<int>& move_by) {
     const ArchSpec& a = arch_spec(arch);
-    int aics = type == KernelType::aiv_only ? 0 : block_dim;
+    int aics = aic_count(type, block_dim);
     // Per core, its sync calls in sync-index order; ids each core uses per event; cross flags of the run.
     std::map<int, std::vector<const TraceEntry*>> syncs;
     std::map<std::pair<int, int>, std::set<int>> ids_used;  // (core, event) -> ids

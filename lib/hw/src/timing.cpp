@@ -264,6 +264,7 @@ bool Simulator::step_scalar(CoreState& c) {
         Slice& s = out_.slices[i];
         if (!on_scalar(e)) {
             s.issue = c.scalar;
+            s.after = c.last_issued;  // what bounds its start if its pipe and flag do not
             c.queue[static_cast<size_t>(pipe_slot(e.pipe))].push_back(i);
             ++c.issued[static_cast<size_t>(pipe_slot(e.pipe))];
             c.scalar += ceil_cycles(costs_.scalar_issue.value);
@@ -298,10 +299,8 @@ bool Simulator::step_pipe(CoreState& c, int slot) {
         uint32_t dep_after = 0;
         if (!dependency(e, c, dep, dep_after)) break;
         Slice& s = out_.slices[i];
-        // The stream entry issued just before this one bound the issue time.
         s.start = s.issue;
         s.bound = Bound::issue;
-        s.after = 0;
         if (c.free[p] > s.start) {
             s.start = c.free[p];
             s.bound = Bound::pipe;
@@ -335,15 +334,6 @@ Timeline Simulator::run() {
         }
     }
     for (const Slice& s : out_.slices) out_.complete &= s.timed;
-    // Issue-bound pipe entries: their bound is the stream entry issued just before them.
-    for (CoreState& c : cores_) {
-        uint32_t prev = 0;
-        for (const uint32_t i : c.stream) {
-            Slice& s = out_.slices[i];
-            if (s.timed && s.bound == Bound::issue && !on_scalar(trace_[i])) s.after = prev;
-            prev = trace_[i].id;
-        }
-    }
     for (size_t i = 0; i < trace_.size(); ++i) {
         const TraceEntry& e = trace_[i];
         if (!is_wait(e) || e.matched == 0 || e.matched > trace_.size()) continue;
@@ -443,7 +433,7 @@ void Simulator::summarise() {
         ++pt.instructions;
         pt.busy += s.end - s.start - s.stall;
         pt.stall += s.stall;
-        if (s.stall > 0 || is_wait(e) || (e.kind == InstrKind::barrier && e.barrier_pipe == Pipe::ALL)) {
+        if (is_wait(e)) {
             FlagStall& f = stalls[{e.core, std::string(e.op())}];
             f.core = e.core;
             f.flag = std::string(e.op());
@@ -483,13 +473,15 @@ void Simulator::summarise() {
     for (auto& ev : events) {
         std::sort(ev.begin(), ev.end());
         int level = 0;
-        uint64_t prev = 0;
+        uint64_t prev = 0, core_union = 0;
         for (const auto& [t, d] : ev) {
-            if (level >= 1) sum.mte_v_union += t - prev;
+            if (level >= 1) core_union += t - prev;
             if (level >= 2) sum.mte_v_two_or_more += t - prev;
             level += d;
             prev = t;
         }
+        sum.mte_v_union += core_union;
+        sum.mte_v_union_max = std::max(sum.mte_v_union_max, core_union);
     }
     sum.overlap =
         sum.mte_v_union ? static_cast<double>(sum.mte_v_busy_sum) / static_cast<double>(sum.mte_v_union) : 0;
@@ -535,15 +527,7 @@ void Simulator::summarise() {
 }  // namespace
 
 bool Launch::is_aiv(int core) const {
-    switch (type) {
-        case KernelType::mix_aic_1_2:
-            return core >= block_dim;
-        case KernelType::aiv_only:
-            return true;
-        case KernelType::aic_only:
-            return false;
-    }
-    return false;
+    return type != KernelType::aic_only && core >= aic_count(type, block_dim);
 }
 
 std::string Launch::core_name(int core) const {
@@ -621,11 +605,10 @@ std::string summary_text(const Timeline& t, const Trace& trace, const Launch& la
         out += fmt::format("  roofline: {} {} busy {} cycles; the launch takes {:.2f}x that\n",
                            launch.core_name(s.roofline_core), pipe_name(s.roofline_pipe),
                            thousands(s.roofline), s.roofline_ratio);
-    // The flags that stalled most (a PipeBarrier<PIPE_ALL> waits for its own core's pipes, not for a flag:
-    // its stall shows in the S row above).
+    // The flags that stalled most (a PipeBarrier<PIPE_ALL> waits for its own core's pipes: its stall is in
+    // the S row above).
     size_t shown = 0;
     for (const FlagStall& f : s.flag_stalls) {
-        if (f.flag.starts_with("PipeBarrier")) continue;
         out += fmt::format("  {} {} on {}: {} cycles over {} waits\n",
                            shown == 0 ? "flag stalls:" : "            ", f.flag, launch.core_name(f.core),
                            thousands(f.stall), thousands(f.waits));

@@ -68,10 +68,11 @@ struct PipeTime {
     uint64_t idle = 0;   // total - busy - stall
 };
 
-// Stall charged to one flag of one core: (core, event, id) or a cross-core flag.
+// Stall charged to one flag of one core: (core, event, id) or a cross-core flag. (A PipeBarrier<PIPE_ALL>
+// waits for its own core's pipes, not for a flag: its stall is in the scalar unit's PipeTime.)
 struct FlagStall {
     uint16_t core = 0;
-    std::string flag;  // "WaitFlag<MTE2_V>(0)", "CrossCoreWaitFlag<2, PIPE_MTE2>(0)", "PipeBarrier<PIPE_ALL>"
+    std::string flag;  // "WaitFlag<MTE2_V>(0)", "CrossCoreWaitFlag<2, PIPE_MTE2>(0)"
     uint64_t waits = 0;
     uint64_t stall = 0;
 };
@@ -85,6 +86,7 @@ struct Summary {
     // one of them is busy, and the time two or more are busy at once. overlap = sum / union: 1 when the three
     // never run together, up to 3.
     uint64_t mte_v_busy_sum = 0, mte_v_union = 0, mte_v_two_or_more = 0;
+    uint64_t mte_v_union_max = 0;  // the largest one AIV's time with at least one of the three busy
     double overlap = 0;
     // The critical path: from the last-ending instruction back through what bound each start. Its parts add
     // up to `total`: the instructions executing on it (by pipe slot), the cross-core flag latencies between

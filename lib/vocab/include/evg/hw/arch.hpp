@@ -16,6 +16,10 @@ enum class KernelType : uint8_t {
     aiv_only,     // blockDim AIVs
     aic_only,     // blockDim AICs
 };
+// Cores of a launch are numbered AICs first (index = block), then AIVs: the number of AICs.
+constexpr int aic_count(KernelType t, int block_dim) {
+    return t == KernelType::aiv_only ? 0 : block_dim;
+}
 
 // Pipe numbering follows the compiler's pipe_t (docs/hardware-model.md §1).
 enum class Pipe : uint8_t { S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, FIX = 10 };
