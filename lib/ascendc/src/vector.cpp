@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -171,6 +172,12 @@ inline bool lane_written(const uint8_t* f, uint32_t es) {
     }
 }
 
+// Sets the Es flag bytes of each of n lanes to lane(i).
+template <uint32_t Es, class Lane>
+void fill_lanes(uint8_t* out, uint64_t n, const Lane& lane) {
+    for (uint64_t i = 0; i < n; ++i) std::memset(out + i * Es, lane(i) ? 1 : 0, Es);
+}
+
 // Output lane i is written iff all of its input lanes were.
 void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<Memory*, uint64_t>> ins,
                        uint64_t n, uint32_t in_es, uint32_t out_es) {
@@ -182,12 +189,31 @@ void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<M
     }
     // Lane by lane on the flag bytes, in ascending order (an input may overlap the output).
     uint8_t* out = dm->unfolded_written(d, n * out_es);
-    std::vector<const uint8_t*> in_flags;
-    for (auto [m, off] : ins) in_flags.push_back(m->unfolded_written(off, n * in_es));
-    for (uint64_t i = 0; i < n; ++i) {
+    std::array<const uint8_t*, 2> in_flags{};  // vector instructions read at most two operands
+    size_t inputs = 0;
+    for (auto [m, off] : ins) in_flags.at(inputs++) = m->unfolded_written(off, n * in_es);
+    // One lane's flags at a time; the switch gives each store a constant size (a property case spends
+    // its time here on every tail tile, whose padding lanes are unwritten).
+    const auto lane = [&](uint64_t i) {
         bool w = true;
-        for (const uint8_t* f : in_flags) w = w && lane_written(f + i * in_es, in_es);
-        std::memset(out + i * out_es, w ? 1 : 0, out_es);
+        for (size_t k = 0; k < inputs; ++k) w = w && lane_written(in_flags[k] + i * in_es, in_es);
+        return w;
+    };
+    switch (out_es) {
+        case 1:
+            fill_lanes<1>(out, n, lane);
+            break;
+        case 2:
+            fill_lanes<2>(out, n, lane);
+            break;
+        case 4:
+            fill_lanes<4>(out, n, lane);
+            break;
+        case 8:
+            fill_lanes<8>(out, n, lane);
+            break;
+        default:
+            for (uint64_t i = 0; i < n; ++i) std::memset(out + i * out_es, lane(i) ? 1 : 0, out_es);
     }
     dm->refold_written(d, n * out_es);
     for (auto [m, off] : ins) m->refold_written(off, n * in_es);

@@ -101,6 +101,7 @@ void Core::push(std::unique_ptr<Instr> in, bool dcache) {
     q.issued = in->epoch;
     in->issued = scalar_snapshot();
     q.queue.push_back(std::move(in));
+    ++machine_.queued_[static_cast<size_t>(index_)];
     machine_.after_issue(*this);
 }
 

@@ -33,6 +33,7 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
     cores_.reserve(static_cast<size_t>(aics) + static_cast<size_t>(aivs));
     // Clocks need the agent count before cores build them.
     cores_.resize(static_cast<size_t>(aics) + static_cast<size_t>(aivs));
+    queued_.assign(cores_.size(), 0);
     for (int b = 0; b < aics; ++b)
         cores_[static_cast<size_t>(b)] = std::make_unique<Core>(*this, b, CoreType::AIC, b, 0, 1);
     for (int v = 0; v < aivs; ++v) {

@@ -198,8 +198,12 @@ void Memory::unfold_chunk(uint64_t c) {
 }
 
 void Memory::refold_chunk(uint64_t c) {
-    const uint64_t begin = c << kChunkShift;
-    set_chunk_full(c, std::memchr(written_ + begin, 0, chunk_end(c) - begin) == nullptr);
+    const uint64_t begin = c << kChunkShift, end = chunk_end(c);
+    // A chunk filled piece by piece (rows, lanes) has its last or first flag still clear until the piece
+    // that completes it: those two bytes settle most calls without scanning the chunk.
+    const bool full = written_[begin] != 0 && written_[end - 1] != 0 &&
+                      std::memchr(written_ + begin, 0, end - begin) == nullptr;
+    set_chunk_full(c, full);
 }
 
 void Memory::mark_written(uint64_t offset, uint64_t bytes, bool value) {

@@ -40,9 +40,19 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
     }
     // Record.
     if (write) {
+        // The write replaces whatever [begin, end) held. The segment that starts at `begin` (there is one
+        // when the bytes were accessed before, which is the usual case: buffers are rewritten tile after
+        // tile) is reused with its read list's storage; the rest of the range goes.
         auto it = segs_.lower_bound(begin);
-        while (it != segs_.end() && it->first < end) it = segs_.erase(it);
-        segs_.emplace(begin, Seg{end, rec, {}});
+        if (it == segs_.end() || it->first != begin) {
+            segs_.emplace_hint(it, begin, Seg{end, rec, {}});
+            while (it != segs_.end() && it->first < end) it = segs_.erase(it);
+            return;
+        }
+        it->second.end = end;
+        it->second.write = rec;
+        it->second.reads.clear();
+        for (++it; it != segs_.end() && it->first < end;) it = segs_.erase(it);
         return;
     }
     uint64_t cursor = begin;

@@ -71,6 +71,7 @@ void Machine::execute(Core& c, int slot, size_t pos) {
     }
     std::unique_ptr<Instr> in = std::move(q.queue[pos]);
     q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
+    --queued_[static_cast<size_t>(c.index())];
     AgentId me = c.agent(in->pipe);
     Pipe p = in->pipe;
     bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
@@ -115,12 +116,15 @@ bool Machine::drain_in_order() {
     bool any = false, progress = true;
     while (progress) {
         progress = false;
-        for (auto& cp : cores_)
+        for (size_t i = 0; i < cores_.size(); ++i) {
+            if (queued_[i] == 0) continue;
+            Core& c = *cores_[i];
             for (int s = 0; s < kPipeSlots; ++s)
-                while (executable(*cp, s, 0)) {
-                    execute(*cp, s, 0);
+                while (executable(c, s, 0)) {
+                    execute(c, s, 0);
                     progress = any = true;
                 }
+        }
     }
     return any;
 }
@@ -128,12 +132,15 @@ bool Machine::drain_in_order() {
 bool Machine::random_step() {
     std::vector<Cand>& cands = step_cands_;  // a member: its storage is reused
     cands.clear();
-    for (auto& cp : cores_)
+    for (size_t i = 0; i < cores_.size(); ++i) {
+        if (queued_[i] == 0) continue;
+        Core* c = cores_[i].get();
         for (int s = 0; s < kPipeSlots; ++s) {
-            size_t n = std::min<size_t>(cp->pipes_[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
+            size_t n = std::min<size_t>(c->pipes_[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
             for (size_t pos = 0; pos < n; ++pos)
-                if (executable(*cp, s, pos)) cands.push_back({cp.get(), s, pos});
+                if (executable(*c, s, pos)) cands.push_back({c, s, pos});
         }
+    }
     if (cands.empty()) return false;
     auto& pick = cands[std::uniform_int_distribution<size_t>(0, cands.size() - 1)(rng_)];
     execute(*pick.c, pick.slot, pick.pos);

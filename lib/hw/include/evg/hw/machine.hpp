@@ -174,6 +174,10 @@ class Machine {
         size_t pos;
     };
     std::vector<Cand> step_cands_;
+    // Per core index, how many instructions its pipes hold (Core::issue adds, execute removes): the
+    // schedulers look only at cores with queued work instead of walking every pipe queue of every core after
+    // each issue.
+    std::vector<uint32_t> queued_;
     ScheduleCoverage coverage_;
 
     // ---- cores as fibers (stackful coroutines on the launching thread) ----
