@@ -224,12 +224,8 @@ Real dtype_max(DType t) {
     return is_float_dtype(t) ? max_finite(float_format(t)) : int_range(t).hi;
 }
 
-// Sizes and names are the vocabulary's (lib/vocab: one table per vocabulary); only arithmetic is the oracle's
-// own.
-int dtype_bytes(DType t) {
-    return evg::hw::dtype_size(t);
-}
-
+// Names are the vocabulary's (lib/vocab: one table per vocabulary), like the sizes; only arithmetic is the
+// oracle's own.
 const char* dtype_label(DType t) {
     return evg::hw::dtype_name(t).data();  // a string literal: NUL-terminated
 }

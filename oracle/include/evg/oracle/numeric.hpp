@@ -54,7 +54,11 @@ bool is_integer_dtype(DType t);
 const FloatFormat& float_format(DType t);  // t must be f32, f16 or bf16
 Real dtype_lowest(DType t);                // most negative finite value
 Real dtype_max(DType t);                   // largest finite value
-int dtype_bytes(DType t);
+// The vocabulary's size table (lib/vocab: one table per vocabulary), inline: it runs for every element
+// access.
+inline int dtype_bytes(DType t) {
+    return hw::dtype_size(t);
+}
 const char* dtype_label(DType t);  // "float", "half", "bfloat16", "int8", ...
 
 // The value of type t nearest to x under m: round_float for float types, round_integer (saturating) for
