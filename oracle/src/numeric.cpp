@@ -241,7 +241,7 @@ std::uint64_t bit_mask(DType t) {
     return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
 }
 
-Real decode(DType t, std::uint64_t bits) {
+Real decode_by_format(DType t, std::uint64_t bits) {
     bits &= bit_mask(t);
     if (is_integer_dtype(t)) {
         const int width = 8 * dtype_bytes(t);
@@ -265,6 +265,64 @@ Real decode(DType t, std::uint64_t bits) {
     if (exp_field == 0) return real_of(neg, mant, f.emin - mant_bits);
     const int e = static_cast<int>(exp_field) - f.emax;
     return real_of(neg, mant + (std::uint64_t{1} << mant_bits), e - mant_bits);
+}
+
+namespace {
+
+// decode's fast paths. Every finite float value is a long double, so the host's float -> long double
+// conversion is exact (no rounding can happen, whatever the FPU's rounding mode); half and bfloat16 become
+// that float by moving their fields. NaN and infinity take the same constants as decode_by_format (a NaN
+// carries no payload into the oracle).
+Real non_finite(bool negative, bool nan) {
+    const Real v = nan ? std::numeric_limits<Real>::quiet_NaN() : std::numeric_limits<Real>::infinity();
+    return negative ? -v : v;
+}
+
+Real decode_f32(std::uint32_t b) {
+    if ((b & 0x7f800000u) == 0x7f800000u) return non_finite(b >> 31, (b & 0x007fffffu) != 0);
+    return static_cast<Real>(std::bit_cast<float>(b));
+}
+
+Real decode_bf16(std::uint16_t b) {
+    // bfloat16 is the high half of a float
+    return decode_f32(std::uint32_t{b} << 16);
+}
+
+Real decode_f16(std::uint16_t b) {
+    const std::uint32_t sign = std::uint32_t{b & 0x8000u} << 16;
+    const std::uint32_t exp_field = (b >> 10) & 0x1fu, mant = b & 0x3ffu;
+    if (exp_field == 0x1f) return non_finite(sign != 0, mant != 0);
+    if (exp_field == 0) {
+        // zero or subnormal: mant * 2^-24, exact in float (mant < 2^10 and 2^-24 is a normal float)
+        const Real v = static_cast<Real>(static_cast<float>(mant) * 0x1p-24f);
+        return sign != 0 ? -v : v;
+    }
+    // rebias 15 -> 127 and widen the fraction from 10 to 23 bits
+    return static_cast<Real>(std::bit_cast<float>(sign | ((exp_field + 112) << 23) | (mant << 13)));
+}
+
+}  // namespace
+
+Real decode(DType t, std::uint64_t bits) {
+    switch (t) {
+        case DType::f32:
+            return decode_f32(static_cast<std::uint32_t>(bits));
+        case DType::f16:
+            return decode_f16(static_cast<std::uint16_t>(bits));
+        case DType::bf16:
+            return decode_bf16(static_cast<std::uint16_t>(bits));
+        case DType::i8:
+            return static_cast<std::int8_t>(bits);
+        case DType::u8:
+            return static_cast<std::uint8_t>(bits);
+        case DType::i16:
+            return static_cast<std::int16_t>(bits);
+        case DType::i32:
+            return static_cast<std::int32_t>(bits);
+        case DType::i64:
+            return static_cast<Real>(static_cast<std::int64_t>(bits));
+    }
+    return decode_by_format(t, bits);
 }
 
 std::uint64_t encode(DType t, Real x, RoundMode m) {

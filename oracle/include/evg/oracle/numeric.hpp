@@ -67,6 +67,9 @@ Real round_to(DType t, Real x, RoundMode m = RoundMode::CAST_RINT);
 
 // The exact value of the stored bit pattern of one element (little-endian, zero-extended to 64 bits).
 Real decode(DType t, std::uint64_t bits);
+// The same from the format's fields, for any FloatFormat-described type: decode's reference (decode takes a
+// direct path for every dtype; numeric_test compares the two on every 16-bit pattern and many float ones).
+Real decode_by_format(DType t, std::uint64_t bits);
 
 // round_to, then the bit pattern. NaN encodes as the quiet NaN with the sign of x and no payload (half
 // 0x7e00, bfloat16 0x7fc0, float 0x7fc00000, negated by the sign bit).
