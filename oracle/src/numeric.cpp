@@ -32,7 +32,7 @@ struct Parts {
 };
 
 // x finite and nonzero.
-Parts parts_of(Real x) {
+[[gnu::always_inline]] inline Parts parts_of(Real x) {
     unsigned char b[sizeof(Real)];
     std::memcpy(b, &x, sizeof(Real));
     uint64_t sig = 0;
@@ -46,7 +46,7 @@ Parts parts_of(Real x) {
 }
 
 // (-1)^negative * n * 2^scale, exactly (n < 2^64, the result within the long double normal range).
-Real real_of(bool negative, uint64_t n, int scale) {
+[[gnu::always_inline]] inline Real real_of(bool negative, uint64_t n, int scale) {
     if (n == 0) return negative ? -Real(0) : Real(0);
     const int lz = std::countl_zero(n);
     const uint64_t sig = n << lz;
@@ -64,7 +64,7 @@ Real real_of(bool negative, uint64_t n, int scale) {
 // The magnitude sig * 2^(exp - 63) rounded under m to a multiple of 2^q, as a count of 2^q (the sign only
 // decides the direction of FLOOR and CEIL). Every mode looks at the discarded bits: whether any is set
 // (inexact) and how they compare with half a unit of the last kept bit.
-uint64_t round_to_quantum(const Parts& p, int q, RoundMode m) {
+[[gnu::always_inline]] inline uint64_t round_to_quantum(const Parts& p, int q, RoundMode m) {
     const int shift = q - (p.exp - 63);      // low bits of sig that fall below 2^q
     if (shift <= 0) return p.sig << -shift;  // already a multiple (callers keep the result below 2^64)
     uint64_t kept = 0;
@@ -160,7 +160,7 @@ struct RoundedFloat {
     Kind kind;
 };
 
-RoundedFloat round_parts(Real x, const FloatFormat& f, RoundMode m) {
+[[gnu::always_inline]] inline RoundedFloat round_parts(Real x, const FloatFormat& f, RoundMode m) {
     const Parts p = parts_of(x);
     const int q = std::max(p.exp, f.emin) - (f.precision - 1);
     const uint64_t n = round_to_quantum(p, q, m);
@@ -171,9 +171,9 @@ RoundedFloat round_parts(Real x, const FloatFormat& f, RoundMode m) {
     return {p.negative, n, q, RoundedFloat::Kind::value};
 }
 
-}  // namespace
-
-Real round_float(Real x, const FloatFormat& f, RoundMode m) {
+// Inlined into a call per format (round_to, encode), so that the format's constants fold into the bit
+// operations instead of being loaded and re-derived for every element.
+[[gnu::always_inline]] inline Real round_float_with(Real x, const FloatFormat& f, RoundMode m) {
     if (std::isnan(x) || std::isinf(x) || x == 0) return x;
     const RoundedFloat r = round_parts(x, f, m);
     if (r.kind != RoundedFloat::Kind::value) {
@@ -182,6 +182,12 @@ Real round_float(Real x, const FloatFormat& f, RoundMode m) {
         return r.negative ? -sat : sat;
     }
     return real_of(r.negative, r.n, r.q);
+}
+
+}  // namespace
+
+Real round_float(Real x, const FloatFormat& f, RoundMode m) {
+    return round_float_with(x, f, m);
 }
 
 Real round_integer(Real x, Real lo, Real hi, RoundMode m) {
@@ -231,7 +237,16 @@ const char* dtype_label(DType t) {
 }
 
 Real round_to(DType t, Real x, RoundMode m) {
-    if (is_float_dtype(t)) return round_float(x, float_format(t), m);
+    switch (t) {
+        case DType::f32:
+            return round_float_with(x, kFloat, m);
+        case DType::f16:
+            return round_float_with(x, kHalf, m);
+        case DType::bf16:
+            return round_float_with(x, kBf16, m);
+        default:
+            break;
+    }
     const IntRange r = int_range(t);
     return round_integer(x, r.lo, r.hi, m);
 }
@@ -325,14 +340,10 @@ Real decode(DType t, std::uint64_t bits) {
     return decode_by_format(t, bits);
 }
 
-std::uint64_t encode(DType t, Real x, RoundMode m) {
-    if (is_integer_dtype(t)) {
-        const Real v = round_to(t, x, m);
-        // v is an integer within the type's range: exact in int64 (for i64 the range ends are +-2^63-ish,
-        // and both ends are representable in Real and int64)
-        return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & bit_mask(t);
-    }
-    const FloatFormat& f = float_format(t);
+namespace {
+
+// encode for one float format, inlined per format like round_float_with.
+[[gnu::always_inline]] inline std::uint64_t encode_float(const FloatFormat& f, Real x, RoundMode m) {
     const int mant_bits = f.precision - 1;
     const int total = 1 + f.exponent_bits + mant_bits;
     const std::uint64_t sign = std::signbit(x) ? std::uint64_t{1} << (total - 1) : 0;
@@ -353,6 +364,25 @@ std::uint64_t encode(DType t, Real x, RoundMode m) {
     const int biased = top + f.emax;                                 // in [1, 2 * emax]
     const auto exp_field = static_cast<std::uint64_t>(biased);
     return sign | (exp_field << mant_bits) | (sig - hidden);
+}
+
+}  // namespace
+
+std::uint64_t encode(DType t, Real x, RoundMode m) {
+    switch (t) {
+        case DType::f32:
+            return encode_float(kFloat, x, m);
+        case DType::f16:
+            return encode_float(kHalf, x, m);
+        case DType::bf16:
+            return encode_float(kBf16, x, m);
+        default:
+            break;
+    }
+    const Real v = round_to(t, x, m);
+    // v is an integer within the type's range: exact in int64 (for i64 the range ends are +-2^63-ish,
+    // and both ends are representable in Real and int64)
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & bit_mask(t);
 }
 
 }  // namespace evg::oracle

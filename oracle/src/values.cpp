@@ -8,7 +8,7 @@
 namespace evg::oracle {
 
 Real instruction_result(DType t, Real exact) {
-    if (is_float_dtype(t)) return round_float(exact, float_format(t), RoundMode::CAST_RINT);
+    if (is_float_dtype(t)) return round_to(t, exact, RoundMode::CAST_RINT);  // per-format rounding
     // integer arithmetic: the exact result is an integer below 2^63 in magnitude (at most a product of two
     // int32 values); keep its low bits and reinterpret them as the signed type
     const auto wide = static_cast<std::uint64_t>(static_cast<std::int64_t>(exact));
