@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "evg/hw/error.hpp"
 #include "evg/hw/numeric/dtype.hpp"
@@ -316,9 +317,8 @@ Real decode_f16(std::uint16_t b) {
     return static_cast<Real>(std::bit_cast<float>(sign | ((exp_field + 112) << 23) | (mant << 13)));
 }
 
-}  // namespace
-
-Real decode(DType t, std::uint64_t bits) {
+// decode's body, inlined where the dtype is a constant (decode_n).
+[[gnu::always_inline]] inline Real decode_inline(DType t, std::uint64_t bits) {
     switch (t) {
         case DType::f32:
             return decode_f32(static_cast<std::uint32_t>(bits));
@@ -338,6 +338,12 @@ Real decode(DType t, std::uint64_t bits) {
             return static_cast<Real>(static_cast<std::int64_t>(bits));
     }
     return decode_by_format(t, bits);
+}
+
+}  // namespace
+
+Real decode(DType t, std::uint64_t bits) {
+    return decode_inline(t, bits);
 }
 
 namespace {
@@ -366,9 +372,8 @@ namespace {
     return sign | (exp_field << mant_bits) | (sig - hidden);
 }
 
-}  // namespace
-
-std::uint64_t encode(DType t, Real x, RoundMode m) {
+// encode's body, inlined where the dtype is a constant (encode_n).
+[[gnu::always_inline]] inline std::uint64_t encode_inline(DType t, Real x, RoundMode m) {
     switch (t) {
         case DType::f32:
             return encode_float(kFloat, x, m);
@@ -383,6 +388,83 @@ std::uint64_t encode(DType t, Real x, RoundMode m) {
     // v is an integer within the type's range: exact in int64 (for i64 the range ends are +-2^63-ish,
     // and both ends are representable in Real and int64)
     return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & bit_mask(t);
+}
+
+}  // namespace
+
+std::uint64_t encode(DType t, Real x, RoundMode m) {
+    return encode_inline(t, x, m);
+}
+
+namespace {
+
+// The element type of each dtype's storage, for decode_n / encode_n (little-endian host: the element's bytes
+// are the integer's bytes).
+template <class F>
+void with_storage(DType t, F&& f) {
+    switch (dtype_bytes(t)) {
+        case 1:
+            return f(std::uint8_t{});
+        case 2:
+            return f(std::uint16_t{});
+        case 4:
+            return f(std::uint32_t{});
+        default:
+            return f(std::uint64_t{});
+    }
+}
+
+// One loop per dtype with the dtype a constant inside it, so decode/encode's switch folds away.
+template <class F>
+void with_dtype(DType t, F&& f) {
+    switch (t) {
+        case DType::f32:
+            return f(std::integral_constant<DType, DType::f32>{});
+        case DType::f16:
+            return f(std::integral_constant<DType, DType::f16>{});
+        case DType::bf16:
+            return f(std::integral_constant<DType, DType::bf16>{});
+        case DType::i8:
+            return f(std::integral_constant<DType, DType::i8>{});
+        case DType::u8:
+            return f(std::integral_constant<DType, DType::u8>{});
+        case DType::i16:
+            return f(std::integral_constant<DType, DType::i16>{});
+        case DType::i32:
+            return f(std::integral_constant<DType, DType::i32>{});
+        case DType::i64:
+            return f(std::integral_constant<DType, DType::i64>{});
+    }
+    throw evg::Error("oracle: unknown DType " + std::to_string(static_cast<int>(t)));
+}
+
+}  // namespace
+
+void decode_n(DType t, const std::byte* src, std::size_t n, Real* dst, std::ptrdiff_t dst_stride) {
+    with_dtype(t, [&](auto type) {
+        with_storage(type, [&](auto storage) {
+            using U = decltype(storage);
+            for (std::size_t i = 0; i < n; ++i) {
+                U u;
+                std::memcpy(&u, src + i * sizeof(U), sizeof(U));
+                dst[static_cast<std::ptrdiff_t>(i) * dst_stride] = decode_inline(type, u);
+            }
+        });
+    });
+}
+
+void encode_n(DType t, const Real* src, std::ptrdiff_t src_stride, std::size_t n, std::byte* dst,
+              RoundMode m) {
+    with_dtype(t, [&](auto type) {
+        with_storage(type, [&](auto storage) {
+            using U = decltype(storage);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto u =
+                    static_cast<U>(encode_inline(type, src[static_cast<std::ptrdiff_t>(i) * src_stride], m));
+                std::memcpy(dst + i * sizeof(U), &u, sizeof(U));
+            }
+        });
+    });
 }
 
 }  // namespace evg::oracle
