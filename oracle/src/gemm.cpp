@@ -1,5 +1,8 @@
 #include "evg/oracle/gemm.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "evg/hw/error.hpp"
@@ -45,14 +48,30 @@ Values gemm(const HostTensor& a, const HostTensor& b, std::int64_t m, std::int64
     }
 
     const Eigen::ArrayXXf af = to_float("A", a, m, k);
-    const Eigen::ArrayXXf bf = to_float("B", b, k, n);
-    Eigen::ArrayXXf acc = Eigen::ArrayXXf::Zero(m, n);
-    for (std::int64_t p = 0; p < k; ++p) {
-        // the rank-1 term of step p, evaluated on its own so no multiply-add can fuse with the sum below
-        const Eigen::ArrayXXf products = (af.col(p).matrix() * bf.row(p).matrix()).array();
-        acc += products;
+    // B row-major, so that step p's row of B is contiguous.
+    const Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> bf = to_float("B", b, k, n);
+    // Row i of C accumulates its rank-1 terms in the order p = 0 .. k-1, as documented; rows are independent,
+    // so C is built a row at a time with the row and step p's products in contiguous buffers.
+    std::vector<float> acc(static_cast<std::size_t>(n)), products(static_cast<std::size_t>(n));
+    Values c_values(m, n);
+    for (std::int64_t i = 0; i < m; ++i) {
+        std::fill(acc.begin(), acc.end(), 0.0f);
+        for (std::int64_t p = 0; p < k; ++p) {
+            const float a_ip = af(i, p);
+            const float* b_p = bf.data() + p * n;
+            // Products in a loop of their own, stored before the sums read them, so that no multiply-add can
+            // fuse a product with its sum (a compiler may contract a * b + c in one expression).
+            for (std::int64_t j = 0; j < n; ++j) products[static_cast<std::size_t>(j)] = a_ip * b_p[j];
+            for (std::int64_t j = 0; j < n; ++j)
+                acc[static_cast<std::size_t>(j)] += products[static_cast<std::size_t>(j)];
+        }
+        // A float is exact in float: rounding to ElementC = float is the identity.
+        for (std::int64_t j = 0; j < n; ++j) {
+            const Real v = acc[static_cast<std::size_t>(j)];
+            c_values(i, j) = c == DType::f32 ? v : round_to(c, v, RoundMode::CAST_RINT);
+        }
     }
-    return acc.cast<Real>().unaryExpr([c](Real v) { return round_to(c, v, RoundMode::CAST_RINT); });
+    return c_values;
 }
 
 }  // namespace evg::oracle

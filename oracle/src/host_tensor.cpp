@@ -1,7 +1,6 @@
 #include "evg/oracle/host_tensor.hpp"
 
 #include <bit>
-#include <cstring>
 #include <string>
 
 #include "evg/hw/error.hpp"
@@ -28,36 +27,9 @@ HostTensor HostTensor::from_bits(DType dtype, std::initializer_list<std::uint64_
     return t;
 }
 
-namespace {
-void check_index(std::size_t i, std::size_t size) {
-    if (i >= size)
-        throw evg::Error("oracle: element " + std::to_string(i) + " is outside a host tensor of " +
-                         std::to_string(size) + " elements");
-}
-
-// The element width from the vocabulary's inline table, and the bounds check without a division: these two
-// run for every element the oracle reads or writes.
-std::size_t width_of(DType t) {
-    return static_cast<std::size_t>(evg::hw::dtype_size(t));
-}
-bool in_bounds(std::size_t i, std::size_t width, std::size_t bytes) {
-    return i < bytes && (i + 1) * width <= bytes;  // i < bytes: (i + 1) * width cannot overflow
-}
-}  // namespace
-
-std::uint64_t HostTensor::bits(std::size_t i) const {
-    const std::size_t width = width_of(dtype_);
-    if (!in_bounds(i, width, bytes_.size())) check_index(i, size());
-    std::uint64_t b = 0;
-    std::memcpy(&b, bytes_.data() + i * width, width);  // little-endian host: low bytes first
-    return b;
-}
-
-void HostTensor::set_bits(std::size_t i, std::uint64_t b) {
-    const std::size_t width = width_of(dtype_);
-    if (!in_bounds(i, width, bytes_.size())) check_index(i, size());
-    if (width < 8) b &= (std::uint64_t{1} << (8 * width)) - 1;  // bit_mask(dtype_)
-    std::memcpy(bytes_.data() + i * width, &b, width);
+void HostTensor::out_of_range(std::size_t i) const {
+    throw evg::Error("oracle: element " + std::to_string(i) + " is outside a host tensor of " +
+                     std::to_string(size()) + " elements");
 }
 
 }  // namespace evg::oracle

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "evg/hw/error.hpp"
 #include "evg/hw/numeric/dtype.hpp"
@@ -32,7 +33,7 @@ struct Parts {
 };
 
 // x finite and nonzero.
-Parts parts_of(Real x) {
+[[gnu::always_inline]] inline Parts parts_of(Real x) {
     unsigned char b[sizeof(Real)];
     std::memcpy(b, &x, sizeof(Real));
     uint64_t sig = 0;
@@ -46,7 +47,7 @@ Parts parts_of(Real x) {
 }
 
 // (-1)^negative * n * 2^scale, exactly (n < 2^64, the result within the long double normal range).
-Real real_of(bool negative, uint64_t n, int scale) {
+[[gnu::always_inline]] inline Real real_of(bool negative, uint64_t n, int scale) {
     if (n == 0) return negative ? -Real(0) : Real(0);
     const int lz = std::countl_zero(n);
     const uint64_t sig = n << lz;
@@ -64,7 +65,7 @@ Real real_of(bool negative, uint64_t n, int scale) {
 // The magnitude sig * 2^(exp - 63) rounded under m to a multiple of 2^q, as a count of 2^q (the sign only
 // decides the direction of FLOOR and CEIL). Every mode looks at the discarded bits: whether any is set
 // (inexact) and how they compare with half a unit of the last kept bit.
-uint64_t round_to_quantum(const Parts& p, int q, RoundMode m) {
+[[gnu::always_inline]] inline uint64_t round_to_quantum(const Parts& p, int q, RoundMode m) {
     const int shift = q - (p.exp - 63);      // low bits of sig that fall below 2^q
     if (shift <= 0) return p.sig << -shift;  // already a multiple (callers keep the result below 2^64)
     uint64_t kept = 0;
@@ -160,7 +161,7 @@ struct RoundedFloat {
     Kind kind;
 };
 
-RoundedFloat round_parts(Real x, const FloatFormat& f, RoundMode m) {
+[[gnu::always_inline]] inline RoundedFloat round_parts(Real x, const FloatFormat& f, RoundMode m) {
     const Parts p = parts_of(x);
     const int q = std::max(p.exp, f.emin) - (f.precision - 1);
     const uint64_t n = round_to_quantum(p, q, m);
@@ -171,9 +172,9 @@ RoundedFloat round_parts(Real x, const FloatFormat& f, RoundMode m) {
     return {p.negative, n, q, RoundedFloat::Kind::value};
 }
 
-}  // namespace
-
-Real round_float(Real x, const FloatFormat& f, RoundMode m) {
+// Inlined into a call per format (round_to, encode), so that the format's constants fold into the bit
+// operations instead of being loaded and re-derived for every element.
+[[gnu::always_inline]] inline Real round_float_with(Real x, const FloatFormat& f, RoundMode m) {
     if (std::isnan(x) || std::isinf(x) || x == 0) return x;
     const RoundedFloat r = round_parts(x, f, m);
     if (r.kind != RoundedFloat::Kind::value) {
@@ -182,6 +183,12 @@ Real round_float(Real x, const FloatFormat& f, RoundMode m) {
         return r.negative ? -sat : sat;
     }
     return real_of(r.negative, r.n, r.q);
+}
+
+}  // namespace
+
+Real round_float(Real x, const FloatFormat& f, RoundMode m) {
+    return round_float_with(x, f, m);
 }
 
 Real round_integer(Real x, Real lo, Real hi, RoundMode m) {
@@ -224,18 +231,23 @@ Real dtype_max(DType t) {
     return is_float_dtype(t) ? max_finite(float_format(t)) : int_range(t).hi;
 }
 
-// Sizes and names are the vocabulary's (lib/vocab: one table per vocabulary); only arithmetic is the oracle's
-// own.
-int dtype_bytes(DType t) {
-    return evg::hw::dtype_size(t);
-}
-
+// Names are the vocabulary's (lib/vocab: one table per vocabulary), like the sizes; only arithmetic is the
+// oracle's own.
 const char* dtype_label(DType t) {
     return evg::hw::dtype_name(t).data();  // a string literal: NUL-terminated
 }
 
 Real round_to(DType t, Real x, RoundMode m) {
-    if (is_float_dtype(t)) return round_float(x, float_format(t), m);
+    switch (t) {
+        case DType::f32:
+            return round_float_with(x, kFloat, m);
+        case DType::f16:
+            return round_float_with(x, kHalf, m);
+        case DType::bf16:
+            return round_float_with(x, kBf16, m);
+        default:
+            break;
+    }
     const IntRange r = int_range(t);
     return round_integer(x, r.lo, r.hi, m);
 }
@@ -245,7 +257,7 @@ std::uint64_t bit_mask(DType t) {
     return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
 }
 
-Real decode(DType t, std::uint64_t bits) {
+Real decode_by_format(DType t, std::uint64_t bits) {
     bits &= bit_mask(t);
     if (is_integer_dtype(t)) {
         const int width = 8 * dtype_bytes(t);
@@ -271,14 +283,73 @@ Real decode(DType t, std::uint64_t bits) {
     return real_of(neg, mant + (std::uint64_t{1} << mant_bits), e - mant_bits);
 }
 
-std::uint64_t encode(DType t, Real x, RoundMode m) {
-    if (is_integer_dtype(t)) {
-        const Real v = round_to(t, x, m);
-        // v is an integer within the type's range: exact in int64 (for i64 the range ends are +-2^63-ish,
-        // and both ends are representable in Real and int64)
-        return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & bit_mask(t);
+namespace {
+
+// decode's fast paths. Every finite float value is a long double, so the host's float -> long double
+// conversion is exact (no rounding can happen, whatever the FPU's rounding mode); half and bfloat16 become
+// that float by moving their fields. NaN and infinity take the same constants as decode_by_format (a NaN
+// carries no payload into the oracle).
+Real non_finite(bool negative, bool nan) {
+    const Real v = nan ? std::numeric_limits<Real>::quiet_NaN() : std::numeric_limits<Real>::infinity();
+    return negative ? -v : v;
+}
+
+Real decode_f32(std::uint32_t b) {
+    if ((b & 0x7f800000u) == 0x7f800000u) return non_finite(b >> 31, (b & 0x007fffffu) != 0);
+    return static_cast<Real>(std::bit_cast<float>(b));
+}
+
+Real decode_bf16(std::uint16_t b) {
+    // bfloat16 is the high half of a float
+    return decode_f32(std::uint32_t{b} << 16);
+}
+
+Real decode_f16(std::uint16_t b) {
+    const std::uint32_t sign = std::uint32_t{b & 0x8000u} << 16;
+    const std::uint32_t exp_field = (b >> 10) & 0x1fu, mant = b & 0x3ffu;
+    if (exp_field == 0x1f) return non_finite(sign != 0, mant != 0);
+    if (exp_field == 0) {
+        // zero or subnormal: mant * 2^-24, exact in float (mant < 2^10 and 2^-24 is a normal float)
+        const Real v = static_cast<Real>(static_cast<float>(mant) * 0x1p-24f);
+        return sign != 0 ? -v : v;
     }
-    const FloatFormat& f = float_format(t);
+    // rebias 15 -> 127 and widen the fraction from 10 to 23 bits
+    return static_cast<Real>(std::bit_cast<float>(sign | ((exp_field + 112) << 23) | (mant << 13)));
+}
+
+// decode's body, inlined where the dtype is a constant (decode_n).
+[[gnu::always_inline]] inline Real decode_inline(DType t, std::uint64_t bits) {
+    switch (t) {
+        case DType::f32:
+            return decode_f32(static_cast<std::uint32_t>(bits));
+        case DType::f16:
+            return decode_f16(static_cast<std::uint16_t>(bits));
+        case DType::bf16:
+            return decode_bf16(static_cast<std::uint16_t>(bits));
+        case DType::i8:
+            return static_cast<std::int8_t>(bits);
+        case DType::u8:
+            return static_cast<std::uint8_t>(bits);
+        case DType::i16:
+            return static_cast<std::int16_t>(bits);
+        case DType::i32:
+            return static_cast<std::int32_t>(bits);
+        case DType::i64:
+            return static_cast<Real>(static_cast<std::int64_t>(bits));
+    }
+    return decode_by_format(t, bits);
+}
+
+}  // namespace
+
+Real decode(DType t, std::uint64_t bits) {
+    return decode_inline(t, bits);
+}
+
+namespace {
+
+// encode for one float format, inlined per format like round_float_with.
+[[gnu::always_inline]] inline std::uint64_t encode_float(const FloatFormat& f, Real x, RoundMode m) {
     const int mant_bits = f.precision - 1;
     const int total = 1 + f.exponent_bits + mant_bits;
     const std::uint64_t sign = std::signbit(x) ? std::uint64_t{1} << (total - 1) : 0;
@@ -299,6 +370,101 @@ std::uint64_t encode(DType t, Real x, RoundMode m) {
     const int biased = top + f.emax;                                 // in [1, 2 * emax]
     const auto exp_field = static_cast<std::uint64_t>(biased);
     return sign | (exp_field << mant_bits) | (sig - hidden);
+}
+
+// encode's body, inlined where the dtype is a constant (encode_n).
+[[gnu::always_inline]] inline std::uint64_t encode_inline(DType t, Real x, RoundMode m) {
+    switch (t) {
+        case DType::f32:
+            return encode_float(kFloat, x, m);
+        case DType::f16:
+            return encode_float(kHalf, x, m);
+        case DType::bf16:
+            return encode_float(kBf16, x, m);
+        default:
+            break;
+    }
+    const Real v = round_to(t, x, m);
+    // v is an integer within the type's range: exact in int64 (for i64 the range ends are +-2^63-ish,
+    // and both ends are representable in Real and int64)
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & bit_mask(t);
+}
+
+}  // namespace
+
+std::uint64_t encode(DType t, Real x, RoundMode m) {
+    return encode_inline(t, x, m);
+}
+
+namespace {
+
+// The element type of each dtype's storage, for decode_n / encode_n (little-endian host: the element's bytes
+// are the integer's bytes).
+template <class F>
+void with_storage(DType t, F&& f) {
+    switch (dtype_bytes(t)) {
+        case 1:
+            return f(std::uint8_t{});
+        case 2:
+            return f(std::uint16_t{});
+        case 4:
+            return f(std::uint32_t{});
+        default:
+            return f(std::uint64_t{});
+    }
+}
+
+// One loop per dtype with the dtype a constant inside it, so decode/encode's switch folds away.
+template <class F>
+void with_dtype(DType t, F&& f) {
+    switch (t) {
+        case DType::f32:
+            return f(std::integral_constant<DType, DType::f32>{});
+        case DType::f16:
+            return f(std::integral_constant<DType, DType::f16>{});
+        case DType::bf16:
+            return f(std::integral_constant<DType, DType::bf16>{});
+        case DType::i8:
+            return f(std::integral_constant<DType, DType::i8>{});
+        case DType::u8:
+            return f(std::integral_constant<DType, DType::u8>{});
+        case DType::i16:
+            return f(std::integral_constant<DType, DType::i16>{});
+        case DType::i32:
+            return f(std::integral_constant<DType, DType::i32>{});
+        case DType::i64:
+            return f(std::integral_constant<DType, DType::i64>{});
+    }
+    throw evg::Error("oracle: unknown DType " + std::to_string(static_cast<int>(t)));
+}
+
+}  // namespace
+
+void decode_n(DType t, const std::byte* src, std::size_t n, Real* dst, std::ptrdiff_t dst_stride) {
+    with_dtype(t, [&](auto type) {
+        with_storage(type, [&](auto storage) {
+            using U = decltype(storage);
+            for (std::size_t i = 0; i < n; ++i) {
+                U u;
+                std::memcpy(&u, src + i * sizeof(U), sizeof(U));
+                dst[static_cast<std::ptrdiff_t>(i) * dst_stride] = decode_inline(type, u);
+            }
+        });
+    });
+}
+
+void encode_n(DType t, const Real* src, std::ptrdiff_t src_stride, std::size_t n, std::byte* dst,
+              RoundMode m) {
+    with_dtype(t, [&](auto type) {
+        with_storage(type, [&](auto storage) {
+            using U = decltype(storage);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto u =
+                    static_cast<U>(encode_inline(type, src[static_cast<std::ptrdiff_t>(i) * src_stride], m));
+                std::memcpy(dst + i * sizeof(U), &u, sizeof(U));
+            }
+        });
+    });
 }
 
 }  // namespace evg::oracle

@@ -281,6 +281,38 @@ TEST(Oracle_Numeric, BitRoundingAgreesWithScaledRoundingInEveryModeAndFormat) {
     }
 }
 
+// decode's direct paths (through float) against decode_by_format, which assembles the value from the format's
+// fields: the same long double, compared by its 80 value bits (so NaN, its sign and the sign of zero count).
+testing::AssertionResult same_decode(DType t, std::uint64_t bits) {
+    const Real fast = decode(t, bits), reference = decode_by_format(t, bits);
+    if (std::memcmp(&fast, &reference, 10) == 0) return testing::AssertionSuccess();
+    return testing::AssertionFailure() << dtype_label(t) << " bits=0x" << std::hex << bits << std::hexfloat
+                                       << " decode=" << fast << " decode_by_format=" << reference;
+}
+
+TEST(Oracle_Numeric, DirectDecodeAgreesWithFormatDecode) {
+    for (const DType t : {DType::f16, DType::bf16, DType::i16})
+        for (std::uint64_t b = 0; b <= 0xffff; ++b) ASSERT_TRUE(same_decode(t, b));
+    for (const DType t : {DType::i8, DType::u8})
+        for (std::uint64_t b = 0; b <= 0xff; ++b) ASSERT_TRUE(same_decode(t, b));
+    // every float exponent (subnormals, NaNs and infinities included) with random fractions and signs
+    std::mt19937_64 rng(7);
+    for (std::uint64_t e = 0; e <= 0xff; ++e) {
+        for (const std::uint64_t f : {0ull, 1ull, 0x400000ull, 0x7fffffull}) {
+            ASSERT_TRUE(same_decode(DType::f32, (e << 23) | f));
+            ASSERT_TRUE(same_decode(DType::f32, 0x80000000ull | (e << 23) | f));
+        }
+    }
+    for (int i = 0; i < 4000000; ++i) ASSERT_TRUE(same_decode(DType::f32, rng() & 0xffffffffu));
+    for (int i = 0; i < 100000; ++i) {
+        const std::uint64_t b = rng();
+        ASSERT_TRUE(same_decode(DType::i32, b & 0xffffffffu));
+        ASSERT_TRUE(same_decode(DType::i64, b));
+    }
+    for (const std::uint64_t b : {0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, ~0ull})
+        ASSERT_TRUE(same_decode(DType::i64, b));
+}
+
 TEST(Oracle_Numeric, MaxFiniteAndLimits) {
     EXPECT_EQ(max_finite(kHalf), 65504);
     EXPECT_EQ(max_finite(kFloat), std::numeric_limits<float>::max());

@@ -6,6 +6,7 @@
 // significand): it holds every value of float, half, bfloat16 and of every integer type up to int64 exactly,
 // so decoding is exact and "compute exactly, then round once" needs no extra care.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -54,7 +55,11 @@ bool is_integer_dtype(DType t);
 const FloatFormat& float_format(DType t);  // t must be f32, f16 or bf16
 Real dtype_lowest(DType t);                // most negative finite value
 Real dtype_max(DType t);                   // largest finite value
-int dtype_bytes(DType t);
+// The vocabulary's size table (lib/vocab: one table per vocabulary), inline: it runs for every element
+// access.
+inline int dtype_bytes(DType t) {
+    return hw::dtype_size(t);
+}
 const char* dtype_label(DType t);  // "float", "half", "bfloat16", "int8", ...
 
 // The value of type t nearest to x under m: round_float for float types, round_integer (saturating) for
@@ -63,10 +68,22 @@ Real round_to(DType t, Real x, RoundMode m = RoundMode::CAST_RINT);
 
 // The exact value of the stored bit pattern of one element (little-endian, zero-extended to 64 bits).
 Real decode(DType t, std::uint64_t bits);
+// The same from the format's fields, for any FloatFormat-described type: decode's reference (decode takes a
+// direct path for every dtype; numeric_test compares the two on every 16-bit pattern and many float ones).
+Real decode_by_format(DType t, std::uint64_t bits);
+
+// decode of n consecutive stored elements at src into dst[0], dst[dst_stride], ...: one dispatch on the dtype
+// for the whole run (read_matrix decodes every row this way).
+void decode_n(DType t, const std::byte* src, std::size_t n, Real* dst, std::ptrdiff_t dst_stride);
 
 // round_to, then the bit pattern. NaN encodes as the quiet NaN with the sign of x and no payload (half
 // 0x7e00, bfloat16 0x7fc0, float 0x7fc00000, negated by the sign bit).
 std::uint64_t encode(DType t, Real x, RoundMode m = RoundMode::CAST_RINT);
+
+// encode of src[0], src[src_stride], ... (n values) into n consecutive stored elements at dst: one dispatch
+// on the dtype for the whole run (write_matrix).
+void encode_n(DType t, const Real* src, std::ptrdiff_t src_stride, std::size_t n, std::byte* dst,
+              RoundMode m = RoundMode::CAST_RINT);
 
 // The dtype's bits with all of the element's bytes: 0xffff for half, 0xffffffff for int32, ...
 std::uint64_t bit_mask(DType t);
