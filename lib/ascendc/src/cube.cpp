@@ -220,11 +220,17 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         uint8_t* cd = C.mem->data() + C.off;
         // Written-shadow: C(i, j) is written iff row i of A, column j of B and (when accumulating) C(i, j)
         // were.
-        std::vector<uint8_t> row_ok(m), col_ok(n, 1);
-        for (uint64_t i = 0; i < m; ++i) row_ok[i] = all_written(A.mem, A.off + i * k * es, k * es);
-        for (uint64_t kk = 0; kk < k; ++kk)
-            for (uint64_t j = 0; j < n; ++j)
-                if (!all_written(B.mem, B.off + (kk * n + j) * es, es)) col_ok[j] = 0;
+        // When A, B and (accumulating) C are written whole, every output is: one range check each instead of
+        // one per element, and one mark of C's range at the end.
+        const bool all_ok = all_written(A.mem, A.off, m * k * es) && all_written(B.mem, B.off, k * n * es) &&
+                            (init || all_written(C.mem, C.off, m * n * cs));
+        std::vector<uint8_t> row_ok(m, 1), col_ok(n, 1);
+        if (!all_ok) {
+            for (uint64_t i = 0; i < m; ++i) row_ok[i] = all_written(A.mem, A.off + i * k * es, k * es);
+            for (uint64_t kk = 0; kk < k; ++kk)
+                for (uint64_t j = 0; j < n; ++j)
+                    if (!all_written(B.mem, B.off + (kk * n + j) * es, es)) col_ok[j] = 0;
+        }
         // The float path reads each element of A and B m or n times: decode them once (B transposed, so the
         // k-loop runs over contiguous floats). Same products, same ascending-k sums: the same bits.
         std::vector<float> af, bt;
@@ -238,7 +244,8 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         for (uint64_t i = 0; i < m; ++i) {
             for (uint64_t j = 0; j < n; ++j) {
                 uint8_t* out = cd + (i * n + j) * cs;
-                bool w = row_ok[i] && col_ok[j] && (init || all_written(C.mem, C.off + (i * n + j) * cs, cs));
+                bool w = all_ok || (row_ok[i] && col_ok[j] &&
+                                    (init || all_written(C.mem, C.off + (i * n + j) * cs, cs)));
                 // One accumulator per output, starting from 0 (cmatrixInitVal) or from C, summing k
                 // ascending.
                 if (at == DType::i8) {
@@ -262,9 +269,10 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
                     }
                     std::memcpy(out, &acc, 4);
                 }
-                C.mem->mark_written(C.off + (i * n + j) * cs, cs, w);
+                if (!all_ok) C.mem->mark_written(C.off + (i * n + j) * cs, cs, w);
             }
         }
+        if (all_ok) C.mem->mark_written(C.off, m * n * cs);
     };
     c.issue(std::move(in));
 }
