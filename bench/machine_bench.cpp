@@ -12,12 +12,14 @@
 // that size (SkipWithError otherwise) and reports how many times slower the model is than each:
 //   model_vs_hand  = hand elements/s / model elements/s   (issue 11's goal: <= 3)
 //   model_vs_eigen = Eigen elements/s / model elements/s
-// (and the same from CPU time, *_cpu). It needs the three benchmarks of its size in the same run.
+// (and the same from CPU time, *_cpu). It needs the three benchmarks of its size in the same run; with
+// BM_TileCopies in the run it also reports copies_vs_hand, the data movement alone against the hand loop.
 #include <benchmark/benchmark.h>
 #include <cpuid.h>
 #include <immintrin.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -211,6 +213,28 @@ void BM_HandAvx2(benchmark::State& st) {
     timer.finish(st, "hand", n, std::move(hz));
 }
 
+// The floor of a model that moves data the way the NPU does: per tile, X and Y copied into a UB-sized buffer
+// and a tile copied back to Z, each its own memcpy, with no arithmetic and no bookkeeping (Z receives a
+// buffer the arithmetic would have filled, so its bits are not compared). BM_Ratios reports copies_vs_hand.
+void BM_TileCopies(benchmark::State& st) {
+    uint64_t n = static_cast<uint64_t>(st.range(0));
+    auto hx = data(n, 1), hy = data(n, 2);
+    std::vector<uint16_t> hz(n), ub(6 * kTile);
+    Timer timer;
+    for (auto _ : st) {
+        for (uint64_t t = 0; t * kTile < n; ++t) {
+            const uint64_t id = t % 2, len = std::min<uint64_t>(kTile, n - t * kTile) * 2;
+            std::memcpy(ub.data() + id * kTile, hx.data() + t * kTile, len);
+            std::memcpy(ub.data() + (2 + id) * kTile, hy.data() + t * kTile, len);
+            std::memcpy(hz.data() + t * kTile, ub.data() + (4 + id) * kTile, len);
+        }
+        benchmark::DoNotOptimize(hz.data());
+        benchmark::DoNotOptimize(ub.data());
+        benchmark::ClobberMemory();
+    }
+    timer.finish(st, "copies", n, {});
+}
+
 // The ratios of this process's measurements at one size, after checking that the three wrote the same bits.
 void BM_Ratios(benchmark::State& st) {
     const int64_t n = st.range(0);
@@ -246,6 +270,7 @@ void BM_Ratios(benchmark::State& st) {
     st.counters["model_vs_hand_cpu"] = hand->cpu_rate / model->cpu_rate;
     st.counters["model_vs_eigen_cpu"] = eigen->cpu_rate / model->cpu_rate;
     if (model_off != nullptr) st.counters["model_off_vs_hand"] = hand->rate / model_off->rate;
+    if (const Measured* copies = find("copies")) st.counters["copies_vs_hand"] = hand->rate / copies->rate;
     st.counters["bit_identical"] = 1;
 }
 
@@ -256,6 +281,7 @@ BENCHMARK(BM_Model_ChecksOn)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisec
 BENCHMARK(BM_Model_ChecksOff)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Eigen)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_HandAvx2)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TileCopies)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 // Registered last: Google Benchmark runs benchmarks in registration order, so the measurements exist.
 BENCHMARK(BM_Ratios)->Arg(kFull)->Arg(kSmoke)->Iterations(1);
 
