@@ -84,7 +84,7 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view o
 
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
                 uint64_t src_off, uint64_t bytes, bool reported_already) {
-    std::memmove(dst->data() + dst_off, src->data() + src_off, bytes);
+    evg::hw::move_bytes(dst->data() + dst_off, src->data() + src_off, bytes);
     dst->copy_written(dst_off, *src, src_off, bytes);
     if (reported_already || dst->kind() != evg::hw::MemKind::GM) return true;
     if (!in.core->machine().config().checks.uninit) return true;

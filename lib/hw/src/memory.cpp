@@ -13,6 +13,13 @@
 #include "evg/hw/error.hpp"
 #include "evg/hw/race_shadow.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define EVG_MEMORY_X86 1
+#else
+#define EVG_MEMORY_X86 0
+#endif
+
 namespace evg::hw {
 
 namespace {
@@ -317,6 +324,49 @@ void Memory::copy_written(uint64_t offset, Memory& src, uint64_t src_offset, uin
     std::memmove(to, from, bytes);
     refold_written(offset, bytes);
     src.refold_written(src_offset, bytes);
+}
+
+namespace {
+
+constexpr uint64_t kStreams = 4;          // interleaved streams of a large copy
+constexpr uint64_t kStreamStep = 64;      // bytes per stream per step: one cache line
+constexpr uint64_t kStreamedFrom = 4096;  // smaller copies go to memmove whole
+
+#if EVG_MEMORY_X86
+[[gnu::target("avx")]] void copy_streams(uint8_t* dst, const uint8_t* src, uint64_t part) {
+    for (uint64_t i = 0; i < part; i += kStreamStep)
+        for (uint64_t k = 0; k < kStreams; ++k) {
+            const uint8_t* s = src + k * part + i;
+            uint8_t* d = dst + k * part + i;
+            const __m256 a = _mm256_loadu_ps(reinterpret_cast<const float*>(s));
+            const __m256 b = _mm256_loadu_ps(reinterpret_cast<const float*>(s + 32));
+            _mm256_storeu_ps(reinterpret_cast<float*>(d), a);
+            _mm256_storeu_ps(reinterpret_cast<float*>(d + 32), b);
+        }
+}
+bool has_avx() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx") != 0;
+    }();
+    return has;
+}
+#endif
+
+}  // namespace
+
+void move_bytes(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+#if EVG_MEMORY_X86
+    const auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+    const bool disjoint = d + bytes <= s || s + bytes <= d;
+    if (bytes >= kStreamedFrom && disjoint && has_avx()) {
+        const uint64_t part = bytes / kStreams / kStreamStep * kStreamStep;
+        copy_streams(dst, src, part);
+        std::memcpy(dst + kStreams * part, src + kStreams * part, bytes - kStreams * part);
+        return;
+    }
+#endif
+    std::memmove(dst, src, bytes);
 }
 
 }  // namespace evg::hw

@@ -12,6 +12,11 @@ namespace evg::hw {
 
 class RaceShadow;
 
+// memmove(dst, src, bytes). A large copy between disjoint ranges goes as several interleaved streams of cache
+// lines: one stream of a copy from far memory waits on one miss after another, several keep more misses in
+// flight (the model's tile copies, issue 11 target (d)).
+void move_bytes(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+
 class Memory {
   public:
     // Bytes start zeroed and marked never-written. `alignment` is the host alignment of the storage.
