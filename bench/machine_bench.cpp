@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "evg/hw/device.hpp"
+#include "evg/hw/memory.hpp"
 #include "kernel_operator.h"
 
 namespace {
@@ -214,8 +215,13 @@ void BM_HandAvx2(benchmark::State& st) {
 }
 
 // The floor of a model that moves data the way the NPU does: per tile, X and Y copied into a UB-sized buffer
-// and a tile copied back to Z, each its own memcpy, with no arithmetic and no bookkeeping (Z receives a
-// buffer the arithmetic would have filled, so its bits are not compared). BM_Ratios reports copies_vs_hand.
+// and a tile copied back to Z, each its own evg::hw::move_bytes (the model's copy), with no arithmetic and no
+// bookkeeping (Z receives a buffer the arithmetic would have filled, so its bits are not compared). BM_Ratios
+// reports copies_vs_hand.
+uint8_t* u8(uint16_t* p) {
+    return reinterpret_cast<uint8_t*>(p);
+}
+
 void BM_TileCopies(benchmark::State& st) {
     uint64_t n = static_cast<uint64_t>(st.range(0));
     auto hx = data(n, 1), hy = data(n, 2);
@@ -224,9 +230,9 @@ void BM_TileCopies(benchmark::State& st) {
     for (auto _ : st) {
         for (uint64_t t = 0; t * kTile < n; ++t) {
             const uint64_t id = t % 2, len = std::min<uint64_t>(kTile, n - t * kTile) * 2;
-            std::memcpy(ub.data() + id * kTile, hx.data() + t * kTile, len);
-            std::memcpy(ub.data() + (2 + id) * kTile, hy.data() + t * kTile, len);
-            std::memcpy(hz.data() + t * kTile, ub.data() + (4 + id) * kTile, len);
+            evg::hw::move_bytes(u8(ub.data() + id * kTile), u8(hx.data() + t * kTile), len);
+            evg::hw::move_bytes(u8(ub.data() + (2 + id) * kTile), u8(hy.data() + t * kTile), len);
+            evg::hw::move_bytes(u8(hz.data() + t * kTile), u8(ub.data() + (4 + id) * kTile), len);
         }
         benchmark::DoNotOptimize(hz.data());
         benchmark::DoNotOptimize(ub.data());
