@@ -85,9 +85,11 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view o
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
                 uint64_t src_off, uint64_t bytes, bool reported_already) {
     evg::hw::move_bytes(dst->data() + dst_off, src->data() + src_off, bytes);
+    // The written-shadow serves the uninitialised-data checker only: without that checker the vector
+    // instructions do not keep it, it means nothing, and copying it would be work for nothing.
+    if (!in.core->machine().config().checks.uninit) return true;
     dst->copy_written(dst_off, *src, src_off, bytes);
     if (reported_already || dst->kind() != evg::hw::MemKind::GM) return true;
-    if (!in.core->machine().config().checks.uninit) return true;
     int64_t bad = src->first_unwritten(src_off, bytes);
     if (bad < 0) return true;
     evg::hw::Access a{src, static_cast<uint64_t>(bad), static_cast<uint64_t>(bad) + 1, false, false};
