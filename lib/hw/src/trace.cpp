@@ -1,8 +1,10 @@
 // The process-wide (op, site) table and the trace container (trace.hpp).
 #include "evg/hw/trace.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -116,11 +118,38 @@ uint32_t intern_op_site(std::string_view op, Site site) {
     // path. It knows a file by its address (a Site's file is a __builtin_FILE literal or a string of this
     // table, never rewritten), so a hit neither measures nor hashes the path; the shared table compares by
     // text, so a file named at two addresses still gets one id. The cache's op views the table's string.
+    //
+    // In front of the cache's map, a direct-mapped array indexed without reading the whole op: a hit costs a
+    // few loads and one short compare instead of hashing the op's text (a kernel's loop reissues the same
+    // few pairs over and over).
+    // (An empty slot's key is the empty op at line 0 of no file, which is table entry 0, so even that hit
+    // is right.)
+    struct Recent {
+        SiteKey key;
+        uint32_t id = 0;
+    };
+    constexpr unsigned kRecentBits = 8;
+    thread_local std::array<Recent, size_t{1} << kRecentBits> recent{};
     thread_local std::unordered_map<SiteKey, uint32_t, SiteHash> cache;
-    if (auto it = cache.find(SiteKey{op, site.file, site.line}); it != cache.end()) return it->second;
+    uint64_t tail = 0;  // the op's last (up to) eight bytes
+    if (!op.empty())
+        std::memcpy(&tail, op.data() + op.size() - std::min<size_t>(op.size(), 8),
+                    std::min<size_t>(op.size(), 8));
+    const uint64_t mix =
+        (reinterpret_cast<uintptr_t>(site.file) ^ (uint64_t{site.line} << 20) ^ op.size() ^ tail) *
+        0x9e3779b97f4a7c15ULL;
+    Recent& r = recent[mix >> (64 - kRecentBits)];
+    const SiteKey key{op, site.file, site.line};
+    if (r.key == key) return r.id;
+    if (auto it = cache.find(key); it != cache.end()) {
+        r = {it->first, it->second};
+        return it->second;
+    }
     const uint32_t id =
         table().intern({op, site.file ? std::string_view(site.file) : std::string_view(), site.line});
-    cache.emplace(SiteKey{table().at(id).op, site.file, site.line}, id);
+    const SiteKey stored{table().at(id).op, site.file, site.line};
+    cache.emplace(stored, id);
+    r = {stored, id};
     return id;
 }
 
