@@ -241,6 +241,59 @@ void BM_TileCopies(benchmark::State& st) {
     timer.finish(st, "copies", n, {});
 }
 
+// The model (checkers on) and the hand loop in alternation: every iteration times one launch and then one
+// hand loop over the same data, so both see the same memory bandwidth, which on a shared machine drifts by
+// tens of percent from one second to the next (BM_Ratios's figures come from runs seconds apart). Reports the
+// median over iterations of model time / hand time (model_vs_hand_paired), its quartiles, and fails unless
+// the last launch and the hand loop wrote bit-identical Z.
+void BM_ModelVsHand_Paired(benchmark::State& st) {
+    if (!has_avx2_f16c()) {
+        st.SkipWithError("this CPU lacks AVX2 or F16C");
+        return;
+    }
+    const auto n = static_cast<uint64_t>(st.range(0));
+    evg::hw::Device dev;
+    auto hx = data(n, 1), hy = data(n, 2);
+    std::vector<uint16_t> hz(n), mz(n);
+    void* x = dev.malloc(n * 2, "X");
+    void* y = dev.malloc(n * 2, "Y");
+    void* z = dev.malloc(n * 2, "Z");
+    dev.copy_to_device(x, hx.data(), n * 2);
+    dev.copy_to_device(y, hy.data(), n * 2);
+    std::vector<double> ratios;
+    using clock = std::chrono::steady_clock;
+    for (auto _ : st) {
+        const auto t0 = clock::now();
+        auto& r = dev.launch(1, evg::hw::KernelType::aiv_only, [&] {
+            add_kernel(static_cast<GM_ADDR>(x), static_cast<GM_ADDR>(y), static_cast<GM_ADDR>(z), n);
+        });
+        const auto t1 = clock::now();
+        hand_add(hx.data(), hy.data(), hz.data(), n);
+        benchmark::DoNotOptimize(hz.data());
+        benchmark::ClobberMemory();
+        const auto t2 = clock::now();
+        if (!r.clean()) {
+            st.SkipWithError("the benchmark kernel reported violations");
+            return;
+        }
+        ratios.push_back(std::chrono::duration<double>(t1 - t0).count() /
+                         std::chrono::duration<double>(t2 - t1).count());
+    }
+    dev.copy_to_host(mz.data(), z, n * 2);
+    if (mz != hz) {
+        st.SkipWithError("the model and the hand loop wrote different Z");
+        return;
+    }
+    std::sort(ratios.begin(), ratios.end());
+    const auto at = [&](double q) {
+        return ratios[static_cast<size_t>(q * static_cast<double>(ratios.size() - 1))];
+    };
+    st.counters["model_vs_hand_paired"] = at(0.5);
+    st.counters["q1"] = at(0.25);
+    st.counters["q3"] = at(0.75);
+    st.counters["bit_identical"] = 1;
+}
+
 // The ratios of this process's measurements at one size, after checking that the three wrote the same bits.
 void BM_Ratios(benchmark::State& st) {
     const int64_t n = st.range(0);
@@ -288,6 +341,7 @@ BENCHMARK(BM_Model_ChecksOff)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillise
 BENCHMARK(BM_Eigen)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_HandAvx2)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TileCopies)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ModelVsHand_Paired)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 // Registered last: Google Benchmark runs benchmarks in registration order, so the measurements exist.
 BENCHMARK(BM_Ratios)->Arg(kFull)->Arg(kSmoke)->Iterations(1);
 
