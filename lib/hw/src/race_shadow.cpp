@@ -4,20 +4,22 @@
 
 namespace evg::hw {
 
-void RaceShadow::split_at(uint64_t pos) {
-    auto it = segs_.upper_bound(pos);
-    if (it == segs_.begin()) return;
-    --it;
-    if (it->first == pos || it->second.end <= pos) return;
+RaceShadow::Segs::iterator RaceShadow::split_at(uint64_t pos) {
+    auto next = segs_.upper_bound(pos);
+    if (next == segs_.begin()) return next;
+    auto it = std::prev(next);
+    if (it->first == pos) return it;
+    if (it->second.end <= pos) return next;
     Seg right = it->second;
     it->second.end = pos;
-    segs_.emplace(pos, std::move(right));
+    return segs_.emplace_hint(next, pos, std::move(right));
 }
 
 void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRecord& rec,
                         const Ordered& ordered, std::vector<Conflict>& conflicts) {
     if (begin >= end) return;
-    split_at(begin);
+    // The first segment at or after `begin` (map iterators survive the second split's insertion).
+    const auto first = split_at(begin);
     split_at(end);
     auto report = [&](const AccessRecord& e, bool e_write, uint64_t b, uint64_t en) {
         if (e.instr == 0 || e.instr == rec.instr) return;
@@ -32,7 +34,7 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
         conflicts.push_back({e, e_write, b, en});
     };
     // Check against the history.
-    for (auto it = segs_.lower_bound(begin); it != segs_.end() && it->first < end; ++it) {
+    for (auto it = first; it != segs_.end() && it->first < end; ++it) {
         uint64_t b = it->first, e = it->second.end;
         report(it->second.write, true, b, e);
         if (write)
@@ -43,7 +45,7 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
         // The write replaces whatever [begin, end) held. The segment that starts at `begin` (there is one
         // when the bytes were accessed before, which is the usual case: buffers are rewritten tile after
         // tile) is reused with its read list's storage; the rest of the range goes.
-        auto it = segs_.lower_bound(begin);
+        auto it = first;
         if (it == segs_.end() || it->first != begin) {
             segs_.emplace_hint(it, begin, Seg{end, rec, {}});
             while (it != segs_.end() && it->first < end) it = segs_.erase(it);
@@ -56,7 +58,7 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
         return;
     }
     uint64_t cursor = begin;
-    auto it = segs_.lower_bound(begin);
+    auto it = first;
     // A read of the same agent replaces an earlier one only when the earlier one happens-before it: then
     // whatever is ordered after the new read (clocks cover an agent's epochs as a prefix) is ordered after
     // the old one too, for every later access but the new read's own instruction. On a pipe that keeps no

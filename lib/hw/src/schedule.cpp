@@ -70,7 +70,10 @@ void Machine::execute(Core& c, int slot, size_t pos) {
         }
     }
     std::unique_ptr<Instr> in = std::move(q.queue[pos]);
-    q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
+    if (pos == 0)
+        q.queue.pop_front();  // in order: the usual case, without erase's general path
+    else
+        q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
     --queued_[static_cast<size_t>(c.index())];
     AgentId me = c.agent(in->pipe);
     Pipe p = in->pipe;

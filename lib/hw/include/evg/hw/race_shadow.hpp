@@ -43,8 +43,11 @@ class RaceShadow {
         AccessRecord write;               // write.instr == 0: never written in this launch
         std::vector<AccessRecord> reads;  // per agent: the latest, and earlier ones not ordered before it
     };
-    std::map<uint64_t, Seg> segs_;  // keyed by begin; segments do not overlap
-    void split_at(uint64_t pos);
+    using Segs = std::map<uint64_t, Seg>;
+    Segs segs_;  // keyed by begin; segments do not overlap
+    // Makes `pos` a segment boundary (splitting the segment across it) and returns the first segment that
+    // begins at or after `pos`.
+    Segs::iterator split_at(uint64_t pos);
 };
 
 }  // namespace evg::hw
