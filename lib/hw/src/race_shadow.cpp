@@ -18,6 +18,15 @@ RaceShadow::Segs::iterator RaceShadow::split_at(uint64_t pos) {
 void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRecord& rec,
                         const Ordered& ordered, std::vector<Conflict>& conflicts) {
     if (begin >= end) return;
+    // Past everything recorded (GM read or written tile after tile): nothing to check, and the new segment
+    // goes last, next to the node the previous access added, without a search from the root.
+    if (segs_.empty() || begin >= std::prev(segs_.end())->second.end) {
+        if (write)
+            segs_.emplace_hint(segs_.end(), begin, Seg{end, rec, {}});
+        else
+            segs_.emplace_hint(segs_.end(), begin, Seg{end, AccessRecord{}, {rec}});
+        return;
+    }
     // The first segment at or after `begin` (map iterators survive the second split's insertion).
     const auto first = split_at(begin);
     split_at(end);
