@@ -14,6 +14,9 @@
 //   model_vs_eigen = Eigen elements/s / model elements/s
 // (and the same from CPU time, *_cpu). It needs the three benchmarks of its size in the same run; with
 // BM_TileCopies in the run it also reports copies_vs_hand, the data movement alone against the hand loop.
+// BM_ModelVsHand_Paired times a launch and the hand loop in alternation, iteration by iteration, and reports
+// the median ratio (model_vs_hand_paired): the figure for the goal, which the drift of a shared machine's
+// memory bandwidth between separate runs does not move.
 #include <benchmark/benchmark.h>
 #include <cpuid.h>
 #include <immintrin.h>
