@@ -582,7 +582,7 @@ TEST(EvgcheckConformance, JobsTwoWritesTheReportOfJobsOne) {
         return std::regex_replace(text, std::regex(R"( in [0-9.]+ s\b)"), " in T s");
     };
     const auto progress = [](std::string err) {  // the stderr notes carry the seconds so far
-        // A sanitizer build's runtime notes ("==<pid>==WARNING: ...") name the process: not evgcheck's output.
+        // A sanitizer build's runtime notes ("==<pid>==WARNING: ...") name the process, not evgcheck output.
         err = std::regex_replace(err, std::regex(R"((^|\n)==[0-9]+==[^\n]*\n)"), "$1");
         return std::regex_replace(err, std::regex(R"(failed, [0-9]+ s)"), "failed, T s");
     };
