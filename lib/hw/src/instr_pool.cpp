@@ -1,6 +1,8 @@
 // The per-thread instruction pool (evg/hw/instr_pool.hpp).
 #include "evg/hw/instr_pool.hpp"
 
+#include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,14 +46,19 @@ void recycle_instr(std::unique_ptr<Instr> in) {
     if (!in || pool_gone) return;
     auto& spare = pool().spare;
     if (spare.size() >= InstrPool::kMax) return;
-    // Every field back to its default, whatever fields Instr has, keeping only the two buffers' capacity.
+    // Every field back to its default, whatever fields Instr has, keeping only the two buffers' capacity: the
+    // object is destroyed and default-initialised in place, each field from its own initialiser (Instr gives
+    // every field one). `*in = Instr{}` did the same through a temporary that GCC zeroes whole first, 288
+    // bytes, a sixth of a flag instruction's cost.
     std::vector<Access> accesses = std::move(in->accesses);
     std::string op = std::move(in->op);
-    *in = Instr{};
+    Instr* p = in.get();
+    std::destroy_at(p);
+    ::new (static_cast<void*>(p)) Instr;
     accesses.clear();
     op.clear();
-    in->accesses = std::move(accesses);
-    in->op = std::move(op);
+    p->accesses = std::move(accesses);
+    p->op = std::move(op);
     spare.push_back(std::move(in));
 }
 

@@ -24,6 +24,8 @@ struct Access {
     bool atomic = false;  // GM accumulation under SetAtomicAdd/Max/Min
 };
 
+// Every field has a default member initialiser: recycle_instr (instr_pool.cpp) default-initialises a recycled
+// instruction in place.
 struct Instr {
     uint64_t id = 0;  // issue order over the whole launch, 1-based
     Core* core = nullptr;
