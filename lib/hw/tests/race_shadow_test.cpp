@@ -100,6 +100,7 @@ class ByteShadow {
 using ConflictKey = std::tuple<uint64_t, bool, uint64_t, uint64_t, uint32_t, uint32_t, bool>;
 std::vector<ConflictKey> keys(const std::vector<Conflict>& cs) {
     std::vector<ConflictKey> out;
+    out.reserve(cs.size());
     for (const auto& c : cs)
         out.emplace_back(c.earlier.instr, c.earlier_is_write, c.begin, c.end, c.earlier.at.agent,
                          c.earlier.at.epoch, c.earlier.atomic);
