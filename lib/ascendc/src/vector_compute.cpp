@@ -119,28 +119,42 @@ void half_lanes_scalar(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, 
 }
 
 #if defined(__x86_64__) || defined(__i386__)
+// The loop with the operands' presence fixed, so that the loop has no per-group tests of them.
+template <VecOp Op, bool HasA, bool HasB>
+[[gnu::target("avx,f16c")]] void half_fused(uint8_t* d, const uint8_t* a, const uint8_t* b, float s,
+                                            size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i ha =
+            HasA ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 2 * i)) : _mm_setzero_si128();
+        const __m128i hb =
+            HasB ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 2 * i)) : _mm_setzero_si128();
+        alignas(32) float x[8], y[8], z[8];
+        _mm256_store_ps(x, _mm256_cvtph_ps(ha));
+        _mm256_store_ps(y, _mm256_cvtph_ps(hb));
+        float_lanes<Op>(z, x, y, s, 8);
+        const __m256 vz = _mm256_load_ps(z);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(vz, vz, _CMP_UNORD_Q)) != 0) {
+            half_lanes_scalar<Op>(d + 2 * i, HasA ? a + 2 * i : nullptr, HasB ? b + 2 * i : nullptr, s, 8);
+            continue;
+        }
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i),
+                         _mm256_cvtps_ph(vz, _MM_FROUND_TO_NEAREST_INT));
+    }
+    half_lanes_scalar<Op>(d + 2 * i, HasA ? a + 2 * i : nullptr, HasB ? b + 2 * i : nullptr, s, n - i);
+}
+
 template <VecOp Op>
 struct HalfFused {
-    [[gnu::target("avx,f16c")]] static void run(uint8_t* d, const uint8_t* a, const uint8_t* b, float s,
-                                                size_t n) {
-        const __m128i zero = _mm_setzero_si128();
-        size_t i = 0;
-        for (; i + 8 <= n; i += 8) {
-            const __m128i ha = a ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 2 * i)) : zero;
-            const __m128i hb = b ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 2 * i)) : zero;
-            alignas(32) float x[8], y[8], z[8];
-            _mm256_store_ps(x, _mm256_cvtph_ps(ha));
-            _mm256_store_ps(y, _mm256_cvtph_ps(hb));
-            float_lanes<Op>(z, x, y, s, 8);
-            const __m256 vz = _mm256_load_ps(z);
-            if (_mm256_movemask_ps(_mm256_cmp_ps(vz, vz, _CMP_UNORD_Q)) != 0) {
-                half_lanes_scalar<Op>(d + 2 * i, a ? a + 2 * i : nullptr, b ? b + 2 * i : nullptr, s, 8);
-                continue;
-            }
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i),
-                             _mm256_cvtps_ph(vz, _MM_FROUND_TO_NEAREST_INT));
-        }
-        half_lanes_scalar<Op>(d + 2 * i, a ? a + 2 * i : nullptr, b ? b + 2 * i : nullptr, s, n - i);
+    static void run(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, size_t n) {
+        if (a && b)
+            half_fused<Op, true, true>(d, a, b, s, n);
+        else if (a)
+            half_fused<Op, true, false>(d, a, b, s, n);
+        else if (b)
+            half_fused<Op, false, true>(d, a, b, s, n);
+        else
+            half_fused<Op, false, false>(d, a, b, s, n);
     }
 };
 #else
