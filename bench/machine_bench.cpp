@@ -246,9 +246,11 @@ void BM_TileCopies(benchmark::State& st) {
 
 // The model (checkers on) and the hand loop in alternation: every iteration times one launch and then one
 // hand loop over the same data, so both see the same memory bandwidth, which on a shared machine drifts by
-// tens of percent from one second to the next (BM_Ratios's figures come from runs seconds apart). Reports the
-// median over iterations of model time / hand time (model_vs_hand_paired), its quartiles, and fails unless
-// the last launch and the hand loop wrote bit-identical Z.
+// tens of percent from one second to the next (BM_Ratios's figures come from runs seconds apart). Each timed
+// run follows an untimed run of its own kind, as in BM_Model_ChecksOn and BM_HandAvx2, so neither pays for
+// the caches and dirty lines the other left. Reports the median over iterations of model time / hand time
+// (model_vs_hand_paired), its quartiles, and fails unless the last launch and the hand loop wrote
+// bit-identical Z.
 void BM_ModelVsHand_Paired(benchmark::State& st) {
     if (!has_avx2_f16c()) {
         st.SkipWithError("this CPU lacks AVX2 or F16C");
