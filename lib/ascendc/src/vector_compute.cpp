@@ -98,31 +98,24 @@ using AvxBlock = PlainBlock<Op>;
 using FloatBlock = void (*)(float* __restrict, const float* __restrict, const float* __restrict, float,
                             size_t);
 
+#if defined(__x86_64__) || defined(__i386__)
 // Half operands and result in one pass, eight lanes at a time in registers: widen both (F16C), compute with
 // float_lanes (the same lane function as the block loops, so one definition of every operation), narrow with
-// round to nearest even. A group of eight whose results hold a NaN is computed again through the scalar
-// conversions (half_lanes_scalar), which define the NaN bits. That covers NaN inputs too: F16C widens a NaN
-// to a NaN, and every operation turns a NaN operand into a NaN result or does not read that operand
+// round to nearest even. A group of eight whose results hold a NaN is computed again by the lane-by-lane
+// definition (run_float), whose conversions define the NaN bits. That covers NaN inputs too: F16C widens a
+// NaN to a NaN, and every operation turns a NaN operand into a NaN result or does not read that operand
 // (Duplicate), so only the NaN bits could differ and those lanes are redone. Each group reads its inputs
 // before it writes, so a destination equal to an input is fine (overlaps elsewhere never get here). Three
 // passes over stack buffers cost twice this (issue 11, target (d)); vector_compute_test holds both to the
-// lane-by-lane definition over every pair of half patterns.
-template <VecOp Op>
-void half_lanes_scalar(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, size_t n) {
-    float x[8] = {}, y[8] = {}, z[8];
-    for (size_t i = 0; i < n; ++i) {
-        if (a) x[i] = Lane<evg::hw::half>::ld(a + 2 * i);
-        if (b) y[i] = Lane<evg::hw::half>::ld(b + 2 * i);
-    }
-    float_lanes<Op>(z, x, y, s, n);
-    for (size_t i = 0; i < n; ++i) Lane<evg::hw::half>::st(d + 2 * i, z[i]);
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-// The loop with the operands' presence fixed, so that the loop has no per-group tests of them.
+// lane-by-lane definition over every pair of half patterns. The operands' presence is a template argument,
+// so the loop tests neither per group.
 template <VecOp Op, bool HasA, bool HasB>
 [[gnu::target("avx,f16c")]] void half_fused(uint8_t* d, const uint8_t* a, const uint8_t* b, float s,
                                             size_t n) {
+    const auto by_definition = [&](size_t i, size_t lanes) {
+        run_float<Lane<evg::hw::half>>(Op, d + 2 * i, HasA ? a + 2 * i : nullptr, HasB ? b + 2 * i : nullptr,
+                                       s, lanes, 2);
+    };
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const __m128i ha =
@@ -135,13 +128,13 @@ template <VecOp Op, bool HasA, bool HasB>
         float_lanes<Op>(z, x, y, s, 8);
         const __m256 vz = _mm256_load_ps(z);
         if (_mm256_movemask_ps(_mm256_cmp_ps(vz, vz, _CMP_UNORD_Q)) != 0) {
-            half_lanes_scalar<Op>(d + 2 * i, HasA ? a + 2 * i : nullptr, HasB ? b + 2 * i : nullptr, s, 8);
+            by_definition(i, 8);
             continue;
         }
         _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i),
                          _mm256_cvtps_ph(vz, _MM_FROUND_TO_NEAREST_INT));
     }
-    half_lanes_scalar<Op>(d + 2 * i, HasA ? a + 2 * i : nullptr, HasB ? b + 2 * i : nullptr, s, n - i);
+    by_definition(i, n - i);
 }
 
 template <VecOp Op>
@@ -155,15 +148,6 @@ struct HalfFused {
             half_fused<Op, false, true>(d, a, b, s, n);
         else
             half_fused<Op, false, false>(d, a, b, s, n);
-    }
-};
-#else
-template <VecOp Op>
-struct HalfFused {  // never chosen without F16C (vec_compute_on); here for the dispatch table only
-    static void run(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, size_t n) {
-        for (size_t i = 0; i < n; i += 8)
-            half_lanes_scalar<Op>(d + 2 * i, a ? a + 2 * i : nullptr, b ? b + 2 * i : nullptr, s,
-                                  std::min<size_t>(8, n - i));
     }
 };
 #endif
@@ -279,10 +263,12 @@ void vec_compute_on(bool fast_cpu, VecOp op, DType t, uint8_t* d, const uint8_t*
     // bulk_has_f16c() includes AVX with the OS saving its state.
     const bool fast = fast_cpu && evg::hw::detail::bulk_has_f16c();
     const auto fs = static_cast<float>(s);
+#if defined(__x86_64__) || defined(__i386__)
     if (fast && t == DType::f16) {
         block_of<HalfFused>(op)(d, a, b, fs, n);
         return;
     }
+#endif
     const FloatBlock block = fast ? block_of<AvxBlock>(op) : block_of<PlainBlock>(op);
     static constexpr float kZeros[kBlock] = {};
     float x[kBlock], y[kBlock], z[kBlock];
