@@ -7,3 +7,4 @@
 #include "ascendc/tensor.hpp"
 #include "ascendc/types.hpp"
 #include "ascendc/vector.hpp"
+#include "ascendc/unmodelled.hpp"

@@ -7,50 +7,44 @@
 #include "evg/hw/numeric/types.hpp"
 #include "evg/hw/site.hpp"
 
-// Device qualifiers compile to nothing on the model, as in the CPU debug flow.
-#ifndef __aicore__
-#define __aicore__
-#endif
-#ifndef __gm__
-#define __gm__
-#endif
-#ifndef __global__
-#define __global__
-#endif
-#ifndef __inline__
-#define __inline__ inline
-#endif
+// The compiler-predefined environment (qualifiers, global pipe_t / event_t).
+#include "ascendc/predefined.hpp"
 
 using half = ::evg::hw::half;
 using bfloat16_t = ::evg::hw::bfloat16;
-using GM_ADDR = uint8_t*;
+using GM_ADDR = __gm__ uint8_t*;
+
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 namespace AscendC {
 
 using ::evg::hw::HardEvent;
 using RoundMode = ::evg::hw::RoundMode;
 
-enum pipe_t : uint8_t {
-    PIPE_S = 0,
-    PIPE_V = 1,
-    PIPE_M = 2,
-    PIPE_MTE1 = 3,
-    PIPE_MTE2 = 4,
-    PIPE_MTE3 = 5,
-    PIPE_ALL = 6,
-    PIPE_FIX = 10
-};
-
-enum event_t : int32_t {
-    EVENT_ID0 = 0,
-    EVENT_ID1,
-    EVENT_ID2,
-    EVENT_ID3,
-    EVENT_ID4,
-    EVENT_ID5,
-    EVENT_ID6,
-    EVENT_ID7
-};
+// The compiler's enums, also reachable as AscendC::PIPE_V and AscendC::EVENT_ID0.
+using ::pipe_t;
+using ::PIPE_S;
+using ::PIPE_V;
+using ::PIPE_M;
+using ::PIPE_MTE1;
+using ::PIPE_MTE2;
+using ::PIPE_MTE3;
+using ::PIPE_ALL;
+using ::PIPE_FIX;
+using ::event_t;
+using ::EVENT_ID0;
+using ::EVENT_ID1;
+using ::EVENT_ID2;
+using ::EVENT_ID3;
+using ::EVENT_ID4;
+using ::EVENT_ID5;
+using ::EVENT_ID6;
+using ::EVENT_ID7;
 
 enum class TPosition : uint8_t {
     GM,
@@ -71,7 +65,7 @@ using QuePosition = TPosition;
 
 enum class CacheMode : uint8_t { CACHE_MODE_NORMAL, CACHE_MODE_DISABLE, CACHE_MODE_LAST };
 
-enum AscendCCoreType : uint8_t { AIC = 1, AIV = 2 };
+enum AscendCCoreType : uint8_t { MIX = 0, AIC = 1, AIV = 2 };
 
 // Storage of a position in the model.
 constexpr ::evg::hw::MemKind position_memory(TPosition p) {

@@ -20,4 +20,11 @@ class HostError : public evg::Error {
     using evg::Error::Error;
 };
 
+// Kernel code called an AscendC function that is declared (so that upstream headers compile) but that the
+// model does not execute. Thrown on the core that made the call; the launch reports it.
+class UnmodelledCall : public evg::Error {
+  public:
+    using evg::Error::Error;
+};
+
 }  // namespace evg::hw

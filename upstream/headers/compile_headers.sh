@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Compiles every header of a Catlass checkout, each in its own translation unit, as bisheng would compile it for
+# one chip, with each compiler given: kernel_operator.h ahead of the unit, __NPU_ARCH__ / CATLASS_ARCH set, the
+# checkout's include folder, and evgcheck's stand-ins for upstream's device adapters ahead of it (docs/
+# ascendc-device-environment.md). Prints one line per failing header and a table of counts; exits 1 when a
+# header of the chosen set fails to compile.
+#
+# A header that GCC rejects only because it explicitly specialises a member template inside its class
+# ("explicit specialization in non-namespace scope", which GCC does not implement; clang does) is counted as
+# "GCC limitation", not as a failure, provided that clang compiles it in the same run.
+#
+# usage: compile_headers.sh --root CATLASS_ROOT --set evg|all --archs "2201 3510" --compilers "g++ clang++-14"
+#                           [--jobs N] [--work DIR] -- <flags for our side: -I ...>
+set -euo pipefail
+root="" set_name="evg" archs="2201 3510" compilers="g++ clang++-14" jobs=2 work=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --root) root=$2; shift 2 ;;
+    --set) set_name=$2; shift 2 ;;
+    --archs) archs=$2; shift 2 ;;
+    --compilers) compilers=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "compile_headers.sh: unknown option '$1' (see the usage line at the top of the script)" >&2; exit 2 ;;
+  esac
+done
+our_flags=("$@")
+if [[ ! -f "$root/include/catlass/catlass.hpp" ]]; then
+  echo "compile_headers.sh: '$root' is not a Catlass checkout (no include/catlass/catlass.hpp)" >&2
+  exit 2
+fi
+[[ -n "$work" ]] || work=$(mktemp -d)
+mkdir -p "$work"
+here=$(cd "$(dirname "$0")" && pwd)
+standins=$(cd "$here/../../lib/ascendc/standins" && pwd)
+
+# The headers: every .hpp under include/catlass and include/tla, or the closure of what the seven EVG
+# examples include (their catlass/ and tla/ include lines, and everything those reach).
+all_list="$work/all.txt"
+(cd "$root/include" && find catlass tla -name '*.hpp' | LC_ALL=C sort) > "$all_list"
+list="$all_list"
+if [[ "$set_name" == "evg" ]]; then
+  examples=("$root"/examples/64_ascend950_matmul_evg/*.cpp)
+  if [[ ! -f "${examples[0]}" ]]; then
+    echo "compile_headers.sh: no EVG examples under $root/examples/64_ascend950_matmul_evg" >&2
+    exit 2
+  fi
+  grep -hoE '#include "(catlass|tla)/[^"]+"' "${examples[@]}" | LC_ALL=C sort -u > "$work/evg_roots.cpp"
+  g++ -std=c++20 -M -DCATLASS_ARCH=3510 -D__NPU_ARCH__=3510 -DK_MAX_SHAPE_DIM=0 -include kernel_operator.h \
+    "${our_flags[@]}" -I "$standins" -isystem "$root/include" "$work/evg_roots.cpp" 2>/dev/null |
+    tr ' \\' '\n\n' | grep -F "$root/include/" | sed "s|^.*$root/include/||" | LC_ALL=C sort -u > "$work/evg.txt"
+  # upstream's own device adapters are replaced by the stand-ins; count them from the include lines.
+  grep -oE '(catlass|tla)/[^"]+' "$work/evg_roots.cpp" | while read -r h; do
+    if [[ -f "$standins/$h" ]]; then echo "$h"; fi
+  done >> "$work/evg.txt"
+  LC_ALL=C sort -u -o "$work/evg.txt" "$work/evg.txt"
+  list="$work/evg.txt"
+fi
+n=$(wc -l < "$list")
+
+compile_one() {  # compiler arch header -> prints "ok|fail|gcclimit|standin compiler arch header"
+  local cxx=$1 arch=$2 h=$3 tu out
+  if [[ -f "$standins/$h" ]]; then echo "standin $cxx $arch $h"; return; fi
+  tu="$work/tu_$(echo "$cxx-$arch-$h" | tr '/.+' '___').cpp"
+  out="${tu%.cpp}.log"
+  echo "#include \"$h\"" > "$tu"
+  if "$cxx" -std=c++20 -fsyntax-only -DCATLASS_ARCH="$arch" -D__NPU_ARCH__="$arch" -include kernel_operator.h \
+       "${our_flags[@]}" -I "$standins" -isystem "$root/include" "$tu" > "$out" 2>&1; then
+    echo "ok $cxx $arch $h"
+  elif [[ "$cxx" == g++* ]] && ! grep -E 'error:' "$out" | grep -vq 'explicit specialization in non-namespace scope'; then
+    echo "gcclimit $cxx $arch $h"
+  else
+    echo "fail $cxx $arch $h"
+  fi
+}
+export -f compile_one
+export work standins root
+export our_flags_str="${our_flags[*]}"
+# shellcheck disable=SC2016
+for cxx in $compilers; do for arch in $archs; do while read -r h; do echo "$cxx $arch $h"; done < "$list"; done; done |
+  xargs -P "$jobs" -L 1 bash -c 'our_flags=($our_flags_str); compile_one "$0" "$1" "$2"' > "$work/results.txt"
+
+status=0
+printf '%-14s %-5s %8s %8s %14s %9s %8s\n' compiler arch compiled failed "gcc-limit(*)" stood-in of
+for cxx in $compilers; do for arch in $archs; do
+  r() { grep -c "^$1 $cxx $arch " "$work/results.txt" || true; }
+  ok=$(r ok) fail=$(r fail) lim=$(r gcclimit) si=$(r standin)
+  printf '%-14s %-5s %8s %8s %14s %9s %8s\n' "$cxx" "$arch" "$ok" "$fail" "$lim" "$si" "$n"
+  [[ "$fail" == 0 ]] || status=1
+done; done
+# A GCC limitation counts only when clang compiled the same header for the same chip.
+while read -r _ cxx arch h; do
+  if ! grep -q "^ok clang[^ ]* $arch $h$" "$work/results.txt"; then
+    echo "FAIL $cxx $arch $h: GCC cannot compile it (explicit specialisation in class scope) and no clang run compiled it"
+    status=1
+  fi
+done < <(grep '^gcclimit ' "$work/results.txt")
+echo "(*) explicit specialisation of a member template in class scope: GCC 12 rejects it, clang compiles it"
+while read -r _ cxx arch h; do
+  log="$work/tu_$(echo "$cxx-$arch-$h" | tr '/.+' '___').log"
+  echo "FAIL $cxx $arch $h: $(grep -m1 'error:' "$log" || echo 'see the log') [$log]"
+done < <(grep '^fail ' "$work/results.txt")
+echo "headers: $set_name set, $n of $(wc -l < "$all_list") in the checkout; work folder $work"
+exit $status
