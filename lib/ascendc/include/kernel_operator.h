@@ -8,3 +8,7 @@
 #include "ascendc/types.hpp"
 #include "ascendc/vector.hpp"
 #include "ascendc/unmodelled.hpp"
+#include "ascendc/dtypes_ext.hpp"
+#include "ascendc/micro_api.hpp"
+#include "ascendc/std_utils.hpp"
+#include "ascendc/system.hpp"

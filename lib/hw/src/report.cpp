@@ -58,6 +58,8 @@ std::string_view violation_kind_name(ViolationKind k) {
             return "null_pointer";
         case ViolationKind::kernel_exception:
             return "kernel_exception";
+        case ViolationKind::unmodelled_call:
+            return "unmodelled_call";
         case ViolationKind::dcache_not_clean:
             return "dcache_not_clean";
     }

@@ -212,6 +212,13 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
         kernel();
         c.finish_kernel();
     } catch (const detail::CoreAbortTag&) {
+    } catch (const UnmodelledCall& e) {
+        // The kernel reached a call evgcheck declares but does not execute: this core stops here.
+        violate({ViolationKind::unmodelled_call,
+                 Severity::error,
+                 fmt::format("{}: {}", c.name(), e.what()),
+                 {},
+                 1});
     } catch (const evg::Error& e) {
         fail(e.what());
     } catch (const std::exception& e) {

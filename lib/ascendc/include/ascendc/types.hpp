@@ -59,6 +59,7 @@ enum class TPosition : uint8_t {
     VECIN,
     VECOUT,
     VECCALC,
+    C2PIPE2GM,  // the fixpipe buffer (FB): quantisation parameters for Fixpipe
     LCM = VECCALC
 };
 using QuePosition = TPosition;
@@ -84,6 +85,8 @@ constexpr ::evg::hw::MemKind position_memory(TPosition p) {
             return ::evg::hw::MemKind::L0C;
         case TPosition::C2:
             return ::evg::hw::MemKind::BT;
+        case TPosition::C2PIPE2GM:
+            return ::evg::hw::MemKind::FB;
         case TPosition::CO2:
         case TPosition::VECIN:
         case TPosition::VECOUT:

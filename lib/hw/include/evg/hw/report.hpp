@@ -37,6 +37,7 @@ enum class ViolationKind : uint8_t {
     bad_param,             // instruction parameter out of its documented range
     null_pointer,          // GM access through a null pointer
     kernel_exception,      // the kernel body threw
+    unmodelled_call,       // the kernel called an AscendC function the model declares but does not execute
     dcache_not_clean,      // GM bytes a scalar SetValue wrote, still in its data cache, read by a DMA/other
                            // pipe/core
 };
