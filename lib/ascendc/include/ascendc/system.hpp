@@ -104,6 +104,40 @@ inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams
     detail::init_const_value(dst.ref(), p.repeatTimes, p.blockNum, p.dstGap, &v, sizeof(T), site);
 }
 
+// TransDataTo5HD: transposes 16 rows given by UB addresses into 16 columns (NCHW -> NC1HWC0), on PIPE_V.
+// Declared only.
+struct TransDataTo5HDParams {
+    TransDataTo5HDParams() = default;
+    TransDataTo5HDParams(bool dstHighHalfIn, bool srcHighHalfIn, uint8_t repeatTimesIn,
+                         uint16_t dstRepStrideIn, uint16_t srcRepStrideIn)
+        : dstHighHalf(dstHighHalfIn),
+          srcHighHalf(srcHighHalfIn),
+          repeatTimes(repeatTimesIn),
+          dstRepStride(dstRepStrideIn),
+          srcRepStride(srcRepStrideIn) {}
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+template <class T>
+inline void TransDataTo5HD(const uint64_t dstList[], const uint64_t srcList[], const TransDataTo5HDParams& p,
+                           Site site = Site::here()) {
+    (void)dstList;
+    (void)srcList;
+    (void)p;
+    detail::unmodelled("TransDataTo5HD", site);
+}
+template <class T>
+inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[16], const LocalTensor<T> (&srcList)[16],
+                           const TransDataTo5HDParams& p, Site site = Site::here()) {
+    (void)dstList;
+    (void)srcList;
+    (void)p;
+    detail::unmodelled("TransDataTo5HD", site);
+}
+
 }  // namespace AscendC
 
 // bisheng's intrinsic form of PipeBarrier, as AtlasA2 code calls it.
