@@ -18,23 +18,5 @@ else()
                  "'upstream' is off; turn it on with -DEVG_CATLASS_ROOT=/path/to/catlass")
 endif()
 
-# evg_use_upstream_catlass(<target> ARCH <AtlasA2|Ascend950> [ROOT <catlass checkout>])
-# Compiles <target> as bisheng compiles device code for that chip, against the checkout's headers (warnings in
-# them are the checkout's business: its include folder is a system folder), with evgcheck's launch stand-ins
-# ahead of it, and links the model.
-function(evg_use_upstream_catlass target)
-  cmake_parse_arguments(ARG "" "ARCH;ROOT" "" ${ARGN})
-  if(NOT ARG_ARCH MATCHES "^(AtlasA2|Ascend950)$")
-    message(FATAL_ERROR "evg_use_upstream_catlass(${target}): ARCH must be AtlasA2 or Ascend950, not '${ARG_ARCH}'")
-  endif()
-  if(NOT ARG_ROOT)
-    set(ARG_ROOT "${EVG_CATLASS_ROOT}")
-  endif()
-  if(NOT EXISTS "${ARG_ROOT}/include/catlass/catlass.hpp")
-    message(FATAL_ERROR "evg_use_upstream_catlass(${target}): '${ARG_ROOT}' is not a Catlass checkout "
-                        "(no include/catlass/catlass.hpp)")
-  endif()
-  target_include_directories(${target} BEFORE PRIVATE ${EVG_ASCENDC_STANDINS_DIR})
-  target_include_directories(${target} SYSTEM AFTER PRIVATE "${ARG_ROOT}/include")
-  target_link_libraries(${target} PRIVATE evg::ascendc_device_${ARG_ARCH})
-endfunction()
+# evgcheck_use_catlass / evgcheck_add_program: the same functions an installed evgcheck gives a user's project.
+include(${CMAKE_CURRENT_LIST_DIR}/evgcheck_program.cmake)

@@ -12,3 +12,4 @@
 #include "ascendc/micro_api.hpp"
 #include "ascendc/std_utils.hpp"
 #include "ascendc/system.hpp"
+#include "ascendc/device_assert.hpp"  // last: device code sees the model's assert

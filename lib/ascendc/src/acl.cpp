@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -22,6 +24,63 @@ aclError fail(aclError code, std::string msg) {
     g_last_error = std::move(msg);
     return code;
 }
+
+// What the process has seen, for EVG_STRICT.
+struct ProcessState {
+    bool strict = false;
+    bool exit_hook = false;
+    uint64_t launches = 0;
+    uint64_t launches_with_findings = 0;
+};
+ProcessState& process() {
+    static ProcessState p;
+    return p;
+}
+
+void strict_exit() {
+    const ProcessState& p = process();
+    if (!p.strict || p.launches_with_findings == 0) return;
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "evgcheck: EVG_STRICT: %llu of %llu kernel launches reported findings; exit status 1\n",
+                 static_cast<unsigned long long>(p.launches_with_findings),
+                 static_cast<unsigned long long>(p.launches));
+    std::fflush(stderr);
+    std::_Exit(1);
+}
+
+// Applies EVG_SCHEDULER, EVG_SEED and EVG_STRICT to the process-wide device and the process. An empty
+// string: everything understood; otherwise the message naming the variable and what it accepts.
+std::string apply_environment() {
+    auto& cfg = evg::hw::device().config();
+    if (const char* s = std::getenv("EVG_SCHEDULER"); s && *s) {
+        const std::string v(s);
+        if (v == "in_order") {
+            cfg.scheduler = evg::hw::SchedulerKind::in_order;
+        } else if (v == "adversarial") {
+            cfg.scheduler = evg::hw::SchedulerKind::adversarial;
+        } else {
+            return fmt::format("EVG_SCHEDULER='{}': expected in_order or adversarial", v);
+        }
+    }
+    if (const char* s = std::getenv("EVG_SEED"); s && *s) {
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long seed = std::strtoull(s, &end, 10);
+        if (errno != 0 || *end != '\0' || *s == '-')
+            return fmt::format("EVG_SEED='{}': expected a decimal integer from 0 to 18446744073709551615", s);
+        cfg.seed = seed;
+    }
+    if (const char* s = std::getenv("EVG_STRICT"); s && *s) {
+        const std::string v(s);
+        if (v != "0" && v != "1") return fmt::format("EVG_STRICT='{}': expected 0 or 1", v);
+        process().strict = v == "1";
+        if (process().strict && !process().exit_hook) {
+            process().exit_hook = std::atexit(strict_exit) == 0;
+        }
+    }
+    return {};
+}
 }  // namespace
 
 const char* aclGetRecentErrMsg() {
@@ -29,6 +88,8 @@ const char* aclGetRecentErrMsg() {
 }
 
 aclError aclInit(const char*) {
+    if (std::string bad = apply_environment(); !bad.empty())
+        return fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + bad);
     return ACL_SUCCESS;
 }
 aclError aclFinalize() {
@@ -155,8 +216,12 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
                 const std::function<void()>& kernel, evg::hw::ArchId arch) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
+    if (std::string bad = apply_environment(); !bad.empty())
+        return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: " + bad);
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));
+        ++process().launches;
+        if (!stream->reports.back().clean()) ++process().launches_with_findings;
     } catch (const evg::Error& e) {
         return fail(ACL_ERROR_INVALID_PARAM, e.what());
     }

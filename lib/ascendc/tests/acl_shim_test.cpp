@@ -14,6 +14,15 @@ namespace {
 
 using namespace AscendC;
 
+// As Catlass's example programs define it: prints a failing call and goes on.
+#define ACL_CHECK(status)                                                                \
+    do {                                                                                 \
+        aclError evg_error_ = (status);                                                  \
+        if (evg_error_ != ACL_ERROR_NONE) {                                              \
+            std::fprintf(stderr, "%s:%d aclError:%d\n", __FILE__, __LINE__, evg_error_); \
+        }                                                                                \
+    } while (0)
+
 void scale_kernel(GM_ADDR x, GM_ADDR y, bool forget_wait) {
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;

@@ -7,8 +7,11 @@
 
 #include "evg/hw/machine.hpp"
 
+// Error codes: CANN's values for the ones the shim returns. A program's own error macro (Catlass's examples
+// define ACL_CHECK, comparing with ACL_ERROR_NONE) prints what the model reports as any other ACL error.
 using aclError = int;
 constexpr aclError ACL_SUCCESS = 0;
+constexpr aclError ACL_ERROR_NONE = 0;
 constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
 constexpr aclError ACL_ERROR_BAD_ALLOC = 200000;
 constexpr aclError ACL_ERROR_RT_KERNEL_CHECK = 507015;  // a launch reported violations
@@ -42,20 +45,13 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
 aclError aclrtCreateStream(aclrtStream* stream);
 // Returns ACL_ERROR_RT_KERNEL_CHECK, and prints the report on stderr, when a launch on the stream found
 // violations since the last synchronisation. EVG_REPORT=path also writes the JSON report there.
+// The environment (read by aclInit, or by the first launch of a program that does not call it) also selects:
+//   EVG_SCHEDULER=in_order|adversarial, EVG_SEED=N   the schedule every launch runs under;
+//   EVG_STRICT=1   at exit, the process exits with status 1 when any launch reported a finding (a program
+//                  whose own error macro only prints would otherwise exit 0).
 aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtDestroyStream(aclrtStream stream);
 const char* aclGetRecentErrMsg();
-
-#ifndef ACL_CHECK
-#define ACL_CHECK(status)                                                                      \
-    do {                                                                                       \
-        aclError evg_acl_error_ = (status);                                                    \
-        if (evg_acl_error_ != ACL_SUCCESS) {                                                   \
-            std::fprintf(stderr, "%s:%d aclError:%d %s\n", __FILE__, __LINE__, evg_acl_error_, \
-                         aclGetRecentErrMsg());                                                \
-        }                                                                                      \
-    } while (0)
-#endif
 
 namespace evg::acl {
 // Launches `kernel` on `block_dim` blocks of the given kernel type, in stream order (the model runs it at

@@ -95,6 +95,10 @@ struct ArchSpec {
     int cross_core_counter_max;  // 15
     int cross_core_flags;        // 16 flags per core (mode 4 AIC: 32)
     bool bf16_arithmetic;        // bf16 is a compute type only on Ascend950
+    // AI cores of the chip as the platform reports them (PlatformAscendC::GetCoreNumAic / Aiv): one SKU per
+    // arch, docs/hardware-model.md §4.2 (Atlas A2: 910B2; Ascend950: 950PR server).
+    int aic_cores;
+    int aiv_cores;
 };
 
 // The table (docs/hardware-model.md §12, docs/evg-semantics.md §9). Catlass's Arch tags read their sizes from
@@ -122,7 +126,9 @@ inline constexpr ArchSpec kAtlasA2{ArchId::AtlasA2,
                                    /*cross_wait_blocks_all=*/true,
                                    15,
                                    16,
-                                   /*bf16_arithmetic=*/false};
+                                   /*bf16_arithmetic=*/false,
+                                   /*aic_cores=*/24,
+                                   /*aiv_cores=*/48};
 inline constexpr ArchSpec kAscend950{ArchId::Ascend950,
                                      "Ascend950",
                                      253952,
@@ -146,7 +152,9 @@ inline constexpr ArchSpec kAscend950{ArchId::Ascend950,
                                      /*cross_wait_blocks_all=*/false,
                                      15,
                                      16,
-                                     /*bf16_arithmetic=*/true};
+                                     /*bf16_arithmetic=*/true,
+                                     /*aic_cores=*/32,
+                                     /*aiv_cores=*/64};
 inline constexpr ArchId kAllArchs[] = {ArchId::AtlasA2, ArchId::Ascend950};
 
 constexpr const ArchSpec& arch_spec(ArchId id) {

@@ -27,4 +27,10 @@ class UnmodelledCall : public evg::Error {
     using evg::Error::Error;
 };
 
+// Kernel code failed an `assert` (ascendc/device_assert.hpp). Thrown on the core that failed it.
+class DeviceAssertion : public evg::Error {
+  public:
+    using evg::Error::Error;
+};
+
 }  // namespace evg::hw

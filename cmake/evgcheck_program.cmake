@@ -1,0 +1,62 @@
+# Building a Catlass program to run on the model: the functions a user's CMake project gets from
+# find_package(evgcheck CONFIG) (and evgcheck's own build, which uses the same file).
+#
+#   evgcheck_use_catlass(<target> ARCH <AtlasA2|Ascend950> [CATLASS_ROOT <dir>])
+#       Compiles <target> as the AscendC compiler compiles device code for that chip (predefined names,
+#       kernel_operator.h ahead of every translation unit, __NPU_ARCH__ / CATLASS_ARCH), against the Catlass
+#       checkout's include/ folder, with evgcheck's stand-ins for upstream's device adapters ahead of it
+#       (docs/ascendc-device-environment.md), and links the model and its ACL/CANN host shim.
+#       When the checkout has examples/common (upstream's example helpers), it is on the include path too.
+#   evgcheck_add_program(<name> SOURCES <file>... [CATLASS_ROOT <dir>] [ARCH <AtlasA2|Ascend950>])
+#       An executable of host code and kernels in one file, as upstream writes them, run on the model.
+#       ARCH defaults to Ascend950; CATLASS_ROOT to EVG_CATLASS_ROOT (or the CATLASS_ROOT environment
+#       variable).
+#
+# Expects the targets evgcheck::ascendc_device_AtlasA2 / evgcheck::ascendc_device_Ascend950 and the variable
+# EVGCHECK_STANDINS_DIR.
+
+function(_evgcheck_catlass_root out given)
+  set(root "${given}")
+  if(NOT root AND DEFINED EVG_CATLASS_ROOT)
+    set(root "${EVG_CATLASS_ROOT}")
+  endif()
+  if(NOT root AND DEFINED ENV{CATLASS_ROOT})
+    set(root "$ENV{CATLASS_ROOT}")
+  endif()
+  if(NOT root)
+    message(FATAL_ERROR "evgcheck: no Catlass checkout given: pass CATLASS_ROOT <dir>, or set EVG_CATLASS_ROOT "
+                        "or the environment variable CATLASS_ROOT to the folder holding include/catlass")
+  endif()
+  get_filename_component(root "${root}" ABSOLUTE)
+  if(NOT EXISTS "${root}/include/catlass/catlass.hpp")
+    message(FATAL_ERROR "evgcheck: '${root}' is not a Catlass checkout (no include/catlass/catlass.hpp)")
+  endif()
+  set(${out} "${root}" PARENT_SCOPE)
+endfunction()
+
+function(evgcheck_use_catlass target)
+  cmake_parse_arguments(ARG "" "ARCH;CATLASS_ROOT" "" ${ARGN})
+  if(NOT ARG_ARCH MATCHES "^(AtlasA2|Ascend950)$")
+    message(FATAL_ERROR "evgcheck_use_catlass(${target}): ARCH must be AtlasA2 or Ascend950, not '${ARG_ARCH}'")
+  endif()
+  _evgcheck_catlass_root(root "${ARG_CATLASS_ROOT}")
+  target_include_directories(${target} BEFORE PRIVATE ${EVGCHECK_STANDINS_DIR})
+  target_include_directories(${target} SYSTEM AFTER PRIVATE "${root}/include")
+  if(EXISTS "${root}/examples/common/helper.hpp")
+    target_include_directories(${target} SYSTEM AFTER PRIVATE "${root}/examples/common")
+  endif()
+  target_link_libraries(${target} PRIVATE evgcheck::ascendc_device_${ARG_ARCH})
+  target_compile_features(${target} PRIVATE cxx_std_20)
+endfunction()
+
+function(evgcheck_add_program name)
+  cmake_parse_arguments(ARG "" "ARCH;CATLASS_ROOT" "SOURCES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "evgcheck_add_program(${name}): SOURCES is empty")
+  endif()
+  if(NOT ARG_ARCH)
+    set(ARG_ARCH Ascend950)
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  evgcheck_use_catlass(${name} ARCH ${ARG_ARCH} CATLASS_ROOT "${ARG_CATLASS_ROOT}")
+endfunction()
