@@ -104,6 +104,7 @@ bool Machine::register_instr(Instr& in) {
     t.node = in.node;
     t.op_site = intern_op_site(in.op, in.site);
     t.dtype = in.dtype;
+    t.repeats = in.repeats;
     switch (in.kind) {
         case InstrKind::set_flag:
         case InstrKind::wait_flag:

@@ -147,7 +147,7 @@ uint64_t Simulator::vector_cost(size_t i, const TraceEntry& e, Slice& s) {
     for (const TraceAccess& a : trace_.accesses(i)) widest = std::max(widest, a.end - a.begin);
     s.bytes = widest;
     const auto rep = static_cast<uint64_t>(costs_.repeat_bytes.value);
-    s.repeats = static_cast<uint32_t>((widest + rep - 1) / rep);
+    s.repeats = e.repeats ? e.repeats : static_cast<uint32_t>((widest + rep - 1) / rep);
     double startup = 0, per = 0;
     switch (cost_column(e.dtype)) {
         case 0:

@@ -26,14 +26,23 @@ DTypeSet expected_atlas_a2(VectorOp op) {
         case VectorOp::Relu:
             return {D::f16, D::i32, D::f32};
         case VectorOp::Duplicate:
+        case VectorOp::Copy:
+        case VectorOp::Brcb:
             return {D::i16, D::f16, D::bf16, D::i32, D::f32};
+        case VectorOp::And:
+        case VectorOp::Or:
+            return {D::i16};
+        case VectorOp::ShiftLeft:
+            return {D::i16, D::i32};
         default:
             return {D::f16, D::f32};
     }
 }
 
-bool is_reduction(VectorOp op) {
-    return op == VectorOp::ReduceSum || op == VectorOp::ReduceMax || op == VectorOp::ReduceMin;
+// The arithmetic that gains bfloat16 where the chip has bf16 arithmetic: the element-wise calls up to
+// Duplicate (which has bfloat16 everywhere), not the reductions, the movement and the level-0-only calls.
+bool gains_bf16(VectorOp op) {
+    return static_cast<int>(op) < static_cast<int>(VectorOp::Duplicate);
 }
 
 TEST(VectorRules, AtlasA2HasNoBf16Arithmetic) {
@@ -41,10 +50,10 @@ TEST(VectorRules, AtlasA2HasNoBf16Arithmetic) {
         EXPECT_EQ(vector_dtypes(ArchId::AtlasA2, op), expected_atlas_a2(op)) << vector_op_name(op);
 }
 
-TEST(VectorRules, Ascend950AddsBf16ToArithmeticButNotToReductions) {
+TEST(VectorRules, Ascend950AddsBf16ToArithmeticOnly) {
     for (VectorOp op : all_vector_ops()) {
         DTypeSet want = expected_atlas_a2(op);
-        if (!is_reduction(op)) want = want | DTypeSet{D::bf16};
+        if (gains_bf16(op)) want = want | DTypeSet{D::bf16};
         EXPECT_EQ(vector_dtypes(ArchId::Ascend950, op), want) << vector_op_name(op);
     }
 }
@@ -70,7 +79,8 @@ TEST(VectorRules, NamesAreTheAscendCNames) {
     EXPECT_EQ(vector_op_name(VectorOp::Divs), "Divs");
     EXPECT_EQ(vector_op_name(VectorOp::ReduceMin), "ReduceMin");
     EXPECT_EQ(vector_op_name(VectorOp::LeakyRelu), "LeakyRelu");
-    EXPECT_EQ(all_vector_ops().size(), static_cast<size_t>(VectorOp::ReduceMin) + 1);
+    EXPECT_EQ(vector_op_name(VectorOp::BlockReduceSum), "BlockReduceSum");
+    EXPECT_EQ(all_vector_ops().size(), static_cast<size_t>(VectorOp::Select) + 1);
 }
 
 TEST(VectorRules, DtypeListFollowsTheCatalogueOrder) {

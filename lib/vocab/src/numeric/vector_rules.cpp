@@ -22,8 +22,12 @@ constexpr DTypeSet kArith{DType::i16, DType::f16, DType::i32, DType::f32};
 constexpr DTypeSet kFloat{DType::f16, DType::f32};
 constexpr DTypeSet kRelu{DType::f16, DType::i32, DType::f32};
 constexpr DTypeSet kDuplicate{DType::i16, DType::f16, DType::bf16, DType::i32, DType::f32};
+constexpr DTypeSet kMove{DType::i16, DType::f16, DType::bf16, DType::i32, DType::f32};
+constexpr DTypeSet kBitwise{DType::i16};
+constexpr DTypeSet kShift{DType::i16, DType::i32};
 
-// The table, in VectorOp order. The reductions take half and float only, bfloat16 on no chip.
+// The table, in VectorOp order. The reductions take half and float only, bfloat16 on no chip. And/Or take
+// 16-bit integers, ShiftLeft 16- and 32-bit integers; Copy and Brcb move any 16- or 32-bit element.
 constexpr Row kRows[] = {
     {VectorOp::Add, "Add", kArith, true},
     {VectorOp::Sub, "Sub", kArith, true},
@@ -50,6 +54,22 @@ constexpr Row kRows[] = {
     {VectorOp::ReduceSum, "ReduceSum", kFloat, false},
     {VectorOp::ReduceMax, "ReduceMax", kFloat, false},
     {VectorOp::ReduceMin, "ReduceMin", kFloat, false},
+    {VectorOp::And, "And", kBitwise, false},
+    {VectorOp::Or, "Or", kBitwise, false},
+    {VectorOp::ShiftLeft, "ShiftLeft", kShift, false},
+    {VectorOp::Axpy, "Axpy", kFloat, false},
+    {VectorOp::MulAddDst, "MulAddDst", kFloat, false},
+    {VectorOp::Copy, "Copy", kMove, false},
+    {VectorOp::Brcb, "Brcb", kMove, false},
+    {VectorOp::BlockReduceSum, "BlockReduceSum", kFloat, false},
+    {VectorOp::BlockReduceMax, "BlockReduceMax", kFloat, false},
+    {VectorOp::BlockReduceMin, "BlockReduceMin", kFloat, false},
+    {VectorOp::WholeReduceSum, "WholeReduceSum", kFloat, false},
+    {VectorOp::WholeReduceMax, "WholeReduceMax", kFloat, false},
+    {VectorOp::WholeReduceMin, "WholeReduceMin", kFloat, false},
+    {VectorOp::RepeatReduceSum, "RepeatReduceSum", kFloat, false},
+    {VectorOp::CompareScalar, "CompareScalar", kFloat, false},
+    {VectorOp::Select, "Select", kFloat, false},
 };
 
 constexpr bool rows_in_enum_order() {

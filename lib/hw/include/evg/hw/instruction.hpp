@@ -36,6 +36,7 @@ struct Instr {
     std::string op;     // "DataCopyPad", "Add", "SetFlag<MTE2_V>(0)"
     Site site;
     DType dtype = DType::f32;  // vector and cube instructions: see TraceEntry::dtype
+    uint32_t repeats = 0;      // vector instructions: see TraceEntry::repeats
     std::vector<Access> accesses;
     InstrFn exec;  // the data effect; run once, when the scheduler executes the instruction
     // Flag instructions.

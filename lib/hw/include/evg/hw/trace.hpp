@@ -66,6 +66,8 @@ struct TraceEntry {
     Pipe barrier_pipe = Pipe::S;       // barrier: the pipe it orders (Pipe::ALL for PipeBarrier<PIPE_ALL>)
     DType dtype = DType::f32;  // vector and cube instructions: the element type their cost depends on (Cast:
                                // the source type; Mmad: the type of A and B); unused elsewhere
+    uint32_t repeats = 0;      // vector instructions given a repeat count (level-0 forms: their repeats,
+                               // strided or masked); 0: derived from the widest access (256 bytes a repeat)
 
     std::string_view op() const { return interned_op(op_site); }  // "DataCopyPad", "SetFlag<MTE2_V>(0)"
     Site site() const { return interned_site(op_site); }

@@ -41,6 +41,25 @@ enum class VectorOp : uint8_t {
     ReduceSum,
     ReduceMax,
     ReduceMin,
+    // Level-0 only (mask and repeat form): bitwise, fused, data movement, per-block and per-repeat
+    // reductions, compare and select. uint16 and uint32 operands are ruled as int16 and int32 (same lanes,
+    // same bits).
+    And,
+    Or,
+    ShiftLeft,
+    Axpy,
+    MulAddDst,
+    Copy,
+    Brcb,
+    BlockReduceSum,
+    BlockReduceMax,
+    BlockReduceMin,
+    WholeReduceSum,
+    WholeReduceMax,
+    WholeReduceMin,
+    RepeatReduceSum,
+    CompareScalar,
+    Select,
 };
 std::span<const VectorOp> all_vector_ops();
 std::string_view vector_op_name(VectorOp op);  // "Add", "Divs", "ReduceSum", ...
