@@ -17,6 +17,7 @@
 #include "evg/hw/numeric/vector_rules.hpp"
 #include "operands.hpp"
 #include "vector_compute.hpp"
+#include "vector_issue.hpp"
 
 namespace AscendC::detail {
 
@@ -74,6 +75,12 @@ const char* vec_op_name(VecOp op) {
             return "Silu";
         case VecOp::Duplicate:
             return "Duplicate";
+        case VecOp::And:
+            return "And";
+        case VecOp::Or:
+            return "Or";
+        case VecOp::ShiftLeft:
+            return "ShiftLeft";
     }
     return "?";
 }
@@ -129,9 +136,17 @@ evg::hw::VectorOp table_op(VecOp op) {
             return V::Silu;
         case VecOp::Duplicate:
             return V::Duplicate;
+        case VecOp::And:
+            return V::And;
+        case VecOp::Or:
+            return V::Or;
+        case VecOp::ShiftLeft:
+            return V::ShiftLeft;
     }
     return V::Add;
 }
+
+}  // namespace
 
 // Reports an element type the instruction does not accept on this chip; false when it did.
 bool check_table_dtype(Core& c, evg::hw::VectorOp op, DType t, Site site) {
@@ -148,6 +163,8 @@ bool check_table_dtype(Core& c, evg::hw::VectorOp op, DType t, Site site) {
 bool check_dtype(Core& c, VecOp op, DType t, Site site) {
     return check_table_dtype(c, table_op(op), t, site);
 }
+
+namespace {
 
 // Whether every flag byte of one lane is set (flags are 0 or 1: a 2-, 4- or 8-byte lane is one compare).
 inline bool lane_written(const uint8_t* f, uint32_t es) {
@@ -177,6 +194,8 @@ template <uint32_t Es, class Lane>
 void fill_lanes(uint8_t* out, uint64_t n, const Lane& lane) {
     for (uint64_t i = 0; i < n; ++i) std::memset(out + i * Es, lane(i) ? 1 : 0, Es);
 }
+
+}  // namespace
 
 // Output lane i is written iff all of its input lanes were.
 void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<Memory*, uint64_t>> ins,
@@ -219,6 +238,8 @@ void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<M
     for (auto [m, off] : ins) m->refold_written(off, n * in_es);
 }
 
+namespace {
+
 void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRef* a, const LocalRef* b,
                   double scalar, uint64_t count, Site site) {
     if (c.aborting()) return;
@@ -257,19 +278,31 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
 
 }  // namespace
 
+void count_form_leaves_mask(Core& c) {
+    c.vector_mask() = evg::hw::VectorMask{};
+}
+
 void vec_binary(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, const LocalRef& b, uint64_t count,
                 Site site) {
-    issue_vector(evg::hw::current_core(), op, t, dst, &a, &b, 0.0, count, site);
+    Core& c = evg::hw::current_core();
+    issue_vector(c, op, t, dst, &a, &b, 0.0, count, site);
+    count_form_leaves_mask(c);
 }
 void vec_scalar(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, double scalar, uint64_t count,
                 Site site) {
-    issue_vector(evg::hw::current_core(), op, t, dst, &a, nullptr, scalar, count, site);
+    Core& c = evg::hw::current_core();
+    issue_vector(c, op, t, dst, &a, nullptr, scalar, count, site);
+    count_form_leaves_mask(c);
 }
 void vec_unary(VecOp op, DType t, const LocalRef& dst, const LocalRef& a, uint64_t count, Site site) {
-    issue_vector(evg::hw::current_core(), op, t, dst, &a, nullptr, 0.0, count, site);
+    Core& c = evg::hw::current_core();
+    issue_vector(c, op, t, dst, &a, nullptr, 0.0, count, site);
+    count_form_leaves_mask(c);
 }
 void vec_duplicate(DType t, const LocalRef& dst, double scalar, uint64_t count, Site site) {
-    issue_vector(evg::hw::current_core(), VecOp::Duplicate, t, dst, nullptr, nullptr, scalar, count, site);
+    Core& c = evg::hw::current_core();
+    issue_vector(c, VecOp::Duplicate, t, dst, nullptr, nullptr, scalar, count, site);
+    count_form_leaves_mask(c);
 }
 
 void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, RoundMode m, uint64_t count,
@@ -315,6 +348,7 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
                                      pd.mem->data() + pd.off + i * to_, m);
     };
     c.issue(std::move(in));
+    count_form_leaves_mask(c);
 }
 
 void vec_reduce(int kind, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& work,

@@ -202,6 +202,12 @@ auto block_of(VecOp op) -> decltype(&Block<VecOp::Add>::run) {
             return Block<VecOp::Silu>::run;
         case VecOp::Duplicate:
             return Block<VecOp::Duplicate>::run;
+        case VecOp::And:
+            return Block<VecOp::And>::run;
+        case VecOp::Or:
+            return Block<VecOp::Or>::run;
+        case VecOp::ShiftLeft:
+            return Block<VecOp::ShiftLeft>::run;
     }
     return nullptr;
 }

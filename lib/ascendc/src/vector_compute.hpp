@@ -84,6 +84,10 @@ inline float apply_f(VecOp op, float a, float b, float s) {
             return a / (1.0f + std::exp(-a));
         case VecOp::Duplicate:
             return s;
+        case VecOp::And:
+        case VecOp::Or:
+        case VecOp::ShiftLeft:
+            return 0.0f;  // integer lanes only (the dtype table rejects floats)
     }
     return 0.0f;
 }
@@ -112,6 +116,12 @@ inline int64_t apply_i(VecOp op, int64_t a, int64_t b, int64_t s) {
             return a > 0 ? a : 0;
         case VecOp::Duplicate:
             return s;
+        case VecOp::And:
+            return a & b;
+        case VecOp::Or:
+            return a | b;
+        case VecOp::ShiftLeft:
+            return static_cast<int64_t>(static_cast<uint64_t>(a) << (s & 63));
         default:
             return 0;
     }

@@ -31,6 +31,9 @@ enum class VecOp : uint8_t {
     Reciprocal,
     Silu,  // unary
     Duplicate,
+    And,
+    Or,
+    ShiftLeft,  // integer lanes only (level-0 family, vector_level0.hpp)
 };
 const char* vec_op_name(VecOp op);
 void vec_binary(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
