@@ -1,179 +1,208 @@
-// Cube-side instructions: LoadData (MTE1), Mmad (M), Fixpipe (FIX). Matrices are plain row-major in every
-// local memory (no fractal nZ/zZ layouts, see cube.hpp). Each instruction declares the exact byte ranges it
-// reads and writes, so the race checker sees them, and propagates the written-shadow element by element.
+// L1 -> L0A/L0B loads (MTE1), Mmad (M) and the cube mode settings, on the hardware's fractal layouts
+// (docs/hardware-model.md §16). Each instruction declares the byte ranges it reads and writes and carries the
+// written-shadow element by element.
 #include "ascendc/cube.hpp"
 
 #include <fmt/format.h>
 
 #include <cstring>
-#include <type_traits>
 #include <vector>
 
-#include "evg/hw/machine.hpp"
+#include "cube_common.hpp"
 #include "evg/hw/name_cache.hpp"
-#include "evg/hw/numeric/convert.hpp"
-#include "operands.hpp"
 
 namespace AscendC::detail {
 
 using evg::hw::Core;
-using evg::hw::CoreType;
 using evg::hw::DType;
 using evg::hw::MemKind;
 using evg::hw::Memory;
 using evg::hw::Pipe;
 using evg::hw::ViolationKind;
+using namespace cube;
 
 namespace {
 
-bool fail(Core& c, ViolationKind k, const std::string& op, const std::string& msg, Site site) {
-    c.violate(k, op + ": " + msg, {c.site_location(op, site)});
-    return false;
-}
-
-bool require_aic(Core& c, const std::string& op, Site site) {
-    if (c.type() == CoreType::AIC) return true;
-    return fail(c, ViolationKind::bad_param, op, fmt::format("runs on the AIC only; {} is an AIV", c.name()),
-                site);
-}
-
-bool require_mem(Core& c, const LocalRef& t, std::initializer_list<MemKind> ok, const std::string& op,
-                 const char* role, Site site) {
-    for (MemKind k : ok)
-        if (t.mem == k) return true;
-    std::string names;
-    for (MemKind k : ok) names += (names.empty() ? "" : " or ") + std::string(evg::hw::mem_name(k));
-    return fail(c, ViolationKind::bad_param, op,
-                fmt::format("{} must be in {}, not in {}", role, names, evg::hw::mem_name(t.mem)), site);
-}
-
-bool all_written(const Memory* m, uint64_t off, uint64_t bytes) {
-    return m->first_unwritten(off, bytes) < 0;
-}
-
-// Fixpipe conversions (no quantisation / dequantisation modelled): float -> float/half/bf16, int32 -> int32.
-bool fixpipe_legal(DType src, DType dst) {
-    if (src == DType::f32) return dst == DType::f32 || dst == DType::f16 || dst == DType::bf16;
-    if (src == DType::i32) return dst == DType::i32;
-    return false;
-}
-
-// Converts one L0C element to the destination type, round to nearest even.
-void convert_out(DType st, const uint8_t* s, DType dt, uint8_t* d) {
-    if (st == dt) {
-        std::memcpy(d, s, static_cast<size_t>(evg::hw::dtype_size(dt)));
-        return;
-    }
-    store_float(d, dt, load_float(s, st));
-}
-
-struct FixPlan {
-    Place src, dst;
-    DType st, dt;
-    uint16_t m, n;
-    uint64_t src_pitch, dst_pitch;  // bytes
+struct Move {  // one element (or fractal) move
+    uint64_t src, dst, len;
 };
 
-// Builds the per-row accesses and the exec closure shared by both Fixpipe destinations.
-void issue_fixpipe(Core& c, const std::string& op, Site site, const FixPlan& f, evg::hw::AtomicOp atomic) {
-    auto in = new_instr(Pipe::FIX, op, site);
-    uint32_t ss = static_cast<uint32_t>(evg::hw::dtype_size(f.st)),
-             ds = static_cast<uint32_t>(evg::hw::dtype_size(f.dt));
-    bool is_atomic = atomic != evg::hw::AtomicOp::none;
-    for (uint32_t i = 0; i < f.m; ++i) {
-        uint64_t s = f.src.off + i * f.src_pitch, d = f.dst.off + i * f.dst_pitch;
-        in->accesses.push_back({f.src.mem, s, s + uint64_t(f.n) * ss, false, false});
-        in->accesses.push_back({f.dst.mem, d, d + uint64_t(f.n) * ds, true, is_atomic});
-    }
-    bool uninit = c.machine().config().checks.uninit;
-    in->exec = [f, ss, ds, atomic, is_atomic, uninit](evg::hw::Instr& self) {
-        bool to_gm = f.dst.mem->kind() == MemKind::GM;
-        bool reported = false;
-        for (uint32_t i = 0; i < f.m; ++i) {
-            for (uint32_t j = 0; j < f.n; ++j) {
-                uint64_t s = f.src.off + i * f.src_pitch + uint64_t(j) * ss;
-                uint64_t d = f.dst.off + i * f.dst_pitch + uint64_t(j) * ds;
-                bool sw = all_written(f.src.mem, s, ss);
-                bool dw = all_written(f.dst.mem, d, ds);
-                if (to_gm && uninit && !reported && (!sw || (is_atomic && !dw))) {
-                    reported = true;
-                    evg::hw::Access a{sw ? f.dst.mem : f.src.mem, sw ? d : s, (sw ? d : s) + 1, sw,
-                                      is_atomic};
-                    self.core->violate(
-                        ViolationKind::uninit_to_gm,
-                        !sw ? fmt::format("{} stores never-written L0C bytes to GM: element ({}, {}) at byte "
-                                          "{} of {} "
-                                          "was never written",
-                                          self.op, i, j, s, f.src.mem->name())
-                            : fmt::format(
-                                  "{} accumulates atomically into never-written GM byte {} of {}: initialise "
-                                  "the output before the kernel",
-                                  self.op, d, f.dst.mem->name()),
-                        {self.core->location(self, &a)});
-                }
-                uint8_t out[4];
-                convert_out(f.st, f.src.mem->data() + s, f.dt, out);
-                if (is_atomic)
-                    atomic_element(f.dst.mem->data() + d, out, f.dt, atomic);
-                else
-                    std::memcpy(f.dst.mem->data() + d, out, ds);
-                f.dst.mem->mark_written(d, ds, sw && (!is_atomic || dw));
-            }
-        }
+void issue_moves(Core& c, const std::string& op, Site site, Memory* sm, Memory* dm,
+                 std::vector<evg::hw::Access> acc, std::vector<Move> moves) {
+    auto in = new_instr(Pipe::MTE1, op, site);
+    in->accesses = std::move(acc);
+    in->exec = [sm, dm, moves = std::move(moves)](evg::hw::Instr& self) {
+        for (const Move& mv : moves) copy_bytes(self, dm, mv.dst, sm, mv.src, mv.len, true);
     };
     c.issue(std::move(in));
-}
-
-// Common checks of both Fixpipe overloads; returns the L0C place and the pitches, or nothing.
-std::optional<Place> fixpipe_src(Core& c, const std::string& op, DType dt, const LocalRef& src, DType st,
-                                 const FixpipeParams& p, Site site) {
-    if (!require_aic(c, op, site)) return std::nullopt;
-    if (!require_mem(c, src, {MemKind::L0C}, op, "the source (CO1)", site)) return std::nullopt;
-    if (!fixpipe_legal(st, dt)) {
-        fail(c, ViolationKind::illegal_dtype, op,
-             fmt::format(
-                 "converting L0C {} to {} is not supported (legal: float -> float/half/bfloat16, "
-                 "int32 -> int32; int32 -> half needs a dequantisation, which the model does not provide)",
-                 evg::hw::dtype_name(st), evg::hw::dtype_name(dt)),
-             site);
-        return std::nullopt;
-    }
-    if (p.srcStride < p.n || p.dstStride < p.n) {
-        fail(c, ViolationKind::bad_param, op,
-             fmt::format("srcStride {} and dstStride {} must be at least n = {}", p.srcStride, p.dstStride,
-                         p.n),
-             site);
-        return std::nullopt;
-    }
-    if (p.m == 0 || p.n == 0) return std::nullopt;
-    uint64_t ss = static_cast<uint64_t>(evg::hw::dtype_size(st));
-    return local_operand(c, src, (uint64_t(p.m) - 1) * p.srcStride * ss + p.n * ss, OperandName(op, "src"),
-                         site);
 }
 
 }  // namespace
 
-void load_data(const LocalRef& dst, const LocalRef& src, uint64_t bytes, Site site) {
+void load_2d(const LocalRef& dst, const LocalRef& src, uint32_t elem, const Load2DSpec& p, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     const std::string& op = evg::hw::cached_name(
-        (uint64_t{static_cast<uint8_t>(src.mem)} << 8) | static_cast<uint8_t>(dst.mem), [&] {
-            return fmt::format("LoadData {}->{}", evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
+        (uint64_t{p.v2} << 20) | (uint64_t{p.transpose} << 16) |
+            (uint64_t{static_cast<uint8_t>(src.mem)} << 8) | static_cast<uint8_t>(dst.mem),
+        [&] {
+            return fmt::format("LoadData{}{} {}->{}", p.v2 ? "2Dv2" : "2D", p.transpose ? " transpose" : "",
+                               evg::hw::mem_name(src.mem), evg::hw::mem_name(dst.mem));
         });
     if (!require_aic(c, op, site) || !require_mem(c, src, {MemKind::L1}, op, "the source (A1/B1)", site) ||
-        !require_mem(c, dst, {MemKind::L0A, MemKind::L0B}, op, "the destination (A2/B2)", site) || bytes == 0)
+        !require_mem(c, dst, {MemKind::L0A, MemKind::L0B}, op, "the destination (A2/B2)", site))
         return;
-    auto s = local_operand(c, src, bytes, OperandName(op, "src"), site);
-    auto d = local_operand(c, dst, bytes, OperandName(op, "dst"), site);
-    if (!s || !d) return;
-    auto in = new_instr(Pipe::MTE1, op, site);
-    in->accesses.push_back({s->mem, s->off, s->off + bytes, false, false});
-    in->accesses.push_back({d->mem, d->off, d->off + bytes, true, false});
-    Place ps = *s, pd = *d;
-    in->exec = [ps, pd, bytes](evg::hw::Instr& self) {
-        copy_bytes(self, pd.mem, pd.off, ps.mem, ps.off, bytes, true);
+    const uint64_t c0 = 32 / elem;
+    std::vector<evg::hw::Access> acc;
+    std::vector<Move> moves;
+    uint64_t src_end = 0, dst_end = 0;
+    auto src_range = [&](uint64_t b, uint64_t e) {
+        acc.push_back({nullptr, b, e, false, false});
+        src_end = std::max(src_end, e);
     };
-    c.issue(std::move(in));
+    auto dst_range = [&](uint64_t b, uint64_t e) {
+        acc.push_back({nullptr, b, e, true, false});
+        dst_end = std::max(dst_end, e);
+    };
+    if (!p.v2) {
+        if (p.repeat == 0) return;
+        if (p.transpose && elem != 2)
+            unmodelled("LoadData(LoadData2DParams, ifTranspose) on 8- or 32-bit data", site);
+        for (uint64_t i = 0; i < p.repeat; ++i) {
+            uint64_t s = (p.start + i * p.src_stride) * kFractal, d = i * (1 + p.dst_gap) * kFractal;
+            src_range(s, s + kFractal);
+            dst_range(d, d + kFractal);
+            if (!p.transpose) {
+                moves.push_back({s, d, kFractal});
+            } else {
+                for (uint64_t r = 0; r < 16; ++r)
+                    for (uint64_t q = 0; q < 16; ++q)
+                        moves.push_back({s + (r * 16 + q) * 2, d + (q * 16 + r) * 2, 2});
+            }
+        }
+    } else {
+        if (p.m_step == 0 || p.k_step == 0) return;
+        if (p.transpose && (c0 * p.k_step) % 16 != 0)
+            return void(fail(c, ViolationKind::bad_param, op,
+                             fmt::format("a transposing load of {}-byte data needs an even kStep (got {})",
+                                         elem, p.k_step),
+                             site));
+        if (p.transpose && (16 * p.m_step) % c0 != 0)
+            return void(fail(c, ViolationKind::bad_param, op,
+                             fmt::format("a transposing load of {}-byte data needs an even mStep (got {})",
+                                         elem, p.m_step),
+                             site));
+        for (uint64_t ki = 0; ki < p.k_step; ++ki) {
+            uint64_t s = ((p.k_start + ki) * p.src_stride + p.m_start) * kFractal;
+            src_range(s, s + p.m_step * kFractal);
+        }
+        if (!p.transpose) {
+            for (uint64_t ki = 0; ki < p.k_step; ++ki) {
+                uint64_t s = ((p.k_start + ki) * p.src_stride + p.m_start) * kFractal,
+                         d = ki * p.dst_stride * kFractal;
+                dst_range(d, d + p.m_step * kFractal);
+                moves.push_back({s, d, p.m_step * kFractal});
+            }
+        } else {
+            const uint64_t rows = 16 * p.m_step, cols = c0 * p.k_step;
+            for (uint64_t rb = 0; rb < rows / c0; ++rb) {
+                uint64_t d = rb * p.dst_stride * kFractal;
+                dst_range(d, d + cols / 16 * kFractal);
+            }
+            moves.reserve(rows * cols);
+            for (uint64_t r = 0; r < rows; ++r)
+                for (uint64_t q = 0; q < cols; ++q) {
+                    uint64_t s = ((p.k_start + q / c0) * p.src_stride + p.m_start + r / 16) * kFractal +
+                                 ((r % 16) * c0 + q % c0) * elem;
+                    uint64_t d =
+                        ((r / c0) * p.dst_stride + q / 16) * kFractal + ((q % 16) * c0 + r % c0) * elem;
+                    moves.push_back({s, d, elem});
+                }
+        }
+    }
+    auto ps = local_operand(c, src, src_end, OperandName(op, "src"), site);
+    auto pd = local_operand(c, dst, dst_end, OperandName(op, "dst"), site);
+    if (!ps || !pd) return;
+    for (auto& a : acc) {
+        a.mem = a.write ? pd->mem : ps->mem;
+        a.begin += a.write ? pd->off : ps->off;
+        a.end += a.write ? pd->off : ps->off;
+    }
+    for (auto& mv : moves) {
+        mv.src += ps->off;
+        mv.dst += pd->off;
+    }
+    issue_moves(c, op, site, ps->mem, pd->mem, std::move(acc), std::move(moves));
+}
+
+void set_hf32_mode(bool on, Site) {
+    Core& c = evg::hw::current_core();
+    if (c.aborting()) return;
+    c.cube().hf32 = on;
+}
+
+void set_mm_layout_transform(bool n_first, Site) {
+    Core& c = evg::hw::current_core();
+    if (c.aborting()) return;
+    c.cube().n_first = n_first;
+}
+
+namespace {
+
+// unitFlag before an Mmad (2, 3) or a Fixpipe (2, 3) over the L0C bytes [off, off + bytes): checks the bits
+// and waits for the hand-over from the other pipe. Returns false when the instruction would wait forever.
+bool unit_flag_before(Core& c, bool is_mmad, uint8_t uf, uint64_t off, uint64_t bytes, const std::string& op,
+                      Site site) {
+    if (uf == 0) return true;
+    if (uf == 1)
+        return fail(c, ViolationKind::bad_param, op,
+                    "unitFlag 1 is reserved (0 off, 2 wait, 3 wait and flip)", site);
+    auto& st = c.cube();
+    const uint64_t blocks = uint64_t{c.arch().l0c_size} / kUnitBlock;
+    if (st.unit_bits.size() != blocks) st.unit_bits.assign(blocks, 0);
+    const uint64_t b0 = off / kUnitBlock,
+                   b1 = std::min<uint64_t>((off + bytes + kUnitBlock - 1) / kUnitBlock, blocks);
+    const uint8_t want = is_mmad ? 0 : 1;
+    for (uint64_t b = b0; b < b1; ++b)
+        if (st.unit_bits[b] != want)
+            return fail(
+                c, ViolationKind::deadlock, op,
+                fmt::format("unitFlag {}: L0C block {} (bytes [{}, {})) has unit bit {}, and {} waits for {} "
+                            "that nothing issued before it provides ({})",
+                            uf, b, b * kUnitBlock, (b + 1) * kUnitBlock, st.unit_bits[b], op, want,
+                            is_mmad ? "a Fixpipe with unitFlag 3 must read the block first"
+                                    : "an Mmad with unitFlag 3 must fill the block first"),
+                site);
+    uint32_t& pending = is_mmad ? st.fix_to_m : st.m_to_fix;
+    if (pending > 0) {
+        c.unit_flag(false, is_mmad ? evg::hw::HardEvent::FIX_M : evg::hw::HardEvent::M_FIX, site);
+        --pending;
+    }
+    return true;
+}
+
+void unit_flag_after(Core& c, bool is_mmad, uint8_t uf, uint64_t off, uint64_t bytes, Site site) {
+    if (uf != 3) return;
+    auto& st = c.cube();
+    const uint64_t blocks = st.unit_bits.size();
+    const uint64_t b0 = off / kUnitBlock,
+                   b1 = std::min<uint64_t>((off + bytes + kUnitBlock - 1) / kUnitBlock, blocks);
+    for (uint64_t b = b0; b < b1; ++b) st.unit_bits[b] = is_mmad ? 1 : 0;
+    uint32_t& pending = is_mmad ? st.m_to_fix : st.fix_to_m;
+    if (pending == 0) {
+        c.unit_flag(true, is_mmad ? evg::hw::HardEvent::M_FIX : evg::hw::HardEvent::FIX_M, site);
+        ++pending;
+    }
+}
+
+}  // namespace
+
+bool fixpipe_unit_before(Core& c, uint8_t uf, uint64_t off, uint64_t bytes, const std::string& op,
+                         Site site) {
+    return unit_flag_before(c, false, uf, off, bytes, op, site);
+}
+void fixpipe_unit_after(Core& c, uint8_t uf, uint64_t off, uint64_t bytes, Site site) {
+    unit_flag_after(c, false, uf, off, bytes, site);
 }
 
 void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, DType at, DType bt,
@@ -193,160 +222,108 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
     if (!legal) {
         fail(c, ViolationKind::illegal_dtype, op,
              fmt::format("A {} x B {} -> C {} is not a cube combination (legal: half/bfloat16 -> float, int8 "
-                         "-> int32, "
-                         "float -> float, with A and B of the same type)",
+                         "-> int32, float -> float, with A and B of the same type)",
                          evg::hw::dtype_name(at), evg::hw::dtype_name(bt), evg::hw::dtype_name(ct)),
              site);
         return;
     }
+    if (p.isBias) unmodelled("Mmad(MmadParams::isBias)", site);
+    if (p.cmatrixSource) unmodelled("Mmad(MmadParams::cmatrixSource)", site);
+    if (p.enSsparse || p.enWinogradA || p.enWinogradB) unmodelled("Mmad(sparse/Winograd)", site);
+    if (p.m == 1 && !p.disableGemv) unmodelled("Mmad GEMV mode (m == 1 without disableGemv)", site);
+    if (at == DType::f32 && c.cube().hf32) unmodelled("Mmad under SetHF32Mode(true)", site);
     if (p.m == 0 || p.n == 0 || p.k == 0) return;  // nothing to compute: no instruction
-    const uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(at)), cs = 4;
+    const uint64_t es = static_cast<uint64_t>(evg::hw::dtype_size(at)), cs = 4, c0 = 32 / es;
     const uint64_t m = p.m, n = p.n, k = p.k;
-    auto pa = local_operand(c, a, m * k * es, OperandName(op, "A"), site);
-    auto pb = local_operand(c, b, k * n * es, OperandName(op, "B"), site);
-    auto pc = local_operand(c, cref, m * n * cs, OperandName(op, "C"), site);
+    const uint64_t mp = round_up(m, 16), np = round_up(n, 16), kp = round_up(k, c0);
+    const bool a_zz = c.arch().id == evg::hw::ArchId::AtlasA2;  // L0A: zZ on AtlasA2, zN on Ascend950
+    auto pa = local_operand(c, a, mp * kp * es, OperandName(op, "A"), site);
+    auto pb = local_operand(c, b, kp * np * es, OperandName(op, "B"), site);
+    auto pc = local_operand(c, cref, mp * np * cs, OperandName(op, "C"), site);
     if (!pa || !pb || !pc) return;
+    if (!unit_flag_before(c, true, p.unitFlag, pc->off, mp * np * cs, op, site)) return;
     auto in = new_instr(Pipe::M, op, site);
     in->dtype = at;
-    in->accesses.push_back({pa->mem, pa->off, pa->off + m * k * es, false, false});
-    in->accesses.push_back({pb->mem, pb->off, pb->off + k * n * es, false, false});
-    if (!p.cmatrixInitVal) in->accesses.push_back({pc->mem, pc->off, pc->off + m * n * cs, false, false});
-    in->accesses.push_back({pc->mem, pc->off, pc->off + m * n * cs, true, false});
+    in->accesses.push_back({pa->mem, pa->off, pa->off + mp * kp * es, false, false});
+    in->accesses.push_back({pb->mem, pb->off, pb->off + kp * np * es, false, false});
+    if (!p.cmatrixInitVal) in->accesses.push_back({pc->mem, pc->off, pc->off + mp * np * cs, false, false});
+    in->accesses.push_back({pc->mem, pc->off, pc->off + mp * np * cs, true, false});
     Place A = *pa, B = *pb, C = *pc;
     bool init = p.cmatrixInitVal;
-    in->exec = [A, B, C, at, es, m, n, k, init](evg::hw::Instr&) {
+    in->exec = [A, B, C, at, es, c0, mp, np, k, kp, init, a_zz](evg::hw::Instr&) {
+        auto a_off = [&](uint64_t i, uint64_t kk) {
+            return a_zz ? (i / 16) * kp * 16 + (kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0
+                        : (kk / c0) * mp * c0 + i * c0 + kk % c0;
+        };
+        auto b_off = [&](uint64_t kk, uint64_t j) { return (kk / c0) * np * c0 + j * c0 + kk % c0; };
+        auto c_off = [&](uint64_t i, uint64_t j) { return (j / 16) * mp * 16 + i * 16 + j % 16; };
         const uint8_t* ad = A.mem->data() + A.off;
         const uint8_t* bd = B.mem->data() + B.off;
         uint8_t* cd = C.mem->data() + C.off;
-        // Written-shadow: C(i, j) is written iff row i of A, column j of B and (when accumulating) C(i, j)
-        // were.
-        // When A, B and (accumulating) C are written whole, every output is: one range check each instead of
-        // one per element, and one mark of C's range at the end.
-        const bool all_ok = all_written(A.mem, A.off, m * k * es) && all_written(B.mem, B.off, k * n * es) &&
-                            (init || all_written(C.mem, C.off, m * n * cs));
-        std::vector<uint8_t> row_ok(m, 1), col_ok(n, 1);
+        // Written-shadow: C(i, j) is written iff the k elements of row i of A, of column j of B and (when
+        // accumulating) C(i, j) were.
+        const bool all_ok = all_written(A.mem, A.off, mp * kp * es) &&
+                            all_written(B.mem, B.off, kp * np * es) &&
+                            (init || all_written(C.mem, C.off, mp * np * cs));
+        std::vector<uint8_t> row_ok(mp, 1), col_ok(np, 1);
         if (!all_ok) {
-            for (uint64_t i = 0; i < m; ++i) row_ok[i] = all_written(A.mem, A.off + i * k * es, k * es);
-            for (uint64_t kk = 0; kk < k; ++kk)
-                for (uint64_t j = 0; j < n; ++j)
-                    if (!all_written(B.mem, B.off + (kk * n + j) * es, es)) col_ok[j] = 0;
+            for (uint64_t i = 0; i < mp; ++i)
+                for (uint64_t kk = 0; kk < k && row_ok[i]; ++kk)
+                    row_ok[i] = all_written(A.mem, A.off + a_off(i, kk) * es, es);
+            for (uint64_t j = 0; j < np; ++j)
+                for (uint64_t kk = 0; kk < k && col_ok[j]; ++kk)
+                    col_ok[j] = all_written(B.mem, B.off + b_off(kk, j) * es, es);
         }
-        // The float path reads each element of A and B m or n times: decode them once (B transposed, so the
-        // k-loop runs over contiguous floats). Same products, same ascending-k sums: the same bits.
-        std::vector<float> af, bt;
-        if (at != DType::i8) {
-            af.resize(m * k);
-            bt.resize(k * n);
-            for (uint64_t x = 0; x < m * k; ++x) af[x] = load_float(ad + x * es, at);
-            for (uint64_t kk = 0; kk < k; ++kk)
-                for (uint64_t j = 0; j < n; ++j) bt[j * k + kk] = load_float(bd + (kk * n + j) * es, at);
+        // Decoded operands: A row-major (mp x k), B transposed (np x k); same products, same ascending-k
+        // sums.
+        std::vector<float> af, btf;
+        std::vector<int32_t> ai, bi;
+        if (at == DType::i8) {
+            ai.resize(mp * k);
+            bi.resize(np * k);
+            for (uint64_t i = 0; i < mp; ++i)
+                for (uint64_t kk = 0; kk < k; ++kk) ai[i * k + kk] = static_cast<int8_t>(ad[a_off(i, kk)]);
+            for (uint64_t j = 0; j < np; ++j)
+                for (uint64_t kk = 0; kk < k; ++kk) bi[j * k + kk] = static_cast<int8_t>(bd[b_off(kk, j)]);
+        } else {
+            af.resize(mp * k);
+            btf.resize(np * k);
+            for (uint64_t i = 0; i < mp; ++i)
+                for (uint64_t kk = 0; kk < k; ++kk) af[i * k + kk] = load_float(ad + a_off(i, kk) * es, at);
+            for (uint64_t j = 0; j < np; ++j)
+                for (uint64_t kk = 0; kk < k; ++kk) btf[j * k + kk] = load_float(bd + b_off(kk, j) * es, at);
         }
-        for (uint64_t i = 0; i < m; ++i) {
-            for (uint64_t j = 0; j < n; ++j) {
-                uint8_t* out = cd + (i * n + j) * cs;
-                bool w = all_ok || (row_ok[i] && col_ok[j] &&
-                                    (init || all_written(C.mem, C.off + (i * n + j) * cs, cs)));
-                // One accumulator per output, starting from 0 (cmatrixInitVal) or from C, summing k
-                // ascending.
+        for (uint64_t i = 0; i < mp; ++i) {
+            for (uint64_t j = 0; j < np; ++j) {
+                const uint64_t co = c_off(i, j) * cs;
+                uint8_t* out = cd + co;
+                bool w = all_ok || (row_ok[i] && col_ok[j] && (init || all_written(C.mem, C.off + co, cs)));
                 if (at == DType::i8) {
                     uint32_t acc = 0;  // int32 with wrap-around
                     if (!init) std::memcpy(&acc, out, 4);
-                    for (uint64_t kk = 0; kk < k; ++kk) {
-                        auto x = static_cast<int8_t>(ad[i * k + kk]), y = static_cast<int8_t>(bd[kk * n + j]);
-                        acc += static_cast<uint32_t>(int32_t{x} * int32_t{y});
-                    }
+                    const int32_t* x = ai.data() + i * k;
+                    const int32_t* y = bi.data() + j * k;
+                    for (uint64_t kk = 0; kk < k; ++kk) acc += static_cast<uint32_t>(x[kk] * y[kk]);
                     std::memcpy(out, &acc, 4);
                 } else {
-                    // Float accumulator; each product is rounded to float (exact for half/bf16 inputs), then
-                    // added.
+                    // Float accumulator; each product rounded to float (exact for half/bf16), then added.
                     float acc = 0.0f;
                     if (!init) std::memcpy(&acc, out, 4);
-                    const float* arow = af.data() + i * k;
-                    const float* bcol = bt.data() + j * k;
+                    const float* x = af.data() + i * k;
+                    const float* y = btf.data() + j * k;
                     for (uint64_t kk = 0; kk < k; ++kk) {
-                        const float prod = arow[kk] * bcol[kk];
+                        const float prod = x[kk] * y[kk];
                         acc = acc + prod;
                     }
                     std::memcpy(out, &acc, 4);
                 }
-                if (!all_ok) C.mem->mark_written(C.off + (i * n + j) * cs, cs, w);
+                if (!all_ok) C.mem->mark_written(C.off + co, cs, w);
             }
         }
-        if (all_ok) C.mem->mark_written(C.off, m * n * cs);
+        if (all_ok) C.mem->mark_written(C.off, mp * np * cs);
     };
     c.issue(std::move(in));
-}
-
-void fixpipe_gm(void* dst, DType dt, const LocalRef& src, DType st, const FixpipeParams& p, Site site) {
-    Core& c = evg::hw::current_core();
-    if (c.aborting()) return;
-    std::string op = "Fixpipe L0C->GM";
-    auto s = fixpipe_src(c, op, dt, src, st, p, site);
-    if (!s) return;
-    uint64_t ds = static_cast<uint64_t>(evg::hw::dtype_size(dt));
-    auto d = gm_operand(c, dst, (uint64_t(p.m) - 1) * p.dstStride * ds + p.n * ds, static_cast<uint32_t>(ds),
-                        OperandName(op, "dst"), site);
-    if (!d) return;
-    FixPlan f{*s,
-              *d,
-              st,
-              dt,
-              p.m,
-              p.n,
-              uint64_t(p.srcStride) * static_cast<uint64_t>(evg::hw::dtype_size(st)),
-              uint64_t(p.dstStride) * ds};
-    issue_fixpipe(c, op, site, f, c.atomic_op());
-}
-
-void fixpipe_ub(const LocalRef& dst, DType dt, const LocalRef& src, DType st, const FixpipeParams& p,
-                uint8_t subBlock, Site site) {
-    Core& c = evg::hw::current_core();
-    if (c.aborting()) return;
-    std::string op = "Fixpipe L0C->UB";
-    if (c.arch().id != evg::hw::ArchId::Ascend950) {
-        fail(c, ViolationKind::bad_param, op,
-             fmt::format(
-                 "the L0C->UB data path does not exist on {} (Ascend950 only, docs/hardware-model.md §1); "
-                 "go through GM (Fixpipe to a GM workspace, then DataCopy on the AIV)",
-                 c.arch().name),
-             site);
-        return;
-    }
-    if (!require_mem(c, dst, {MemKind::UB}, op, "the destination (VECCALC/VECIN/VECOUT)", site)) return;
-    auto s = fixpipe_src(c, op, dt, src, st, p, site);
-    if (!s) return;
-    Core* aiv = c.machine().aiv_of(c.block(), subBlock);
-    Memory* ub = aiv ? aiv->local(MemKind::UB) : nullptr;
-    if (!ub) {
-        fail(c, ViolationKind::bad_param, op,
-             fmt::format("block {} has no AIV {} (kernel type must be mix with that many AIVs)", c.block(),
-                         int{subBlock}),
-             site);
-        return;
-    }
-    uint64_t ds = static_cast<uint64_t>(evg::hw::dtype_size(dt));
-    uint64_t bytes = (uint64_t(p.m) - 1) * p.dstStride * ds + p.n * ds;
-    if (!ub->contains(dst.addr, bytes)) {
-        fail(c, ViolationKind::out_of_bounds, op,
-             fmt::format("dst touches UB bytes [{}, {}) of {}, beyond its {} B", dst.addr, dst.addr + bytes,
-                         ub->name(), ub->size()),
-             site);
-        return;
-    }
-    uint32_t align = evg::hw::mem_alignment(c.arch(), MemKind::UB);
-    if (c.machine().config().checks.memory && dst.addr % align != 0)
-        fail(c, ViolationKind::misaligned, op,
-             fmt::format("dst address {} in {} is not {}-byte aligned", dst.addr, ub->name(), align), site);
-    ub->note_touch(dst.addr, dst.addr + bytes);
-    FixPlan f{*s,
-              Place{ub, dst.addr},
-              st,
-              dt,
-              p.m,
-              p.n,
-              uint64_t(p.srcStride) * static_cast<uint64_t>(evg::hw::dtype_size(st)),
-              uint64_t(p.dstStride) * ds};
-    issue_fixpipe(c, op, site, f, evg::hw::AtomicOp::none);
+    unit_flag_after(c, true, p.unitFlag, pc->off, mp * np * cs, site);
 }
 
 }  // namespace AscendC::detail

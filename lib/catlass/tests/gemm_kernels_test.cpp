@@ -690,7 +690,8 @@ TEST(BasicMatmulTlaUbVisitor, Ascend950_Float_m67n100k45_SplitMHandsEachAivItsRo
     auto r = run_ub_kernel(67, 100, 45, 2);
     EXPECT_TRUE(r.report.violations.empty()) << r.report.text();
     EXPECT_EQ(r.out, r.want);
-    EXPECT_EQ(count_op(r.trace, "Fixpipe L0C->UB"), 2u * 3u * 3u);  // 9 blocks, two halves each
+    // 9 blocks, each one Fixpipe that sends its two halves to the two AIVs (dualDstCtl 1)
+    EXPECT_EQ(count_op(r.trace, "Fixpipe L0C->UB (dual, split M)"), 3u * 3u);
 }
 
 TEST(BasicMatmulTlaUbVisitor, Ascend950_Mode4FlagsBalanceForCoresWith0_1_AndManyBlocks) {

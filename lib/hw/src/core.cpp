@@ -313,6 +313,16 @@ void Core::do_set(HardEvent e, int id, Site site) {
     push(std::move(in));
 }
 
+void Core::unit_flag(bool set, HardEvent e, Site site) {
+    if (abort_guard()) return;
+    begin_call(false, site);
+    if (set)
+        do_set(e, kUnitFlagId, site);
+    else
+        do_wait(e, kUnitFlagId, site);
+    end_call();
+}
+
 void Core::wait_flag(HardEvent e, int id, Site site) {
     if (abort_guard()) return;
     if (!check_event(e, id, site, "WaitFlag")) return;

@@ -353,6 +353,8 @@ void Machine::end_checks() {
         Core& c = *cp;
         for (auto& [key, f] : c.flags_) {
             if (f.pending.empty()) continue;
+            // A unitFlag release by the last Fixpipe (FIX -> M) needs no Mmad after it.
+            if (key.first == static_cast<int>(HardEvent::FIX_M) && key.second == kUnitFlagId) continue;
             auto e = static_cast<HardEvent>(key.first);
             Location l;
             if (const TraceEntry* t = traced(f.pending.back().instr)) {

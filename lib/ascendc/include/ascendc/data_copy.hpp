@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "ascendc/tensor.hpp"
+#include "ascendc/unmodelled.hpp"
 
 namespace AscendC {
 
@@ -21,6 +22,49 @@ struct DataCopyExtParams {
     uint32_t srcStride = 0;
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
+};
+
+// GM -> L1 (A1/B1) with ND -> zN conversion, on PIPE_MTE2 (docs/hardware-model.md §16.1). For each of ndNum
+// matrices i (GM at i * srcNdMatrixStride elements, L1 at i * dstNzMatrixStride elements), row j (GM at
+// j * srcDValue elements, L1 at j * dstNzNStride 32-byte blocks) and 32-byte block b of that row (L1 at
+// b * dstNzC0Stride 32-byte blocks): the block's dValue elements are copied; when dValue * sizeof(T) is not a
+// multiple of 32 the last block of each row is zero-filled; rows past nValue are not touched. ndNum, nValue
+// or dValue 0: no instruction. Field widths: 16-bit on AtlasA2 (2201); the 3510 layout (wider) when the chip
+// is chosen at run time.
+#if (defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201) || (defined(CATLASS_ARCH) && CATLASS_ARCH == 2201)
+struct Nd2NzParams {
+    uint16_t ndNum = 1;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 0;
+    uint16_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint16_t dstNzMatrixStride = 0;
+};
+#else
+struct Nd2NzParams {
+    uint16_t ndNum = 1;
+    uint32_t nValue = 0;
+    uint32_t dValue = 0;
+    uint64_t srcNdMatrixStride = 0;
+    uint64_t srcDValue = 0;
+    uint32_t dstNzC0Stride = 0;
+    uint32_t dstNzNStride = 0;
+    uint64_t dstNzMatrixStride = 0;
+};
+#endif
+
+// GM (DN, column-major) -> L1 zN (Ascend950). Declared; not modelled.
+struct Dn2NzParams {
+    uint16_t dnNum = 1;
+    uint32_t nValue = 0;
+    uint32_t dValue = 0;
+    uint64_t srcDnMatrixStride = 0;
+    uint64_t srcDValue = 0;
+    uint32_t dstNzC0Stride = 0;
+    uint32_t dstNzNStride = 0;
+    uint64_t dstNzMatrixStride = 0;
 };
 
 template <class T>
@@ -50,6 +94,10 @@ void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyEx
                           const PadSpec& pad, uint32_t elem, Site site);
 void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParams& p, uint32_t elem,
                           Site site);
+struct Nd2NzSpec {
+    uint64_t nd_num, n, d, src_matrix_stride, src_d, dst_c0_stride, dst_n_stride, dst_matrix_stride;
+};
+void copy_nd2nz(const LocalRef& dst, const void* src, const Nd2NzSpec& p, uint32_t elem, Site site);
 }  // namespace detail
 
 template <class T>
@@ -81,6 +129,20 @@ template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                      Site site = Site::here()) {
     detail::copy_local_to_local(dst.ref(), src.ref(), p, sizeof(T), site);
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p,
+                     Site site = Site::here()) {
+    detail::copy_nd2nz(dst.ref(), src.GetPhyAddr(),
+                       detail::Nd2NzSpec{p.ndNum, p.nValue, p.dValue, p.srcNdMatrixStride, p.srcDValue,
+                                         p.dstNzC0Stride, p.dstNzNStride, p.dstNzMatrixStride},
+                       sizeof(T), site);
+}
+template <class T, bool enableSmallC0 = false>
+inline void DataCopy(const LocalTensor<T>&, const GlobalTensor<T>&, const Dn2NzParams&,
+                     Site site = Site::here()) {
+    detail::unmodelled("DataCopy(Dn2NzParams)", site);
 }
 
 template <class T>

@@ -13,6 +13,7 @@
 
 #include "evg/hw/arch.hpp"
 #include "evg/hw/clock.hpp"
+#include "evg/hw/cube_state.hpp"
 #include "evg/hw/instruction.hpp"
 #include "evg/hw/memory.hpp"
 #include "evg/hw/numeric/types.hpp"
@@ -29,16 +30,6 @@ struct CoreAbortTag {};
 }  // namespace detail
 
 enum class AtomicOp : uint8_t { none, add, max, min };
-
-// The vector mask register of a core (docs/hardware-model.md §6.1): written by the scalar unit
-// (SetVectorMask, SetMaskCount, SetMaskNorm, ResetMask, and the level-0 calls with isSetMask), read by each
-// vector instruction when it is issued. Normal mode: bit i of (high:low) enables element i of every repeat.
-// Counter mode: `low` is the total element count of the next instructions and their repeat count is derived.
-struct VectorMask {
-    bool counter = false;
-    uint64_t high = ~uint64_t{0};
-    uint64_t low = ~uint64_t{0};
-};
 
 struct PipeQueue {
     std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
@@ -135,8 +126,10 @@ class Core {
     // `entire`: the whole cache (ENTIRE_DATA_CACHE); else the bytes [begin, end) of `mem` (none when null).
     void dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string_view op, Site site);
     AtomicOp atomic_op() const { return atomic_; }
-    // The vector mask register (one per core, in program order of the scalar unit).
-    VectorMask& vector_mask() { return vector_mask_; }
+    // The cube unit's mode registers and unitFlag bits (AIC); unit_flag issues the implicit SetFlag (set) or
+    // WaitFlag<e>(kUnitFlagId) that carries one unitFlag hand-over between PIPE_M and PIPE_FIX.
+    CubeState& cube() { return cube_; }
+    void unit_flag(bool set, HardEvent e, Site site);
     DType atomic_dtype() const { return atomic_dtype_; }
 
     // The graph node the core runs (evg::ascendc::NodeScope): every instruction registered meanwhile carries
@@ -169,7 +162,7 @@ class Core {
     std::map<std::pair<int, int>, FlagState> flags_;        // (HardEvent, id)
     std::map<std::pair<int, int>, CounterState> counters_;  // (namespace: 0 = modes 0-2, 4 = mode 4; flag id)
     AtomicOp atomic_ = AtomicOp::none;
-    VectorMask vector_mask_;
+    CubeState cube_;
     DType atomic_dtype_ = DType::f32;
     Site atomic_site_;
     bool aborting_ = false;

@@ -17,14 +17,17 @@
 // UB tensor (Ascend950): then rows [0, ceil(m/2)) go to AIV0 and the rest to AIV1, each at the tensor's UB
 // offset with the tensor's row stride (the SPLIT_M rule, docs/evg-semantics.md §5.4).
 //
-// The model stores cube operands row-major (ascendc/cube.hpp), so the data flow is:
-//   GM --DataCopyPad (MTE2)--> L1: A as panels of L0K columns (m x kPad each, zero right padding),
-//                                  B as rows (kc x nPad, row pitch nPad = RoundUp(n, 16));
-//   L1 --LoadData (MTE1)-----> L0A/L0B (two buffers each, ping-pong over panels);
-//   Mmad (M) into L0C (m x nPad, pitch nPad); Fixpipe (FIX) of the m x n valid part.
-// A panel narrower than the 32-byte granule is padded: A with zero columns (DataCopyPad isPad), B with copies
-// of a valid row (finite values times the zero A columns add exactly 0), so every Mmad input is written data.
-//
+// Data flow in the hardware's layouts (ascendc/cube.hpp, docs/hardware-model.md §16), as upstream's
+// BlockMmad:
+//   GM --DataCopy Nd2Nz (MTE2)--> L1: A (m x kc) and B (kc x n) in zN, with the true m, kc and n (the copy
+//                                 zero-fills the last 32-byte block of each row);
+//   L1 --LoadData (MTE1)-------> L0A: zN (Ascend950, Load2D v2) or zZ (AtlasA2, Load2D), one L0K panel at a
+//   time;
+//                                L0B: nZ, transposing (Load2D v2; AtlasA2 16-bit types: Load2D transpose);
+//   Mmad (M) into L0C (NZ, RoundUp(m, 16) x nPad); Fixpipe (FIX) NZ -> ND of the m x n valid part, to GM or
+//   split by rows between the AIVs' UBs (dualDstCtl 1).
+// Padding is never read as a value: Mmad sums exactly k elements, and the rows and columns past m and n are
+// computed from never-written (or stale) L1 bytes but never stored.
 // Events (ids): MTE2_MTE1(0) L1 filled; MTE1_MTE2(0) L1 free; MTE1_M(buf) L0 buffer filled; M_MTE1(buf) L0
 // buffer free; M_FIX(0) L0C complete; FIX_M(0) L0C free. The constructor sets the "free" flags once, the
 // destructor waits for them, so on exit every flag is consumed. Accumulating Mmads are separated by
@@ -141,17 +144,18 @@ class BlockMmad {
                   "BlockMmad: L1 M and N must be multiples of 16 and L0 K a multiple of 32 (cube granules)");
     static_assert(L1K % L0K == 0, "BlockMmad: the L1 K must be a multiple of the L0 K");
 
-    // Elements of A/B per 32-byte granule: the K padding unit.
+    // Elements of A/B per 32-byte block (C0): the column unit of zN.
     static constexpr uint32_t K_ALIGN = 32 / sizeof(ElementA);
-    // Row pitch unit of B and of L0C: 16 elements (64 bytes of float accumulators), and at least one 32-byte
-    // granule of B, so every B row in L1 starts 32-byte aligned (int8: 32 elements).
+    // Columns of B and of L0C are padded to N_ALIGN: 16 (a fractal), and 32 for int8 (one C0 block of B).
     static constexpr uint32_t N_ALIGN = 32 / sizeof(ElementB) > 16 ? 32 / sizeof(ElementB) : 16;
-    static constexpr uint32_t L1A_PANEL_BYTES = L1M * L0K * sizeof(ElementA);
-    static constexpr uint32_t L1A_BYTES = L1A_PANEL_BYTES * (L1K / L0K);
-    static constexpr uint32_t L1B_BYTES = L1K * RoundUp<N_ALIGN>(L1N) * sizeof(ElementB);
+    // Rows of B in L1: padded to 32, so an int8 transposing load (pairs of 16-row fractals) stays inside.
+    static constexpr uint32_t L1B_ROWS = RoundUp<32>(L1K);
+    static constexpr uint32_t L1A_BYTES = L1M * RoundUp<K_ALIGN>(L1K) * sizeof(ElementA);
+    static constexpr uint32_t L1B_BYTES = L1B_ROWS * RoundUp<N_ALIGN>(L1N) * sizeof(ElementB);
     static constexpr uint32_t L0A_PING_BYTES = L1M * L0K * sizeof(ElementA);
     static constexpr uint32_t L0B_PING_BYTES = L0K * RoundUp<N_ALIGN>(L1N) * sizeof(ElementB);
     static constexpr uint32_t L0C_BYTES = L1M * RoundUp<N_ALIGN>(L1N) * sizeof(ElementAccumulator);
+    static constexpr bool IS_ATLAS_A2 = std::is_same_v<ArchTag, Arch::AtlasA2>;
 
     static_assert(L1A_BYTES + L1B_BYTES <= ArchTag::L1_SIZE,
                   "BlockMmad: the L1 tiles of A (L1M x L1K) and B (L1K x L1N) do not fit the L1 buffer");
@@ -226,55 +230,45 @@ class BlockMmad {
     static constexpr int32_t EVENT_L1 = 0;
     static constexpr int32_t EVENT_L0C = 0;
 
-    // On exit L0C holds the m x nPad product of this block and M_FIX(0) has been set (Fixpipe must wait it).
+    // On exit L0C holds the RoundUp(m, 16) x nPad product of this block (NZ) and M_FIX(0) has been set
+    // (Fixpipe must wait it).
     CATLASS_DEVICE void compute(const AscendC::GlobalTensor<ElementA>& gmA, int64_t ldA,
                                 const AscendC::GlobalTensor<ElementB>& gmB, int64_t ldB,
                                 const GemmCoord& shape) {
         const uint32_t m = shape.m(), n = shape.n(), k = shape.k();
-        const uint32_t nPad = RoundUp<N_ALIGN>(n);
+        const uint32_t mPad = RoundUp<16>(m), nPad = RoundUp<N_ALIGN>(n);
         bool first = true;
         for (uint32_t kStart = 0; kStart < k; kStart += L1K) {
             const uint32_t kc = Min(L1K, k - kStart);
             const uint32_t panels = CeilDiv(kc, L0K);
-            const uint32_t kwLast = kc - (panels - 1) * L0K;
-            const uint32_t kcPad = kc - kwLast + RoundUp<K_ALIGN>(kwLast);
 
-            // GM -> L1, once the previous chunk's LoadData is done.
+            // GM -> L1 (zN), once the previous chunk's LoadData is done.
             AscendC::WaitFlag<AscendC::HardEvent::MTE1_MTE2>(EVENT_L1);
-            for (uint32_t p = 0; p < panels; ++p) {
-                const uint32_t kw = p + 1 == panels ? kwLast : L0K;
-                const uint32_t kwPad = RoundUp<K_ALIGN>(kw);
-                AscendC::DataCopyExtParams cp{
-                    static_cast<uint16_t>(m), static_cast<uint32_t>(kw * sizeof(ElementA)),
-                    static_cast<uint32_t>((ldA - kw) * int64_t(sizeof(ElementA))), 0, 0};
-                AscendC::DataCopyPadExtParams<ElementA> pad{kwPad > kw, 0, static_cast<uint8_t>(kwPad - kw),
-                                                            ElementA{}};
-                AscendC::DataCopyPad(l1A[p * (L1A_PANEL_BYTES / uint32_t(sizeof(ElementA)))],
-                                     gmA[uint64_t(kStart) + uint64_t(p) * L0K], cp, pad);
-            }
-            const uint32_t rowBytes = n * sizeof(ElementB);
-            const uint32_t gap = (nPad * uint32_t(sizeof(ElementB)) - RoundUp<32>(rowBytes)) / 32;
-            AscendC::DataCopyExtParams cb{static_cast<uint16_t>(kc), rowBytes,
-                                          static_cast<uint32_t>((ldB - n) * int64_t(sizeof(ElementB))), gap,
-                                          0};
-            AscendC::DataCopyPad(l1B, gmB[uint64_t(kStart) * uint64_t(ldB)], cb,
-                                 AscendC::DataCopyPadExtParams<ElementB>{false, 0, 0, ElementB{}});
-            // Padding rows of B: copies of the chunk's first row (finite data; A's padding columns are 0).
-            for (uint32_t r = kc; r < kcPad; ++r)
-                AscendC::DataCopyPad(l1B[r * nPad], gmB[uint64_t(kStart) * uint64_t(ldB)],
-                                     AscendC::DataCopyExtParams{1, rowBytes, 0, 0, 0},
-                                     AscendC::DataCopyPadExtParams<ElementB>{false, 0, 0, ElementB{}});
+            AscendC::Nd2NzParams na;
+            na.ndNum = 1;
+            na.nValue = m;
+            na.dValue = kc;
+            na.srcDValue = static_cast<uint32_t>(ldA);
+            na.dstNzC0Stride = mPad;
+            na.dstNzNStride = 1;
+            AscendC::DataCopy(l1A, gmA[uint64_t(kStart)], na);
+            AscendC::Nd2NzParams nb;
+            nb.ndNum = 1;
+            nb.nValue = kc;
+            nb.dValue = n;  // the true N: the copy zero-fills the tail of the last 32-byte block
+            nb.srcDValue = static_cast<uint32_t>(ldB);
+            nb.dstNzC0Stride = L1B_ROWS;
+            nb.dstNzNStride = 1;
+            AscendC::DataCopy(l1B, gmB[uint64_t(kStart) * uint64_t(ldB)], nb);
             AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_L1);
             AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_L1);
 
             for (uint32_t p = 0; p < panels; ++p) {
-                const uint32_t kw = p + 1 == panels ? kwLast : L0K;
-                const uint32_t kwPad = RoundUp<K_ALIGN>(kw);
+                const uint32_t kw = p + 1 == panels ? kc - p * L0K : L0K;
                 const int32_t buf = static_cast<int32_t>(l0Id);
                 AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(buf);
-                AscendC::LoadData(l0A[l0Id], l1A[p * (L1A_PANEL_BYTES / uint32_t(sizeof(ElementA)))],
-                                  m * kwPad);
-                AscendC::LoadData(l0B[l0Id], l1B[p * L0K * nPad], kwPad * nPad);
+                load_a(l0A[l0Id], mPad, p * L0K, kw);
+                load_b(l0B[l0Id], nPad, p * L0K, kw);
                 AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(buf);
                 AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(buf);
                 if (first) {
@@ -282,9 +276,13 @@ class BlockMmad {
                 } else {
                     AscendC::PipeBarrier<AscendC::PIPE_M>();  // accumulate after the previous Mmad
                 }
-                AscendC::Mmad(l0C, l0A[l0Id], l0B[l0Id],
-                              AscendC::MmadParams{static_cast<uint16_t>(m), static_cast<uint16_t>(nPad),
-                                                  static_cast<uint16_t>(kwPad), first});
+                AscendC::MmadParams mp;
+                mp.m = static_cast<uint16_t>(m);
+                mp.n = static_cast<uint16_t>(nPad);
+                mp.k = static_cast<uint16_t>(kw);
+                mp.cmatrixInitVal = first;
+                mp.disableGemv = true;
+                AscendC::Mmad(l0C, l0A[l0Id], l0B[l0Id], mp);
                 first = false;
                 AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(buf);
                 l0Id = (l0Id + 1) % STAGES;
@@ -296,35 +294,94 @@ class BlockMmad {
         AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_L0C);
     }
 
+    // L1 A (zN, mPad rows) columns [k0, k0 + kw) -> L0A: zN on Ascend950, zZ on AtlasA2.
+    CATLASS_DEVICE void load_a(const AscendC::LocalTensor<ElementA>& dst, uint32_t mPad, uint32_t k0,
+                               uint32_t kw) {
+        const uint32_t mFrac = mPad / 16, kFrac = CeilDiv(kw, K_ALIGN);
+        if constexpr (IS_ATLAS_A2) {
+            for (uint32_t r = 0; r < mFrac; ++r) {
+                AscendC::LoadData2DParams lp;
+                lp.startIndex = static_cast<uint16_t>((k0 / K_ALIGN) * mFrac + r);
+                lp.repeatTimes = static_cast<uint8_t>(kFrac);
+                lp.srcStride = static_cast<uint16_t>(mFrac);
+                lp.dstGap = 0;
+                AscendC::LoadData(dst[r * kFrac * K_ALIGN * 16], l1A, lp);
+            }
+        } else {
+            AscendC::LoadData2DParamsV2 lp;
+            lp.mStartPosition = 0;
+            lp.kStartPosition = k0 / K_ALIGN;
+            lp.mStep = static_cast<uint16_t>(mFrac);
+            lp.kStep = static_cast<uint16_t>(kFrac);
+            lp.srcStride = static_cast<int32_t>(mFrac);
+            lp.dstStride = static_cast<uint16_t>(mFrac);
+            AscendC::LoadData(dst, l1A, lp);
+        }
+    }
+
+    // L1 B (zN, L1B_ROWS rows) rows [k0, k0 + kw) -> L0B in nZ (kw x nPad), transposing.
+    CATLASS_DEVICE void load_b(const AscendC::LocalTensor<ElementB>& dst, uint32_t nPad, uint32_t k0,
+                               uint32_t kw) {
+        constexpr uint32_t C0 = 32 / sizeof(ElementB);
+        if constexpr (IS_ATLAS_A2 && sizeof(ElementB) == 2) {
+            for (uint32_t kb = 0; kb < CeilDiv(kw, 16u); ++kb) {
+                AscendC::LoadData2DParams lp;
+                lp.startIndex = static_cast<uint16_t>(k0 / 16 + kb);
+                lp.repeatTimes = static_cast<uint8_t>(nPad / 16);
+                lp.srcStride = static_cast<uint16_t>(L1B_ROWS / 16);
+                lp.dstGap = 0;
+                lp.ifTranspose = true;
+                AscendC::LoadData(dst[kb * nPad * 16], l1B, lp);
+            }
+        } else {
+            AscendC::LoadData2DParamsV2 lp;
+            lp.mStartPosition = k0 / 16;
+            lp.kStartPosition = 0;
+            lp.mStep = static_cast<uint16_t>(RoundUp(kw, C0 > 16 ? C0 : 16u) / 16);
+            lp.kStep = static_cast<uint16_t>(nPad / C0);
+            lp.srcStride = static_cast<int32_t>(L1B_ROWS / 16);
+            lp.dstStride = static_cast<uint16_t>(nPad / 16);
+            lp.ifTranspose = true;
+            AscendC::LoadData(dst, l1B, lp);
+        }
+    }
+
     // On exit the Fixpipe of C is issued and FIX_M(0) is set.
     CATLASS_DEVICE void copy_to_gm(const AscendC::GlobalTensor<ElementC>& gmC, int64_t ldC,
                                    const GemmCoord& shape) {
-        const uint32_t nPad = RoundUp<N_ALIGN>(shape.n());
         AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_L0C);
-        AscendC::Fixpipe(
-            gmC, l0C,
-            AscendC::FixpipeParams{static_cast<uint16_t>(shape.m()), static_cast<uint16_t>(shape.n()), nPad,
-                                   static_cast<uint32_t>(ldC)});
+        AscendC::FixpipeParamsV220 fp;
+        fp.nSize = static_cast<uint16_t>(shape.n());
+        fp.mSize = static_cast<uint16_t>(shape.m());
+        fp.srcStride = static_cast<uint16_t>(RoundUp<16>(shape.m()));
+        fp.dstStride = static_cast<uint32_t>(ldC);
+        fp.quantPre = quant_pre();
+        AscendC::Fixpipe<ElementC, ElementAccumulator, AscendC::CFG_ROW_MAJOR>(gmC, l0C, fp);
         AscendC::SetFlag<AscendC::HardEvent::FIX_M>(EVENT_L0C);
     }
 
-    // SPLIT_M: rows [0, ceil(m/2)) to AIV0's UB, the rest to AIV1's, both at ubC with row stride ldC.
+    // SPLIT_M: rows [0, ceil(m/2)) to AIV0's UB, the rest to AIV1's, both at ubC with row stride ldC (one
+    // Fixpipe with dualDstCtl 1 over RoundUp(m, 2) rows).
     CATLASS_DEVICE void copy_to_ub(const AscendC::LocalTensor<ElementC>& ubC, int64_t ldC,
                                    const GemmCoord& shape) {
-        const uint32_t m = shape.m(), n = shape.n(), nPad = RoundUp<N_ALIGN>(n);
-        const uint32_t m0 = CeilDiv(m, 2u), m1 = m - m0;
         AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_L0C);
-        if (m0 > 0)
-            AscendC::Fixpipe(ubC, l0C,
-                             AscendC::FixpipeParams{static_cast<uint16_t>(m0), static_cast<uint16_t>(n), nPad,
-                                                    static_cast<uint32_t>(ldC)},
-                             0);
-        if (m1 > 0)
-            AscendC::Fixpipe(ubC, l0C[m0 * nPad],
-                             AscendC::FixpipeParams{static_cast<uint16_t>(m1), static_cast<uint16_t>(n), nPad,
-                                                    static_cast<uint32_t>(ldC)},
-                             1);
+        if (shape.m() > 0) {
+            AscendC::FixpipeParamsC310<AscendC::CO2Layout::ROW_MAJOR> fp;
+            fp.nSize = static_cast<uint16_t>(shape.n());
+            fp.mSize = static_cast<uint16_t>(RoundUp<2>(shape.m()));
+            fp.srcStride = RoundUp<16>(shape.m());
+            fp.dstStride = static_cast<uint32_t>(ldC);
+            fp.quantPre = quant_pre();
+            fp.dualDstCtl = 1;
+            AscendC::Fixpipe<ElementC, ElementAccumulator, AscendC::CFG_ROW_MAJOR>(ubC, l0C, fp);
+        }
         AscendC::SetFlag<AscendC::HardEvent::FIX_M>(EVENT_L0C);
+    }
+
+    static constexpr QuantMode_t quant_pre() {
+        if constexpr (std::is_same_v<ElementC, half>) return QuantMode_t::F322F16;
+        if constexpr (std::is_same_v<ElementC, bfloat16_t>) return QuantMode_t::F322BF16;
+        return QuantMode_t::NoQuant;
     }
 
     AscendC::LocalTensor<ElementA> l1A;
