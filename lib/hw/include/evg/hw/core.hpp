@@ -31,6 +31,16 @@ struct CoreAbortTag {};
 
 enum class AtomicOp : uint8_t { none, add, max, min };
 
+// The vector mask register of a core (docs/hardware-model.md §6.1): written by the scalar unit
+// (SetVectorMask, SetMaskCount, SetMaskNorm, ResetMask, and the level-0 calls with isSetMask), read by each
+// vector instruction when it is issued. Normal mode: bit i of (high:low) enables element i of every repeat.
+// Counter mode: `low` is the total element count of the next instructions and their repeat count is derived.
+struct VectorMask {
+    bool counter = false;
+    uint64_t high = ~uint64_t{0};
+    uint64_t low = ~uint64_t{0};
+};
+
 struct PipeQueue {
     std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
     uint32_t issued = 0;                       // epochs handed out
@@ -130,6 +140,8 @@ class Core {
     // WaitFlag<e>(kUnitFlagId) that carries one unitFlag hand-over between PIPE_M and PIPE_FIX.
     CubeState& cube() { return cube_; }
     void unit_flag(bool set, HardEvent e, Site site);
+    // The vector mask register (one per core, in program order of the scalar unit).
+    VectorMask& vector_mask() { return vector_mask_; }
     DType atomic_dtype() const { return atomic_dtype_; }
 
     // The graph node the core runs (evg::ascendc::NodeScope): every instruction registered meanwhile carries
@@ -163,6 +175,7 @@ class Core {
     std::map<std::pair<int, int>, CounterState> counters_;  // (namespace: 0 = modes 0-2, 4 = mode 4; flag id)
     AtomicOp atomic_ = AtomicOp::none;
     CubeState cube_;
+    VectorMask vector_mask_;
     DType atomic_dtype_ = DType::f32;
     Site atomic_site_;
     bool aborting_ = false;
