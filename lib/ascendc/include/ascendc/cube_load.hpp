@@ -141,6 +141,16 @@ inline void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadDat
                      Site site = Site::here()) {
     detail::unmodelled("LoadData(LoadData3DParamsV2Pro)", site);
 }
+// The sparse-B Load2D of AtlasA2 (LoadDataWithSparse): declared; not modelled.
+struct LoadData2dParams {
+    uint64_t startIndex = 0, repeatTimes = 0, srcStride = 0, sid = 0, dstGap = 0, ifTranspose = 0,
+             addrMode = 0;
+};
+template <class T, class I>
+inline void LoadDataWithSparse(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<I>&,
+                               const LoadData2dParams&, Site site = Site::here()) {
+    detail::unmodelled("LoadDataWithSparse", site);
+}
 inline void SetFmatrix(uint16_t, uint16_t, const uint8_t*, FmatrixMode, Site site = Site::here()) {
     detail::unmodelled("SetFmatrix", site);
 }
@@ -149,3 +159,14 @@ inline void Load3DSetFMatrixCal(uint16_t, uint16_t, const uint8_t*, Site site = 
 }
 
 }  // namespace AscendC
+
+// The compiler's MX-scale load intrinsics (Ascend950), reached unqualified by upstream's MX tiles: declared;
+// not modelled (the reported line is this header's).
+template <class... A>
+inline void load_cbuf_to_ca_mx(A&&...) {
+    AscendC::detail::unmodelled("load_cbuf_to_ca_mx", AscendC::Site::here());
+}
+template <class... A>
+inline void load_cbuf_to_cb_mx(A&&...) {
+    AscendC::detail::unmodelled("load_cbuf_to_cb_mx", AscendC::Site::here());
+}

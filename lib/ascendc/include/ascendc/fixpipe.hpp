@@ -186,6 +186,12 @@ inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const
     detail::fixpipe_ub(dst.ref(), dtype_v<D>, src.ref(), dtype_v<S>, detail::spec_of_copy(p), site);
 }
 
+// The quantisation parameters of Fixpipe (scale table, ReLU): declared; not modelled.
+template <class T, bool isSetRelu = false, class X>
+inline void SetFixPipeConfig(const X&, bool = false, Site site = Site::here()) {
+    detail::unmodelled("SetFixPipeConfig", site);
+}
+
 // ndNum ND matrices from one Fixpipe: srcNdStride (L0C fractals of 1 KB on AtlasA2, C0 blocks on Ascend950)
 // and dstNdStride (elements) apart. Recorded on the core; the DataCopyCO12DstParams form reads it.
 inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride,
