@@ -34,6 +34,8 @@ OpPtr<ArchTag> for_pair(const Node& n) {
             return make<ArchTag, To, From, M::CAST_TRUNC>();
         case RoundMode::CAST_ODD:
             return make<ArchTag, To, From, M::CAST_ODD>();
+        case RoundMode::UNKNOWN:
+            break;
     }
     unsupported(n, "unknown round mode");
 }

@@ -13,6 +13,10 @@ struct DataCopyParams {
     uint16_t blockLen = 0;
     uint16_t srcStride = 0;
     uint16_t dstStride = 0;
+    // AscendC's constructors: device code writes `DataCopyParams(1, len, 0, 0)` as well as braces.
+    constexpr DataCopyParams() = default;
+    constexpr DataCopyParams(uint16_t count, uint16_t len, uint16_t srcStrideIn, uint16_t dstStrideIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
 };
 
 // blockLen in bytes; strides: GM side in bytes, UB side in 32-byte blocks (docs/hardware-model.md §5.3).
@@ -22,6 +26,10 @@ struct DataCopyExtParams {
     uint32_t srcStride = 0;
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
+    constexpr DataCopyExtParams() = default;
+    constexpr DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn,
+                                uint32_t rsvIn = 0)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
 };
 
 // GM -> L1 (A1/B1) with ND -> zN conversion, on PIPE_MTE2 (docs/hardware-model.md §16.1). For each of ndNum
@@ -73,6 +81,9 @@ struct DataCopyPadExtParams {
     uint8_t leftPadding = 0;
     uint8_t rightPadding = 0;
     T paddingValue{};
+    constexpr DataCopyPadExtParams() = default;
+    constexpr DataCopyPadExtParams(bool isPadIn, uint8_t leftPadIn, uint8_t rightPadIn, T padValue)
+        : isPad(isPadIn), leftPadding(leftPadIn), rightPadding(rightPadIn), paddingValue(padValue) {}
 };
 
 namespace detail {

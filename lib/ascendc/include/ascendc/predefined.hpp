@@ -98,6 +98,19 @@ enum event_t : int32_t {
     EVENT_ID7
 };
 
+// bisheng's scalar min and max, which device code calls unqualified (Catlass's conv block swizzle does). Only
+// in a device build for a chip: evgcheck's own code, built without __NPU_ARCH__, keeps std::min alone.
+#if defined(__NPU_ARCH__)
+template <class T>
+constexpr T min(T a, T b) {
+    return b < a ? b : a;
+}
+template <class T>
+constexpr T max(T a, T b) {
+    return a < b ? b : a;
+}
+#endif
+
 #if defined(__NPU_ARCH__) && !defined(CATLASS_ARCH)
 #define CATLASS_ARCH __NPU_ARCH__
 #endif

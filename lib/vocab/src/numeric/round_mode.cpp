@@ -21,6 +21,8 @@ std::string_view round_mode_name(RoundMode m) {
             return "CAST_TRUNC";
         case RoundMode::CAST_ODD:
             return "CAST_ODD";
+        case RoundMode::UNKNOWN:
+            return "UNKNOWN";
     }
     return "CAST_UNKNOWN";
 }

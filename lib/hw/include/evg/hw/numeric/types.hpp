@@ -15,7 +15,8 @@ struct half {
     uint16_t bits = 0;
     half() = default;
     constexpr explicit half(uint16_t b, int /*from_bits tag*/) : bits(b) {}
-    half(float f);  // round to nearest even
+    constexpr half(
+        float f);  // round to nearest even (constexpr: device code declares constexpr half constants)
     operator float() const;
     static constexpr half from_bits(uint16_t b) { return half(b, 0); }
     friend bool operator==(half a, half b) { return a.bits == b.bits; }  // bitwise identity
@@ -26,7 +27,7 @@ struct bfloat16 {
     uint16_t bits = 0;
     bfloat16() = default;
     constexpr explicit bfloat16(uint16_t b, int /*from_bits tag*/) : bits(b) {}
-    bfloat16(float f);  // round to nearest even
+    constexpr bfloat16(float f);  // round to nearest even
     operator float() const;
     static constexpr bfloat16 from_bits(uint16_t b) { return bfloat16(b, 0); }
     friend bool operator==(bfloat16 a, bfloat16 b) { return a.bits == b.bits; }
@@ -59,7 +60,7 @@ inline float bf16_bits_to_float(uint16_t b) noexcept {
 
 // float -> half, round to nearest, ties to even. NaN -> canonical quiet NaN 0x7E00 with the sign kept,
 // overflow -> +-Inf, subnormal results rounded correctly.
-inline uint16_t float_to_half_rne(float f) noexcept {
+constexpr uint16_t float_to_half_rne(float f) noexcept {
     const uint32_t u = std::bit_cast<uint32_t>(f);
     const uint32_t sign = (u >> 16) & 0x8000u;
     uint32_t a = u & 0x7FFFFFFFu;
@@ -84,7 +85,7 @@ inline uint16_t float_to_half_rne(float f) noexcept {
 }
 
 // float -> bfloat16, round to nearest, ties to even. NaN -> canonical quiet NaN 0x7FC0 with the sign kept.
-inline uint16_t float_to_bf16_rne(float f) noexcept {
+constexpr uint16_t float_to_bf16_rne(float f) noexcept {
     const uint32_t u = std::bit_cast<uint32_t>(f);
     if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>(((u >> 16) & 0x8000u) | 0x7FC0u);
     return static_cast<uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
@@ -92,11 +93,11 @@ inline uint16_t float_to_bf16_rne(float f) noexcept {
 
 }  // namespace detail
 
-inline half::half(float f) : bits(detail::float_to_half_rne(f)) {}
+constexpr half::half(float f) : bits(detail::float_to_half_rne(f)) {}
 inline half::operator float() const {
     return detail::half_bits_to_float(bits);
 }
-inline bfloat16::bfloat16(float f) : bits(detail::float_to_bf16_rne(f)) {}
+constexpr bfloat16::bfloat16(float f) : bits(detail::float_to_bf16_rne(f)) {}
 inline bfloat16::operator float() const {
     return detail::bf16_bits_to_float(bits);
 }

@@ -14,7 +14,11 @@ enum class RoundMode : uint8_t {
     CAST_CEIL,
     CAST_ROUND,
     CAST_TRUNC,
-    CAST_ODD
+    CAST_ODD,
+    // AscendC's "no mode given" in the Ascend950 register API's cast traits (Reg::CastTrait), which the model
+    // declares but does not execute. Not a conversion mode: no cast accepts it (kAllRoundModes leaves it
+    // out).
+    UNKNOWN
 };
 inline constexpr RoundMode kAllRoundModes[] = {
     RoundMode::CAST_NONE,  RoundMode::CAST_RINT,  RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
