@@ -1,12 +1,17 @@
-// Upstream Catlass's seven EVG example graphs (examples/64_ascend950_matmul_evg of a Catlass checkout), run with
-// upstream's own kernels on the model. This header is the boundary between the two sides: it names no Catlass
-// type, so the translation unit that includes upstream's headers (upstream_examples_950.cpp, compiled against
-// the checkout with evg::ascendc_device_Ascend950) and the tests that judge the runs (linking evgcheck's graph
-// IR, oracle and judge, whose include path holds evgcheck's own Catlass copy) never see each other's headers.
+// Upstream Catlass's seven EVG example graphs (examples/64_ascend950_matmul_evg of a Catlass checkout), run
+// with upstream's own kernels on the model. This header is the boundary between the two sides. It names no
+// Catlass type, and what crosses it is plain data (the report, the outputs, the synchronisation as text),
+// because the two sides must not share a program image: upstream's Catlass and evgcheck's own copy (which the
+// judge links, for DynamicVisitor) define templates of the same names, and one executable holding both would
+// break the one-definition rule. Upstream's side is therefore a shared library that keeps every symbol to
+// itself, with its own copy of the model (upstream/CMakeLists.txt); only run_example_950 is exported.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "evg/hw/config.hpp"
@@ -24,9 +29,28 @@ namespace evg::upstream {
 //   silu       D = Silu(C)
 //   tanh       D = (e^2c - 1) / (e^2c + 1), c = clamp(C, -8.8, 8.8): nine nodes in a TopologicalVisitor
 enum class Example : uint8_t { add, add_ub, bias, leaky_relu, sigmoid, silu, tanh };
-inline constexpr std::array kExamples = {Example::add,     Example::add_ub, Example::bias, Example::leaky_relu,
-                                         Example::sigmoid, Example::silu,   Example::tanh};
-std::string_view example_name(Example e);
+inline constexpr std::array kExamples = {Example::add,        Example::add_ub,  Example::bias,
+                                         Example::leaky_relu, Example::sigmoid, Example::silu,
+                                         Example::tanh};
+inline std::string_view example_name(Example e) {
+    switch (e) {
+        case Example::add:
+            return "add";
+        case Example::add_ub:
+            return "add_ub";
+        case Example::bias:
+            return "bias";
+        case Example::leaky_relu:
+            return "leaky_relu";
+        case Example::sigmoid:
+            return "sigmoid";
+        case Example::silu:
+            return "silu";
+        case Example::tanh:
+            return "tanh";
+    }
+    return "?";
+}
 
 struct ExampleShape {
     uint32_t m = 0, n = 0, k = 0;
@@ -39,18 +63,23 @@ struct ExampleData {
     std::vector<float> a, b, x, d;
 };
 
+// The synchronisation calls of one (launch-wide core index, pipe name), in issue order, as the trace prints
+// them: "SetFlag<MTE2_V>(0)", "PipeBarrier<V>", "CrossCoreSetFlag<2, FIX>(0)", ...
+using SyncSequences = std::map<std::pair<int, std::string>, std::vector<std::string>>;
+
 struct ExampleRun {
     hw::Report report;
-    hw::Trace trace;           // when config.keep_trace
-    std::vector<float> d;      // m x n, read back after the launch
-    uint32_t compute_length;   // the example's computeLength (elements per UB slot)
-    uint32_t block_dim;        // AI cores launched
-    uint32_t tiles_m, tiles_n; // L1 blocks of the grid (256 x 256)
+    SyncSequences sync;         // when config.keep_trace
+    std::vector<float> d;       // m x n, read back after the launch
+    uint32_t compute_length;    // the example's computeLength (elements per UB slot)
+    uint32_t block_dim;         // AI cores launched
+    uint32_t tiles_m, tiles_n;  // L1 blocks of the grid (256 x 256)
 };
 
 // Runs upstream's kernel of `e` as the example program does (its tile shapes, block scheduler choice,
 // computeLength rule and EVG Arguments), on `block_dim` AI cores of an Ascend950 model reset with `config`.
-ExampleRun run_example_950(Example e, const ExampleShape& s, const ExampleData& data, uint32_t block_dim,
-                           const hw::Config& config);
+[[gnu::visibility("default")]] ExampleRun run_example_950(Example e, const ExampleShape& s,
+                                                          const ExampleData& data, uint32_t block_dim,
+                                                          const hw::Config& config);
 
 }  // namespace evg::upstream

@@ -40,6 +40,10 @@ struct tuple : detail::tuple_base<std::index_sequence_for<Ts...>, Ts...> {
     constexpr tuple(const Ts&... ts) : base(ts...) {}
 };
 
+// Catlass's names for a tuple of extents: tile shapes are written `Shape<Int<256>, Int<256>, Int<128>>`.
+template <class... Ts>
+using Shape = tuple<Ts...>;
+
 template <class T>
 struct tuple_size;
 template <class... Ts>
