@@ -456,14 +456,15 @@ void Core::do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
     const std::string& op = cross_op_name(false, mode, p, flag);
-    if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
+    if (!machine_.cross_core_legal(*this, mode, p, flag, site, op, /*wait=*/true)) return;
     int32_t n = begin_call(true, site);
     const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::cross_wait, site);
     if (!m) {
         do_cross_wait(mode, p, flag, site);
     } else if (m->op == SyncOp::cross_wait_flag) {
         auto f = static_cast<uint16_t>(m->id);
-        if (machine_.cross_core_legal(*this, mode, p, f, site, cross_op_name(false, mode, p, f)))
+        if (machine_.cross_core_legal(*this, mode, p, f, site, cross_op_name(false, mode, p, f),
+                                      /*wait=*/true))
             do_cross_wait(mode, p, f, site);
     }  // drop_cross_wait: nothing
     end_call();

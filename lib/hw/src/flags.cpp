@@ -108,8 +108,8 @@ void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, c
     u.ops[op.at.agent] = op;
 }
 
-bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site,
-                               const std::string& op) {
+bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op,
+                               bool wait) {
     auto fail = [&](std::string msg, Severity sev = Severity::error) {
         c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev);
         return sev == Severity::warning;
@@ -123,9 +123,11 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Sit
     if (mode == 4 && !arch().cross_core_mode4)
         return fail(
             fmt::format("{}: mode 4 (AIC <-> one AIV) exists only on Ascend950, not on {}", op, arch().name));
-    if (mode == 1 && c.type() == CoreType::AIC)
+    if (mode == 1 && c.type() == CoreType::AIC && !wait)
         return fail(fmt::format("{}: mode 1 synchronises the AIVs of one AI core; an AIC cannot use it", op));
-    if (p == Pipe::ALL || (p == Pipe::S && mode != 4))
+    // A wait on the scalar pipe is CrossCoreWaitFlag's default (<0, PIPE_S>): the scalar unit waits, whatever
+    // mode the matching sets used. A set's mode and pipe say how it signals, so a set needs a real pipe.
+    if (p == Pipe::ALL || (p == Pipe::S && mode != 4 && !wait))
         return fail(fmt::format("{}: pipe {} is not allowed in mode {} (use V, M, MTE1, MTE2, MTE3 or FIX)",
                                 op, pipe_name(p), mode));
     if (p != Pipe::S && !c.owns(p))

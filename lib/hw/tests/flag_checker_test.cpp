@@ -162,6 +162,36 @@ TEST(FlagChecker, CrossCoreMode2HandshakeIsClean) {
     }
 }
 
+TEST(FlagChecker, CrossCoreWaitWithItsDefaultModeAndScalarPipeIsLegal) {
+    // CrossCoreWaitFlag's template arguments default to <0, PIPE_S>: the scalar unit waits, whatever mode the
+    // set used (upstream Catlass waits this way, Arch::CrossCoreWaitFlag). A set on the scalar pipe in mode 2
+    // stays illegal.
+    for (ArchId a : kAllArchs) {
+        Report r = launch(
+            [] {
+                if ASCEND_IS_AIC {
+                    CrossCoreSetFlag<2, PIPE_FIX>(0);
+                    CrossCoreWaitFlag(1);
+                } else {
+                    CrossCoreWaitFlag(0);
+                    CrossCoreSetFlag<2, PIPE_MTE3>(1);
+                }
+            },
+            KernelType::mix_aic_1_2, 2, a);
+        EXPECT_TRUE(r.violations.empty()) << r.text();
+        Report bad = launch(
+            [] {
+                if ASCEND_IS_AIC {
+                    CrossCoreSetFlag<2, PIPE_S>(0);
+                } else {
+                    CrossCoreWaitFlag(0);
+                }
+            },
+            KernelType::mix_aic_1_2, 1, a);
+        EXPECT_EQ(bad.count(ViolationKind::illegal_cross_core), 1u) << bad.text();
+    }
+}
+
 TEST(FlagChecker, SixteenCrossCoreSetsWithoutAWaitOverflow) {
     Report r = launch(
         [] {
