@@ -6,7 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -60,6 +64,35 @@ std::string graph_text(Example e, const ExampleShape& s, uint32_t cl) {
                    "%7 = Compute Div float (%5, %6)\n%8 = AuxStore float D (%7)\n";
     }
     return t;
+}
+
+// The findings of upstream's code that docs/upstream-findings.md explains: (kind, site of the first
+// location), read from known_findings.txt, the list run_upstream_program.sh uses too.
+std::set<std::pair<std::string, std::string>> known_findings() {
+    std::set<std::pair<std::string, std::string>> out;
+    std::ifstream in(EVG_UPSTREAM_KNOWN_FINDINGS);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream words(line);
+        std::string kind, site;
+        if (words >> kind >> site) out.emplace(kind, site);
+    }
+    return out;
+}
+
+// Takes the known upstream findings out of the report (the judge then sees everything else); returns them.
+std::vector<std::string> take_known(hw::Report& report) {
+    static const auto known = known_findings();
+    std::vector<std::string> taken;
+    std::erase_if(report.violations, [&](const hw::Violation& v) {
+        const std::string kind(hw::violation_kind_name(v.kind));
+        const std::string site = v.locations.empty() ? "" : v.locations.front().site;
+        if (!known.count({kind, site})) return false;
+        taken.push_back(kind + " at " + site);
+        return true;
+    });
+    return taken;
 }
 
 std::vector<float> as_floats(const HostTensor& t) {
@@ -117,6 +150,8 @@ std::string run_and_judge(const Case& c, std::string& report_text) {
     graph::Problem problem = graph::parse_problem(graph_text(c.example, c.shape, run.compute_length));
     graph::ModelRun model;
     model.report = run.report;
+    for (const std::string& k : take_known(model.report))
+        std::printf("known upstream finding (docs/upstream-findings.md): %s\n", k.c_str());
     // No trace crosses from upstream's side (upstream_examples.hpp): the judge balances the flags over the
     // report's issue counts.
     auto& d = model.outputs["D"];

@@ -128,7 +128,10 @@ bool Machine::register_instr(Instr& in) {
     t.blocking = in.pipe == Pipe::S && (in.kind == InstrKind::wait_flag || in.kind == InstrKind::cross_wait ||
                                         in.kind == InstrKind::barrier);
     per_pipe_[static_cast<size_t>(in.pipe) & (per_pipe_.size() - 1)]++;
-    if (in.kind == InstrKind::set_flag || in.kind == InstrKind::wait_flag) {
+    // The unitFlag hand-overs between M and FIX ride on flag id kUnitFlagId: no SetFlag/WaitFlag of the
+    // kernel's, so they are not counted as its flag calls (the last release has no Mmad after it to consume
+    // it).
+    if ((in.kind == InstrKind::set_flag || in.kind == InstrKind::wait_flag) && in.event_id != kUnitFlagId) {
         auto& [sets, waits] = flag_calls_[{c.index(), in.event, in.event_id}];
         ++(in.kind == InstrKind::set_flag ? sets : waits);
         ++(in.kind == InstrKind::set_flag ? events_set_ : events_waited_);

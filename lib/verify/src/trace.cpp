@@ -1,6 +1,8 @@
 // The trace queries of trace.hpp.
 #include "evg/verify/trace.hpp"
 
+#include "evg/hw/cube_state.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -15,6 +17,7 @@ std::vector<FlagImbalance> unbalanced_flags(const hw::Trace& trace) {
     std::map<std::tuple<int, hw::HardEvent, int>, std::pair<uint64_t, uint64_t>> counts;
     for (const hw::TraceEntry& e : trace) {
         if (e.kind != InstrKind::set_flag && e.kind != InstrKind::wait_flag) continue;
+        if (e.event_id == hw::kUnitFlagId) continue;  // a unitFlag hand-over, not a flag call of the kernel
         auto& [sets, waits] = counts[{e.core, e.event, e.event_id}];
         (e.kind == InstrKind::set_flag ? sets : waits)++;
     }
@@ -41,7 +44,8 @@ std::string to_string(const FlagImbalance& f) {
 std::vector<std::string> events_used(const hw::Trace& trace) {
     std::set<std::string> names;
     for (const hw::TraceEntry& e : trace)
-        if (e.kind == InstrKind::set_flag || e.kind == InstrKind::wait_flag)
+        if ((e.kind == InstrKind::set_flag || e.kind == InstrKind::wait_flag) &&
+            e.event_id != hw::kUnitFlagId)
             names.insert(std::string(hw::event_name(e.event)));
     return {names.begin(), names.end()};
 }
