@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Applies the smallest fixes of docs/upstream-findings.md to a copy of a Catlass checkout (in the build folder,
+# never to the checkout itself and never in the repository), so that a test can show the fixed code runs clean.
+#   apply_fixes.sh <copy of the checkout>
+# Fails, naming the fix, when the code a fix rewrites is not there (the checkout moved on: the finding and its
+# fix need a new look).
+set -euo pipefail
+root=$1
+fix() {  # number, file (under include/catlass), sed expression, text that must be present after it
+  local n=$1 file="$root/include/catlass/$2" expr=$3 after=$4
+  sed -i -e "$expr" "$file"
+  if ! grep -qF "$after" "$file"; then
+    echo "apply_fixes.sh: fix $n of docs/upstream-findings.md does not apply to $file" >&2
+    exit 1
+  fi
+}
+# 1. MTE1 -> M hand-over on the L0B buffer's event id instead of the L0C stage's.
+fix 1 gemm/block/block_mmad_pingpong_tla.hpp \
+  's/HardEvent::MTE1_M>(l0CEventList\[l0CListId\])/HardEvent::MTE1_M>(l0BEventList[l0BListId])/g' \
+  'HardEvent::MTE1_M>(l0BEventList[l0BListId])'
+# 2. PIPE_M barrier after every Mmad, whatever the tile's size.
+fix 2 gemm/tile/tile_mmad.hpp \
+  's/< PIPE_M_BARRIER_THRESHOLD) {/< PIPE_M_BARRIER_THRESHOLD || true) {/g' \
+  '< PIPE_M_BARRIER_THRESHOLD || true) {'
+echo "apply_fixes.sh: fixes 1 and 2 applied to $root"
