@@ -1,13 +1,15 @@
 // evgcheck's own Catlass copy (lib/catlass) against upstream's code, on the seven example programs: the same
 // host code (example_programs.hpp), the same data, the same schedule. The outputs must be bit-identical. The
-// synchronisation (every SetFlag / WaitFlag with its event and id, every PipeBarrier, every cross-core set and
-// wait, per core and per pipe, in order) is compared too: the copy's protocol was written from the
+// synchronisation (every SetFlag / WaitFlag with its event and id, every PipeBarrier, every cross-core set
+// and wait, per core and per pipe, in order) is compared too: the copy's protocol was written from the
 // specification, not from upstream's source, and differs on the pipes kDocumented lists, for the reasons
 // docs/upstream-differential.md gives; a difference on any other pipe fails.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 
+#include <bit>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -71,7 +73,8 @@ TEST_P(Differential, SameOutputsAndSameSynchronisation) {
     ASSERT_EQ(theirs.d.size(), ours.d.size());
     size_t differ = 0, first = 0;
     for (size_t i = 0; i < ours.d.size(); ++i) {
-        if (std::memcmp(&ours.d[i], &theirs.d[i], sizeof(float)) != 0 && differ++ == 0) first = i;
+        const bool same = std::bit_cast<uint32_t>(ours.d[i]) == std::bit_cast<uint32_t>(theirs.d[i]);
+        if (!same && differ++ == 0) first = i;
     }
     EXPECT_EQ(differ, 0u) << "outputs differ in " << differ << " elements; the first, (" << first / s.n
                           << ", " << first % s.n << "): upstream " << theirs.d[first] << ", copy "

@@ -1,14 +1,14 @@
 // The host side of a Catlass device adapter (DeviceGemm, DeviceConv, DeviceGemv), launching on the model.
 //
 // Upstream's adapters launch with bisheng's kernel-call syntax, `KernelAdapter<Kernel><<<blockDim, nullptr,
-// stream>>>(params)`, which GCC and clang cannot parse. This is the one part of upstream Catlass that evgcheck
-// stands in for (docs/ascendc-device-environment.md, "Stand-ins"): the three headers beside this one keep
-// upstream's include paths, include guards, class names and members, and launch upstream's own
+// stream>>>(params)`, which GCC and clang cannot parse. This is the one part of upstream Catlass that
+// evgcheck stands in for (docs/ascendc-device-environment.md, "Stand-ins"): the three headers beside this one
+// keep upstream's include paths, include guards, class names and members, and launch upstream's own
 // `Catlass::KernelAdapter<Kernel>` on every core of the model, as bisheng lowers the `<<<...>>>` call.
 //
 // The launch is a mixed launch of blockDim AI cores (one AIC and two AIVs each), on the chip the build is for
-// (CATLASS_ARCH). The report of the run is kept on the stream until aclrtSynchronizeStream, which prints it and
-// returns an error when a checker fired.
+// (CATLASS_ARCH). The report of the run is kept on the stream until aclrtSynchronizeStream, which prints it
+// and returns an error when a checker fired.
 #pragma once
 #include <acl/acl.h>
 
@@ -25,8 +25,8 @@
 
 namespace evg::upstream {
 
-inline constexpr ::evg::hw::ArchId build_arch = CATLASS_ARCH == 2201 ? ::evg::hw::ArchId::AtlasA2
-                                                                     : ::evg::hw::ArchId::Ascend950;
+inline constexpr ::evg::hw::ArchId build_arch =
+    CATLASS_ARCH == 2201 ? ::evg::hw::ArchId::AtlasA2 : ::evg::hw::ArchId::Ascend950;
 
 // Members shared by DeviceGemm, DeviceConv and DeviceGemv, with upstream's names and signatures.
 template <class OperatorKernel>
@@ -53,11 +53,10 @@ class DeviceAdapter {
     // KernelAdapter's second overload, which calls AscendC::SetSyncBaseAddr first); ignored on Ascend950.
     inline ::Catlass::Status Run(aclrtStream stream, uint32_t blockDim, uint64_t hardwareSyncAddr) {
         Params params = params_;
-        const bool with_sync_addr = build_arch == ::evg::hw::ArchId::AtlasA2 && hardwareSyncAddr != 0;
         aclError e = ::evg::acl::launch(
             stream, blockDim, ::evg::hw::KernelType::mix_aic_1_2,
-            [params, with_sync_addr, hardwareSyncAddr] {
-                if (with_sync_addr) {
+            [params, hardwareSyncAddr] {
+                if (build_arch == ::evg::hw::ArchId::AtlasA2 && hardwareSyncAddr != 0) {
                     ::Catlass::KernelAdapter<OperatorKernel>(params, hardwareSyncAddr);
                 } else {
                     ::Catlass::KernelAdapter<OperatorKernel>(params);
@@ -67,7 +66,9 @@ class DeviceAdapter {
         return e == ACL_SUCCESS ? ::Catlass::Status::kSuccess : ::Catlass::Status::kInvalid;
     }
 
-    inline ::Catlass::Status operator()(aclrtStream stream, uint32_t blockDim) { return Run(stream, blockDim, 0); }
+    inline ::Catlass::Status operator()(aclrtStream stream, uint32_t blockDim) {
+        return Run(stream, blockDim, 0);
+    }
 
     inline ::Catlass::Status operator()(aclrtStream stream, uint32_t blockDim, uint64_t hardwareSyncAddr) {
         return Run(stream, blockDim, hardwareSyncAddr);

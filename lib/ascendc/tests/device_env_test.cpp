@@ -14,7 +14,8 @@ namespace {
 
 using namespace AscendC;
 
-static_assert(std::is_same_v<::pipe_t, AscendC::pipe_t> && PIPE_V == AscendC::PIPE_V);
+static_assert(std::is_same_v<::pipe_t, AscendC::pipe_t> &&
+              std::is_same_v<decltype(::EVENT_ID0), AscendC::event_t>);
 static_assert(PIPE_S == 0 && PIPE_V == 1 && PIPE_M == 2 && PIPE_MTE1 == 3 && PIPE_MTE2 == 4 &&
               PIPE_MTE3 == 5 && PIPE_ALL == 6 && PIPE_FIX == 10);
 static_assert(EVENT_ID0 == 0 && EVENT_ID7 == 7 && AscendC::EVENT_ID3 == 3);
