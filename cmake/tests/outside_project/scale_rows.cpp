@@ -1,5 +1,5 @@
-// A user's program as it would run on an NPU: host code and an AscendC kernel in one file, Catlass's coord and
-// layout types on the host side. Scales each row of an m x n matrix by its row number; prints "Compare
+// A user's program as it would run on an NPU: host code and an AscendC kernel in one file, Catlass's coord
+// and layout types on the host side. Scales each row of an m x n matrix by its row number; prints "Compare
 // success." when the result read back is right, and exits 1 otherwise.
 #include <acl/acl.h>
 

@@ -67,11 +67,11 @@ inline void SetSyncBaseAddr(uint64_t) {}  // the FFTS base address: nothing to d
 }  // namespace AscendC
 
 // The core type a translation unit is compiled for. bisheng compiles a mixed kernel once per core type
-// (`__DAV_CUBE__` for the AIC pass, `__DAV_VEC__` for the AIV pass), so on device this is a constant. The model
-// runs one compiled function on every core, so without either macro it is MIX: code that selects per core
-// at run time (`if ASCEND_IS_AIV { ... }`, as every kernel on the EVG path does) runs right on every core;
-// code that needs the core type as a template argument (`BarrierFlag<MODE, g_coreType>`) fails to compile
-// rather than pick one core's flag for both (docs/ascendc-device-environment.md, "g_coreType").
+// (`__DAV_CUBE__` for the AIC pass, `__DAV_VEC__` for the AIV pass), so on device this is a constant. The
+// model runs one compiled function on every core, so without either macro it is MIX: code that selects per
+// core at run time (`if ASCEND_IS_AIV { ... }`, as every kernel on the EVG path does) runs right on every
+// core; code that needs the core type as a template argument (`BarrierFlag<MODE, g_coreType>`) fails to
+// compile rather than pick one core's flag for both (docs/ascendc-device-environment.md, "g_coreType").
 #if defined(__DAV_CUBE__) && !defined(__DAV_VEC__)
 constexpr int32_t g_coreType = AscendC::AIC;
 #elif defined(__DAV_VEC__) && !defined(__DAV_CUBE__)

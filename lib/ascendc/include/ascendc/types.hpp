@@ -27,16 +27,6 @@ using ::evg::hw::HardEvent;
 using RoundMode = ::evg::hw::RoundMode;
 
 // The compiler's enums, also reachable as AscendC::PIPE_V and AscendC::EVENT_ID0.
-using ::pipe_t;
-using ::PIPE_S;
-using ::PIPE_V;
-using ::PIPE_M;
-using ::PIPE_MTE1;
-using ::PIPE_MTE2;
-using ::PIPE_MTE3;
-using ::PIPE_ALL;
-using ::PIPE_FIX;
-using ::event_t;
 using ::EVENT_ID0;
 using ::EVENT_ID1;
 using ::EVENT_ID2;
@@ -45,6 +35,16 @@ using ::EVENT_ID4;
 using ::EVENT_ID5;
 using ::EVENT_ID6;
 using ::EVENT_ID7;
+using ::event_t;
+using ::PIPE_ALL;
+using ::PIPE_FIX;
+using ::PIPE_M;
+using ::PIPE_MTE1;
+using ::PIPE_MTE2;
+using ::PIPE_MTE3;
+using ::PIPE_S;
+using ::pipe_t;
+using ::PIPE_V;
 
 enum class TPosition : uint8_t {
     GM,

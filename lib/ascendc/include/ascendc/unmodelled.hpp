@@ -1,6 +1,6 @@
-// Calls that upstream code names but the model does not execute. Each is declared with upstream's signature so
-// that the headers compile; calling one stops the run with an error that names the call and the source line
-// that issued it (file:line of the caller), and never does nothing silently.
+// Calls that upstream code names but the model does not execute. Each is declared with upstream's signature
+// so that the headers compile; calling one stops the run with an error that names the call and the source
+// line that issued it (file:line of the caller), and never does nothing silently.
 #pragma once
 #include "ascendc/types.hpp"
 
