@@ -96,9 +96,10 @@ TEST(DocsCitations, NoDocumentOutsideTheRepositoryIsCited) {
 // Words of the project's own history, which a reader of the tree does not have: tracker numbers, the
 // design repository's private names, and notes of where code came from. Code and documents say what the code
 // does and why, in the present.
+// "issues 7 instructions" is the verb, so the plural counts only as "issues N and M".
 const std::regex& history_words() {
     static const std::regex words(
-        R"((\bissues?[ -]?#?[0-9]+)|(\bthe\s+brief\b)|(\bsteer(ing)\b)|(\bmoved\s+here\s+from\b))",
+        R"((\bissue[ -]?#?[0-9]+)|(\bissues #?[0-9]+ and #?[0-9]+)|(\bthe\s+brief\b)|(\bsteer(ing)\b)|(\bmoved\s+here\s+from\b))",
         std::regex::icase);
     return words;
 }
@@ -136,8 +137,9 @@ TEST(DocsHistory, TheMatcherFindsEachKindOfHistoryWord) {
                             "moved here "
                             "from props/src/checks.cpp"})
         EXPECT_TRUE(std::regex_search(std::string(bad), history_words())) << bad;
-    for (const char* fine : {"issue order from the scalar unit", "each issue of an instruction",
-                             "a brief note", "moved to the pool"})
+    for (const char* fine :
+         {"issue order from the scalar unit", "each issue of an instruction", "a brief note",
+          "moved to the pool", "the hand kernel issues 7 vector instructions"})
         EXPECT_FALSE(std::regex_search(std::string(fine), history_words())) << fine;
 }
 
