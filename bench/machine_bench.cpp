@@ -361,6 +361,3 @@ BENCHMARK(BM_Ratios)->Arg(kFull)->Arg(kSmoke)->Iterations(1);
 
 }  // namespace
 
-#ifndef EVG_BENCH_NO_MAIN  // evg_bench_all links every target benchmark into one binary with one main
-BENCHMARK_MAIN();
-#endif

@@ -54,6 +54,3 @@ BENCHMARK(BM_PropertyCases)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)-
 
 }  // namespace
 
-#ifndef EVG_BENCH_NO_MAIN  // evg_bench_all links every target benchmark into one binary with one main
-BENCHMARK_MAIN();
-#endif
