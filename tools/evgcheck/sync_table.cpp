@@ -155,17 +155,8 @@ int sync_table_command(std::span<const char* const> argv) {
     evg::fuzz::TableOptions opt;
     opt.graphs = static_cast<int>(args.integer("graphs", 0, 100000).value_or(200));
     opt.seed = static_cast<uint64_t>(args.integer("seed", 0, (1LL << 62)).value_or(1));
-    if (const auto a = args.get("arch")) {
-        if (*a == "AtlasA2")
-            opt.archs = {evg::hw::ArchId::AtlasA2};
-        else if (*a == "Ascend950")
-            opt.archs = {evg::hw::ArchId::Ascend950};
-        else
-            throw UsageError(
-                fmt::format("evgcheck sync-table: --arch: unknown arch '{}' (archs: AtlasA2, "
-                            "Ascend950)",
-                            *a));
-    }
+    if (const auto a = args.choice("arch", kArchNames))
+        opt.archs = {*a == "AtlasA2" ? evg::hw::ArchId::AtlasA2 : evg::hw::ArchId::Ascend950};
     opt.small = args.has("small");
     opt.max_examples = static_cast<int>(args.integer("examples", 0, 100000).value_or(-1));
     opt.kernels = !args.has("no-kernels");
