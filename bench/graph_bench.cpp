@@ -1,4 +1,5 @@
-// Targets (b) and (c) of bench/README.md: the main job's wall time and the model's cost on long graphs and large shapes.
+// Targets (b) and (c) of bench/README.md: the main job's wall time and the model's cost on long graphs and
+// large shapes.
 //
 //   BM_ConformanceMainJob/main   what `evgcheck conformance --out DIR` (scripts/main.sh) does, in process:
 //                                the whole catalogue (conformance::all_cases(), both archs) through

@@ -1,6 +1,6 @@
-// Target (d) of bench/README.md: the machine's element-wise throughput against the practical limit. One expression, Z = X + Y
-// over half (each element computed in float and rounded to half, round to nearest even, once per operation),
-// evaluated four ways on the same data:
+// Target (d) of bench/README.md: the machine's element-wise throughput against the practical limit. One
+// expression, Z = X + Y over half (each element computed in float and rounded to half, round to nearest even,
+// once per operation), evaluated four ways on the same data:
 //   BM_Model_ChecksOn / BM_Model_ChecksOff  a double-buffered kernel on the machine (one AIV), with every
 //                                           checker on / off; the model rounds per instruction to half;
 //   BM_HandAvx2                             a hand-written AVX2 + F16C loop (_mm256_cvtph_ps, _mm256_add_ps,
@@ -360,4 +360,3 @@ BENCHMARK(BM_ModelVsHand_Paired)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMill
 BENCHMARK(BM_Ratios)->Arg(kFull)->Arg(kSmoke)->Iterations(1);
 
 }  // namespace
-

@@ -1,5 +1,5 @@
-// The file format of a saved failure (props/regression.hpp). Saved files under props/regressions/ are replayed
-// on the model, property by property, by evg_props_model_tests (Regressions.<file>).
+// The file format of a saved failure (props/regression.hpp). Saved files under props/regressions/ are
+// replayed on the model, property by property, by evg_props_model_tests (Regressions.<file>).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,6 @@
 
 using namespace evg;
 using namespace evg::props;
-
 
 // A saved case reads back as the case that was saved.
 TEST(RegressionFiles, SaveThenLoadIsTheCase) {

@@ -71,7 +71,9 @@ struct TraceEntry {
     Site site() const { return interned_site(op_site); }
     void set_op(std::string_view op, Site site = {}) { op_site = intern_op_site(op, site); }
 };
-static_assert(sizeof(TraceEntry) <= 48, "a TraceEntry is at most 48 bytes: a long kernel's trace costs one small record per instruction");
+static_assert(
+    sizeof(TraceEntry) <= 48,
+    "a TraceEntry is at most 48 bytes: a long kernel's trace costs one small record per instruction");
 
 // The records of a launch, in issue order (entry i has id i + 1), with their accesses. Entries are stored in
 // fixed chunks: growing never copies what is already there, so a trace of n instructions peaks at n records,

@@ -46,7 +46,7 @@ struct OutputCheck {
     // NaN and infinite elements of the model's output (the tensor's rows x cols, not its padding), whether
     // or not the oracle expects them: a comparison that passes says nothing of how many there were.
     uint64_t nan = 0, inf = 0;
-    bool ok = true;          // no finding about this output
+    bool ok = true;  // no finding about this output
 };
 
 struct Verdict {
