@@ -1,4 +1,5 @@
-// Issue 11 (b) and (c): the main job's wall time and the model's cost on long graphs and large shapes.
+// Targets (b) and (c) of bench/README.md: the main job's wall time and the model's cost on long graphs and
+// large shapes.
 //
 //   BM_ConformanceMainJob/main   what `evgcheck conformance --out DIR` (scripts/main.sh) does, in process:
 //                                the whole catalogue (conformance::all_cases(), both archs) through
@@ -17,7 +18,7 @@
 //                                k=40) at m=n=4096 with the arch's L1 tile (128x256x256) and its largest
 //                                computeLength. Target: <= 4 GB peak RSS.
 //   BM_ChainSmoke                a 16-node chain at 64 x 128 the same way (ctest bench-smoke).
-//   BM_Timeline                  issue 12: a 64-node chain at 256 x 512 run as `evgcheck run --timeline` runs
+//   BM_Timeline                  a 64-node chain at 256 x 512 run as `evgcheck run --timeline` runs
 //                                it (the trace with every access), then the cycle model and the Chrome-trace
 //                                JSON written to /dev/null. Extra counters: timeline_s (simulate + JSON,
 //                                wall), cycles (the model's total). bytes_per_instruction is then what a

@@ -1,4 +1,4 @@
-// EVG against hand-fused epilogues on the cycle model (issue 12 part 3; bench/README.md "EVG against
+// EVG against hand-fused epilogues on the cycle model (bench/README.md "EVG against
 // hand-fused"). One benchmark per seed example case (conformance/examples/hand_fused: example, chip, shape,
 // computeLength). The figures are the modelled cycles, not the wall time of the model: the counters of a case
 // are

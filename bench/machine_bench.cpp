@@ -1,6 +1,6 @@
-// Issue 11 (d): the machine's element-wise throughput against the practical limit. One expression, Z = X + Y
-// over half (each element computed in float and rounded to half, round to nearest even, once per operation),
-// evaluated four ways on the same data:
+// Target (d) of bench/README.md: the machine's element-wise throughput against the practical limit. One
+// expression, Z = X + Y over half (each element computed in float and rounded to half, round to nearest even,
+// once per operation), evaluated four ways on the same data:
 //   BM_Model_ChecksOn / BM_Model_ChecksOff  a double-buffered kernel on the machine (one AIV), with every
 //                                           checker on / off; the model rounds per instruction to half;
 //   BM_HandAvx2                             a hand-written AVX2 + F16C loop (_mm256_cvtph_ps, _mm256_add_ps,
@@ -10,7 +10,7 @@
 // fibers on the launching thread, so this is one core's rate, robust on a loaded machine). BM_Ratios, after
 // them in the same run, checks that the model (checkers on), the hand loop and Eigen wrote bit-identical Z at
 // that size (SkipWithError otherwise) and reports how many times slower the model is than each:
-//   model_vs_hand  = hand elements/s / model elements/s   (issue 11's goal: <= 3)
+//   model_vs_hand  = hand elements/s / model elements/s   (goal: <= 3)
 //   model_vs_eigen = Eigen elements/s / model elements/s
 // (and the same from CPU time, *_cpu). It needs the three benchmarks of its size in the same run; with
 // BM_TileCopies in the run it also reports copies_vs_hand, the data movement alone against the hand loop.
@@ -360,7 +360,3 @@ BENCHMARK(BM_ModelVsHand_Paired)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMill
 BENCHMARK(BM_Ratios)->Arg(kFull)->Arg(kSmoke)->Iterations(1);
 
 }  // namespace
-
-#ifndef EVG_BENCH_NO_MAIN  // evg_bench_all links every benchmark of issue 11 into one binary with one main
-BENCHMARK_MAIN();
-#endif

@@ -1,8 +1,8 @@
 // Property cases per second: random small problems (M, N up to one 32 x 64 tile plus one,
 // K <= 65, graphs of up to 8 genes) through the whole property 1-3 check, the property suite's own function:
 // case data, the kernel on the model with DynamicVisitor (run_on_model), the report's checkers, the oracle,
-// and the judge. Issue 11's target: at least 1,000 cases per second on one core (`cases_per_cpu_s`; run it
-// under `taskset -c 0` for the wall figure to mean the same).
+// and the judge. Target (a) of bench/README.md: at least 1,000 cases per second on one core
+// (`cases_per_cpu_s`; run it under `taskset -c 0` for the wall figure to mean the same).
 #include <benchmark/benchmark.h>
 #include <rapidcheck.h>
 
@@ -53,7 +53,3 @@ void BM_PropertyCases(benchmark::State& state) {
 BENCHMARK(BM_PropertyCases)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
-
-#ifndef EVG_BENCH_NO_MAIN  // evg_bench_all links every benchmark of issue 11 into one binary with one main
-BENCHMARK_MAIN();
-#endif

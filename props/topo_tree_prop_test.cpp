@@ -205,7 +205,6 @@ TEST(TopoTree, TopologicalVisitorEqualsItsTreeExpansion) {
     cfg.seed = env_seed(41);
     cfg.jobs = env_jobs(1);
     cfg.shrink_seconds = 60;
-    cfg.replay_binary = "evg_props_topo_tree_tests";
     const Outcome o = check_property("Props/TopoTree", topological_equals_tree, cfg);
     EXPECT_TRUE(o.ok) << o.report;
     const long long tree_issued_more =

@@ -1,4 +1,4 @@
-// Static compositions (issue 10 §8): hand-written static EVGs whose multi-input nodes are not commutative,
+// Static compositions: hand-written static EVGs whose multi-input nodes are not commutative,
 // run through the library's own TreeVisitor and TopologicalVisitor (the property and catalogue suites run
 // graphs through DynamicVisitor, whose traversal is its own code) with the seed host code of seed 003
 // (BlockMmadTla, BlockEpilogue<EpilogueVisitor<false>, ...>, BasicMatmulTlaVisitor), checked against the

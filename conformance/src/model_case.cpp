@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 
 #include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
@@ -38,8 +40,30 @@ std::string fired_name(const verify::Finding& f) {
 
 }  // namespace
 
+std::string shell_quote(const std::string& word) {
+    if (!word.empty() &&
+        word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                               "_-./=:,+@%") == std::string::npos)
+        return word;
+    std::string out = "'";
+    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string replay_command(const std::string& id, const std::string& binary, const std::string& out_root) {
+    std::string folder = id;  // one folder per case: its report stays beside the others
+    for (char& c : folder)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+    const std::filesystem::path out = std::filesystem::absolute(std::filesystem::path(out_root) / folder);
+    // The id always in quotes, as users write a glob.
+    const std::string filter = id.find('\'') == std::string::npos ? "'" + id + "'" : shell_quote(id);
+    return fmt::format("{} conformance --filter {} --out {}",
+                       shell_quote(std::filesystem::absolute(binary).string()), filter,
+                       shell_quote(out.string()));
+}
+
 std::string replay_command(const std::string& id) {
-    return fmt::format("build/release/tools/evgcheck conformance --filter '{}'", id);
+    return replay_command(id, EVG_CONFORMANCE_EVGCHECK, EVG_CONFORMANCE_REPLAY_DIR);
 }
 
 CaseResult start_result(const CaseSpec& spec) {
@@ -94,6 +118,8 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     m.verdict = verify::judge(p, run, golden, jo);
     m.result.ub_predicted = static_cast<uint32_t>(m.verdict.ub_predicted);
     m.result.worst_ulp = m.verdict.worst_ulp;
+    for (const verify::OutputCheck& o : m.verdict.outputs)
+        m.result.outputs.push_back({o.tensor, o.nan, o.inf});
     return m;
 }
 

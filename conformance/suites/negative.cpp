@@ -23,6 +23,14 @@ struct Negative {
 };
 
 const Negative kNegatives[] = {
+    {"output-never-written", "output-without-writer",
+     "output 'E' is declared but no AuxStore or reduce node writes it (write it, or remove its declaration)",
+     R"(problem arch=AtlasA2 m=64 n=128 k=40 a=half b=half c=float cl=256 path=gm tile=32x64x64
+output D : float[64, 128]
+output E : float[64, 128]
+%0 = AccLoad float
+%1 = AuxStore float D (%0)
+)"},
     {"self-cycle", "cycle", "cycle: %1 Compute Add float uses itself",
      R"(problem arch=AtlasA2 m=64 n=128 k=40 a=half b=half c=float cl=256 path=gm tile=32x64x64
 output D : float[64, 128]

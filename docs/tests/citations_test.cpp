@@ -1,6 +1,6 @@
 // Every document the code cites is in the repository: each `docs/<file>.md §<n>` in a source, CMake or
 // Markdown file names a file of docs/ that has a heading numbered <n>, and the design documents that live
-// outside the repository (the steering repository's spec and DESIGN files) are not cited by bare name.
+// outside the repository (the design repository's spec and DESIGN files) are not cited by bare name.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -79,7 +79,7 @@ TEST(DocsCitations, EveryCitedSectionExists) {
 }
 
 TEST(DocsCitations, NoDocumentOutsideTheRepositoryIsCited) {
-    // Cited by bare name, these mean the steering repository's files, which a reader of this one does not
+    // Cited by bare name, these mean the design repository's files, which a reader of this one does not
     // have.
     static const std::regex bare(
         R"((^|[^/A-Za-z0-9_-])(evg-semantics|hardware-model|verification-notes|cutlass-evt-notes|DESIGN|STYLE)\.md)");
@@ -91,6 +91,56 @@ TEST(DocsCitations, NoDocumentOutsideTheRepositoryIsCited) {
         EXPECT_FALSE(std::regex_search(text, m, bare))
             << fs::relative(f, kRoot) << " cites " << m.str(2) << ".md, which is not in the repository";
     }
+}
+
+// Words of the project's own history, which a reader of the tree does not have: tracker numbers, the
+// design repository's private names, and notes of where code came from. Code and documents say what the code
+// does and why, in the present.
+// "issues 7 instructions" is the verb, so the plural counts only as "issues N and M".
+const std::regex& history_words() {
+    static const std::regex words(
+        R"((\bissue[ -]?#?[0-9]+)|(\bissues #?[0-9]+ and #?[0-9]+)|(\bthe\s+brief\b)|(\bsteer(ing)\b)|(\bmoved\s+here\s+from\b))",
+        std::regex::icase);
+    return words;
+}
+
+TEST(DocsHistory, NoFirstPartyFileNamesTheProjectsHistory) {
+    int checked = 0;
+    for (const fs::path& f : tree_files()) {
+        const std::string text = read(f);
+        ++checked;
+        std::istringstream in(text);
+        int line_no = 0;
+        for (std::string line; std::getline(in, line);) {
+            ++line_no;
+            std::smatch m;
+            EXPECT_FALSE(std::regex_search(line, m, history_words()))
+                << fs::relative(f, kRoot).string() << ":" << line_no << " says \"" << m.str(0)
+                << "\": say what the code does and why, in the present";
+        }
+    }
+    EXPECT_GT(checked, 300) << "the tree walk found too few files to mean anything";
+}
+
+TEST(DocsHistory, TheMatcherFindsEachKindOfHistoryWord) {
+    // The checker itself, on phrases it must catch and phrases it must leave alone.
+    for (const char* bad : {"see Issue "
+                            "11 (d)",
+                            "issue-"
+                            "12 target",
+                            "issues "
+                            "11 and 12",
+                            "per the "
+                            "brief:",
+                            "the Steer"
+                            "ing repository",
+                            "moved here "
+                            "from props/src/checks.cpp"})
+        EXPECT_TRUE(std::regex_search(std::string(bad), history_words())) << bad;
+    for (const char* fine :
+         {"issue order from the scalar unit", "each issue of an instruction", "a brief note",
+          "moved to the pool", "the hand kernel issues 7 vector instructions"})
+        EXPECT_FALSE(std::regex_search(std::string(fine), history_words())) << fine;
 }
 
 TEST(DocsCitations, TheSectionReaderFindsNumberedHeadings) {

@@ -84,9 +84,12 @@ class Planner {
         switch (n.kind) {
             case NodeKind::AccLoad:
                 if (exact_friendly_ || p_.k <= 1) return Closeness::exact();
+                // exact_friendly_ is about the whole run's data (verify::exact_friendly): A and B may be
+                // integers while other inputs carry special values, so the sentence claims nothing about A
+                // and B.
                 return Closeness::loose(fmt::format(
-                    "the GEMM result C sums K = {} products of real-valued data, which the cube's float "
-                    "accumulation rounds differently from the oracle",
+                    "the data is not exact-friendly, so the GEMM result C (a sum of K = {} products, "
+                    "accumulated in float by the cube) is held to Catlass's tolerance",
                     p_.k));
             case NodeKind::AuxLoad:
             case NodeKind::RowBroadcast:

@@ -230,8 +230,8 @@ TEST(Oracle_Tolerance, ThePlanSaysWhichNodeMadeItLoose) {
             b.compute(Functor::Relu, F32, {b.compute(Functor::Add, F32, {b.acc(), b.aux(F32, "X")})}));
     EXPECT_EQ(
         plan_comparison(b.p, "D", false).reason,
-        "D: the GEMM result C sums K = 64 products of real-valued data, which the cube's float accumulation "
-        "rounds differently from the oracle; Catlass rule rtol 1/256");
+        "D: the data is not exact-friendly, so the GEMM result C (a sum of K = 64 products, accumulated in "
+        "float by the cube) is held to Catlass's tolerance; Catlass rule rtol 1/256");
 
     ProblemBuilder s = base(64);
     s.output("D", F32, 4, 4);

@@ -122,7 +122,6 @@ TEST(CorpusProperty, StaticEqualsDynamicAndOracleOnRandomDataAndCores) {
     cfg.cases = evg::props::scaled_cases(300);
     cfg.seed = evg::props::env_seed(11);
     cfg.jobs = evg::props::env_jobs(1);
-    cfg.replay_binary = "evg_props_corpus_tests";
     cfg.replay_filter = "CorpusProperty.*";
     cfg.case_source = rc::gen::exec([&entries] {
         const auto i = *rc::gen::noShrink(rc::gen::inRange<std::size_t>(0, entries.size()));

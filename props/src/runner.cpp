@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <vector>
@@ -162,8 +163,24 @@ Attempt attempt(const std::string& name, const Property& property, const RunConf
     return a;
 }
 
+// A word a POSIX shell reads back as itself.
+std::string shell_quoted(const std::string& word) {
+    if (!word.empty() &&
+        word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") ==
+            std::string::npos)
+        return word;
+    std::string out = "'";
+    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// The binary in the replay line: RunConfig::replay_binary, else this process's executable by its absolute
+// path, so that the line runs as printed from any folder.
 std::string binary_of(const RunConfig& cfg) {
-    return cfg.replay_binary.empty() ? "evg_props_tests" : cfg.replay_binary;
+    if (!cfg.replay_binary.empty()) return shell_quoted(cfg.replay_binary);
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return shell_quoted(ec ? std::string("evg_props_tests") : self.string());
 }
 
 // The gtest filter that runs the property alone.
@@ -175,9 +192,20 @@ std::string filter_of(const std::string& name, const RunConfig& cfg) {
 }
 
 // The environment that replays the run: with jobs > 1 the worker's seed and case count in one process.
+// EVG_PROPS_PLANTED (the upstream hazards a property binary switches on, `evgcheck check --planted`) is part
+// of it when set: without it the replay would run the library without the planted fault.
+std::string planted_env() {
+    const char* planted = std::getenv("EVG_PROPS_PLANTED");
+    return planted != nullptr && *planted != '\0'
+               ? fmt::format("EVG_PROPS_PLANTED={} ", shell_quoted(planted))
+               : std::string();
+}
+
 std::string replay_env(uint64_t seed, int cases, bool worker) {
-    if (!worker) return fmt::format("EVG_PROPS_SEED={}", seed);
-    return fmt::format("EVG_PROPS_SEED={} EVG_PROPS_CASE_COUNT={} EVG_PROPS_JOBS=1", seed, cases);
+    const std::string hazards = planted_env();
+    // The case count too: the cases drawn depend on it (rapidcheck grows the size with the case number).
+    if (!worker) return fmt::format("{}EVG_PROPS_SEED={} EVG_PROPS_CASE_COUNT={}", hazards, seed, cases);
+    return fmt::format("{}EVG_PROPS_SEED={} EVG_PROPS_CASE_COUNT={} EVG_PROPS_JOBS=1", hazards, seed, cases);
 }
 
 // The Outcome of a run that drew `cases` cases from `seed` (a worker's when `worker`).
@@ -200,8 +228,8 @@ Outcome conclude(const std::string& name, const RunConfig& cfg, const Attempt& a
     std::string replay;
     if (cfg.save_dir && out.minimal) out.saved = save_case(*out.minimal, name, *cfg.save_dir);
     if (out.saved && cfg.save_dir == cfg.regression_dir) {
-        replay = fmt::format("{} --gtest_filter='Regressions.{}'   # replays {}", binary_of(cfg),
-                             out.saved->stem().string(), out.saved->string());
+        replay = fmt::format("{}{} --gtest_filter='Regressions.{}'   # replays {}", planted_env(),
+                             binary_of(cfg), out.saved->stem().string(), out.saved->string());
     } else {
         replay = fmt::format("{} {} --gtest_filter='{}'", replay_env(seed, cases, worker), binary_of(cfg),
                              filter_of(name, cfg));

@@ -30,7 +30,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "evg/graph/run.hpp"
@@ -52,6 +54,28 @@ using namespace evg::props;
 
 namespace {
 
+// EVG_PROPS_PLANTED=NAME[,NAME] (what `evgcheck check --planted` sets): the upstream hazards switched on for
+// every property of this process (docs/hazards.md), so that a user can watch a property fail, shrink and
+// replay. Unset: the library as it is.
+Catlass::Epilogue::Fusion::UpstreamHazards planted_hazards() {
+    Catlass::Epilogue::Fusion::UpstreamHazards h;
+    const char* env = std::getenv("EVG_PROPS_PLANTED");
+    if (env == nullptr) return h;
+    const std::string names = env;
+    for (std::size_t start = 0; start <= names.size();) {
+        const std::size_t comma = std::min(names.find(',', start), names.size());
+        const std::string name = names.substr(start, comma - start);
+        if (!name.empty() && !Catlass::Epilogue::Fusion::set_upstream_hazard(h, name)) {
+            std::cerr << "EVG_PROPS_PLANTED: no upstream hazard is called '" << name << "'\n";
+            std::_Exit(2);
+        }
+        start = comma + 1;
+    }
+    return h;
+}
+// Constructed before main on the thread that runs the properties (their kernels run as fibers on it).
+const Catlass::Epilogue::Fusion::ScopedUpstreamHazards kPlanted(planted_hazards());
+
 // run_case and judge_case are props/model_property.hpp.
 CaseRun run(const Case& c, uint32_t cores, uint64_t sched_seed, const graph::Problem* other = nullptr,
             graph::Swizzle swizzle = graph::Swizzle::Rows3) {
@@ -70,7 +94,6 @@ RunConfig config(int cases, uint64_t seed) {
     cfg.seed = env_seed(seed);
     cfg.jobs = env_jobs(1);  // EVG_PROPS_JOBS, what `evgcheck check --jobs` sets
     cfg.shrink_seconds = 60;
-    cfg.replay_binary = "evg_props_model_tests";
     // A failure is saved under the build folder; into props/regressions/ (a test of the next build) only when
     // asked for (props/README.md).
     cfg.regression_dir = EVG_PROPS_REGRESSION_DIR;
@@ -292,57 +315,7 @@ void split_property(const Case& c) {
     same_result(c, *q);
 }
 
-// The properties by the name their failures are saved under (the regression file's header).
-const std::map<std::string, Property>& properties() {
-    static const std::map<std::string, Property> all = {
-        {"Props/ModelMatchesOracleAndCheckersAreClean", oracle_property},
-        {"Props/ModelMatchesOracleShard2", oracle_property},
-        {"Props/ModelMatchesOracleShard3", oracle_property},
-        {"Props/OutputDoesNotDependOnCoresComputeLengthOrSchedule", invariance},
-        {"Props/CommutingInputsKeepsTheResult", commute_property},
-        {"Props/WideningThenNarrowingCastKeepsTheResult", widen_property},
-        {"Props/SplittingAnNaryComputeKeepsTheResult", split_property},
-    };
-    return all;
-}
-
-// Every saved failure under props/regressions/ replays here, on the model, as an ordinary test: the case
-// must now pass the property it once failed (every property when the file names none or an unknown one).
-class Regression : public ::testing::Test {
-  public:
-    explicit Regression(std::filesystem::path file) : file_(std::move(file)) {}
-    void TestBody() override {
-        std::ifstream in(file_);
-        std::stringstream text;
-        text << in.rdbuf();
-        const Case c = case_from_text(text.str());
-        const std::string name = property_from_text(text.str());
-        for (const auto& [prop_name, prop] : properties()) {
-            if (properties().count(name) && prop_name != name) continue;
-            if (const auto failure = failure_of(prop, c))
-                ADD_FAILURE() << prop_name << " fails on " << file_ << ":\n" << failure->message;
-        }
-    }
-
-  private:
-    std::filesystem::path file_;
-};
-
-const bool registered = [] {
-    const std::filesystem::path dir = EVG_PROPS_REGRESSION_DIR;
-    if (!std::filesystem::exists(dir)) return false;
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        if (e.path().extension() != ".evg") continue;
-        const std::filesystem::path& file = e.path();
-        ::testing::RegisterTest("Regressions", file.stem().string().c_str(), nullptr, nullptr, __FILE__,
-                                __LINE__, [file]() -> ::testing::Test* { return new Regression(file); });
-    }
-    return true;
-}();
-
-}  // namespace
-
-// Properties 1-3, in six shards (one ctest entry each, a few seconds) that differ in seed and in what they
+// Properties 1-3 run in six shards (one ctest entry each, a few seconds) that differ in seed and in what they
 // stress, so that they differ under one EVG_PROPS_SEED too: the default mix (the first also checks the
 // coverage shares and prints the distribution), mostly float data, and bigger graphs over more tiles, twice
 // each.
@@ -358,39 +331,179 @@ GenConfig big_graphs() {
     return g;
 }
 
-TEST(Props, ModelMatchesOracleAndCheckersAreClean) {
-    run_oracle_shard("Props/ModelMatchesOracleAndCheckersAreClean", 3000, 11, true);
-}
-TEST(Props, ModelMatchesOracleShard2) {
-    run_oracle_shard("Props/ModelMatchesOracleShard2", 3000, 21, false, float_heavy());
-}
-TEST(Props, ModelMatchesOracleShard3) {
-    run_oracle_shard("Props/ModelMatchesOracleShard3", 3000, 31, false, big_graphs());
-}
-TEST(Props, ModelMatchesOracleShard4) {
-    run_oracle_shard("Props/ModelMatchesOracleShard4", 3000, 41, false);
-}
-TEST(Props, ModelMatchesOracleShard5) {
-    run_oracle_shard("Props/ModelMatchesOracleShard5", 3000, 51, false, float_heavy());
-}
-TEST(Props, ModelMatchesOracleShard6) {
-    run_oracle_shard("Props/ModelMatchesOracleShard6", 3000, 61, false, big_graphs());
+// The properties of this binary, the one list: each is registered as the gtest Props.<name> (the ctest
+// entry, and what `evgcheck check` lists and runs), is the name its failures are saved under (the
+// regression file's header), and is what a saved regression re-runs.
+struct PropertyEntry {
+    const char* name;  // gtest name in suite Props; "Props/<name>" in reports and regression files
+    Property property;
+    int cases;
+    uint64_t seed;
+    enum Kind { oracle_shard, metamorphic } kind;
+    bool coverage_check = false;  // oracle shards: check the coverage shares (the first shard)
+    GenConfig gen = {};
+};
+
+const std::vector<PropertyEntry>& property_table() {
+    using K = PropertyEntry;
+    static const std::vector<PropertyEntry> all = {
+        {"ModelMatchesOracleAndCheckersAreClean", oracle_property, 3000, 11, K::oracle_shard, true, {}},
+        {"ModelMatchesOracleShard2", oracle_property, 3000, 21, K::oracle_shard, false, float_heavy()},
+        {"ModelMatchesOracleShard3", oracle_property, 3000, 31, K::oracle_shard, false, big_graphs()},
+        {"ModelMatchesOracleShard4", oracle_property, 3000, 41, K::oracle_shard, false, {}},
+        {"ModelMatchesOracleShard5", oracle_property, 3000, 51, K::oracle_shard, false, float_heavy()},
+        {"ModelMatchesOracleShard6", oracle_property, 3000, 61, K::oracle_shard, false, big_graphs()},
+        {"OutputDoesNotDependOnCoresComputeLengthOrSchedule",
+         invariance,
+         4500,
+         12,
+         K::metamorphic,
+         false,
+         {}},
+        {"CommutingInputsKeepsTheResult", commute_property, 3000, 13, K::metamorphic, false, {}},
+        {"WideningThenNarrowingCastKeepsTheResult", widen_property, 3000, 14, K::metamorphic, false, {}},
+        {"SplittingAnNaryComputeKeepsTheResult", split_property, 2100, 15, K::metamorphic, false, {}},
+    };
+    return all;
 }
 
-TEST(Props, OutputDoesNotDependOnCoresComputeLengthOrSchedule) {
-    run_property("Props/OutputDoesNotDependOnCoresComputeLengthOrSchedule", invariance, 4500, 12);
+std::string full_name(const PropertyEntry& e) {
+    return std::string("Props/") + e.name;
 }
 
-TEST(Props, CommutingInputsKeepsTheResult) {
-    run_property("Props/CommutingInputsKeepsTheResult", commute_property, 3000, 13);
+class PropertyTest : public ::testing::Test {
+  public:
+    explicit PropertyTest(const PropertyEntry& e) : e_(e) {}
+    void TestBody() override {
+        const std::string name = full_name(e_);
+        if (e_.kind == PropertyEntry::oracle_shard)
+            run_oracle_shard(name.c_str(), e_.cases, e_.seed, e_.coverage_check, e_.gen);
+        else
+            run_property(name.c_str(), e_.property, e_.cases, e_.seed);
+    }
+
+  private:
+    const PropertyEntry& e_;
+};
+
+const bool properties_registered = [] {
+    for (const PropertyEntry& e : property_table())
+        ::testing::RegisterTest("Props", e.name, nullptr, nullptr, __FILE__, __LINE__,
+                                [&e]() -> ::testing::Test* { return new PropertyTest(e); });
+    return true;
+}();
+
+// What a saved case fails now: the failure of each property of the table on it (only the property named in
+// the file's header when the table has it, every property otherwise). Empty when it passes them all.
+std::vector<std::string> regression_failures(const std::string& text) {
+    const Case c = case_from_text(text);
+    const std::string name = property_from_text(text);
+    const bool known = std::any_of(property_table().begin(), property_table().end(),
+                                   [&](const PropertyEntry& e) { return full_name(e) == name; });
+    std::vector<std::string> out;
+    for (const PropertyEntry& e : property_table()) {
+        if (known && full_name(e) != name) continue;
+        if (const auto failure = failure_of(e.property, c))
+            out.push_back(full_name(e) + " fails: " + failure->message);
+    }
+    return out;
 }
 
-TEST(Props, WideningThenNarrowingCastKeepsTheResult) {
-    run_property("Props/WideningThenNarrowingCastKeepsTheResult", widen_property, 3000, 14);
+std::string read_text(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
-TEST(Props, SplittingAnNaryComputeKeepsTheResult) {
-    run_property("Props/SplittingAnNaryComputeKeepsTheResult", split_property, 2100, 15);
+std::vector<std::filesystem::path> regression_files() {
+    std::vector<std::filesystem::path> out;
+    const std::filesystem::path dir = EVG_PROPS_REGRESSION_DIR;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) return out;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.path().extension() == ".evg") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Every saved failure under props/regressions/ replays here, on the model, as an ordinary test
+// (Regressions.<file stem>): the case must pass the property it once failed.
+class Regression : public ::testing::Test {
+  public:
+    explicit Regression(std::filesystem::path file) : file_(std::move(file)) {}
+    void TestBody() override {
+        for (const std::string& failure : regression_failures(read_text(file_)))
+            ADD_FAILURE() << file_ << ":\n" << failure;
+    }
+
+  private:
+    std::filesystem::path file_;
+};
+
+// props/regressions/ ships saved cases; a tree without them fails Regressions.TheFolderHoldsSavedCases
+// instead of registering nothing.
+class NoRegressions : public ::testing::Test {
+    void TestBody() override {
+        ADD_FAILURE() << EVG_PROPS_REGRESSION_DIR
+                      << " holds no saved case (*.evg): the regression replay tests "
+                      << "nothing";
+    }
+};
+
+const bool regressions_registered = [] {
+    const std::vector<std::filesystem::path> files = regression_files();
+    if (files.empty())
+        ::testing::RegisterTest("Regressions", "TheFolderHoldsSavedCases", nullptr, nullptr, __FILE__,
+                                __LINE__, []() -> ::testing::Test* { return new NoRegressions; });
+    for (const std::filesystem::path& file : files)
+        ::testing::RegisterTest("Regressions", file.stem().string().c_str(), nullptr, nullptr, __FILE__,
+                                __LINE__, [file]() -> ::testing::Test* { return new Regression(file); });
+    return true;
+}();
+
+}  // namespace
+
+// The regression replay runs the properties on the model, not the oracle alone: each shipped case that was
+// found with an upstream hazard switched on (its header names it) fails again when that hazard is on.
+TEST(RegressionReplay, TheShippedRowBroadcastCaseFailsAgainWithTheHazardOn) {
+    int replayed = 0;
+    for (const std::filesystem::path& file : regression_files()) {
+        const std::string text = read_text(file);
+        if (text.find("# found with: row_broadcast_no_barrier") == std::string::npos) continue;
+        ++replayed;
+        EXPECT_TRUE(regression_failures(text).empty()) << file << " fails with the library as it is";
+        Catlass::Epilogue::Fusion::UpstreamHazards h;
+        h.row_broadcast_no_barrier = true;
+        Catlass::Epilogue::Fusion::ScopedUpstreamHazards scoped(h);
+        const std::vector<std::string> failures = regression_failures(text);
+        ASSERT_FALSE(failures.empty()) << file << " passes with RowBroadcast's barrier left out";
+        EXPECT_NE(failures.front().find("race"), std::string::npos) << failures.front();
+    }
+    EXPECT_GE(replayed, 1) << "props/regressions/ holds no case found with row_broadcast_no_barrier";
+}
+
+// The property names are one list: every property of the table is a test of this binary and is named in
+// props/README.md's table of properties.
+TEST(PropertyTable, EveryPropertyIsRegisteredAndDocumented) {
+    std::set<std::string> registered;
+    const ::testing::UnitTest& u = *::testing::UnitTest::GetInstance();
+    for (int i = 0; i < u.total_test_suite_count(); ++i) {
+        const ::testing::TestSuite& suite = *u.GetTestSuite(i);
+        if (std::string(suite.name()) != "Props") continue;
+        for (int j = 0; j < suite.total_test_count(); ++j) registered.insert(suite.GetTestInfo(j)->name());
+    }
+    const std::string readme =
+        read_text(std::filesystem::path(EVG_PROPS_REGRESSION_DIR).parent_path() / "README.md");
+    for (const PropertyEntry& e : property_table()) {
+        EXPECT_TRUE(registered.count(e.name)) << e.name;
+        std::string shard = e.name;
+        // The README names the shards as `…ShardN` after the first one.
+        if (const size_t at = shard.find("Shard"); at != std::string::npos)
+            shard = fmt::format("…{}", shard.substr(at));
+        EXPECT_NE(readme.find("`" + shard + "`"), std::string::npos)
+            << e.name << " is not in props/README.md";
+    }
 }
 
 // The planted fault (§4): upstream's missing PipeBarrier<PIPE_V> after RowBroadcast races on AtlasA2. The
@@ -410,7 +523,6 @@ TEST(Props, PlantedRowBroadcastHazardIsFoundAndShrunk) {
         cfg.seed = 1000 + static_cast<uint64_t>(s);
         cfg.gen.both_archs = false;
         cfg.shrink_seconds = 60;
-        cfg.replay_binary = "evg_props_model_tests";
         const Outcome o = check_property(
             "Props/PlantedRowBroadcastHazardIsFoundAndShrunk",
             [](const Case& c) {

@@ -1,5 +1,5 @@
-// Every saved failure under props/regressions/ is an ordinary test case from then on: it parses, validates,
-// evaluates on the oracle (and, with the model wired, passes the properties it once failed).
+// The file format of a saved failure (props/regression.hpp). Saved files under props/regressions/ are
+// replayed on the model, property by property, by evg_props_model_tests (Regressions.<file>).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -8,44 +8,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "evg/graph/validate.hpp"
-#include "evg/oracle/evaluate.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/regression.hpp"
 
 using namespace evg;
 using namespace evg::props;
-
-namespace {
-
-class Regression : public ::testing::Test {
-  public:
-    explicit Regression(std::filesystem::path file) : file_(std::move(file)) {}
-    void TestBody() override {
-        const Case c = load_case(file_);
-        for (const graph::Diagnostic& d : graph::validate(c.problem))
-            EXPECT_NE(d.severity, graph::Severity::Error) << d.format();
-        const oracle::OracleResult r = oracle::evaluate(c.problem, make_inputs(c));
-        EXPECT_FALSE(r.outputs.empty());
-    }
-
-  private:
-    std::filesystem::path file_;
-};
-
-const bool registered = [] {
-    const std::filesystem::path dir = EVG_PROPS_REGRESSION_DIR;
-    if (!std::filesystem::exists(dir)) return false;
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        if (e.path().extension() != ".evg") continue;
-        const std::filesystem::path& file = e.path();
-        ::testing::RegisterTest("Regressions", file.stem().string().c_str(), nullptr, nullptr, __FILE__,
-                                __LINE__, [file]() -> ::testing::Test* { return new Regression(file); });
-    }
-    return true;
-}();
-
-}  // namespace
 
 // A saved case reads back as the case that was saved.
 TEST(RegressionFiles, SaveThenLoadIsTheCase) {

@@ -126,7 +126,6 @@ TEST(RunnerJobs, TheLowestFailingWorkerIsReportedAndItsSeedReplaysIt) {
 // the line starts (EVG_RUNNER_JOBS_REPLAYED=1 in front of it) prints its minimal case instead of replaying.
 TEST(RunnerJobs, APlantedFailureIsShrunkAndItsReplayLineReproducesIt) {
     RunConfig cfg = planted_config(scaled_cases(60), env_seed(3), env_jobs(2));
-    cfg.replay_binary = self_path();
     cfg.replay_filter = "RunnerJobs.APlantedFailureIsShrunkAndItsReplayLineReproducesIt";
     const Outcome o = check_property("RunnerJobs/PlantedReplay", fewer_than_20_rows, cfg);
     ASSERT_FALSE(o.ok);
@@ -145,7 +144,13 @@ TEST(RunnerJobs, APlantedFailureIsShrunkAndItsReplayLineReproducesIt) {
                                     worker_seed(cfg.seed, o.worker), o.cases)),
               std::string::npos)
         << o.report;
-    FILE* p = ::popen(("EVG_RUNNER_JOBS_REPLAYED=1 " + line + " 2>&1").c_str(), "r");
+    // The line names this binary by its absolute path (the default replay_binary) and runs from any folder.
+    EXPECT_NE(line.find(self_path()), std::string::npos) << line;
+    const auto elsewhere = std::filesystem::temp_directory_path();
+    FILE* p = ::popen(
+        (std::string("cd '") + elsewhere.string() + "' && EVG_RUNNER_JOBS_REPLAYED=1 " + line + " 2>&1")
+            .c_str(),
+        "r");
     ASSERT_NE(p, nullptr);
     std::string out;
     char buf[4096];

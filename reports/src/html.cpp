@@ -213,7 +213,7 @@ void details_section(std::string& o, const Matrix& m) {
     if (m.cells.empty()) return;
     o += "<h2>Cell details</h2>\n<table class=\"details\"><tr><th>node kind</th><th>arch</th><th>dtype</th>"
          "<th>result</th><th>pass</th><th>fail</th><th>n/a</th><th>worst ULP</th><th>UB peak</th><th>UB "
-         "predicted</th><th>instr/tile</th><th>events used</th></tr>\n";
+         "predicted</th><th>instr/tile</th><th>NaN / inf outputs</th><th>events used</th></tr>\n";
     for (const std::string& kind : m.node_kinds)
         for (const std::string& arch : m.archs)
             for (const std::string& dtype : m.dtypes) {
@@ -222,10 +222,11 @@ void details_section(std::string& o, const Matrix& m) {
                 o += fmt::format(
                     "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</"
                     "td><td>{}</td>"
-                    "<td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td></tr>\n",
+                    "<td>{}</td><td>{}</td><td>{:.1f}</td><td>{} / {}</td><td>{}</td></tr>\n",
                     esc(kind), esc(arch), esc(dtype), badge(c->status()), c->pass, c->fail, c->not_applicable,
                     format_ulp(c->worst_ulp), format_bytes(c->ub_peak), format_bytes(c->ub_predicted),
-                    c->instr_per_tile, c->events_used.empty() ? "-" : esc(join(c->events_used, " ")));
+                    c->instr_per_tile, c->nan, c->inf,
+                    c->events_used.empty() ? "-" : esc(join(c->events_used, " ")));
             }
     o += "</table>\n";
 }

@@ -12,6 +12,9 @@ namespace {
 nlohmann::json case_json(const CaseResult& r) {
     nlohmann::json v = nlohmann::json::object();
     for (const auto& [kind, n] : r.violations) v[kind] = n;
+    nlohmann::json outputs = nlohmann::json::array();
+    for (const CaseResult::OutputValues& o : r.outputs)
+        outputs.push_back({{"tensor", o.tensor}, {"nan", o.nan}, {"inf", o.inf}});
     return {{"id", r.id},
             {"suite", r.suite},
             {"node_kind", r.node_kind},
@@ -29,6 +32,7 @@ nlohmann::json case_json(const CaseResult& r) {
             {"tiles", r.tiles},
             {"events_used", r.events_used},
             {"violations", v},
+            {"outputs", outputs},
             {"replay", r.replay},
             {"graph_text", r.graph_text},
             {"seconds", r.seconds}};
@@ -92,6 +96,8 @@ std::string json(const ReportInput& in) {
                                   {"ub_peak", c->ub_peak},
                                   {"ub_predicted", c->ub_predicted},
                                   {"instr_per_tile", c->instr_per_tile},
+                                  {"nan", c->nan},
+                                  {"inf", c->inf},
                                   {"events_used", c->events_used},
                                   {"case_ids", c->case_ids}});
             }

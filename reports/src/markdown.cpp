@@ -103,18 +103,19 @@ std::string markdown(const ReportInput& in) {
         }
         o += "\n## Cell details\n\n";
         o += "| node kind | arch | dtype | result | pass | fail | n/a | worst ULP | UB peak | UB predicted | "
-             "instr/tile | events used |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+             "instr/tile | NaN / inf outputs | events used "
+             "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
         for (const std::string& kind : m.node_kinds)
             for (const std::string& arch : m.archs)
                 for (const std::string& dtype : m.dtypes) {
                     const Cell* c = m.find(kind, dtype, arch);
                     if (c == nullptr) continue;
                     o += fmt::format(
-                        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f} | {} |\n", kind, arch,
-                        dtype, c->status() == Status::fail ? "**FAIL**" : status_word(c->status()), c->pass,
-                        c->fail, c->not_applicable, format_ulp(c->worst_ulp), format_bytes(c->ub_peak),
-                        format_bytes(c->ub_predicted), c->instr_per_tile,
-                        c->events_used.empty() ? "-" : join(c->events_used, " "));
+                        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f} | {} / {} | {} |\n", kind,
+                        arch, dtype, c->status() == Status::fail ? "**FAIL**" : status_word(c->status()),
+                        c->pass, c->fail, c->not_applicable, format_ulp(c->worst_ulp),
+                        format_bytes(c->ub_peak), format_bytes(c->ub_predicted), c->instr_per_tile, c->nan,
+                        c->inf, c->events_used.empty() ? "-" : join(c->events_used, " "));
                 }
     }
 

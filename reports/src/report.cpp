@@ -91,6 +91,10 @@ Matrix build_matrix(const std::vector<CaseResult>& results) {
         c.ub_peak = std::max(c.ub_peak, r.ub_peak);
         c.ub_predicted = std::max(c.ub_predicted, r.ub_predicted);
         c.instr_per_tile = std::max(c.instr_per_tile, r.instr_per_tile);
+        for (const CaseResult::OutputValues& o : r.outputs) {
+            c.nan += o.nan;
+            c.inf += o.inf;
+        }
         for (const std::string& e : r.events_used)
             if (std::find(c.events_used.begin(), c.events_used.end(), e) == c.events_used.end())
                 c.events_used.push_back(e);

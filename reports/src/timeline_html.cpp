@@ -111,12 +111,28 @@ window.addEventListener('resize',resize);resize();
 </script>
 )JS";
 
+// The end of the page's time window: the whole run when its timed instructions fit `max_slices`, else the
+// largest T such that at most max_slices of them start before T.
+uint64_t window_end(const t::Timeline& tl, size_t max_slices, size_t& timed) {
+    std::vector<uint64_t> starts;
+    for (const t::Slice& s : tl.slices)
+        if (s.timed) starts.push_back(s.start);
+    timed = starts.size();
+    if (starts.size() <= max_slices) return UINT64_MAX;
+    // The (max_slices + 1)-th earliest start: the instructions before it are at most max_slices.
+    std::nth_element(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(max_slices), starts.end());
+    return starts[max_slices];
+}
+
 }  // namespace
 
-void write_timeline_html(std::ostream& out, const TimelineInput& in) {
+void write_timeline_html(std::ostream& out, const TimelineInput& in, size_t max_slices) {
     using detail::json_string;
     const t::Timeline& tl = in.timeline;
-    const size_t n = std::min(in.trace.size(), kHtmlMaxSlices);
+    const size_t n = std::min(in.trace.size(), tl.slices.size());
+    size_t timed = 0;
+    const uint64_t cut = window_end(tl, max_slices, timed);
+    const bool windowed = cut != UINT64_MAX;
     // Cores and tracks in use, in the JSON's order.
     std::vector<std::vector<int>> tracks;
     std::vector<uint32_t> index(in.trace.size() + 1, UINT32_MAX);  // entry id -> slice index in the page
@@ -126,8 +142,10 @@ void write_timeline_html(std::ostream& out, const TimelineInput& in) {
     uint64_t shown_end = 0;
     size_t count = 0;
     for (size_t i = 0; i < n; ++i) {
-        const t::Slice& s = tl.slices[i];
-        if (!s.timed) continue;
+        t::Slice s = tl.slices[i];
+        if (!s.timed || s.start >= cut) continue;
+        s.end = std::min(s.end, cut);  // clipped at the window's end
+        s.stall = std::min(s.stall, s.end - s.start);
         const h::TraceEntry& e = in.trace[i];
         const int track = detail::track_of(e);
         if (tracks.size() <= e.core) tracks.resize(static_cast<size_t>(e.core) + 1);
@@ -143,6 +161,7 @@ void write_timeline_html(std::ostream& out, const TimelineInput& in) {
         index[e.id] = static_cast<uint32_t>(count++);
         shown_end = std::max(shown_end, s.end);
     }
+    if (windowed) shown_end = cut;
     for (const std::string& l : in.node_labels) nodes.push_back(json_string(l));
     std::string flows;
     for (const t::Flow& f : tl.flows) {
@@ -183,15 +202,17 @@ void write_timeline_html(std::ostream& out, const TimelineInput& in) {
         }
         return s;
     };
-    const uint64_t total = count < in.trace.size() ? shown_end : tl.summary.total;
+    const uint64_t total = windowed ? cut : tl.summary.total;
 
     out << kHead;
     out << "<h1>evgcheck timeline: " << html_escape(in.title) << "</h1>\n";
     out << "<pre>" << html_escape(in.summary) << "</pre>\n";
-    if (count < in.trace.size())
-        out << "<p class=\"note\">The page draws the first " << count << " of " << in.trace.size()
-            << " instructions (cycles 0 to " << shown_end
-            << "); the JSON timeline (--timeline FILE.json) has every instruction.</p>\n";
+    if (windowed)
+        out << "<p class=\"note\" id=\"window\">This page shows cycles 0 to " << cut << " of the run's "
+            << tl.summary.total << ": every instruction of every core that starts before cycle " << cut
+            << " (" << count << " of " << timed
+            << " instructions; a slice still running at the window's end is cut there). The JSON timeline "
+               "(--timeline FILE.json) has the whole run.</p>\n";
     out << "<div id=\"bar\"><button id=\"reset\">whole run</button>wheel: zoom, drag: pan, hover: details. "
            "Red: cycles a wait or barrier held its pipe. Lines: flag edges from a set to the wait it "
            "released "

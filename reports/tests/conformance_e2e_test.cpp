@@ -59,8 +59,11 @@ void expect_planted_failing_everywhere(const CliRun& r) {
     ASSERT_EQ(j["failing"].size(), 1u);
     const std::string id = j["failing"][0]["id"];
     EXPECT_EQ(id.rfind("Planted/", 0), 0u) << id;
-    EXPECT_NE(j["failing"][0]["replay"].get<std::string>().find("--filter '" + id + "' --planted"),
-              std::string::npos);
+    const std::string replay = j["failing"][0]["replay"];
+    EXPECT_EQ(replay.rfind(std::string(EVGCHECK_BINARY) + " conformance --filter '" + id + "' --out /", 0),
+              0u)
+        << replay;
+    EXPECT_TRUE(replay.ends_with(" --planted")) << replay;
     // The progress line on stderr gives the same replay, --planted included.
     EXPECT_NE(r.err.find("  replay: " + j["failing"][0]["replay"].get<std::string>() + "\n"),
               std::string::npos)
@@ -93,6 +96,37 @@ TEST(ConformanceCommand, PlantedCaseFailsInEveryFormat) {
 
 TEST(ConformanceCommand, PlantedCaseThroughTheEnvironment) {
     expect_planted_failing_everywhere(run_conformance("env", "EVGCHECK_CONFORMANCE_PLANTED=1", ""));
+}
+
+// A printed replay line runs as printed from another folder, fails the planted case again, and writes its own
+// report under --out/replays/ instead of replacing the full one.
+TEST(ConformanceCommand, AReplayLineRunsFromAnyFolderAndKeepsTheFullReport) {
+    const CliRun r = run_conformance("replay", "", "--planted");
+    ASSERT_EQ(r.code, 1) << r.out << r.err;
+    const fs::path report = r.dir / "report" / "report.json";
+    const std::string before = slurp(report);
+    const nlohmann::json j = nlohmann::json::parse(before);
+    ASSERT_EQ(j["failing"].size(), 1u);
+    const std::string id = j["failing"][0]["id"];
+    const std::string replay = j["failing"][0]["replay"];
+    std::smatch out;
+    ASSERT_TRUE(std::regex_search(replay, out, std::regex(R"(--out (\S+))"))) << replay;
+    const fs::path replay_out = out[1].str();
+    EXPECT_EQ(replay_out.parent_path(), fs::absolute(r.dir / "report" / "replays")) << replay;
+    const fs::path elsewhere = r.dir / "elsewhere";
+    fs::create_directories(elsewhere);
+    const int status = std::system((std::string("cd '") + elsewhere.string() + "' && " + replay + " >'" +
+                                    (r.dir / "replay.out").string() + "' 2>&1")
+                                       .c_str());
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 1) << slurp(r.dir / "replay.out");
+    EXPECT_NE(slurp(r.dir / "replay.out").find("conformance: 0 passed, 1 failed"), std::string::npos)
+        << slurp(r.dir / "replay.out");
+    EXPECT_EQ(slurp(report), before) << "the replay replaced the full report";
+    const nlohmann::json again = nlohmann::json::parse(slurp(replay_out / "report.json"));
+    ASSERT_EQ(again["failing"].size(), 1u);
+    EXPECT_EQ(again["failing"][0]["id"], id);
+    EXPECT_TRUE(fs::is_empty(elsewhere)) << "the replay wrote into the folder it ran from";
+    fs::remove_all(r.dir);
 }
 
 TEST(ConformanceCommand, PassingRunExitsZero) {

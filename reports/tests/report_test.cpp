@@ -49,6 +49,35 @@ TEST(ReportMatrix, CellsAggregateTheirCases) {
     EXPECT_EQ(m.find("Hazard", "half", "AtlasA2"), nullptr);
 }
 
+// NaN and infinite output elements reach every format: per case in the JSON, summed per cell in the cell
+// details of the Markdown and the page.
+TEST(ReportOutputs, NanAndInfinityCountsAppearInEveryFormat) {
+    ReportInput in = sample_input();
+    in.results[0].outputs = {{"D", 7, 2}, {"E", 0, 0}};
+    in.results[1].outputs = {{"D", 5, 1}};
+    const Cell* c = build_matrix(in.results).find("RowBroadcast", "half", "AtlasA2");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->nan, 12u);
+    EXPECT_EQ(c->inf, 3u);
+    const nlohmann::json j = nlohmann::json::parse(json(in));
+    bool found = false;
+    for (const auto& r : j.at("cases"))
+        if (r.at("id") == in.results[0].id) {
+            found = true;
+            ASSERT_EQ(r.at("outputs").size(), 2u);
+            EXPECT_EQ(r.at("outputs")[0].at("tensor"), "D");
+            EXPECT_EQ(r.at("outputs")[0].at("nan"), 7);
+            EXPECT_EQ(r.at("outputs")[0].at("inf"), 2);
+        }
+    EXPECT_TRUE(found) << j.dump(2);
+    const std::string md = markdown(in);
+    EXPECT_NE(md.find("| NaN / inf outputs |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 12 / 3 |"), std::string::npos) << md;
+    const std::string page = html(in);
+    EXPECT_NE(page.find("<th>NaN / inf outputs</th>"), std::string::npos);
+    EXPECT_NE(page.find("<td>12 / 3</td>"), std::string::npos);
+}
+
 TEST(ReportMatrix, TextMatrix) {
     EXPECT_EQ(
         text_matrix(build_matrix(testing::sample_results())),

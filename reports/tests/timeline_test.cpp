@@ -227,5 +227,46 @@ TEST(TimelineHtml, IsOnePageWithItsDataAndNoNetwork) {
     EXPECT_FALSE(d["flows"].empty());
 }
 
+// A page with fewer slices than the run has is cut by time, the same cycle for every core: it states the
+// window, every instruction of the full timeline that starts before the window's end is drawn (so no core's
+// track stops early while another goes on), none after it, and none extends past it.
+TEST(TimelineHtml, ALargeRunIsCutByTimeForEveryCoreAndThePageSaysSo) {
+    const TimedRun r = run_three_tiles();
+    size_t timed = 0;
+    for (const hw::timing::Slice& s : r.timeline.slices) timed += s.timed ? 1 : 0;
+    const size_t limit = timed / 3;
+    std::ostringstream out;
+    write_timeline_html(out,
+                        {r.run.trace, r.timeline, r.run.report.node_labels, "cut",
+                         hw::timing::summary_text(r.timeline, r.run.trace, r.launch)},
+                        limit);
+    const std::string page = out.str();
+    const size_t b = page.find("id=\"data\">") + 10, e = page.find("</script>", b);
+    const nlohmann::json d = nlohmann::json::parse(page.substr(b, e - b));
+    const uint64_t cut = d["total"].get<uint64_t>();
+    ASSERT_GT(cut, 0u);
+    ASSERT_LT(cut, r.timeline.summary.total);
+    EXPECT_NE(page.find(fmt::format("shows cycles 0 to {} of the run's {}", cut, r.timeline.summary.total)),
+              std::string::npos)
+        << page.substr(0, 2000);
+    EXPECT_LE(d["slices"].size(), limit);
+    // Per core: the slices of the full run that start before the cut, and the page's.
+    std::map<int, size_t> want, got;
+    for (size_t i = 0; i < r.timeline.slices.size(); ++i) {
+        const hw::timing::Slice& s = r.timeline.slices[i];
+        if (s.timed && s.start < cut) ++want[r.run.trace[i].core];
+    }
+    ASSERT_GE(want.size(), 2u) << "the window should hold more than one core's work";
+    for (const auto& sl : d["slices"]) {
+        ++got[sl[0].get<int>()];
+        EXPECT_LE(sl[2].get<uint64_t>() + sl[3].get<uint64_t>(), cut) << sl.dump();
+    }
+    EXPECT_EQ(got, want);
+    // A run that fits is drawn whole, with no window note.
+    std::ostringstream whole;
+    write_timeline_html(whole, {r.run.trace, r.timeline, r.run.report.node_labels, "whole", ""}, timed);
+    EXPECT_EQ(whole.str().find("id=\"window\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace evg::reports

@@ -3,6 +3,7 @@
 #include "args.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -118,6 +119,11 @@ std::optional<long long> Args::integer(std::string_view name, long long lo, long
     errno = 0;
     char* end = nullptr;
     const long long x = std::strtoll(v->c_str(), &end, 10);
+    const bool digits = !v->empty() && v->find_first_not_of("0123456789", (*v)[0] == '-' || (*v)[0] == '+') ==
+                                           std::string::npos;
+    if (digits && errno == ERANGE)  // an integer, but beyond what any option takes
+        throw UsageError(where + *v + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                         "]");
     if (v->empty() || end != v->c_str() + v->size() || errno == ERANGE || (*v)[0] == ' ') {
         throw UsageError(where + "expected an integer, found '" + *v + "'");
     }
@@ -126,6 +132,36 @@ std::optional<long long> Args::integer(std::string_view name, long long lo, long
                          std::to_string(hi) + "]");
     }
     return x;
+}
+
+std::optional<std::string> match_choice(std::string_view word, std::span<const std::string_view> choices) {
+    const auto lower = [](std::string_view s) {
+        std::string out(s);
+        for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    for (std::string_view c : choices)
+        if (lower(c) == lower(word)) return std::string(c);
+    return std::nullopt;
+}
+
+std::optional<std::string> Args::choice(std::string_view name,
+                                        std::span<const std::string_view> choices) const {
+    const std::optional<std::string> v = get(name);
+    if (!v) return std::nullopt;
+    if (auto c = match_choice(*v, choices)) return c;
+    std::string list;
+    for (size_t i = 0; i < choices.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + std::string(choices[i]);
+    std::string msg =
+        fmt::format("evgcheck {}: option --{}: expected {}, found '{}'", command_, name, list, *v);
+    // A suggestion only for a near miss: within a third of the word's length (at least one edit).
+    for (std::string_view c : choices)
+        if (edit_distance(*v, c) <= std::max<size_t>(1, v->size() / 3)) {
+            msg += "; did you mean '" + std::string(c) + "'?";
+            break;
+        }
+    throw UsageError(msg);
 }
 
 std::optional<double> Args::seconds(std::string_view name, double hi) const {
@@ -185,10 +221,8 @@ void check_output_file(const std::string& path, std::string_view option, std::st
     std::error_code ec;
     if (fs::is_directory(path, ec)) fail("it is a folder");
     const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty()) {
-        fs::create_directories(parent, ec);
-        if (ec) fail(ec.message());
-    }
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        fail(fmt::format("the folder '{}' does not exist (create it first)", parent.string()));
     const bool existed = fs::exists(path, ec);
     {
         std::ofstream f(path, std::ios::app);

@@ -35,6 +35,10 @@ class Args {
 
     // The option's value as an integer in [lo, hi]; UsageError naming the option otherwise.
     std::optional<long long> integer(std::string_view name, long long lo, long long hi) const;
+    // The option's value as one of `choices`, in the spelling of `choices` (option values are matched without
+    // regard to case, for every option: --data SPECIAL, --compute-length MAX, --arch atlasa2); UsageError
+    // listing the choices otherwise.
+    std::optional<std::string> choice(std::string_view name, std::span<const std::string_view> choices) const;
     // The option's value as a number of seconds (> 0, at most `hi`).
     std::optional<double> seconds(std::string_view name, double hi) const;
     // --jobs N in [1, 256]; without it the number of online cores (std::thread::hardware_concurrency, at
@@ -50,11 +54,18 @@ class Args {
 // "Options:" followed by one aligned line per option.
 std::string options_help(std::span<const OptionSpec> specs);
 
-// Output locations are checked before any work, so that a long run never ends on an unwritable path: the
-// folder is created if missing and a file is written and removed in it; a file option's path must not be a
-// folder. UsageError naming the option (`--out`) and the command otherwise.
+// Output locations are checked before any work, so that a long run never ends on an unwritable path. An
+// output folder (--out) is created if missing and a file is written and removed in it. A file option's path
+// (--json, --timeline) must not be a folder and its parent folder must exist: it is never created, so a typo
+// cannot make folders anywhere. UsageError naming the option and the command otherwise.
 void check_output_dir(const std::string& dir, std::string_view option, std::string_view command);
 void check_output_file(const std::string& path, std::string_view option, std::string_view command);
+
+// `word` equals one of `choices` without regard to case: that choice's spelling, else nullopt.
+std::optional<std::string> match_choice(std::string_view word, std::span<const std::string_view> choices);
+
+// The chips by name without regard to case ("AtlasA2", "atlasa2", "ASCEND950"), and the names to list.
+inline constexpr std::string_view kArchNames[] = {"AtlasA2", "Ascend950"};
 
 // The closest of `candidates` to `word` within an edit distance of 2 (for "did you mean"), or empty.
 std::string closest(std::string_view word, std::span<const std::string_view> candidates);

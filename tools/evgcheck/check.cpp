@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "commands.hpp"
 #include "subprocess.hpp"
 
@@ -33,7 +34,13 @@ constexpr std::array kCheckOptions = {
                "worker processes per property, sharing its cases (default: the number of online cores); the "
                "cases drawn depend on --seed and --jobs"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 600)"},
-    OptionSpec{"filter", "PATTERN", "only the properties matching this gtest filter (e.g. '*Topological*')"},
+    OptionSpec{"filter", "PATTERN",
+               "only the tests matching this gtest filter (default Props.*: the properties, not the binary's "
+               "regression replays and self-checks)"},
+    OptionSpec{"planted", "HAZARD[,HAZARD]",
+               "switch on upstream Catlass's behaviour for a hazard in every property (docs/hazards.md): "
+               "watch a property fail, its case shrink and its replay line replay; row_broadcast_no_barrier "
+               "fails on AtlasA2 within a few hundred cases"},
     OptionSpec{"list", "", "list the properties and exit"},
     OptionSpec{"binary", "PATH", "the property test binary (default: the one built beside evgcheck)"},
     OptionSpec{"help", "", "print this help"},
@@ -47,7 +54,10 @@ constexpr const char* kCheckUsage =
     "static = dynamic, invariance, metamorphic rewrites. A failing case is shrunk to a minimal graph and\n"
     "printed as text and C++, with the seed and a command that replays it. Each property's cases are split\n"
     "across --jobs worker processes with seeds derived from --seed; a failure is shrunk in its worker, and\n"
-    "its replay line names that worker's seed and case count.\n"
+    "its replay line names that worker's seed and case count. With --planted, an upstream hazard is "
+    "switched\n"
+    "on in the library, so that a property fails: the output shows the failure, the shrunk graph and a\n"
+    "replay line that replays it (e.g. evgcheck check --planted row_broadcast_no_barrier --cases 400).\n"
     "Exit code: 0 every property passed, 1 a property failed, 2 bad options, 3 the time budget ran out\n"
     "or the property binary could not run.\n"
     "\n";
@@ -101,7 +111,25 @@ int check_command(std::span<const char* const> argv) {
     const std::optional<long long> seed_opt = args.integer("seed", 0, (1LL << 62));
     const double budget = args.seconds("time-budget", 7 * 86400).value_or(600);
     const int jobs = args.jobs();
-    const std::string filter = args.get("filter").value_or("*");
+    const std::string filter = args.get("filter").value_or("Props.*");
+    std::string planted;  // validated names, comma-separated
+    if (const auto h = args.get("planted")) {
+        for (size_t start = 0; start <= h->size();) {
+            const size_t comma = std::min(h->find(',', start), h->size());
+            const std::string name = h->substr(start, comma - start);
+            Catlass::Epilogue::Fusion::UpstreamHazards probe;
+            if (!Catlass::Epilogue::Fusion::set_upstream_hazard(probe, name)) {
+                std::string known;
+                for (const auto& n : Catlass::Epilogue::Fusion::kUpstreamHazardNames)
+                    known += (known.empty() ? "" : ", ") + std::string(n.name);
+                throw UsageError(fmt::format(
+                    "evgcheck check: option --planted: no upstream hazard is called '{}' (known: {})", name,
+                    known));
+            }
+            planted += (planted.empty() ? "" : ",") + name;
+            start = comma + 1;
+        }
+    }
     const std::string binary = props_binary(args);
     if (binary.empty()) {
         std::cerr
@@ -151,12 +179,14 @@ int check_command(std::span<const char* const> argv) {
     // rapidcheck's own parameters (for plain RC_GTEST_PROPs), and the property runner's case count and seed
     // and jobs (props/runner.hpp reads EVG_PROPS_CASE_COUNT, EVG_PROPS_SEED and EVG_PROPS_JOBS; its
     // properties print rapidcheck's "OK, passed N tests" line, which is what is counted below).
-    const std::map<std::string, std::string> env{
+    std::map<std::string, std::string> env{
         {"RC_PARAMS", "max_success=" + std::to_string(cases) + " seed=" + std::to_string(seed)},
         {"EVG_PROPS_CASE_COUNT", std::to_string(cases)},
         {"EVG_PROPS_SEED", std::to_string(seed)},
         {"EVG_PROPS_JOBS", std::to_string(jobs)},
         {"EVG_PROPS_PROGRESS", "1"}};
+    // The property binary switches the hazards on for every property (props/README.md).
+    if (!planted.empty()) env["EVG_PROPS_PLANTED"] = planted;
     const std::regex passed_re(R"(OK, passed (\d+) tests)");
     // The property runner (props/runner.hpp) prints "evg-progress: <name> <passed>/<cases>" after every
     // passing case when EVG_PROPS_PROGRESS=1: the bar moves per case, over every property's cases.
@@ -194,12 +224,14 @@ int check_command(std::span<const char* const> argv) {
             for (std::string line; std::getline(lines, line);)
                 if (!std::regex_match(line, progress_re)) shown += line + "\n";
             std::cout << "FAILED " << test << " (seed " << seed << ")\n" << shown;
-            // One line a shell runs as printed: the environment the property ran with, then the binary.
+            // One line a shell runs as printed, from any folder: the environment the property ran with, then
+            // the binary by its absolute path.
             std::cout << fmt::format(
-                "replay: RC_PARAMS='{}' EVG_PROPS_CASE_COUNT={} EVG_PROPS_SEED={} EVG_PROPS_JOBS={} {} "
+                "replay: {}RC_PARAMS='{}' EVG_PROPS_CASE_COUNT={} EVG_PROPS_SEED={} EVG_PROPS_JOBS={} {} "
                 "--gtest_filter='{}'\n",
-                env.at("RC_PARAMS"), env.at("EVG_PROPS_CASE_COUNT"), env.at("EVG_PROPS_SEED"),
-                env.at("EVG_PROPS_JOBS"), binary, test);
+                planted.empty() ? "" : "EVG_PROPS_PLANTED=" + planted + " ", env.at("RC_PARAMS"),
+                env.at("EVG_PROPS_CASE_COUNT"), env.at("EVG_PROPS_SEED"), env.at("EVG_PROPS_JOBS"),
+                std::filesystem::absolute(binary).string(), test);
             std::cout << fmt::format("evgcheck check: {} failed after {:.1f} s\n", test,
                                      seconds_since(start));
             return kExitFailed;
@@ -219,6 +251,9 @@ int check_command(std::span<const char* const> argv) {
               << " properties\n";
     std::cout << "evgcheck check: " << done << " properties passed, " << total_cases << " cases in "
               << std::llround(seconds_since(start)) << " s (seed " << seed << ")\n";
+    if (!planted.empty())
+        std::cout << "evgcheck check: the planted hazard " << planted << " was not found in " << total_cases
+                  << " cases (raise --cases, or --filter the properties whose graphs reach it)\n";
     return kExitOk;
 }
 

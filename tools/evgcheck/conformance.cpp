@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -21,6 +22,7 @@
 
 #ifdef EVGCHECK_HAS_CONFORMANCE
 #include "evg/conformance/case.hpp"
+#include "evg/conformance/model_case.hpp"
 #include "evg/reports/report.hpp"
 #ifdef EVGCHECK_HAS_HAND_FUSED
 #include "comparison.hpp"
@@ -108,16 +110,16 @@ std::vector<std::string> split_archs(const std::string& list) {
     std::vector<std::string> out;
     std::stringstream in(list);
     std::string a;
-    constexpr std::array<std::string_view, 2> known{"AtlasA2", "Ascend950"};
     while (std::getline(in, a, ',')) {
         if (a.empty()) continue;
-        if (std::find(known.begin(), known.end(), a) == known.end()) {
+        const std::optional<std::string> arch = match_choice(a, kArchNames);
+        if (!arch) {
             std::string msg = fmt::format("evgcheck conformance: --arch: unknown arch '{}'", a);
-            if (const std::string near = closest(a, known); !near.empty())
+            if (const std::string near = closest(a, kArchNames); !near.empty())
                 msg += "; did you mean '" + near + "'?";
             throw UsageError(msg + " (archs: AtlasA2, Ascend950)");
         }
-        out.push_back(a);
+        out.push_back(*arch);
     }
     if (out.empty())
         throw UsageError("evgcheck conformance: --arch needs at least one arch (AtlasA2, Ascend950)");
@@ -181,10 +183,9 @@ int conformance_command(std::span<const char* const> argv) {
     const std::filesystem::path out_dir = args.get("out").value_or("out/conformance");
     const std::string filter = args.get("filter").value_or("");
     const std::vector<std::string> archs = split_archs(args.get("arch").value_or("AtlasA2,Ascend950"));
-    const std::string hand_fused_arg = args.get("hand-fused").value_or(filter.empty() ? "yes" : "no");
-    if (hand_fused_arg != "yes" && hand_fused_arg != "no")
-        throw UsageError("evgcheck conformance: option --hand-fused: expected yes or no, found '" +
-                         hand_fused_arg + "'");
+    constexpr std::string_view kYesNo[] = {"yes", "no"};
+    const std::string hand_fused_arg =
+        args.choice("hand-fused", kYesNo).value_or(filter.empty() ? "yes" : "no");
     bool hand_fused = hand_fused_arg == "yes";
 #ifndef EVGCHECK_HAS_HAND_FUSED
     hand_fused = false;
@@ -251,11 +252,16 @@ int conformance_command(std::span<const char* const> argv) {
     const bool tty = ::isatty(2) != 0;
     // The planted case is not in the catalogue: its replay needs --planted, wherever it is printed.
     const std::string planted_id = planted ? specs.back().id : std::string();
+    // Every replay line names this evgcheck and a report folder of its own under --out, by absolute paths: it
+    // runs as printed from any folder and never replaces this run's report.
+    std::error_code self_ec;
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe", self_ec).string();
     const auto replay_of = [&](const conformance::CaseResult& r) {
-        if (!planted || r.id != planted_id || r.replay.empty() ||
-            r.replay.find("--planted") != std::string::npos)
-            return r.replay;
-        return r.replay + " --planted";
+        if (r.replay.empty()) return r.replay;
+        std::string line =
+            self_ec ? r.replay : conformance::replay_command(r.id, self, (out_dir / "replays").string());
+        if (planted && r.id == planted_id) line += " --planted";
+        return line;
     };
     size_t done = 0, failed = 0, next_note = 0;
     auto last_note = std::chrono::steady_clock::now();

@@ -32,7 +32,8 @@ constexpr const char* kEmitUsage =
     "TreeVisitor nest for a tree, a TopologicalVisitor otherwise) and `typename EVG::Arguments args{...};`.\n"
     "The device pointers are named ptr<Tensor>. A file with a `problem` line (or any option below) is\n"
     "validated as a whole problem and the C++ starts with a comment naming it; a bare graph is validated\n"
-    "as a graph. Exit code: 0 printed, 2 bad input.\n"
+    "as a graph. GRAPH is a file in the graph text format (docs/graph-format.md), or - for standard input.\n"
+    "Exit code: 0 printed, 2 bad input.\n"
     "\n";
 
 }  // namespace

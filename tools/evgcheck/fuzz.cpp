@@ -68,6 +68,13 @@ std::string display(const fs::path& p) {
     return abs.string();
 }
 
+// A path for a printed command: absolute, so that the command runs as printed from any folder.
+std::string absolute_path(const fs::path& p) {
+    std::error_code ec;
+    const fs::path abs = fs::weakly_canonical(fs::absolute(p), ec);
+    return ec ? fs::absolute(p).string() : abs.string();
+}
+
 std::string find_fuzzer(const std::string& target, const std::optional<std::string>& fuzz_bin) {
     std::vector<fs::path> dirs;
     if (fuzz_bin) {
@@ -278,7 +285,7 @@ int fuzz_command(std::span<const char* const> argv) {
     // Minimise and save each finding.
     const fs::path replay = fs::path(self_dir()) / ".." / "fuzz" / ("fuzz_" + target + "_replay");
     const bool replay_exists = fs::exists(replay);
-    const std::string replay_cmd = display(replay);
+    const std::string replay_cmd = absolute_path(replay);
     nlohmann::json jf = nlohmann::json::array();
     std::string md_findings;
     for (auto& [sig, f] : totals.findings) {
@@ -317,8 +324,9 @@ int fuzz_command(std::span<const char* const> argv) {
         // leaks and timeouts need the sanitizers and libFuzzer's watchdog of the fuzz binary.
         const bool needs_fuzz_binary = !replay_exists || needs_sanitizer(sig);
         const std::string command =
-            needs_fuzz_binary ? fmt::format("{} -timeout={} {}", display(fuzzer), timeout, display(input))
-                              : replay_cmd + " " + display(input);
+            needs_fuzz_binary
+                ? fmt::format("{} -timeout={} {}", absolute_path(fuzzer), timeout, absolute_path(input))
+                : replay_cmd + " " + absolute_path(input);
         std::ofstream(dir / "signature.txt") << sig << "\n";
         std::ofstream(dir / "replay.txt") << command << "\n";
         {

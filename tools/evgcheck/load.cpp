@@ -35,6 +35,15 @@ std::string located(const std::string& path, const g::ParseError& e) {
 }  // namespace
 
 SourceFile read_source(const std::string& path) {
+    if (path == "-") {  // standard input; messages name it <stdin>
+        std::string text;
+        char buf[65536];
+        while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+            text.append(buf, static_cast<size_t>(std::cin.gcount()));
+            if (text.size() > kMaxFileBytes) throw InputError("<stdin>: the input is larger than 16 MiB");
+        }
+        return make_source("<stdin>", std::move(text));
+    }
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw InputError(path + ": is a directory, not a graph file");
@@ -109,6 +118,13 @@ g::Problem make_problem(const SourceFile& src, const Overrides& o) {
         if (p.tile == g::default_tile(p.arch)) p.tile = g::default_tile(*o.arch);
         p.arch = *o.arch;
     }
+    // A value set by an option is no longer where the file wrote it: its messages point at the problem line.
+    if (o.arch) p.keys.arch = {};
+    if (o.m) p.keys.m = {};
+    if (o.n) p.keys.n = {};
+    if (o.k) p.keys.k = {};
+    if (o.path) p.keys.path = {};
+    if (o.compute_length || o.compute_length_max) p.keys.cl = {};
     const int64_t old_m = p.m, old_n = p.n;
     if (o.m) p.m = *o.m;
     if (o.n) p.n = *o.n;
@@ -160,9 +176,10 @@ void validate_or_throw(const SourceFile& src, const std::vector<g::Diagnostic>& 
 }
 
 void check_ranges(const SourceFile& src, const g::Problem& p) {
-    // Where a value came from: the problem line, or (bare graph) the first tensor with that many rows / cols.
-    auto where = [&](bool rows, int64_t value) {
-        g::SourcePos pos = p.pos;
+    // Where a value came from: its key on the problem line, or (bare graph) the first tensor with that many
+    // rows / cols.
+    auto where = [&](const g::SourcePos& key, bool rows, int64_t value) {
+        g::SourcePos pos = g::ProblemKeys::or_line(key, p.pos);
         if (!src.has_problem) {
             for (const g::Tensor& t : p.graph.tensors) {
                 if ((rows ? t.rows : t.cols) == value) {
@@ -173,18 +190,19 @@ void check_ranges(const SourceFile& src, const g::Problem& p) {
         }
         return pos.line > 0 ? fmt::format("{}:{}:{}: ", src.path, pos.line, pos.column) : src.path + ": ";
     };
-    auto check = [&](const char* name, int64_t value, int64_t lo, int64_t hi, bool rows) {
+    auto check = [&](const char* name, const g::SourcePos& key, int64_t value, int64_t lo, int64_t hi,
+                     bool rows) {
         if (value < lo || value > hi) {
             throw InputError(fmt::format("{}{}={} is out of range [{}, {}] (the range of --{})",
-                                         where(rows, value), name, value, lo, hi, name));
+                                         where(key, rows, value), name, value, lo, hi, name));
         }
     };
-    check("m", p.m, 1, kMaxDim, true);
-    check("n", p.n, 1, kMaxDim, false);
-    check("k", p.k, 1, kMaxDim, true);
+    check("m", p.keys.m, p.m, 1, kMaxDim, true);
+    check("n", p.keys.n, p.n, 1, kMaxDim, false);
+    check("k", p.keys.k, p.k, 1, kMaxDim, true);
     if (p.compute_length < kMinComputeLength || p.compute_length > kMaxComputeLength) {
         throw InputError(fmt::format("{}cl={} is out of range [{}, {}] (the range of --compute-length)",
-                                     where(true, -1), p.compute_length, kMinComputeLength,
+                                     where(p.keys.cl, true, -1), p.compute_length, kMinComputeLength,
                                      kMaxComputeLength));
     }
 }

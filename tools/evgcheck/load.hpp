@@ -30,7 +30,8 @@ struct SourceFile {
     bool has_problem = false;  // the text has a `problem` line
 };
 
-// Reads the file (at most 16 MiB). InputError when it cannot be read.
+// Reads the file (at most 16 MiB), or standard input when `path` is "-" (named <stdin> in messages).
+// InputError when it cannot be read.
 SourceFile read_source(const std::string& path);
 // A source from text already in memory (`path` names it in messages).
 SourceFile make_source(std::string path, std::string text);

@@ -16,6 +16,10 @@
 #include "evg/hw/error.hpp"
 #include "load.hpp"
 
+#ifndef EVGCHECK_VERSION
+#error "EVGCHECK_VERSION (the project version) is set by tools/CMakeLists.txt"
+#endif
+
 namespace evgcheck {
 
 namespace {
@@ -33,9 +37,10 @@ constexpr const char* kUsage =
     "  fuzz TARGET run a fuzz session with a libFuzzer target (findings minimised, with replay commands)\n"
     "  sync-table  mutate the sync of real kernels, classify each mutation against the schedule explorer\n"
     "\n"
-    "`evgcheck COMMAND --help` describes each command's options. GRAPH files use lib/graph's text\n"
-    "format; tools/examples/ has some. Exit codes: 0 success, 1 a failed check, 2 bad input,\n"
-    "3 internal error or exhausted time budget.\n";
+    "`evgcheck COMMAND --help` describes each command's options; `evgcheck --version` prints the version.\n"
+    "GRAPH is a file in the graph text format (docs/graph-format.md; tools/examples/ has some), or - for\n"
+    "standard input. Exit codes: 0 success, 1 a failed check, 2 bad input, 3 internal error or exhausted\n"
+    "time budget.\n";
 
 char g_budget_message[256];
 
@@ -68,6 +73,10 @@ int dispatch(int argc, char** argv) {
     if (command == "conformance") return conformance_command(rest);
     if (command == "sync-table") return sync_table_command(rest);
     if (command == "fuzz") return fuzz_command(rest);
+    if (command == "--version" || command == "version") {
+        std::cout << "evgcheck " << EVGCHECK_VERSION << "\n";
+        return kExitOk;
+    }
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return kExitOk;

@@ -12,11 +12,10 @@ Overrides read_overrides(const Args& args, std::string_view command) {
     const std::string prefix = fmt::format("evgcheck {}: option --", command);
     Overrides o;
     if (const auto arch = args.get("arch")) {
-        o.arch = evg::hw::arch_from_name(*arch);
+        o.arch = evg::hw::arch_from_name(match_choice(*arch, kArchNames).value_or(*arch));
         if (!o.arch) {
-            const std::string_view names[] = {"AtlasA2", "Ascend950"};
             std::string msg = prefix + "arch: unknown arch '" + *arch + "'";
-            if (const std::string near = closest(*arch, names); !near.empty())
+            if (const std::string near = closest(*arch, kArchNames); !near.empty())
                 msg += "; did you mean '" + near + "'?";
             throw UsageError(msg + " (AtlasA2 or Ascend950)");
         }
@@ -25,7 +24,8 @@ Overrides read_overrides(const Args& args, std::string_view command) {
     if (const auto v = args.integer("n", 1, kMaxDim)) o.n = *v;
     if (const auto v = args.integer("k", 1, kMaxDim)) o.k = *v;
     if (const auto cl = args.get("compute-length")) {
-        if (*cl == "max") {
+        constexpr std::string_view kMax[] = {"max"};
+        if (match_choice(*cl, kMax)) {
             o.compute_length_max = true;
         } else {
             const long long v = *args.integer("compute-length", kMinComputeLength, kMaxComputeLength);
@@ -36,15 +36,9 @@ Overrides read_overrides(const Args& args, std::string_view command) {
             o.compute_length = static_cast<uint32_t>(v);
         }
     }
-    if (const auto path = args.get("path")) {
-        if (*path == "gm") {
-            o.path = evg::graph::WorkspacePath::GM;
-        } else if (*path == "ub") {
-            o.path = evg::graph::WorkspacePath::UB;
-        } else {
-            throw UsageError(prefix + "path: expected gm or ub, found '" + *path + "'");
-        }
-    }
+    constexpr std::string_view kPaths[] = {"gm", "ub"};
+    if (const auto path = args.choice("path", kPaths))
+        o.path = *path == "gm" ? evg::graph::WorkspacePath::GM : evg::graph::WorkspacePath::UB;
     return o;
 }
 

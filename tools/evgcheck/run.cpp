@@ -64,17 +64,15 @@ constexpr const char* kRunUsage =
     "and equal to the oracle as strictly as the graph allows (bit-exact, within the functor's ULP\n"
     "bound, the summation bound of a float Add reduction, or Catlass's tolerance). Each finding is\n"
     "printed with its tag ([violation], [ub_peak], [unwritten_output], ...); PASS means none.\n"
-    "GRAPH is a graph file in lib/graph's text format; a `problem` line in it sets the chip, the shapes\n"
-    "and computeLength, and the options below override it. Exit code: 0 no finding, 1 a finding, 2 bad\n"
-    "input, 3 internal error or timeout.\n"
+    "GRAPH is a graph file (docs/graph-format.md: grammar, every node, examples), or - for standard\n"
+    "input; a `problem` line in it sets the chip, the shapes and computeLength, and the options below\n"
+    "override it. Exit code: 0 no finding, 1 a finding, 2 bad input, 3 internal error or timeout.\n"
     "\n";
 
 DataMode parse_data_mode(const Args& args) {
-    const std::string v = args.get("data").value_or("exact");
-    if (v == "exact") return DataMode::Exact;
-    if (v == "uniform") return DataMode::Uniform;
-    if (v == "special") return DataMode::Special;
-    throw UsageError("evgcheck run: option --data: expected exact, uniform or special, found '" + v + "'");
+    constexpr std::string_view kModes[] = {"exact", "uniform", "special"};
+    const std::string v = args.choice("data", kModes).value_or("exact");
+    return v == "exact" ? DataMode::Exact : v == "uniform" ? DataMode::Uniform : DataMode::Special;
 }
 
 }  // namespace

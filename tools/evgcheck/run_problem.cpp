@@ -1,5 +1,7 @@
 #include "run_problem.hpp"
 
+#include <fmt/format.h>
+
 #include <ostream>
 #include <sstream>
 
@@ -82,7 +84,10 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
         << " instructions on " << rep.block_dim << (rep.block_dim == 1 ? " core" : " cores") << ", UB peak "
         << g::thousands(rep.stats.ub_peak) << " B (predicted: " << g::thousands(verdict.ub_predicted)
         << " B; accounting: " << g::thousands(run.run.predicted_ub_end) << " B)\n";
-    if (!rep.violations.empty() || !rep.mutations_unapplied.empty()) out << rep.text() << "\n";
+    if (!rep.violations.empty() || !rep.mutations_unapplied.empty())
+        out << rep.text() << "\n";
+    else
+        out << rep.schedule_text();  // the adversarial scheduler's statistics, as the JSON has them
     if (!settings.mutations.empty())
         out << "sync mutations: " << evg::hw::to_string(settings.mutations) << "\n";
     if (settings.list_mutation_points) {
@@ -123,7 +128,8 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     for (const evg::verify::OutputCheck& c : verdict.outputs) {
         std::string reason = c.reason;
         if (reason.starts_with(c.tensor + ": ")) reason.erase(0, c.tensor.size() + 2);
-        out << c.tensor << ": " << (c.ok ? "equal" : "DIFFERENT") << " (" << reason << ")\n";
+        out << c.tensor << ": " << (c.ok ? "equal" : "DIFFERENT") << " (" << reason << "); " << c.nan
+            << " NaN, " << c.inf << " infinite\n";
         if (!c.summary.empty()) {
             std::string summary = c.summary;
             while (!summary.empty() && summary.back() == '\n') summary.pop_back();
@@ -136,6 +142,8 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
                                     {"mismatches", c.mismatches},
                                     {"unwritten", c.unwritten},
                                     {"max_ulp", c.max_ulp},
+                                    {"nan", c.nan},
+                                    {"inf", c.inf},
                                     {"ok", c.ok}});
     }
     j["findings"] = nlohmann::json::array();
@@ -145,7 +153,14 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
                                  {"tensor", f.tensor},
                                  {"node", f.node}});
     if (!verdict.clean()) out << verdict.findings.size() << " finding(s):\n" << verdict.text();
-    out << "result: " << (ok ? "PASS" : "FAIL") << "\n";
+    // The result line says when an output holds NaN or infinity, so that a PASS over them is not read as a
+    // PASS over finite numbers.
+    std::string special;
+    for (const evg::verify::OutputCheck& c : verdict.outputs)
+        if (c.nan + c.inf > 0)
+            special +=
+                fmt::format("{}{} {} NaN, {} infinite", special.empty() ? "" : "; ", c.tensor, c.nan, c.inf);
+    out << "result: " << (ok ? "PASS" : "FAIL") << (special.empty() ? "" : " (" + special + ")") << "\n";
     j["ok"] = ok;
     if (timed) timed->trace = std::move(run.run.trace);
     return RunOutcome{out.str(), std::move(j), ok, std::move(timed)};

@@ -156,15 +156,14 @@ int sync_table_command(std::span<const char* const> argv) {
     opt.graphs = static_cast<int>(args.integer("graphs", 0, 100000).value_or(200));
     opt.seed = static_cast<uint64_t>(args.integer("seed", 0, (1LL << 62)).value_or(1));
     if (const auto a = args.get("arch")) {
-        if (*a == "AtlasA2")
-            opt.archs = {evg::hw::ArchId::AtlasA2};
-        else if (*a == "Ascend950")
-            opt.archs = {evg::hw::ArchId::Ascend950};
-        else
-            throw UsageError(
-                fmt::format("evgcheck sync-table: --arch: unknown arch '{}' (archs: AtlasA2, "
-                            "Ascend950)",
-                            *a));
+        const std::optional<std::string> arch = match_choice(*a, kArchNames);
+        if (!arch) {
+            std::string msg = "evgcheck sync-table: option --arch: unknown arch '" + *a + "'";
+            if (const std::string near = closest(*a, kArchNames); !near.empty())
+                msg += "; did you mean '" + near + "'?";
+            throw UsageError(msg + " (AtlasA2 or Ascend950)");
+        }
+        opt.archs = {*arch == "AtlasA2" ? evg::hw::ArchId::AtlasA2 : evg::hw::ArchId::Ascend950};
     }
     opt.small = args.has("small");
     opt.max_examples = static_cast<int>(args.integer("examples", 0, 100000).value_or(-1));

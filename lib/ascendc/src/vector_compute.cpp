@@ -106,9 +106,9 @@ using FloatBlock = void (*)(float* __restrict, const float* __restrict, const fl
 // NaN to a NaN, and every operation turns a NaN operand into a NaN result or does not read that operand
 // (Duplicate), so only the NaN bits could differ and those lanes are redone. Each group reads its inputs
 // before it writes, so a destination equal to an input is fine (overlaps elsewhere never get here). Three
-// passes over stack buffers cost twice this (issue 11, target (d)); vector_compute_test holds both to the
-// lane-by-lane definition over every pair of half patterns. The operands' presence is a template argument,
-// so the loop tests neither per group.
+// passes over stack buffers cost twice this (bench/README.md, target (d)); vector_compute_test holds both to
+// the lane-by-lane definition over every pair of half patterns. The operands' presence is a template
+// argument, so the loop tests neither per group.
 template <VecOp Op, bool HasA, bool HasB>
 [[gnu::target("avx,f16c")]] void half_fused(uint8_t* d, const uint8_t* a, const uint8_t* b, float s,
                                             size_t n) {

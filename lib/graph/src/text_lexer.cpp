@@ -25,6 +25,14 @@ bool is_ident_char(char c) {
 
 }  // namespace
 
+std::string show_char(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) return fmt::format("'{}'", c);
+    if (u == 0) return "byte 0x00 (NUL)";
+    if (u >= 0x80) return fmt::format("byte 0x{:02X} (not ASCII; the format is ASCII text)", u);
+    return fmt::format("byte 0x{:02X} (a control character)", u);
+}
+
 std::vector<Token> tokenize_line(std::string_view line, int line_number) {
     std::vector<Token> out;
     std::size_t i = 0;
@@ -65,7 +73,8 @@ std::vector<Token> tokenize_line(std::string_view line, int line_number) {
             if (!is_digit(at(i))) {
                 throw ParseError(
                     line_number, static_cast<int>(i) + 1,
-                    i < n ? fmt::format("expected a node number after '%' (like %3), found '{}'", line[i])
+                    i < n ? fmt::format("expected a node number after '%' (like %3), found {}",
+                                        show_char(line[i]))
                           : std::string("expected a node number after '%' (like %3), found end of line"));
             }
             while (i < n && is_digit(line[i])) ++i;
@@ -83,7 +92,7 @@ std::vector<Token> tokenize_line(std::string_view line, int line_number) {
             out.push_back({TokenKind::Punct, line.substr(start, 1), column});
             continue;
         }
-        throw ParseError(line_number, column, fmt::format("unexpected character '{}'", c));
+        throw ParseError(line_number, column, fmt::format("unexpected character {}", show_char(c)));
     }
     // End sits right after the last non-blank character before any comment.
     std::size_t end = i;

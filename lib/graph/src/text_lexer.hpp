@@ -22,5 +22,8 @@ std::vector<Token> tokenize_line(std::string_view line, int line_number);
 
 // How a token reads in an error message: 'AuxLod', '%3', or "end of line".
 std::string describe(const Token& t);
+// A byte of the input as a message shows it: 'x' when printable ASCII, else its hex value and what it is
+// (a NUL or a byte >= 0x80 would cut the message or print raw).
+std::string show_char(char c);
 
 }  // namespace evg::graph::detail

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -229,6 +230,14 @@ class DocumentParser {
             seen[index] = true;
             p.expect_punct("=", fmt::format("after '{}'", key.text));
             const std::string_view k = key.text;
+            const SourcePos key_pos{p.line(), key.column};
+            SourcePos* const slots[] = {&problem_.keys.arch, &problem_.keys.m,  &problem_.keys.n,
+                                        &problem_.keys.k,    &problem_.keys.a,  &problem_.keys.b,
+                                        &problem_.keys.c,    &problem_.keys.cl, &problem_.keys.path,
+                                        &problem_.keys.tile};
+            static_assert(sizeof(slots) / sizeof(slots[0]) == kProblemKeys.size(),
+                          "one position per problem key");
+            *slots[index] = key_pos;
             if (k == "arch") {
                 const Token& v = p.expect_ident("an arch name (AtlasA2 or Ascend950)");
                 auto a = hw::arch_from_name(v.text);
@@ -372,6 +381,8 @@ class DocumentParser {
             case NodeKind::ScalarReduce: {
                 functor_token = p.expect_ident(fmt::format("a functor name after '{}'", kind_name));
                 spelling = functor_from_name(functor_token.text);
+                if (!spelling && n.kind != NodeKind::Compute)
+                    p.fail(functor_token, unknown_reduce_functor(kind_name, functor_token.text));
                 if (!spelling)
                     p.fail(functor_token,
                            fmt::format("unknown functor '{}'{}", functor_token.text,
@@ -380,7 +391,13 @@ class DocumentParser {
                 n.element =
                     p.dtype(fmt::format("the element type after '{} {}'", kind_name, functor_token.text));
                 if (n.kind == NodeKind::Compute) {
-                    if (p.peek_punct("[")) parse_scalars(p, n);
+                    if (p.peek_punct("["))
+                        parse_scalars(p, n);
+                    else if (starts_a_number(p))
+                        p.fail(p.peek(),
+                               fmt::format("a scalar goes in brackets after the element type: write "
+                                           "'{} {} [{}]'",
+                                           functor_token.text, hw::dtype_name(n.element), scalar_text(p)));
                 } else {
                     n.tensor =
                         std::string(p.expect_ident(fmt::format("a tensor name after '{} {} {}'", kind_name,
@@ -410,6 +427,33 @@ class DocumentParser {
                                functor_token.text, functor_name(n.fn), spelling->exact_inputs));
         graph_.nodes.push_back(std::move(n));
     }
+
+    // A reduce's functor is one of the table's reduce functors (FunctorInfo::reduce) or their seed-document
+    // spellings: the suggestion comes from those, and a sum is named Add.
+    static std::string unknown_reduce_functor(const std::string& kind_name, std::string_view word) {
+        std::vector<std::string_view> reduce_spellings;
+        std::string names;
+        for (std::string_view s : functor_spellings())
+            if (const auto f = functor_from_name(s); f && functor_info(f->fn).reduce)
+                reduce_spellings.push_back(s);
+        for (const FunctorInfo& f : all_functors())
+            if (f.reduce) names += (names.empty() ? "" : ", ") + std::string(f.name);
+        std::string hint = detail::did_you_mean(word, reduce_spellings);
+        std::string lower(word);
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower == "sum") hint = "; did you mean 'Add'? (a reduce sums with Add)";
+        return fmt::format("unknown functor '{}' for {}{} (a reduce takes {})", word, kind_name, hint, names);
+    }
+
+    // The next tokens are a scalar written without its brackets: a number, or a sign and a number, or
+    // inf / nan.
+    static bool starts_a_number(const LineParser& p) {
+        const Token& t = p.peek();
+        if (t.kind == TokenKind::Number) return true;
+        if (t.kind == TokenKind::Ident) return t.text == "inf" || t.text == "infinity" || t.text == "nan";
+        return t.kind == TokenKind::Punct && (t.text == "-" || t.text == "+");
+    }
+    static std::string scalar_text(const LineParser& p) { return std::string(p.peek().text); }
 
     static void parse_scalars(LineParser& p, Node& n) {
         p.next();  // [

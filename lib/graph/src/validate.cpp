@@ -120,7 +120,15 @@ class Checker {
                 used = true;
                 if (writes_tensor(n.kind)) writers.push_back(i);
             }
-            if (!used)
+            // A declared output no node writes would leave its buffer as it started, so no run of the graph
+            // could be judged against it: an error, not a warning (an unused input is harmless).
+            if (!used && x.role == TensorRole::Output)
+                add(Severity::Error, "output-without-writer", -1, x.pos,
+                    fmt::format(
+                        "output '{}' is declared but no AuxStore or reduce node writes it (write it, or "
+                        "remove its declaration)",
+                        x.name));
+            else if (!used)
                 add(Severity::Warning, "unused-tensor", -1, x.pos,
                     fmt::format("{} '{}' is declared but no node uses it", tensor_role_name(x.role), x.name));
             if (writers.size() > 1) {
@@ -192,15 +200,19 @@ class Checker {
     }
 
     void check_problem(const Problem& p) {
+        const auto at = [&](const SourcePos& key) { return ProblemKeys::or_line(key, p.pos); };
         if (p.m <= 0 || p.n <= 0 || p.k <= 0)
-            add(Severity::Error, "problem-shape", -1, p.pos,
+            add(Severity::Error, "problem-shape", -1,
+                at(p.m <= 0   ? p.keys.m
+                   : p.n <= 0 ? p.keys.n
+                              : p.keys.k),
                 fmt::format("m, n and k must be positive, got m={} n={} k={}", p.m, p.n, p.k));
         if (p.tile.m == 0 || p.tile.n == 0 || p.tile.k == 0)
-            add(Severity::Error, "tile-shape", -1, p.pos,
+            add(Severity::Error, "tile-shape", -1, at(p.keys.tile),
                 fmt::format("L1 tile {}x{}x{}: every dimension must be positive", p.tile.m, p.tile.n,
                             p.tile.k));
         if (p.path == WorkspacePath::UB && p.arch != ArchId::Ascend950)
-            add(Severity::Error, "acc-path", -1, p.pos,
+            add(Severity::Error, "acc-path", -1, at(p.keys.path.line > 0 ? p.keys.path : p.keys.arch),
                 fmt::format("path=ub (BasicMatmulTlaUbVisitor) exists only on Ascend950, not on {}",
                             hw::arch_name(p.arch)));
         for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) {
@@ -219,7 +231,7 @@ class Checker {
             if (has_tensor(n.kind)) check_tensor_shape(p, i);
         }
         if (p.compute_length == 0 || p.compute_length % 32 != 0) {
-            add(Severity::Error, "compute-length-multiple", -1, p.pos,
+            add(Severity::Error, "compute-length-multiple", -1, at(p.keys.cl),
                 p.compute_length == 0
                     ? std::string("computeLength 0 must be a positive multiple of 32 (BYTE_PER_C0 elements)")
                     : fmt::format("computeLength {} is not a multiple of 32 (BYTE_PER_C0 elements); try {}",
@@ -229,7 +241,8 @@ class Checker {
         if (p.compute_length > 0) {
             const UbBudget b = ub_budget(p);
             if (!b.fits())
-                add(Severity::Error, "ub-overflow", -1, p.pos, ub_overflow_message(b, p.arch, p.path));
+                add(Severity::Error, "ub-overflow", -1, at(p.keys.cl),
+                    ub_overflow_message(b, p.arch, p.path));
         }
     }
 

@@ -9,7 +9,7 @@
 namespace evg::graph {
 namespace {
 
-constexpr std::array<RuleInfo, 36> kRules = {{
+constexpr std::array<RuleInfo, 37> kRules = {{
     {"root", Severity::Error, "the graph has at least one node; the last node is the root"},
     {"bad-input-index", Severity::Error, "every input edge names an existing node"},
     {"cycle", Severity::Error, "no node depends on itself, directly or through other nodes"},
@@ -31,7 +31,9 @@ constexpr std::array<RuleInfo, 36> kRules = {{
     {"unknown-tensor", Severity::Error, "every tensor a node names is declared"},
     {"tensor-role", Severity::Error, "loads and broadcasts read inputs; stores and reduces write outputs"},
     {"tensor-dtype", Severity::Error, "a node's element type equals its tensor's"},
-    {"unused-tensor", Severity::Warning, "every declared tensor is used by a node"},
+    {"output-without-writer", Severity::Error,
+     "every declared output is written by an AuxStore or reduce node"},
+    {"unused-tensor", Severity::Warning, "every declared input is used by a node"},
     {"multiple-writers", Severity::Warning, "an output tensor is written by one node"},
     {"no-output", Severity::Error, "the root reaches an AuxStore or a reduce node"},
     {"cast-illegal", Severity::Error, "the (source, destination, RoundMode) of a Cast is legal on the arch"},

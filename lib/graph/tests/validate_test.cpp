@@ -338,6 +338,24 @@ TEST(Validate, UnusedTensor_IsAWarning) {
     EXPECT_FALSE(has_errors(all));
 }
 
+TEST(Validate, UnwrittenOutput_IsAnError) {
+    // Output E is declared, no node writes it: no run could fill it, so the graph is refused.
+    const auto all =
+        diagnose(with_base("output E : half[256, 512]\n"
+                           "%0 = AccLoad half\n"
+                           "%1 = AuxLoad half X\n"
+                           "%2 = Compute Add half (%0, %1)\n"
+                           "%3 = AuxStore half D (%2)\n"));
+    expect_one(all, "output-without-writer", Severity::Error, -1, 4,
+               "output 'E' is declared but no AuxStore or reduce node writes it (write it, or remove its "
+               "declaration)");
+    EXPECT_TRUE(of_rule(all, "unused-tensor").empty()) << dump(all);
+    EXPECT_THROW(check(parse_problem(with_base("output E : half[256, 512]\n"
+                                               "%0 = AccLoad half\n"
+                                               "%1 = AuxStore half D (%0)\n"))),
+                 ValidationError);
+}
+
 TEST(Validate, MultipleWriters_IsAWarning) {
     const auto all =
         diagnose(with_base("%0 = AccLoad half\n"

@@ -11,6 +11,7 @@
 #include "evg/hw/instr_pool.hpp"
 #include "evg/hw/machine.hpp"
 #include "evg/hw/name_cache.hpp"
+#include "evg/hw/sync_mutation.hpp"
 
 namespace evg::hw {
 
@@ -31,13 +32,12 @@ Core::Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num
     : machine_(m), index_(index), type_(type), block_(block), sub_(sub), sub_num_(sub_num) {
     const ArchSpec& a = m.arch();
     if (type == CoreType::AIV) {
-        int vid = block * sub_num + sub;
-        name_ = sub_num > 1 ? fmt::format("AIV {} (block {}, sub {})", vid, block, sub)
-                            : fmt::format("AIV {}", vid);
+        const int vid = block * sub_num + sub;
+        name_ = core_name(type, block, sub, sub_num);
         local_[MemKind::UB] =
             std::make_unique<Memory>(MemKind::UB, fmt::format("UB[AIV {}]", vid), a.ub_size, 512);
     } else {
-        name_ = fmt::format("AIC {}", block);
+        name_ = core_name(type, block, sub, sub_num);
         for (MemKind k : {MemKind::L1, MemKind::L0A, MemKind::L0B, MemKind::L0C, MemKind::BT, MemKind::FB})
             local_[k] = std::make_unique<Memory>(k, fmt::format("{}[AIC {}]", mem_name(k), block),
                                                  mem_capacity(a, k), 512);

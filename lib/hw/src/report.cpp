@@ -111,6 +111,16 @@ std::string location_text(const Location& l) {
 }
 }  // namespace
 
+std::string Report::schedule_text() const {
+    if (stats.scheduler != SchedulerKind::adversarial) return {};
+    const auto& c = stats.coverage;
+    return fmt::format(
+        "schedule: adversarial, seed {}, {} step(s); out of order: {} plain over plain, {} plain over set, "
+        "{} "
+        "wait over plain, {} core hand-off(s)\n",
+        stats.seed, stats.steps, c.plain_over_plain, c.plain_over_set, c.wait_over_plain, c.core_handoffs);
+}
+
 std::string Report::text() const {
     std::string out;
     size_t errors = 0, warnings = 0;
@@ -124,15 +134,7 @@ std::string Report::text() const {
         out += "\n";
         for (const auto& l : v.locations) out += "    at " + location_text(l) + "\n";
     }
-    if (stats.scheduler == SchedulerKind::adversarial) {
-        const auto& c = stats.coverage;
-        out += fmt::format(
-            "schedule: adversarial, seed {}, {} step(s); out of order: {} plain over plain, {} plain over "
-            "set, {} "
-            "wait over plain, {} core hand-off(s)\n",
-            stats.seed, stats.steps, c.plain_over_plain, c.plain_over_set, c.wait_over_plain,
-            c.core_handoffs);
-    }
+    out += schedule_text();
     if (violations.empty()) out += "no violations\n";
     for (const auto& m : mutations_unapplied) out += "sync mutation not applied: " + m + "\n";
     return out;

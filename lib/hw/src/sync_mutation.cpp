@@ -208,6 +208,21 @@ std::string to_string(const std::vector<SyncMutation>& plan) {
     return s;
 }
 
+std::string core_name(CoreType type, int block, int sub, int sub_num) {
+    if (type == CoreType::AIC) return fmt::format("AIC {}", block);
+    const int vid = block * sub_num + sub;
+    return sub_num > 1 ? fmt::format("AIV {} (block {}, sub {})", vid, block, sub)
+                       : fmt::format("AIV {}", vid);
+}
+
+std::string core_name(KernelType type, int block_dim, int core_index) {
+    const int aics = aic_count(type, block_dim);
+    if (core_index < aics) return core_name(CoreType::AIC, core_index, 0, 1);
+    const int v = core_index - aics;
+    const int sub_num = type == KernelType::mix_aic_1_2 ? 2 : 1;
+    return core_name(CoreType::AIV, v / sub_num, v % sub_num, sub_num);
+}
+
 std::string core_short_name(KernelType type, int block_dim, int core_index) {
     int aics = aic_count(type, block_dim);
     if (core_index < aics) return fmt::format("AIC{}", core_index);

@@ -3,7 +3,7 @@
 // The implementation rounds with integer shifts on the bit patterns; this reference instead works on exact
 // values in double / long double arithmetic: it finds the two representable neighbours lo <= |x| < hi of the
 // destination format (frexp + floor on a power-of-two scaled value, all exact), then picks one by the mode.
-// Overflow follows the mode rules of docs/hardware-model.md §7 / the brief. Decoders use ldexp, not the
+// Overflow follows the mode rules of docs/hardware-model.md §7. Decoders use ldexp, not the
 // implementation's table.
 #pragma once
 #include <cfloat>

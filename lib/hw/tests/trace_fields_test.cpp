@@ -202,5 +202,24 @@ TEST(CoreShortName, PerLaunchShape) {
     EXPECT_EQ(names, (std::vector<std::string>{"AIC0", "AIV0.0", "AIV0.1"}));
 }
 
+// core_name of a launch-wide index is the name the launched core has (what every Location names), for each
+// launch shape.
+TEST(CoreName, IsTheNameOfTheLaunchedCore) {
+    for (const auto& [type, block_dim] :
+         {std::pair{KernelType::mix_aic_1_2, 2}, std::pair{KernelType::aiv_only, 3},
+          std::pair{KernelType::aic_only, 2}}) {
+        std::vector<std::pair<int, std::string>> seen;
+        std::mutex mu;
+        Device dev;
+        dev.launch(block_dim, type, [&] {
+            std::lock_guard lk(mu);
+            seen.emplace_back(current_core().index(), current_core().name());
+        });
+        ASSERT_FALSE(seen.empty());
+        for (const auto& [index, name] : seen) EXPECT_EQ(core_name(type, block_dim, index), name) << index;
+    }
+    EXPECT_EQ(core_name(KernelType::mix_aic_1_2, 2, 5), "AIV 3 (block 1, sub 1)");
+}
+
 }  // namespace
 }  // namespace evg::hw::testing

@@ -1,4 +1,4 @@
-// Issue 11, bounded memory per instruction: a trace record is fixed-size; without the trace, a long kernel
+// Bounded memory per instruction: a trace record is fixed-size; without the trace, a long kernel
 // keeps a bounded number of instruction descriptions; and the report is the same whether the trace is kept
 // or not, and however often the machine drops descriptions its checkers no longer name.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The comparison rules of compare.hpp: exact-friendliness, the summation bound, the Silu/Sigmoid overflow
-// domain (moved here from props/src/checks.cpp). The sentinel scan and compare_outputs / compare_runs are in
+// domain. The sentinel scan and compare_outputs / compare_runs are in
 // outputs.cpp.
 #include <fmt/format.h>
 

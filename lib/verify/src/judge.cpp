@@ -31,7 +31,7 @@ Verdict judge_report(const hw::Report& report, const hw::Trace& trace) {
         std::string text;
         for (const FlagImbalance& f : flags) {
             if (!text.empty()) text += '\n';
-            text += to_string(f);
+            text += to_string(f, report.kernel_type, report.block_dim);
         }
         v.add(Tag::flag_balance, text);
     }

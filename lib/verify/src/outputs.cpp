@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "evg/oracle/compare.hpp"
 #include "evg/oracle/tolerance.hpp"
@@ -134,6 +135,23 @@ std::string describe_ranges(const std::string& tensor, const std::vector<Element
     return out;
 }
 
+// The NaN and infinite elements among a float tensor's rows x cols (integers have neither).
+void count_special_values(const graph::Tensor& t, const std::vector<uint8_t>& bytes, OutputCheck& check) {
+    if (!hw::dtype_is_float(t.element)) return;
+    const oracle::HostTensor h = host(t.element, bytes);
+    const oracle::Region r = region(t);
+    for (int64_t row = 0; row < r.rows; ++row)
+        for (int64_t col = 0; col < r.cols; ++col) {
+            const auto i = static_cast<std::size_t>(row * r.row_stride + col);
+            if (i >= h.size()) return;
+            const auto v = static_cast<double>(h.value(i));
+            if (std::isnan(v))
+                ++check.nan;
+            else if (std::isinf(v))
+                ++check.inf;
+        }
+}
+
 void compare_outputs(const graph::Problem& p, const graph::ModelRun& run, const oracle::OracleResult& golden,
                      bool exact, bool sentinel, Verdict& out) {
     const std::vector<bool> overflowed = overflow_domain_nodes(p, golden);
@@ -155,6 +173,7 @@ void compare_outputs(const graph::Problem& p, const graph::ModelRun& run, const 
         const std::vector<uint8_t> got =
             sentinel && is_store(p, w) ? scan_sentinel(*t, it->second, want, w, "", out, &check.unwritten)
                                        : it->second;
+        count_special_values(*t, got, check);
         if (depends_on(p.graph, w, overflowed)) {
             ++out.not_compared;
             check.mode = "not compared";

@@ -36,9 +36,9 @@ std::vector<FlagImbalance> unbalanced_flags(const hw::Report& report) {
     return out;
 }
 
-std::string to_string(const FlagImbalance& f) {
-    return fmt::format("core{} {}({}): {} sets, {} waits", f.core, hw::event_name(f.event), f.id, f.sets,
-                       f.waits);
+std::string to_string(const FlagImbalance& f, hw::KernelType type, int block_dim) {
+    return fmt::format("{} {}({}): {} sets, {} waits", hw::core_name(type, block_dim, f.core),
+                       hw::event_name(f.event), f.id, f.sets, f.waits);
 }
 
 std::vector<std::string> events_used(const hw::Trace& trace) {

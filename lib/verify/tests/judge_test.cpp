@@ -154,7 +154,11 @@ TEST(Judge, AnExtraSetFlagIsAFlagImbalanceOfThatCoreEventAndId) {
     r.trace.push_back(set);
     const Verdict v = j.judge_run(r);
     EXPECT_EQ(tags(v), std::vector<Tag>{Tag::flag_balance}) << v.text();
-    EXPECT_EQ(v.findings[0].message, "core2 V_MTE3(5): 1 sets, 0 waits");
+    // Core 2 of a mix launch is the first AIV, named as every other location of the report names it.
+    EXPECT_EQ(r.report.kernel_type, hw::KernelType::mix_aic_1_2);
+    EXPECT_EQ(v.findings[0].message,
+              hw::core_name(r.report.kernel_type, r.report.block_dim, 2) + " V_MTE3(5): 1 sets, 0 waits");
+    EXPECT_EQ(v.findings[0].message.rfind("AIV 0 (block 0, sub 0) ", 0), 0u) << v.findings[0].message;
 }
 
 TEST(Judge, AnErrorFromACheckerIsAViolationWithItsKindAndAWarningIsNot) {

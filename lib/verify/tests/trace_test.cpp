@@ -28,9 +28,10 @@ TEST(Trace, FlagsBalancePerCoreEventAndId) {
     };
     const std::vector<FlagImbalance> bad = unbalanced_flags(t);
     ASSERT_EQ(bad.size(), 3u);
-    EXPECT_EQ(to_string(bad[0]), "core0 MTE2_V(2): 1 sets, 0 waits");
-    EXPECT_EQ(to_string(bad[1]), "core0 MTE2_V(3): 0 sets, 1 waits");
-    EXPECT_EQ(to_string(bad[2]), "core1 V_MTE3(1): 1 sets, 0 waits");
+    // Cores are named as the report names them: an AIV-only launch of 2 has AIV 0 and AIV 1.
+    EXPECT_EQ(to_string(bad[0], hw::KernelType::aiv_only, 2), "AIV 0 MTE2_V(2): 1 sets, 0 waits");
+    EXPECT_EQ(to_string(bad[1], hw::KernelType::aiv_only, 2), "AIV 0 MTE2_V(3): 0 sets, 1 waits");
+    EXPECT_EQ(to_string(bad[2], hw::KernelType::aiv_only, 2), "AIV 1 V_MTE3(1): 1 sets, 0 waits");
     t.push_back(sync(InstrKind::wait_flag, 1, HardEvent::V_MTE3, 1));
     EXPECT_EQ(unbalanced_flags(t).size(), 2u);
 }

@@ -111,6 +111,8 @@ TEST(EvgcheckCli, BadOptionsNameTheOption) {
          "evgcheck run: unknown option '--mm'; did you mean '--m'? (see evgcheck run --help)"},
         {"run " + add + " --m abc", "evgcheck run: option --m: expected an integer, found 'abc'"},
         {"run " + add + " --m 0", "evgcheck run: option --m: 0 is out of range [1, 65536]"},
+        {"run " + add + " --m 99999999999999999999",
+         "evgcheck run: option --m: 99999999999999999999 is out of range [1, 65536]"},
         {"run " + add + " --m", "evgcheck run: option --m needs a value (M)"},
         {"run " + add + " --m 4 --m 5", "evgcheck run: option --m is given twice"},
         {"run " + add + " --compute-length 33",
@@ -162,7 +164,171 @@ TEST(EvgcheckCli, MalformedTextGetsFileLineColumn) {
     const std::string bin = write_file("binary.evg", std::string("\x01\xff\x00garbage\n", 11));
     const Result r = evgcheck("emit " + bin);
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err.rfind(bin + ":1:1: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err, bin + ":1:1: unexpected character byte 0x01 (a control character)\n") << r.err;
+}
+
+// A NUL or a byte >= 0x80 in the file is shown by its value: the message is whole and prints no raw byte.
+TEST(EvgcheckCli, NulAndNonAsciiBytesArePrintedEscaped) {
+    const std::string nul =
+        write_file("nul.evg", std::string("output D : float[4, 8]\n%0 = AccLoad float \0 x\n", 46));
+    Result r = evgcheck("emit " + nul);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, nul + ":2:20: unexpected character byte 0x00 (NUL)\n") << r.err;
+    const std::string ff =
+        write_file("ff.evg", "output D : float[4, 8]\n%0 = AccLoad float\n%1 = AuxStore float D \xff\n");
+    r = evgcheck("emit " + ff);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, ff + ":3:23: unexpected character byte 0xFF (not ASCII; the format is ASCII text)\n")
+        << r.err;
+    for (const char c : r.err) EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << "raw byte in " << r.err;
+}
+
+// A reduce's functor is suggested among the reduce functors, and a scalar written without brackets gets the
+// bracketed spelling.
+TEST(EvgcheckCli, FunctorAndScalarMistakesGetTheRightHint) {
+    const std::string sum = write_file("sum.evg",
+                                       "output D : float[4, 1]\n"
+                                       "%0 = AccLoad float\n"
+                                       "%1 = RowReduce Sum float D (%0)\n");
+    Result r = evgcheck("emit " + sum);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err,
+              sum +
+                  ":3:16: unknown functor 'Sum' for RowReduce; did you mean 'Add'? (a reduce sums with "
+                  "Add) (a reduce takes Add, Max, Min)\n")
+        << r.err;
+    EXPECT_EQ(r.err.find("Sub"), std::string::npos) << r.err;
+    const std::string mx = write_file("mx.evg",
+                                      "output D : float[4, 1]\n"
+                                      "%0 = AccLoad float\n"
+                                      "%1 = RowReduce Mx float D (%0)\n");
+    r = evgcheck("emit " + mx);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("unknown functor 'Mx' for RowReduce; did you mean 'Max'?"), std::string::npos)
+        << r.err;
+    const std::string leaky = write_file("leaky.evg",
+                                         "output D : float[4, 8]\n"
+                                         "%0 = AccLoad float\n"
+                                         "%1 = Compute LeakyRelu float 0.1 (%0)\n"
+                                         "%2 = AuxStore float D (%1)\n");
+    r = evgcheck("emit " + leaky);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, leaky +
+                         ":3:30: a scalar goes in brackets after the element type: write 'LeakyRelu float "
+                         "[0.1]'\n")
+        << r.err;
+}
+
+// A message about a value of the problem line points at that value's key, not at the line's start.
+TEST(EvgcheckCli, ProblemLineErrorsPointAtTheirKey) {
+    const std::string line = "problem arch=AtlasA2 m=4 n=8 k=16 a=half b=half c=float cl=65536";
+    const std::string f = write_file("cl_key.evg", line +
+                                                       "\noutput D : float[4, 8]\n"
+                                                       "%0 = AccLoad float\n"
+                                                       "%1 = AuxStore float D (%0)\n");
+    const Result r = evgcheck("emit " + f);
+    EXPECT_EQ(r.code, 2);
+    const std::string col = std::to_string(line.find(" cl=") + 2);
+    EXPECT_EQ(r.err.rfind(f + ":1:" + col + ": error [ub-overflow] computeLength 65536 needs ", 0), 0u)
+        << r.err;
+}
+
+// Option values are matched without regard to case, for every option with named values.
+TEST(EvgcheckCli, OptionValuesIgnoreCase) {
+    const std::string f = write_file("case.evg",
+                                     "output D : float[4, 8]\n"
+                                     "%0 = AccLoad float\n"
+                                     "%1 = AuxStore float D (%0)\n");
+    for (const std::string& opts : {std::string("--compute-length MAX"), std::string("--arch ATLASA2"),
+                                    std::string("--arch ascend950 --path UB"), std::string("--path Gm")}) {
+        const Result r = evgcheck("emit " + f + " " + opts);
+        EXPECT_EQ(r.code, 0) << opts << ": " << r.err;
+    }
+    const Result r = evgcheck("run " + f + " --data SPECIAL");
+    EXPECT_EQ(r.code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("special values"), std::string::npos) << r.out;
+}
+
+// --version, and - for standard input (messages name it <stdin>).
+TEST(EvgcheckCli, VersionAndStandardInput) {
+    Result r = evgcheck("--version");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_TRUE(std::regex_match(r.out, std::regex("evgcheck [0-9]+\\.[0-9]+\\.[0-9]+\n"))) << r.out;
+    const std::string file = example("add_relu.evg");
+    const Result direct = evgcheck("emit " + file);
+    ASSERT_EQ(direct.code, 0) << direct.err;
+    r = shell("cat " + file + " | " + std::string(EVGCHECK_BINARY) + " emit -");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, direct.out);
+    r = shell("printf '%%0 = AccLod float\\n' | " + std::string(EVGCHECK_BINARY) + " emit -");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.rfind("<stdin>:1:6: unknown node kind 'AccLod'", 0), 0u) << r.err;
+}
+
+// NaN and infinity in an output are counted per output in the text and the JSON, and named on the result
+// line, even when the comparison passes (the oracle expects them).
+TEST(EvgcheckRun, NanAndInfinityInOutputsAreCountedAndSaid) {
+    const std::string f = write_file("nan.evg",
+                                     "problem arch=AtlasA2 m=4 n=8 k=16 a=half b=half c=float cl=64\n"
+                                     "output D : float[4, 8]\n"
+                                     "output E : float[4, 8]\n"
+                                     "%0 = AccLoad float\n"
+                                     "%1 = Compute Adds float [inf] (%0)\n"
+                                     "%2 = AuxStore float E (%1)\n"
+                                     "%3 = Compute Muls float [nan] (%2)\n"
+                                     "%4 = AuxStore float D (%3)\n");
+    const fs::path json = scratch() / "nan.json";
+    const Result r = evgcheck("run " + f + " --json " + json.string());
+    EXPECT_EQ(r.code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("; 32 NaN, 0 infinite\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("; 0 NaN, 32 infinite\n"), std::string::npos) << r.out;
+    EXPECT_TRUE(r.out.ends_with("result: PASS (D 32 NaN, 0 infinite; E 0 NaN, 32 infinite)\n")) << r.out;
+    const std::string j = slurp(json);
+    EXPECT_NE(j.find("\"nan\": 32"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"inf\": 32"), std::string::npos) << j;
+    // Finite outputs: the counts are zero and the result line says PASS alone.
+    const Result finite = evgcheck("run " + example("add_relu.evg"));
+    EXPECT_NE(finite.out.find("; 0 NaN, 0 infinite\n"), std::string::npos) << finite.out;
+    EXPECT_TRUE(finite.out.ends_with("result: PASS\n")) << finite.out;
+}
+
+// Under --data special, A and B are integers: the reason for a loose comparison does not claim real-valued
+// GEMM data.
+TEST(EvgcheckRun, SpecialDataReasonDoesNotCallIntegerGemmDataReal) {
+    const Result r = evgcheck("run " + example("add_relu.evg") + " --data special");
+    EXPECT_NE(r.out.find("data: integers in [-"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("real-valued"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the data is not exact-friendly"), std::string::npos) << r.out;
+}
+
+// The adversarial scheduler's statistics are in the text output, as they are in the JSON.
+TEST(EvgcheckRun, AdversarialScheduleStatisticsArePrinted) {
+    const std::string f = write_file("adv.evg",
+                                     "output D : float[4, 8]\n"
+                                     "%0 = AccLoad float\n"
+                                     "%1 = AuxStore float D (%0)\n");
+    const Result r = evgcheck("run " + f + " --scheduler-seed 3");
+    EXPECT_EQ(r.code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("schedule: adversarial, seed 3, "), std::string::npos) << r.out;
+    const Result in_order = evgcheck("run " + f);
+    EXPECT_EQ(in_order.out.find("schedule: adversarial"), std::string::npos) << in_order.out;
+}
+
+// An output file's folder must exist: it is never created.
+TEST(EvgcheckCli, AMissingFolderForAnOutputFileIsRefusedNotCreated) {
+    const fs::path missing = scratch() / "no_such_folder";
+    fs::remove_all(missing);
+    for (const char* option : {"--json", "--timeline"}) {
+        const std::string path = (missing / (std::string(option) == "--json" ? "r.json" : "t.html")).string();
+        const Result r = evgcheck("run " + example("add_relu.evg") + " " + option + " " + path);
+        EXPECT_EQ(r.code, 2) << option;
+        EXPECT_EQ(r.out, "");
+        EXPECT_NE(r.err.find("cannot write '" + path + "': the folder '" + missing.string() +
+                             "' does not exist (create it first)"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_FALSE(fs::exists(missing)) << option << " created " << missing;
+    }
 }
 
 TEST(EvgcheckCli, BrokenRulesAreDiagnosticsWithTheirPosition) {
@@ -197,6 +363,28 @@ TEST(EvgcheckCli, BrokenRulesAreDiagnosticsWithTheirPosition) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err.rfind(bf16 + ":1:1: error [ub-overflow] computeLength 65536 needs ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("(the largest computeLength that fits is 15872)\n"), std::string::npos) << r.err;
+}
+
+// A declared output no node writes is refused before anything runs, with its rule and line: no run, JSON or
+// exit code can report PASS for an output that was never written.
+TEST(EvgcheckRun, AnOutputNoNodeWritesIsRefusedNotPassed) {
+    const std::string f = write_file("unwritten.evg",
+                                     "problem arch=AtlasA2 m=4 n=8 k=16 a=half b=half c=float cl=64\n"
+                                     "output D : float[4, 8]\n"
+                                     "output E : float[4, 8]\n"
+                                     "%0 = AccLoad float\n"
+                                     "%1 = AuxStore float D (%0)\n");
+    const fs::path json = scratch() / "unwritten.json";
+    fs::remove(json);
+    const Result r = evgcheck("run " + f + " --json " + json.string());
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(
+        r.err.find(f + ":3:1: error [output-without-writer] output 'E' is declared but no AuxStore or reduce "
+                       "node writes it"),
+        std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("PASS"), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(json)) << "a refused graph wrote a JSON report";
 }
 
 TEST(EvgcheckCli, EmitPrintsTheExamplesAsCpp) {
@@ -239,7 +427,10 @@ TEST(EvgcheckCli, FileShapesOutOfTheOptionsRangeAreRefused) {
                                      "%0 = AccLoad float\n%1 = AuxStore float D (%0)\n");
     Result r = evgcheck("run " + f);
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err, f + ":2:1: m=70000 is out of range [1, 65536] (the range of --m)\n");
+    // At the m= key of the problem line (line 2).
+    const std::string line = "problem arch=AtlasA2 m=70000 n=8 k=16 a=half b=half c=float cl=64";
+    EXPECT_EQ(r.err, f + ":2:" + std::to_string(line.find(" m=") + 2) +
+                         ": m=70000 is out of range [1, 65536] (the range of --m)\n");
     // The option overrides the file's value, and is itself in range: the run goes on.
     r = evgcheck("run " + f + " --m 4");
     EXPECT_EQ(r.code, 0) << r.err;
@@ -395,6 +586,39 @@ TEST(EvgcheckCheck, TheTimeBudgetStopsASlowProperty) {
         << r.err;
 }
 
+// The text between two marker lines of a property failure report.
+std::string section(const std::string& text, const std::string& from, const std::string& to) {
+    const size_t a = text.find(from);
+    if (a == std::string::npos) return {};
+    const size_t b = text.find(to, a + from.size());
+    return text.substr(a + from.size(), b == std::string::npos ? std::string::npos : b - a - from.size());
+}
+
+// `check --planted`: with upstream's missing RowBroadcast barrier switched on, the oracle property fails on
+// the real property binary, the case is shrunk, and both printed replay lines (the property's and evgcheck's)
+// run as printed from another folder and fail with the same minimal graph.
+TEST(EvgcheckCheck, PlantedHazardFailsShrinksAndItsReplayLinesReplay) {
+    const Result r = evgcheck(
+        "check --planted row_broadcast_no_barrier --cases 400 --seed 1001 --jobs 1 "
+        "--filter 'Props.ModelMatchesOracleAndCheckersAreClean'");
+    ASSERT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("FAILED Props.ModelMatchesOracleAndCheckersAreClean"), std::string::npos) << r.out;
+    const std::string graph = section(r.out, "--- graph ---\n", "--- C++ ---");
+    ASSERT_FALSE(graph.empty()) << r.out;
+    EXPECT_NE(graph.find("RowBroadcast"), std::string::npos) << graph;
+    EXPECT_NE(r.out.find("race"), std::string::npos) << r.out;
+    const std::string property_line = section(r.out, "--- replay ---\n", "\n");
+    const std::string check_line = section(r.out, "\nreplay: ", "\n");
+    ASSERT_FALSE(property_line.empty()) << r.out;
+    ASSERT_FALSE(check_line.empty()) << r.out;
+    for (const std::string& line : {property_line, check_line}) {
+        EXPECT_NE(line.find("EVG_PROPS_PLANTED=row_broadcast_no_barrier"), std::string::npos) << line;
+        const Result again = shell("cd / && " + line);
+        EXPECT_NE(again.code, 0) << line << "\n" << again.out;
+        EXPECT_EQ(section(again.out, "--- graph ---\n", "--- C++ ---"), graph) << line << "\n" << again.out;
+    }
+}
+
 TEST(EvgcheckCheck, ListsAndRejectsAMissingBinary) {
     Result r = evgcheck("check --binary " + fake_props() + " --list");
     EXPECT_EQ(r.code, 0);
@@ -428,8 +652,8 @@ TEST(EvgcheckRun, OptionsOverrideTheProblemLineAndJsonIsWritten) {
                           0),
               0u)
         << r.out;
-    EXPECT_NE(r.out.find("D: equal (no transcendental functor and no order-dependent sum feeds it)\n"
-                         "  all 2145 elements match (bit-exact), max 0 ULP\n"),
+    EXPECT_NE(r.out.find("D: equal (no transcendental functor and no order-dependent sum feeds it); 0 NaN, 0 "
+                         "infinite\n  all 2145 elements match (bit-exact), max 0 ULP\n"),
               std::string::npos)
         << r.out;
     const std::string j = slurp(json);
@@ -446,7 +670,9 @@ TEST(EvgcheckRun, TheUbPathOnAtlasA2IsRejectedAtTheProblemLine) {
                                      "%1 = AuxStore float D (%0)\n");
     const Result r = evgcheck("run " + f);
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err.rfind(f + ":1:1: error [", 0), 0u) << r.err;
+    // At the path= key of the problem line.
+    const std::string line = "problem arch=AtlasA2 m=4 n=8 k=16 a=half b=half c=float cl=64 path=ub";
+    EXPECT_EQ(r.err.rfind(f + ":1:" + std::to_string(line.find("path=") + 1) + ": error [", 0), 0u) << r.err;
 }
 
 // --timeline: the cycle model's summary is printed with the run and under "cycles" in --json, the timeline

@@ -20,9 +20,9 @@ for d in out/findings/*/; do
   [ -s "$d/input" ] || fail "$d has no input"
   cmd=$(cat "$d/replay.txt")
   sig=$(cat "$d/signature.txt")
-  # The replay command works as printed (from this folder), and fails on the finding: the replay program for
-  # the EVG-FINDING, the sanitizer build's fuzz binary for the heap overflow.
-  if bash -c "$cmd" >"$d/replayed.log" 2>&1; then fail "replay '$cmd' passed"; fi
+  # The replay command works as printed from any folder (here: /), and fails on the finding: the replay
+  # program for the EVG-FINDING, the sanitizer build's fuzz binary for the heap overflow.
+  if (cd / && bash -c "$cmd") >"$d/replayed.log" 2>&1; then fail "replay '$cmd' passed"; fi
   case "$sig" in
     planted:*) grep -q "EVG-FINDING: $sig" "$d/replayed.log" || fail "replay of $d does not print the finding";;
     *) grep -q "ERROR: AddressSanitizer: heap-buffer-overflow" "$d/replayed.log" || fail "replay of $d does not report the overflow";;

@@ -33,6 +33,13 @@ struct CaseResult {
     uint32_t tiles = 0;
     std::vector<std::string> events_used;  // e.g. "MTE2_V", "V_MTE2", ... (distinct HardEvents of the trace)
     std::map<std::string, uint64_t> violations;  // kind -> count
+    // NaN and infinite elements of each output the judge compared (verify::OutputCheck), in graph order: a
+    // PASS over NaN is right when the oracle expects NaN, and the report says so.
+    struct OutputValues {
+        std::string tensor;
+        uint64_t nan = 0, inf = 0;
+    };
+    std::vector<OutputValues> outputs;
     std::string replay;      // one command: "build/release/tools/evgcheck conformance --filter '<id>'"
     std::string graph_text;  // the problem in lib/graph's text format (for failing-case listings)
     double seconds = 0;

@@ -65,7 +65,12 @@ CaseResult judge_hazard(Measurement m, const std::string& expected);
 // A case that is not applicable on its (arch, dtype, path) with the rule that excludes it.
 CaseResult not_applicable(const CaseSpec& spec, const std::string& rule);
 
-// The replay command of an id.
+// The replay command of an id: `<binary> conformance --filter '<id>' --out <out_root>/<id as a folder name>`,
+// every path absolute, so that it runs as printed from any folder and writes a report of its own instead of
+// replacing the full one. Without arguments: this build's evgcheck and <build>/conformance/replays.
 std::string replay_command(const std::string& id);
+std::string replay_command(const std::string& id, const std::string& binary, const std::string& out_root);
+// A word a POSIX shell reads back as itself (quoted when it has to be).
+std::string shell_quote(const std::string& word);
 
 }  // namespace evg::conformance

@@ -78,7 +78,7 @@ constexpr Format kHalf{5, 10};
 constexpr Format kBf16{8, 7};
 constexpr Format kFloat{8, 23};
 
-// Result of a finite value too large for the format, per mode (docs/hardware-model.md §7 and the brief):
+// Result of a finite value too large for the format, per mode (docs/hardware-model.md §7):
 // RINT/ROUND/NONE -> Inf; TRUNC -> max finite; FLOOR -> +max / -Inf; CEIL -> +Inf / -max;
 // ODD -> max finite (round-to-odd never produces the even Inf encoding: truncation gives max, whose LSB is
 // 1).

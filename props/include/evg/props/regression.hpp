@@ -20,7 +20,8 @@ Case case_from_text(std::string_view text);
 std::string property_from_text(std::string_view text);
 
 Case load_case(const std::filesystem::path& file);
-// Writes <dir>/<property>-<hash of the text>.evg (property '/' -> '_'); returns the path.
+// Writes <dir>/<property>-<hash of the text>.evg (property '/' -> '_'); returns the path. With
+// EVG_PROPS_PLANTED set, the file ends with a `# found with: <hazards>` line.
 std::filesystem::path save_case(const Case& c, const std::string& property, const std::filesystem::path& dir);
 
 // The report of a minimal failing case: why it failed, the case summary, the graph text, the C++ from

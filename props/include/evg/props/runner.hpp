@@ -47,7 +47,8 @@ struct RunConfig {
     // replay line; saved elsewhere (the build folder, the default) the seed's replay line and the file's
     // path.
     std::optional<std::filesystem::path> regression_dir;
-    std::string replay_binary;  // shown in the replay command
+    // The binary of the replay command (default: this process's executable by its absolute path).
+    std::string replay_binary;
     std::string
         replay_filter;  // its --gtest_filter when nothing is saved (default: the name, '/' -> '.', '*')
     GenConfig gen;

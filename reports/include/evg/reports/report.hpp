@@ -58,6 +58,7 @@ struct Cell {
     double worst_ulp = 0;
     uint32_t ub_peak = 0, ub_predicted = 0;  // the largest of the cell's cases
     double instr_per_tile = 0;               // the largest of the cell's cases
+    uint64_t nan = 0, inf = 0;               // NaN and infinite output elements over the cell's cases
     std::vector<std::string> events_used;    // the union, sorted
     std::vector<std::string> case_ids;
 

@@ -27,9 +27,11 @@ struct TimelineInput {
 
 void write_timeline_json(std::ostream& out, const TimelineInput& in);
 
-// The page draws at most this many instructions (the earliest ones) and says so when it cut; the JSON keeps
-// every instruction.
+// The page draws at most `max_slices` instructions. A larger run is cut by time, never by trace order: the
+// page shows the window [0, T) of cycles, with every instruction of every core that starts before T (clipped
+// at T), T being the latest cycle for which that is at most max_slices; the page says which window it shows.
+// The JSON keeps every instruction.
 inline constexpr size_t kHtmlMaxSlices = 200000;
-void write_timeline_html(std::ostream& out, const TimelineInput& in);
+void write_timeline_html(std::ostream& out, const TimelineInput& in, size_t max_slices = kHtmlMaxSlices);
 
 }  // namespace evg::reports

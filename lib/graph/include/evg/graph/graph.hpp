@@ -130,6 +130,17 @@ constexpr TileShape default_tile(ArchId arch) {
     return arch == ArchId::Ascend950 ? TileShape{256, 256, 128} : TileShape{128, 256, 256};
 }
 
+// Where each key of a `problem` line was written (line 0: not written there, e.g. set by a command-line
+// option), so that a message about a value points at the value's key.
+struct ProblemKeys {
+    SourcePos arch, m, n, k, a, b, c, cl, path, tile;
+    friend bool operator==(const ProblemKeys&, const ProblemKeys&) = default;
+    // The key's position, or `line` (the problem line) when the key was not written.
+    static SourcePos or_line(const SourcePos& key, const SourcePos& line) {
+        return key.line > 0 ? key : line;
+    }
+};
+
 struct Problem {
     Graph graph;
     int64_t m = 0, n = 0, k = 0;
@@ -139,6 +150,7 @@ struct Problem {
     WorkspacePath path = WorkspacePath::GM;
     TileShape tile = default_tile(ArchId::AtlasA2);  // set with default_tile(arch) for other archs
     SourcePos pos;                                   // of the `problem` line
+    ProblemKeys keys;                                // of its keys
     friend bool operator==(const Problem&, const Problem&) = default;
 };
 

@@ -1,4 +1,6 @@
-// The text form of graphs and problems: line-based SSA, `#` comments, canonical when printed.
+// The text form of graphs and problems: line-based SSA, `#` comments, canonical when printed. The full
+// description (grammar, every node kind and functor, the one-root rule, every validation rule, examples) is
+// docs/graph-format.md; below is the summary.
 //
 //   # D = cast<half>(relu(C + X))
 //   problem arch=AtlasA2 m=256 n=512 k=1024 a=half b=half c=float cl=4096 path=gm tile=128x256x256

@@ -1,7 +1,7 @@
 // Instructions are recycled per thread: an executed one goes back to a small pool with the storage of its
 // access list and op name kept, and the next instruction issued on the thread reuses it. A launch issues up
-// to millions of instructions, and each used to allocate the Instr, its access list (growing 1, 2, 4) and
-// often its name.
+// to millions of instructions; reuse spares each of them the allocation of the Instr, its access list
+// (growing 1, 2, 4) and often its name.
 #pragma once
 #include <memory>
 

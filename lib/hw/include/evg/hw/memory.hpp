@@ -14,7 +14,7 @@ class RaceShadow;
 
 // memmove(dst, src, bytes). A large copy between disjoint ranges goes as several interleaved streams of cache
 // lines: one stream of a copy from far memory waits on one miss after another, several keep more misses in
-// flight (the model's tile copies, issue 11 target (d)).
+// flight (the model's tile copies).
 void move_bytes(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 
 class Memory {

@@ -120,6 +120,8 @@ struct Report {
     const Violation* first(ViolationKind k) const;
     std::string text() const;
     std::string json() const;
+    // The adversarial scheduler's line of text() (its seed, steps and what it reordered); empty in order.
+    std::string schedule_text() const;
 };
 
 }  // namespace evg::hw

@@ -69,6 +69,10 @@ std::string to_string(const std::vector<SyncMutation>& plan);
 
 // The short core name of a launch-wide core index ("AIV0.1"), given the launch shape.
 std::string core_short_name(KernelType type, int block_dim, int core_index);
+// The name reports give the core (Core::name, Location::core_name): "AIV 3 (block 1, sub 1)", "AIC 0".
+std::string core_name(KernelType type, int block_dim, int core_index);
+// The same from the core's place in its block (sub_num: AIVs per block).
+std::string core_name(CoreType type, int block, int sub, int sub_num);
 
 // Every mutation point x operator that applies to a run, from its trace (TraceEntry::sync_index, stream,
 // matched): drop/dup/re-number/re-direct/move of each set and wait, drop of each barrier, spurious barrier

@@ -39,7 +39,7 @@ struct TraceAccess {
 
 // A record of every issued instruction, kept for reports, tests, the sync fuzzers and the schedule explorer.
 // Sync instructions carry their event, id, mode and flag as fields: nothing downstream parses `op`. Fixed
-// size and no heap member (issue 11: a long kernel's trace costs one record per instruction, nothing more);
+// size and no heap member (a long kernel's trace costs one record per instruction, nothing more);
 // ids are 32 bits, so a launch that keeps its trace is limited to 2^32 - 1 instructions (Machine refuses a
 // larger Config::max_instructions).
 struct TraceEntry {
@@ -73,7 +73,9 @@ struct TraceEntry {
     Site site() const { return interned_site(op_site); }
     void set_op(std::string_view op, Site site = {}) { op_site = intern_op_site(op, site); }
 };
-static_assert(sizeof(TraceEntry) <= 48, "issue 11: at most 48 bytes per traced instruction");
+static_assert(
+    sizeof(TraceEntry) <= 48,
+    "a TraceEntry is at most 48 bytes: a long kernel's trace costs one small record per instruction");
 
 // The records of a launch, in issue order (entry i has id i + 1), with their accesses. Entries are stored in
 // fixed chunks: growing never copies what is already there, so a trace of n instructions peaks at n records,

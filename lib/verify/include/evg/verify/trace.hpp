@@ -7,6 +7,7 @@
 
 #include "evg/hw/instruction.hpp"
 #include "evg/hw/report.hpp"
+#include "evg/hw/sync_mutation.hpp"
 
 namespace evg::verify {
 
@@ -25,7 +26,9 @@ std::vector<FlagImbalance> unbalanced_flags(const hw::Trace& trace);
 // The same from a report's issue counts (hw::LaunchStats::flag_calls), for a run that kept no trace.
 std::vector<FlagImbalance> unbalanced_flags(const hw::Report& report);
 // "core3 MTE2_V(0): 2 sets, 1 waits"
-std::string to_string(const FlagImbalance& f);
+// "AIV 0 (block 0, sub 0) V_MTE3(5): 1 sets, 0 waits": the core named as the report names it
+// (hw::core_name), given the launch's shape.
+std::string to_string(const FlagImbalance& f, hw::KernelType type, int block_dim);
 
 // The HardEvents some SetFlag or WaitFlag of the trace uses, by name ("MTE2_V", ...), sorted by name.
 std::vector<std::string> events_used(const hw::Trace& trace);

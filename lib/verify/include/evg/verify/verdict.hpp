@@ -43,7 +43,10 @@ struct OutputCheck {
     std::string summary;  // "all 2145 elements match (bit-exact), max 0 ULP", or the mismatch lines
     uint64_t compared = 0, mismatches = 0, max_ulp = 0;
     uint64_t unwritten = 0;  // elements never written (compared as if right; see unwritten_output)
-    bool ok = true;          // no finding about this output
+    // NaN and infinite elements of the model's output (the tensor's rows x cols, not its padding), whether
+    // or not the oracle expects them: a comparison that passes says nothing of how many there were.
+    uint64_t nan = 0, inf = 0;
+    bool ok = true;  // no finding about this output
 };
 
 struct Verdict {
