@@ -111,7 +111,7 @@ void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, c
     for (const SetDesc& s : sources) u.ops[s.at.agent] = s;
 }
 
-bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site,
+bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site,
                                const std::string& op) {
     auto fail = [&](std::string msg, Severity sev = Severity::error) {
         c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev);
@@ -133,10 +133,16 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Sit
                                 op, pipe_name(p), mode));
     if (p != Pipe::S && !c.owns(p))
         return fail(fmt::format("{}: {} has no pipe {}", op, c.name(), pipe_name(p)));
-    int max_flag = (mode == 4 && c.type() == CoreType::AIC) ? 31 : 15;
-    if (flag > max_flag)
-        return fail(fmt::format("{}: flag id {} is above {}; the hardware keeps only the low bits", op, flag,
-                                max_flag));
+    // 16 flags per core (an AIC's mode-4 flags: 32); the hardware keeps the low bits of the id.
+    const int max_flag = (mode == 4 && c.type() == CoreType::AIC) ? 31 : 15;
+    if (flag > max_flag) {
+        const auto hw_flag = static_cast<uint16_t>(flag & max_flag);
+        fail(
+            fmt::format("{}: flag id {} is above {}; the hardware keeps only the low {} bits of the id: this "
+                        "is flag {}, and pairs with the cross-core calls of flag {}",
+                        op, flag, max_flag, max_flag == 31 ? 5 : 4, hw_flag, hw_flag));
+        flag = hw_flag;
+    }
     if (mode != 4 && flag > 10)
         fail(fmt::format("{}: flag id {} is above 10; ids 11-14 are used by SyncAll", op, flag),
              Severity::warning);

@@ -72,7 +72,9 @@ class Machine {
     // ", node <label>" for a message naming an instruction of that node; empty for -1.
     std::string node_suffix(int32_t node) const;
     void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
-    bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op);
+    // Checks a cross-core set or wait; false when it does nothing. A flag id above the mode's range is
+    // reported and replaced by the id the hardware uses (its low 4 bits; 5 for the AIC's mode-4 flags).
+    bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site, const std::string& op);
     // Executes a SetFlag whose completion clock is `clock`; checks that the flag cannot still be set.
     void flag_set(Core& c, const Instr& in, const VectorClock& clock);
     // Consumes the oldest set of the flag `in` waits on; adds what the set knew to `learned`.
