@@ -196,8 +196,9 @@ std::vector<std::string> sync_patterns(const explore::Program& p, const explore:
 }
 
 std::map<std::string, PatternCount>& pattern_table() {
-    static std::map<std::string, PatternCount> table;
-    return table;
+    // Never destroyed: an exit handler writes it after static objects are gone.
+    static auto* table = new std::map<std::string, PatternCount>;
+    return *table;
 }
 
 void count_patterns(const std::vector<std::string>& patterns, bool disagreement) {
