@@ -6,7 +6,9 @@
 #    the ctest `fuzz_replay_<name>` (label fuzz-replay) that runs every input of fuzz/corpus/<name>/ (which must
 #    exist and hold inputs) and fuzz/regressions/<name>/ (may be missing or empty; the test says how many ran);
 #  * fuzz_<name> (clang with EVG_FUZZ=ON only): the libFuzzer binary, linked with -fsanitize=fuzzer (or with
-#    ${EVG_FUZZ_ENGINE} when fuzz/build.sh gives OSS-Fuzz's LIB_FUZZING_ENGINE).
+#    ${EVG_FUZZ_ENGINE} when fuzz/build.sh gives OSS-Fuzz's LIB_FUZZING_ENGINE). Its sources are compiled with
+#    EVG_LIBFUZZER defined: what needs libFuzzer (LLVMFuzzerCustomMutator calling LLVMFuzzerMutate, extra
+#    counters) sits under #ifdef EVG_LIBFUZZER, so that the replay program builds without it.
 # TIMEOUT is the time one input may take (default 10 s): the replay's -timeout, and libFuzzer's -timeout in
 # fuzz_<name>.options, which `evgcheck fuzz` and fuzz/build.sh read. A fuzz/targets/<name>.dict is the
 # target's libFuzzer dictionary. Both binaries land in <build>/fuzz/; <build>/fuzz/targets.txt lists the
@@ -52,6 +54,7 @@ function(evg_fuzz_target name)
     add_executable(fuzz_${name} ${sources})
     target_link_libraries(fuzz_${name} PRIVATE ${ARG_LIBS})
     target_include_directories(fuzz_${name} PRIVATE ${EVG_FUZZ_DIR}/common)
+    target_compile_definitions(fuzz_${name} PRIVATE EVG_LIBFUZZER=1)
     if(EVG_FUZZ_ENGINE)
       separate_arguments(engine UNIX_COMMAND "${EVG_FUZZ_ENGINE}")
       target_link_options(fuzz_${name} PRIVATE ${engine})

@@ -7,14 +7,49 @@
 // Programs whose cross-core matching is ambiguous (one counter set from unordered pipes, one flag id in two
 // modes, two unordered waits on one counter) must be named as such by both sides (the machine's
 // cross_core_ambiguous, the explorer's `ambiguous`).
+//
+// Every input's sync patterns (sync_program/patterns.cpp) are counted; with EVG_FUZZ_PATTERNS=FILE the
+// pattern table (inputs and disagreements per pattern) is written to FILE at exit and before a disagreement
+// aborts. In the libFuzzer binary (EVG_LIBFUZZER) each pattern also sets one of libFuzzer's extra counters,
+// so that an input reaching a new pattern is kept, and LLVMFuzzerCustomMutator edits ops
+// (mutate_sync_program) three times in four, bytes otherwise.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "evg/explore/model.hpp"
 #include "sync_program/sync_program.hpp"
 
+#ifdef EVG_LIBFUZZER
+// One counter per pattern slot (a pattern's name hashed); libFuzzer clears them before each input.
+constexpr size_t kPatternSlots = 4096;
+extern "C" {
+__attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t evg_sync_pattern_counters[kPatternSlots];
+size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed);
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) {
+    if (seed % 4 != 0) {
+        const std::vector<uint8_t> bytes = evg::fuzz::mutate_sync_program(data, size, max_size, seed);
+        if (!bytes.empty()) {
+            std::memcpy(data, bytes.data(), bytes.size());
+            return bytes.size();
+        }
+    }
+    return LLVMFuzzerMutate(data, size, max_size);
+}
+#endif
+
 namespace {
+
+std::vector<std::string> g_patterns;  // the patterns of the input being run
+
+void write_patterns() {
+    if (const char* path = std::getenv("EVG_FUZZ_PATTERNS")) evg::fuzz::write_pattern_table(path);
+}
 
 // The exhaustive explorer's budget. A program of unsynchronised copies has millions of interleavings; past
 // the budget the input is counted as incomplete and not compared. 20,000 states take about 0.1 s in the
@@ -24,7 +59,9 @@ constexpr uint64_t kMaxStates = 20000;
 
 [[noreturn]] void disagree(const std::string& what, const evg::explore::Program& p,
                            const evg::hw::Report& machine, const evg::explore::Verdict& explored) {
+    evg::fuzz::count_patterns(g_patterns, true);
     if (std::getenv("EVG_SYNC_COLLECT")) throw evg::fuzz::Disagreement(what);
+    write_patterns();
     std::fprintf(
         stderr,
         "sync_program: the machine and the explorer disagree: %s\n--- program\n%s--- machine (in order)\n%s"
@@ -40,9 +77,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace evg;
     auto& stats = fuzz::sync_program_stats();
     ++stats.inputs;
+    static const bool at_exit = std::getenv("EVG_FUZZ_PATTERNS") && std::atexit(write_patterns) == 0;
+    (void)at_exit;
     const explore::Program p = fuzz::decode_sync_program(data, size);
     const bool verbose = std::getenv("EVG_SYNC_VERBOSE") != nullptr;
     if (verbose) std::fprintf(stderr, "%s", fuzz::describe_program(p).c_str());
+    const explore::Verdict decided = explore::decide(explore::record(p, 1));
+    g_patterns = fuzz::sync_patterns(p, decided);
+    fuzz::count_patterns(g_patterns, false);
+#ifdef EVG_LIBFUZZER
+    for (const std::string& name : g_patterns) {
+        uint64_t h = 1469598103934665603ull;  // FNV-1a
+        for (const char ch : name) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ull;
+        evg_sync_pattern_counters[h % kPatternSlots] = 1;
+    }
+#endif
     const explore::Verdict e = explore::explore(p, {kMaxStates});
     if (verbose) std::fprintf(stderr, "explorer:\n%s", e.text().c_str());
     if (!e.complete) {
@@ -51,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const fuzz::MachineRun m = fuzz::run_on_machine(p, hw::SchedulerKind::in_order, 0);
     if (verbose) std::fprintf(stderr, "machine:\n%s", m.report.text().c_str());
-    const bool ambiguous = explore::decide(explore::record(p, 1)).has(explore::FindingKind::ambiguous);
+    const bool ambiguous = decided.has(explore::FindingKind::ambiguous);
     if (ambiguous) ++stats.ambiguous;
     ++stats.compared;
     if (e.has(explore::FindingKind::set_twice)) ++stats.set_twice;

@@ -3,7 +3,9 @@
 // a finding is restarted for the time left. Findings are de-duplicated by signature (fuzz_output.hpp),
 // minimised (-minimize_crash=1, kept only when the minimised input still gives the same signature) and saved
 // under OUT/findings/<hash>/ (input, signature.txt, report.txt, replay.txt); OUT/report.md and report.json
-// describe the session.
+// describe the session. A target that writes pattern coverage when EVG_FUZZ_PATTERNS=FILE is set (the sync
+// fuzzers) is run once more over the corpus and over each finding's input, and the report lists each pattern
+// with the corpus inputs and findings that reach it.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -350,6 +353,39 @@ int fuzz_command(std::span<const char* const> argv) {
             fmt::format("| `{}` | {} | {} | {} | `{}` |\n", f.hash, md_sig, f.count, size, command);
     }
 
+    // Pattern coverage, for targets that write it (EVG_FUZZ_PATTERNS): each pattern, how many corpus inputs
+    // reach it, and how many findings' inputs reach it with a disagreement.
+    std::map<std::string, PatternCount> patterns;
+    {
+        const fs::path table = out / "patterns.tsv";
+        auto read_table = [&](const std::vector<std::string>& args, bool findings) {
+            fs::remove(table, ec);
+            run_process(fuzzer, args, {{"EVG_FUZZ_PATTERNS", table.string()}},
+                        Clock::now() + std::chrono::seconds(600 + timeout));
+            std::ifstream in(table);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            for (const auto& [name, c] : parse_pattern_table(text)) {
+                PatternCount& p = patterns[name];
+                if (findings)
+                    p.disagreements += c.disagreements;
+                else
+                    p.inputs += c.inputs;
+            }
+        };
+        read_table({"-runs=0", fmt::format("-timeout={}", timeout), corpus.string()}, false);
+        for (const auto& [sig, f] : totals.findings) {
+            const fs::path input = out / "findings" / f.hash / "input";
+            if (fs::exists(input)) read_table({fmt::format("-timeout={}", timeout), input.string()}, true);
+        }
+        fs::remove(table, ec);
+    }
+    nlohmann::json jp = nlohmann::json::array();
+    std::string md_patterns;
+    for (const auto& [name, c] : patterns) {
+        jp.push_back({{"pattern", name}, {"inputs", c.inputs}, {"disagreements", c.disagreements}});
+        md_patterns += fmt::format("| {} | {} | {} |\n", name, c.inputs, c.disagreements);
+    }
+
     uint64_t execs = totals.finished_execs;
     nlohmann::json report = {
         {"target", target},        {"fuzzer", display(fuzzer)},
@@ -357,7 +393,8 @@ int fuzz_command(std::span<const char* const> argv) {
         {"execs", execs},          {"exec_per_s", elapsed > 0 ? static_cast<double>(execs) / elapsed : 0.0},
         {"coverage", totals.cov},  {"features", totals.features},
         {"corpus", totals.corpus}, {"corpus_dir", display(corpus)},
-        {"findings", jf},          {"worker_errors", totals.unsigned_ends}};
+        {"findings", jf},          {"worker_errors", totals.unsigned_ends},
+        {"patterns", jp}};
     std::ofstream(out / "report.json") << report.dump(2) << "\n";
     std::ofstream md(out / "report.md");
     md << "# Fuzz session: " << target << "\n\n"
@@ -370,6 +407,14 @@ int fuzz_command(std::span<const char* const> argv) {
         md << "No finding.\n";
     } else {
         md << "| finding | signature | times | bytes | replay |\n|---|---|---|---|---|\n" << md_findings;
+    }
+    if (!patterns.empty()) {
+        md << "\n## Pattern coverage\n\n"
+           << patterns.size() << " sync patterns reached by the corpus (inputs: corpus inputs that reach the "
+           << "pattern; disagreements: findings whose input reaches it).\n\n"
+           << "| pattern | inputs | disagreements |\n|---|---|---|\n"
+           << md_patterns;
+        std::cerr << "pattern coverage: " << patterns.size() << " patterns (report.md)\n";
     }
     for (const std::string& e : totals.unsigned_ends) md << "\nWorker error: " << e << "\n";
     std::cerr << "report: " << display(out / "report.md") << ", " << display(out / "report.json") << "\n";

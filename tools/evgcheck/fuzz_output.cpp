@@ -1,6 +1,7 @@
 #include "fuzz_output.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <regex>
 
@@ -213,6 +214,26 @@ std::string signature_hash(std::string_view signature) {
         h *= 1099511628211ull;
     }
     return fmt::format("{:016x}", h);
+}
+
+std::vector<std::pair<std::string, PatternCount>> parse_pattern_table(std::string_view text) {
+    std::vector<std::pair<std::string, PatternCount>> out;
+    while (!text.empty()) {
+        const size_t nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        const size_t t1 = line.find('\t');
+        const size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+        if (t2 == std::string_view::npos || t2 + 1 >= line.size()) continue;
+        PatternCount c;
+        const auto a = std::from_chars(line.data(), line.data() + t1, c.inputs);
+        const auto b = std::from_chars(line.data() + t1 + 1, line.data() + t2, c.disagreements);
+        if (a.ec != std::errc{} || a.ptr != line.data() + t1 || b.ec != std::errc{} ||
+            b.ptr != line.data() + t2)
+            continue;
+        out.emplace_back(std::string(line.substr(t2 + 1)), c);
+    }
+    return out;
 }
 
 }  // namespace evgcheck

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace evgcheck {
@@ -43,5 +44,13 @@ std::string finding_signature(std::span<const std::string> lines);
 
 // The finding's folder name: 16 hex digits of FNV-1a 64 of the signature.
 std::string signature_hash(std::string_view signature);
+
+// Pattern coverage a target writes when EVG_FUZZ_PATTERNS=FILE is set (fuzz/targets/sync_program.cpp): one
+// line per pattern, "<inputs>\t<disagreements>\t<pattern>". Lines that do not have that form are skipped.
+struct PatternCount {
+    uint64_t inputs = 0;
+    uint64_t disagreements = 0;
+};
+std::vector<std::pair<std::string, PatternCount>> parse_pattern_table(std::string_view text);
 
 }  // namespace evgcheck

@@ -118,6 +118,35 @@ TEST(Catalogue, KernelHazardsNameTheMissingBarrierAndTheFixRunsClean) {
     }
 }
 
+// The sync kernel hazards (ascendc/samples/sync_hazards.hpp): each fault fires its checker, each fixed form
+// runs clean, and the ids the hardware truncates are reported with the id it uses and cause no race or
+// deadlock.
+TEST(Catalogue, SyncKernelHazardsFireAndTheirFixesRunClean) {
+    const std::vector<CaseResult> r = run_cases(catalogue(), "Hazard/*/kernel/sample", {});
+    ASSERT_EQ(r.size(), 20u);
+    std::map<std::string, const CaseResult*> by_id;
+    for (const CaseResult& c : r) {
+        by_id[c.id] = &c;
+        EXPECT_EQ(c.status, Status::pass) << c.id << ": " << c.message;
+        if (c.expected == "clean") {
+            EXPECT_TRUE(c.violations.empty()) << c.id;
+        } else {
+            EXPECT_FALSE(c.violations.empty() && c.message.find("wrong-value") == std::string::npos) << c.id;
+        }
+    }
+    const CaseResult* ids = by_id.at("Hazard/AtlasA2/event_id_above_7/kernel/sample");
+    EXPECT_NE(ids->message.find("this is event id 1"), std::string::npos) << ids->message;
+    const CaseResult* flags = by_id.at("Hazard/Ascend950/mode4_aiv_flag_above_15/kernel/sample");
+    EXPECT_NE(flags->message.find("this is flag 1"), std::string::npos) << flags->message;
+    for (const CaseResult* c : {ids, flags}) {
+        EXPECT_EQ(c->violations.count("race"), 0u) << c->id;
+        EXPECT_EQ(c->violations.count("deadlock"), 0u) << c->id;
+    }
+    EXPECT_GT(by_id.at("Hazard/AtlasA2/reverse_depth_16/kernel/sample")->violations.at("counter_overflow"),
+              0u);
+    EXPECT_GT(by_id.at("Hazard/AtlasA2/fix_m_wait_dropped/kernel/sample")->violations.at("race"), 0u);
+}
+
 // judge_hazard's "clean": it fires only when the Verdict has no finding.
 TEST(Catalogue, JudgeHazardCleanFiresOnlyWhenNothingElseDoes) {
     Measurement quiet;

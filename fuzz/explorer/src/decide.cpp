@@ -214,19 +214,71 @@ Verdict decide(const Run& run) {
         r.members = e.members;
         r.sets[I(i).core].push_back(i);
     }
+    // The counters each round increments.
+    std::map<CounterKey, std::vector<const Round*>> rounds_into;
+    for (const auto& [key, r] : rounds)
+        for (const auto& t : cross_effect(topo, r.members.front(), r.mode, r.flag).targets) {
+            counters[t].key = t;
+            rounds_into[t].push_back(&r);
+        }
+
+    // What may execute in some schedule, optimistically: everything ordered before it may, an intra-core wait
+    // has its set, a cross-core wait has some increment whose sets all may execute (for a round: each member
+    // has a set that may execute). Increments and waits that can never execute compete for nothing, so they
+    // make no counter ambiguous.
+    std::vector<char> may(static_cast<size_t>(n), 0);
+    auto inc_may = [&](const Increment& inc) {
+        for (int s : inc.sources)
+            if (!may[static_cast<size_t>(s)]) return false;
+        return true;
+    };
+    auto round_may = [&](const Round& r) {
+        for (int m : r.members) {
+            const auto it = r.sets.find(m);
+            if (it == r.sets.end() || std::none_of(it->second.begin(), it->second.end(),
+                                                   [&](int s) { return may[static_cast<size_t>(s)] != 0; }))
+                return false;
+        }
+        return true;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < n; ++i) {
+            if (may[static_cast<size_t>(i)]) continue;
+            if (I(i).kind == Kind::wait && !matched[static_cast<size_t>(i)]) continue;
+            if (I(i).kind == Kind::cross_wait) {
+                const CounterKey k = wait_counter(I(i).core, I(i).mode, I(i).flag);
+                bool any = false;
+                if (auto it = counters.find(k); it != counters.end())
+                    for (const auto& inc : it->second.incs) any |= inc_may(inc);
+                if (auto it = rounds_into.find(k); it != rounds_into.end())
+                    for (const Round* r : it->second) any |= round_may(*r);
+                if (!any) continue;
+            }
+            bool ok = true;
+            for (int p : g.preds(i)) ok &= may[static_cast<size_t>(p)] != 0;
+            if (ok) {
+                may[static_cast<size_t>(i)] = 1;
+                changed = true;
+            }
+        }
+    }
+
+    // A round takes, from each member, the next set that executes: a set that never executes (it sits behind
+    // a wait no schedule satisfies) joins no round, and the member's next set takes its place. The k-th
+    // increment of a round pairs the k-th such set of every member.
     std::vector<Finding> round_left;
     std::vector<std::pair<int, int>> round_unordered;
     for (auto& [key, r] : rounds) {
+        for (auto& [m, sets] : r.sets)
+            std::erase_if(sets, [&](int s) { return !may[static_cast<size_t>(s)]; });
         size_t full = SIZE_MAX;
         for (int m : r.members) full = std::min(full, r.sets[m].size());
         CrossEffect eff = cross_effect(topo, r.members.front(), r.mode, r.flag);
         for (size_t k = 0; k < full; ++k) {
             Increment inc{{}, r.mode};
             for (int m : r.members) inc.sources.push_back(r.sets[m][k]);
-            for (const auto& t : eff.targets) {
-                counters[t].key = t;
-                counters[t].incs.push_back(inc);
-            }
+            for (const auto& t : eff.targets) counters[t].incs.push_back(inc);
         }
         for (int m : r.members)
             if (r.sets[m].size() > full) {
@@ -240,36 +292,6 @@ Verdict decide(const Run& run) {
                     r.mode, r.flag, topo.core_name(m), ins[static_cast<size_t>(r.sets[m][full])].id);
                 round_left.push_back(f);
             }
-    }
-
-    // What may execute in some schedule, optimistically: everything ordered before it may, an intra-core wait
-    // has its set, a cross-core wait has some increment whose sets all may execute. Increments and waits that
-    // can never execute compete for nothing, so they make no counter ambiguous.
-    std::vector<char> may(static_cast<size_t>(n), 0);
-    auto inc_may = [&](const Increment& inc) {
-        for (int s : inc.sources)
-            if (!may[static_cast<size_t>(s)]) return false;
-        return true;
-    };
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < n; ++i) {
-            if (may[static_cast<size_t>(i)]) continue;
-            if (I(i).kind == Kind::wait && !matched[static_cast<size_t>(i)]) continue;
-            if (I(i).kind == Kind::cross_wait) {
-                auto it = counters.find(wait_counter(I(i).core, I(i).mode, I(i).flag));
-                bool any = false;
-                if (it != counters.end())
-                    for (const auto& inc : it->second.incs) any |= inc_may(inc);
-                if (!any) continue;
-            }
-            bool ok = true;
-            for (int p : g.preds(i)) ok &= may[static_cast<size_t>(p)] != 0;
-            if (ok) {
-                may[static_cast<size_t>(i)] = 1;
-                changed = true;
-            }
-        }
     }
 
     // Increment a of counter c lands before increment b in every schedule: by the graph, or by counting. When

@@ -159,6 +159,46 @@ TEST(CrossCore, AWaitBeforeARoundOrdersTheIncrementsOfItsCounter) {
     expect_same(a, e);
 }
 
+// A round takes from each member the next set that executes. AIV0.1 sets flag 5 from V, behind a wait no set
+// satisfies, and again from MTE2: the MTE2 set joins AIV0.0's in the round and both round waits pass; only
+// the V pipe is stuck. Pairing each member's sets in issue order would put the stuck V set in the round and
+// call both round waits deadlocked.
+TEST(CrossCore, ARoundTakesTheNextSetThatExecutes) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAiv0, 1, V, 1);
+    b.cross_wait(kAiv0, 1, V, 1);
+    int stuck = b.wait(kAiv1, MTE3, V, 3);  // never set
+    b.cross_set(kAiv1, 1, V, 1);            // behind it: never runs
+    b.cross_set(kAiv1, 1, MTE2, 1);
+    b.cross_wait(kAiv1, 1, MTE2, 1);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(ids(e, FindingKind::deadlock), (std::set<int>{b.id(kAiv1, stuck)})) << e.text();
+    Verdict a = decide(record(b.program(), 1));
+    EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+    expect_same(a, e);
+}
+
+// The same round on a counter the AIC also increments in mode 2, with no order between the two: one flag id
+// in two modes at once, although one of AIV0.1's round sets never runs (found by the sync_program fuzzer: the
+// machine named the two modes, the explorer paired the stuck set into the round and saw one increment).
+TEST(CrossCore, TwoModesAtOnceWithARoundWhoseFirstSetOfAMemberNeverRuns) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    int aic = b.cross_set(kAic, 2, MTE1, 2);
+    int s0 = b.cross_set(kAiv0, 0, MTE3, 2);
+    b.wait(kAiv1, MTE3, V, 3);  // never set
+    b.cross_set(kAiv1, 0, V, 2);
+    b.cross_set(kAiv1, 0, MTE2, 2);
+    Verdict a = decide(record(b.program(), 1));
+    ASSERT_TRUE(a.has(FindingKind::ambiguous)) << a.text();
+    EXPECT_EQ(keys(a, FindingKind::ambiguous),
+              (std::set<std::string>{"AIV0.0:cross(ns0)2", "AIV0.1:cross(ns0)2"}))
+        << a.text();
+    EXPECT_EQ(ids(a, FindingKind::ambiguous), (std::set<int>{b.id(kAic, aic), b.id(kAiv0, s0)})) << a.text();
+    for (const Finding* f : a.of(FindingKind::ambiguous))
+        EXPECT_NE(f->message.find("used in modes"), std::string::npos) << f->message;
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);

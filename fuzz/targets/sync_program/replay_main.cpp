@@ -1,6 +1,9 @@
 // A plain replay driver for the sync_program target (GCC build, no libFuzzer): runs LLVMFuzzerTestOneInput
-// over files and directories given as arguments, or over random inputs (`--random N [--seed S] [--mix]`).
-// The input being run is kept in ./sync_program_current.bin, so that an abort leaves it behind.
+// over files and directories given as arguments, over random inputs (`--random N [--seed S] [--mix]`), and
+// over inputs the structure-aware mutator makes (`--mutate N [--seed S]`: each is a mutation of a file given,
+// or of an earlier mutant, kept in a pool of at most 4096 inputs). The input being run is kept in
+// ./sync_program_current.bin, so that an abort leaves it behind. At the end it prints the counts and the
+// pattern coverage of every input run (`--no-patterns`: the counts only).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -44,24 +47,32 @@ void run(const std::vector<uint8_t>& bytes, bool keep) {
     }
 }
 
+std::vector<std::vector<uint8_t>> pool;  // --mutate: the inputs mutants are made from
+
 void run_file(const std::filesystem::path& f) {
     std::ifstream in(f, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::fprintf(stderr, "%s\n", f.c_str());
     run(bytes, false);
+    pool.push_back(std::move(bytes));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    uint64_t random = 0, seed = 1;
+    uint64_t random = 0, mutate = 0, seed = 1;
     bool mix = false;  // --mix: random inputs decode to mix launches (AIC + two AIVs) only
+    bool patterns = true;
     std::vector<std::string> paths;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--random") && i + 1 < argc)
             random = std::stoull(argv[++i]);
+        else if (!std::strcmp(argv[i], "--mutate") && i + 1 < argc)
+            mutate = std::stoull(argv[++i]);
         else if (!std::strcmp(argv[i], "--mix"))
             mix = true;
+        else if (!std::strcmp(argv[i], "--no-patterns"))
+            patterns = false;
         else if (!std::strcmp(argv[i], "--write-seeds") && i + 1 < argc) {
             std::filesystem::create_directories(argv[i + 1]);
             for (const auto& [name, program] : evg::fuzz::sync_program_seeds())
@@ -82,10 +93,25 @@ int main(int argc, char** argv) {
     }
     std::mt19937_64 rng(seed);
     for (uint64_t n = 0; n < random; ++n) {
-        std::vector<uint8_t> bytes(std::uniform_int_distribution<size_t>(1, 64)(rng));
+        std::vector<uint8_t> bytes(std::uniform_int_distribution<size_t>(1, 96)(rng));
         for (auto& b : bytes) b = static_cast<uint8_t>(rng());
         if (mix) bytes[0] |= 4;
         run(bytes, true);
+    }
+    if (mutate > 0 && pool.empty()) {
+        std::fprintf(stderr, "sync_program_campaign: --mutate needs input files to start from\n");
+        return 2;
+    }
+    constexpr size_t kPool = 4096, kMaxLen = 256;
+    for (uint64_t n = 0; n < mutate; ++n) {
+        const std::vector<uint8_t>& from = pool[static_cast<size_t>(rng() % pool.size())];
+        std::vector<uint8_t> bytes = evg::fuzz::mutate_sync_program(from.data(), from.size(), kMaxLen, rng());
+        if (bytes.empty()) continue;
+        run(bytes, true);
+        if (pool.size() < kPool)
+            pool.push_back(std::move(bytes));
+        else
+            pool[static_cast<size_t>(rng() % kPool)] = std::move(bytes);
     }
     const auto& s = evg::fuzz::sync_program_stats();
     std::printf(
@@ -98,5 +124,6 @@ int main(int argc, char** argv) {
         (unsigned long long)s.ambiguous, (unsigned long long)s.incomplete);
     for (const auto& [kind, n] : collected)
         std::printf("  disagreement '%s': %d input(s)\n", kind.c_str(), n);
+    if (patterns) std::printf("%s", evg::fuzz::pattern_table_text().c_str());
     return 0;
 }

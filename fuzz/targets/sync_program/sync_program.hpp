@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,8 +19,8 @@ namespace evg::fuzz {
 // one block: AIC0, AIV0.0, AIV0.1), at most kMaxOps ops, two 128-byte GM buffers and a 128-byte local memory
 // per core (UB; L1 on the AIC). Copies and vector ops move one 32-byte block (8 floats); scalar ops touch the
 // first float of a block.
-inline constexpr int kMaxOps = 14;
-inline constexpr int kMaxOpsPerCore = 8;
+inline constexpr int kMaxOps = 20;
+inline constexpr int kMaxOpsPerCore = 10;
 inline constexpr uint32_t kBytes = 128;
 explore::Program decode_sync_program(const uint8_t* data, size_t size);
 // The inverse, for programs the decoder can make (seed corpora, regressions): decode(encode(p)) == p.
@@ -50,6 +51,29 @@ struct Disagreement : std::runtime_error {
 
 // The hand-made seeds of fuzz/corpus/sync_program/, by file name (without ".bin").
 std::vector<std::pair<std::string, explore::Program>> sync_program_seeds();
+
+// Structure-aware mutation: decodes the input, applies one to three edits to its ops (insert, delete, swap,
+// change a mode / pipe / flag / id / direction, duplicate a core's stream onto its sibling, copy a cross-core
+// op to another core, now and then the other chip) and encodes the result. Returns an input of at most
+// `max_size` bytes that decodes to the edited program, which differs from the input's, or nothing when no
+// edit fit (the caller then mutates bytes). Deterministic in `seed`.
+std::vector<uint8_t> mutate_sync_program(const uint8_t* data, size_t size, size_t max_size, uint64_t seed);
+
+// The sync patterns a program reaches (patterns.cpp): stable names of features of its flag and cross-core
+// counter use (modes per counter, waited or not, how the happens-before engine resolves it, flags shared by
+// pipes, set-to-wait distances, ids shared by events, the kinds of finding), from the program and
+// `decided`, the explorer's happens-before verdict of one recorded run.
+std::vector<std::string> sync_patterns(const explore::Program& p, const explore::Verdict& decided);
+// Pattern coverage of this process: per pattern, the inputs that reached it and the disagreements among them.
+struct PatternCount {
+    uint64_t inputs = 0, disagreements = 0;
+};
+std::map<std::string, PatternCount>& pattern_table();
+// Counts an input that reached `patterns` (disagreement = false), or a disagreement on it (true).
+void count_patterns(const std::vector<std::string>& patterns, bool disagreement);
+std::string pattern_table_text();  // "pattern coverage: N patterns" and one line per pattern
+// Writes the table as lines "<inputs>\t<disagreements>\t<pattern>"; false when the file cannot be written.
+bool write_pattern_table(const std::string& path);
 
 struct SyncProgramStats {
     uint64_t inputs = 0, compared = 0, clean = 0, incomplete = 0, ambiguous = 0, set_twice = 0,

@@ -1,6 +1,10 @@
 // The sync_program target's parts: decoding is total and invertible on the seeds, the checked-in corpus is
 // the seeds' encoding, sites map back to ops, and the comparison names both false alarms and misses.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -71,6 +75,146 @@ TEST(SyncProgramCompare, NamesFalseAlarmsAndMisses) {
     alarm.violations.push_back(race("core0:1", "core0:3"));
     EXPECT_NE(compare_verdicts(fixed, alarm, clean).find("false alarm"), std::string::npos);
     EXPECT_EQ(compare_verdicts(fixed, silent, clean), "");
+}
+
+// One flag id in mode 1 and mode 2 at once (mix launch): the storing AIV writes G0 and sets flag 2 in mode 1
+// from MTE3 after the store, and joins a mode-2 round on flag 1 from MTE2 (not after the store); the reading
+// AIV sets flag 2 (mode 1) and flag 1 (mode 2) from MTE2, waits on flag 2 and reads G0; the AIC waits on flag
+// 1 and sets flag 2 in mode 2. The reader's first wait may take the AIC's increment. Kept in
+// regressions/sync_program/ for both chips and both storers.
+explore::Program round_and_mode2_set(explore::Chip chip, int storer) {
+    using enum explore::Pipe;
+    explore::ProgramBuilder b(chip, true, 1);
+    const int g0 = b.gm(kBytes, "G0"), g1 = b.gm(kBytes, "G1");
+    (void)g1;
+    std::vector<int> local;
+    for (int c = 0; c < 3; ++c) local.push_back(b.local(c, kBytes));
+    const int reader = 3 - storer;
+    b.cross_wait(0, 2, FIX, 1);
+    b.cross_set(0, 2, FIX, 2);
+    b.copy_out(storer, {g0, 0, 32}, {local[static_cast<size_t>(storer)], 0, 32});
+    b.cross_set(storer, 1, MTE3, 2);
+    b.cross_set(storer, 2, MTE2, 1);
+    b.cross_wait(storer, 1, MTE2, 2);
+    b.cross_wait(storer, 2, MTE2, 2);
+    b.cross_set(reader, 1, MTE2, 2);
+    b.cross_set(reader, 2, MTE2, 1);
+    b.cross_wait(reader, 1, MTE2, 2);
+    b.copy_in(reader, {local[static_cast<size_t>(reader)], 0, 32}, {g0, 0, 32});
+    b.cross_wait(reader, 2, MTE2, 2);
+    return b.program();
+}
+
+std::vector<uint8_t> regression(const std::string& name) {
+    std::ifstream in(std::filesystem::path(EVG_SYNC_PROGRAM_REGRESSIONS) / name, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string describe_regression(const std::string& name) {
+    const std::vector<uint8_t> bytes = regression(name);
+    return describe_program(decode_sync_program(bytes.data(), bytes.size()));
+}
+
+void expect_two_modes_named(const explore::Program& p, int storer, const std::string& what) {
+    const MachineRun m = run_on_machine(p, hw::SchedulerKind::in_order, 0);
+    const hw::Violation* v = m.report.first(hw::ViolationKind::cross_core_ambiguous);
+    ASSERT_NE(v, nullptr) << what << "\n" << m.report.text();
+    EXPECT_NE(v->message.find("is used in mode 1 by"), std::string::npos) << v->message;
+    // The mode-1 use named is the storer's set (its op 2, "core<storer>:2"), which the AIC's set does not
+    // follow.
+    bool names_storer = false;
+    for (const auto& l : v->locations) names_storer |= l.site == fmt::format("core{}:2", storer);
+    EXPECT_TRUE(names_storer) << v->message;
+    const explore::Verdict d = explore::decide(explore::record(p, 1));
+    EXPECT_TRUE(d.has(explore::FindingKind::ambiguous)) << d.text();
+    const explore::Verdict e = explore::explore(p);
+    // Some schedule lets the reader's wait take the AIC's increment: its copy-in races the storer's copy-out.
+    const int store = p.op_id(storer, 0), read = p.op_id(3 - storer, 3);
+    bool race = false;
+    for (const explore::Finding* f : e.of(explore::FindingKind::race))
+        race |= f->instrs == std::vector<int>{std::min(store, read), std::max(store, read)};
+    EXPECT_TRUE(race) << e.text();
+    EXPECT_EQ(compare_verdicts(p, m.report, e, true), "") << what;
+}
+
+TEST(SyncProgramRegressions, RoundAndMode2SetOnOneFlagA2StorerAiv0) {
+    const explore::Program p = round_and_mode2_set(explore::Chip::AtlasA2, 1);
+    EXPECT_EQ(describe_regression("machine-ambiguous-round-and-mode2-set-a2-storer-aiv0.bin"),
+              describe_program(p));
+    expect_two_modes_named(p, 1, "AtlasA2, AIV0 stores");
+}
+TEST(SyncProgramRegressions, RoundAndMode2SetOnOneFlagA2StorerAiv1) {
+    const explore::Program p = round_and_mode2_set(explore::Chip::AtlasA2, 2);
+    EXPECT_EQ(describe_regression("machine-ambiguous-round-and-mode2-set-a2-storer-aiv1.bin"),
+              describe_program(p));
+    expect_two_modes_named(p, 2, "AtlasA2, AIV1 stores");
+}
+TEST(SyncProgramRegressions, RoundAndMode2SetOnOneFlag950StorerAiv0) {
+    const explore::Program p = round_and_mode2_set(explore::Chip::Ascend950, 1);
+    EXPECT_EQ(describe_regression("machine-ambiguous-round-and-mode2-set-950-storer-aiv0.bin"),
+              describe_program(p));
+    expect_two_modes_named(p, 1, "Ascend950, AIV0 stores");
+}
+TEST(SyncProgramRegressions, RoundAndMode2SetOnOneFlag950StorerAiv1) {
+    const explore::Program p = round_and_mode2_set(explore::Chip::Ascend950, 2);
+    EXPECT_EQ(describe_regression("machine-ambiguous-round-and-mode2-set-950-storer-aiv1.bin"),
+              describe_program(p));
+    expect_two_modes_named(p, 2, "Ascend950, AIV1 stores");
+}
+
+// A mode-0 round one of whose member's first set never runs, on a counter the AIC also increments in mode 2:
+// both engines name the two modes (the explorer once it takes the member's next set that runs).
+TEST(SyncProgramRegressions, RoundTakesTheNextSetThatRuns) {
+    const std::vector<uint8_t> bytes = regression("explorer-round-takes-the-next-set-that-runs.bin");
+    ASSERT_FALSE(bytes.empty());
+    const explore::Program p = decode_sync_program(bytes.data(), bytes.size());
+    const MachineRun m = run_on_machine(p, hw::SchedulerKind::in_order, 0);
+    EXPECT_GE(m.report.count(hw::ViolationKind::cross_core_ambiguous), 1u) << m.report.text();
+    const explore::Verdict d = explore::decide(explore::record(p, 1));
+    ASSERT_TRUE(d.has(explore::FindingKind::ambiguous)) << d.text();
+    for (const explore::Finding* f : d.of(explore::FindingKind::ambiguous))
+        EXPECT_NE(f->message.find("used in modes"), std::string::npos) << f->message;
+}
+
+// Mutants decode to programs within the limits, and the mutator edits rather than copies.
+TEST(SyncProgramMutate, MutantsAreValidProgramsThatDiffer) {
+    int changed = 0, made = 0;
+    for (const auto& [name, program] : sync_program_seeds()) {
+        const std::vector<uint8_t> bytes = encode_sync_program(program);
+        for (uint64_t seed = 1; seed <= 50; ++seed) {
+            const std::vector<uint8_t> m = mutate_sync_program(bytes.data(), bytes.size(), 256, seed);
+            if (m.empty()) continue;
+            ++made;
+            EXPECT_LE(m.size(), 256u);
+            const explore::Program q = decode_sync_program(m.data(), m.size());
+            EXPECT_NO_THROW(explore::validate(q));
+            EXPECT_LE(q.op_count(), kMaxOps);
+            changed += describe_program(q) != describe_program(program);
+        }
+    }
+    EXPECT_GT(made, 600) << "of 750";
+    EXPECT_EQ(changed, made);
+    std::mt19937_64 rng(11);  // any bytes: a mutant or nothing, never an exception
+    for (int n = 0; n < 2000; ++n) {
+        std::vector<uint8_t> bytes(rng() % 120);
+        for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+        const size_t max = 1 + rng() % 200;
+        std::vector<uint8_t> m;
+        ASSERT_NO_THROW(m = mutate_sync_program(bytes.data(), bytes.size(), max, rng()));
+        EXPECT_LE(m.size(), max);
+    }
+}
+
+// The pattern names a program reaches: the two-modes pattern of the regressions above is named as such.
+TEST(SyncProgramPatterns, TheTwoModesPatternIsNamed) {
+    const explore::Program p = round_and_mode2_set(explore::Chip::AtlasA2, 1);
+    const std::vector<std::string> pats = sync_patterns(p, explore::decide(explore::record(p, 1)));
+    auto has = [&](const std::string& s) { return std::find(pats.begin(), pats.end(), s) != pats.end(); };
+    EXPECT_TRUE(has("counter modes 1+2 waited ambiguous modes")) << fmt::format("{}", fmt::join(pats, "\n"));
+    EXPECT_TRUE(has("cross set mode 2 after a wait mode 2"));  // the AIC's set, after its wait on the round
+    const explore::Program clean = sync_program_seeds()[0].second;  // the AIV pipeline: no cross-core counter
+    const std::vector<std::string> cp = sync_patterns(clean, explore::decide(explore::record(clean, 1)));
+    for (const std::string& s : cp) EXPECT_EQ(s.find("counter"), std::string::npos) << s;
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ void load_2d(const LocalRef& dst, const LocalRef& src, uint32_t elem, const Load
                     uint64_t s = ((p.k_start + q / c0) * p.src_stride + p.m_start + r / 16) * kFractal +
                                  ((r % 16) * c0 + q % c0) * elem;
                     uint64_t d =
-                        ((r / c0) * p.dst_stride + q / 16) * kFractal + ((r % c0) * 16 + q % 16) * elem;
+                        ((r / c0) * p.dst_stride + q / 16) * kFractal + ((q % 16) * c0 + r % c0) * elem;
                     moves.push_back({s, d, elem});
                 }
         }
@@ -236,7 +236,7 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
     const uint64_t es = static_cast<uint64_t>(evg::hw::dtype_size(at)), cs = 4, c0 = 32 / es;
     const uint64_t m = p.m, n = p.n, k = p.k;
     const uint64_t mp = round_up(m, 16), np = round_up(n, 16), kp = round_up(k, c0);
-    const bool a_zz = c.arch().id != evg::hw::ArchId::AtlasA2;  // L0A: zZ on AtlasA2, zN on Ascend950
+    const bool a_zz = c.arch().id == evg::hw::ArchId::AtlasA2;  // L0A: zZ on AtlasA2, zN on Ascend950
     auto pa = local_operand(c, a, mp * kp * es, OperandName(op, "A"), site);
     auto pb = local_operand(c, b, kp * np * es, OperandName(op, "B"), site);
     auto pc = local_operand(c, cref, mp * np * cs, OperandName(op, "C"), site);

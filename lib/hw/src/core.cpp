@@ -242,10 +242,17 @@ const std::string& cross_op_name(bool set, uint8_t mode, Pipe p, uint16_t flag) 
 }
 }  // namespace
 
-bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
+bool Core::check_event(HardEvent e, int& id, Site site, const char* what) {
     // The call's name, for messages only: formatted when one is needed, not at every flag call.
-    const auto op = [&] { return fmt::format("{}<{}>({})", what, event_name(e), id); };
-    if (!machine_.config().checks.flags) return id >= 0 && id <= arch().max_event_id && e < HardEvent::MAX;
+    const int written = id;
+    const auto op = [&] { return fmt::format("{}<{}>({})", what, event_name(e), written); };
+    // The hardware reads bits [2:0] of the id (max_event_id is 7): id 9 is id 1.
+    const int hw_id =
+        static_cast<int>(static_cast<uint32_t>(id) & static_cast<uint32_t>(arch().max_event_id));
+    if (!machine_.config().checks.flags) {
+        id = hw_id;
+        return e < HardEvent::MAX;
+    }
     if (e >= HardEvent::MAX) {
         violate(ViolationKind::illegal_event,
                 fmt::format("{}: HardEvent value {} is not a valid event", op(), static_cast<int>(e)),
@@ -253,11 +260,14 @@ bool Core::check_event(HardEvent e, int id, Site site, const char* what) {
         return false;
     }
     if (id < 0 || id > arch().max_event_id) {
-        violate(ViolationKind::illegal_event,
-                fmt::format("{} uses event id {}; {} has event ids 0..{} per HardEvent", op(), id,
-                            arch().name, arch().max_event_id),
-                {site_location(op(), site)});
-        return false;
+        violate(
+            ViolationKind::illegal_event,
+            fmt::format("{} uses event id {}; {} has event ids 0..{} per HardEvent, and the hardware uses "
+                        "bits [2:0] of the id: this is event id {}, and pairs with the SetFlag/WaitFlag "
+                        "calls of id {}",
+                        op(), id, arch().name, arch().max_event_id, hw_id, hw_id),
+            {site_location(op(), site)});
+        id = hw_id;
     }
     if (!event_valid_for(type_, e)) {
         violate(ViolationKind::illegal_event,
@@ -294,7 +304,7 @@ void Core::set_flag(HardEvent e, int id, Site site) {
         tag_sync_ = -1;
         do_set(e, id, site);
     } else if (m->op == SyncOp::set_id) {
-        if (check_event(e, m->id, site, "SetFlag")) do_set(e, m->id, site);
+        if (int mid = m->id; check_event(e, mid, site, "SetFlag")) do_set(e, mid, site);
     } else if (m->op == SyncOp::set_event) {
         if (check_event(m->event, id, site, "SetFlag")) do_set(m->event, id, site);
     }  // drop_set, drop_pair, move_set (issued earlier): nothing now
@@ -332,7 +342,7 @@ void Core::wait_flag(HardEvent e, int id, Site site) {
     if (!m) {
         do_wait(e, id, site);
     } else if (m->op == SyncOp::wait_id) {
-        if (check_event(e, m->id, site, "WaitFlag")) do_wait(e, m->id, site);
+        if (int mid = m->id; check_event(e, mid, site, "WaitFlag")) do_wait(e, mid, site);
     } else if (m->op == SyncOp::wait_event) {
         if (check_event(m->event, id, site, "WaitFlag")) do_wait(m->event, id, site);
     } else if (m->op == SyncOp::move_wait) {

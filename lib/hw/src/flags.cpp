@@ -85,7 +85,8 @@ void Machine::ambiguous(std::string msg, std::vector<Location> locs) {
 // Increments of modes 0-2 share a core's counters. Increments of two modes on one counter with no
 // happens-before between them: a wait may take either, depending on timing. (A wait's own mode argument is
 // not a use: on AtlasA2 it has no effect at all, and elsewhere it only selects the counter namespace.)
-void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op) {
+void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op,
+                       const std::vector<SetDesc>& sources) {
     auto& u = mode_use_[{c.index(), flag}];
     if (u.mode != mode) {
         if (u.mode >= 0 && cfg_.checks.flags)
@@ -105,10 +106,12 @@ void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, c
         u.mode = mode;
         u.ops.clear();
     }
-    u.ops[op.at.agent] = op;
+    // A round's increment lands only once every member has set: a later use in another mode must follow
+    // each member's set, not only the one that completed the round.
+    for (const SetDesc& s : sources) u.ops[s.at.agent] = s;
 }
 
-bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op,
+bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site, const std::string& op,
                                bool wait) {
     auto fail = [&](std::string msg, Severity sev = Severity::error) {
         c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev);
@@ -132,17 +135,24 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Sit
                                 op, pipe_name(p), mode));
     if (p != Pipe::S && !c.owns(p))
         return fail(fmt::format("{}: {} has no pipe {}", op, c.name(), pipe_name(p)));
-    int max_flag = (mode == 4 && c.type() == CoreType::AIC) ? 31 : 15;
-    if (flag > max_flag)
-        return fail(fmt::format("{}: flag id {} is above {}; the hardware keeps only the low bits", op, flag,
-                                max_flag));
+    // 16 flags per core (an AIC's mode-4 flags: 32); the hardware keeps the low bits of the id.
+    const int max_flag = (mode == 4 && c.type() == CoreType::AIC) ? 31 : 15;
+    if (flag > max_flag) {
+        const auto hw_flag = static_cast<uint16_t>(flag & max_flag);
+        fail(
+            fmt::format("{}: flag id {} is above {}; the hardware keeps only the low {} bits of the id: this "
+                        "is flag {}, and pairs with the cross-core calls of flag {}",
+                        op, flag, max_flag, max_flag == 31 ? 5 : 4, hw_flag, hw_flag));
+        flag = hw_flag;
+    }
     if (mode != 4 && flag > 10)
         fail(fmt::format("{}: flag id {} is above 10; ids 11-14 are used by SyncAll", op, flag),
              Severity::warning);
     return true;
 }
 
-void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set) {
+void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set,
+                      const std::vector<SetDesc>& sources) {
     auto& st = target.counters_[{ns, flag}];
     ++st.increments;
     if (cfg_.checks.flags && st.increments > static_cast<uint64_t>(arch().cross_core_counter_max)) {
@@ -161,7 +171,11 @@ void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, 
     // The next increment checks against a later wait than this one did.
     if (st.increments > static_cast<uint64_t>(arch().cross_core_counter_max))
         st.waits.drop_before(st.increments - static_cast<uint64_t>(arch().cross_core_counter_max));
-    if (ns == 0) use_mode(target, set.cross_mode, flag, clock, desc(*set.core, set));
+    if (ns == 0) {
+        SetDesc me = desc(*set.core, set);
+        use_mode(target, set.cross_mode, flag, clock, me,
+                 sources.empty() ? std::vector<SetDesc>{me} : sources);
+    }
     st.pending.push_back({clock, set.id});
     st.last_set_instr = set.id;
 }
@@ -192,15 +206,17 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
     auto round = [&](std::tuple<int, int, int> key, std::vector<int> members, auto&& on_complete) {
         auto& r = rounds_[key];
         r.members = std::move(members);
-        r.sets[setter.index()].push_back(clock);
+        r.sets[setter.index()].push_back({clock, me});
         for (int m : r.members)
             if (r.sets[m].empty()) return;
         VectorClock joined;
+        std::vector<SetDesc> sources;
         for (int m : r.members) {
-            joined.join(r.sets[m].front());
+            joined.join(r.sets[m].front().clock);
+            sources.push_back(std::move(r.sets[m].front().desc));
             r.sets[m].pop_front();
         }
-        on_complete(joined);
+        on_complete(joined, sources);
     };
     if (mode == 4) {
         if (setter.type() == CoreType::AIC) {
@@ -226,9 +242,10 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
         for (int s = 0; s < 2; ++s)
             if (Core* t = aiv_of(setter.block(), s)) members.push_back(t->index());
         link(aic_of(setter.block()));
-        round({2, setter.block(), flag}, members, [&](const VectorClock& joined) {
-            if (Core* t = aic_of(setter.block())) deliver(*t, 0, flag, joined, set);
-        });
+        round({2, setter.block(), flag}, members,
+              [&](const VectorClock& joined, const std::vector<SetDesc>& sources) {
+                  if (Core* t = aic_of(setter.block())) deliver(*t, 0, flag, joined, set, sources);
+              });
         return;
     }
     std::vector<int> members;
@@ -241,8 +258,8 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
     }
     for (int m : members) link(&core(m));
     int group = mode == 1 ? setter.block() : static_cast<int>(setter.type());
-    round({mode, group, flag}, members, [&](const VectorClock& joined) {
-        for (int m : members) deliver(core(m), 0, flag, joined, set);
+    round({mode, group, flag}, members, [&](const VectorClock& joined, const std::vector<SetDesc>& sources) {
+        for (int m : members) deliver(core(m), 0, flag, joined, set, sources);
     });
 }
 

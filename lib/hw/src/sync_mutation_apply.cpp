@@ -76,7 +76,7 @@ int32_t Core::begin_call(bool sync, Site site) {
             tag_stream_ = m.at + static_cast<uint32_t>(m.by);
             tag_sync_ = m.n;
             early_done_.push_back(i);
-            if (check_event(m.event, m.id, site, "SetFlag")) do_set(m.event, m.id, site);
+            if (int id = m.id; check_event(m.event, id, site, "SetFlag")) do_set(m.event, id, site);
         }
     }
     stream_ = pos;
@@ -136,9 +136,9 @@ const SyncMutation* Core::mutate(int32_t n, InstrKind kind, Site site, HardEvent
             continue;
         }
         if (m.op == SyncOp::insert_pair) {
-            if (check_event(m.event, m.id, site, "SetFlag")) {
-                do_set(m.event, m.id, site);
-                do_wait(m.event, m.id, site);
+            if (int id = m.id; check_event(m.event, id, site, "SetFlag")) {
+                do_set(m.event, id, site);
+                do_wait(m.event, id, site);
             }
             machine_.mutation_applied(i);
             continue;

@@ -205,7 +205,9 @@ class Core {
 
     std::shared_ptr<const VectorClock> scalar_snapshot();
     void s_learn(const VectorClock& c);
-    bool check_event(HardEvent e, int id, Site site, const char* what);
+    // Checks a SetFlag/WaitFlag; false when the call compiles to nothing. An id outside 0..max_event_id is
+    // reported and replaced by the id the hardware uses (its bits [2:0]).
+    bool check_event(HardEvent e, int& id, Site site, const char* what);
     bool abort_guard();  // true when this call must do nothing
     // Numbers an instruction of the scalar unit, which runs now and in order; false when over budget.
     bool on_scalar(Instr& in);

@@ -72,8 +72,10 @@ class Machine {
     // ", node <label>" for a message naming an instruction of that node; empty for -1.
     std::string node_suffix(int32_t node) const;
     void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
+    // Checks a cross-core set or wait; false when it does nothing. A flag id above the mode's range is
+    // reported and replaced by the id the hardware uses (its low 4 bits; 5 for the AIC's mode-4 flags).
     // wait: the call is a CrossCoreWaitFlag (its pipe may be S, the default, in any mode).
-    bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t flag, Site site, const std::string& op,
+    bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site, const std::string& op,
                           bool wait = false);
     // Executes a SetFlag whose completion clock is `clock`; checks that the flag cannot still be set.
     void flag_set(Core& c, const Instr& in, const VectorClock& clock);
@@ -116,14 +118,6 @@ class Machine {
     bool deadlocked_ = false;
     std::mt19937_64 rng_;
 
-    // Cross-core rounds: sets of participants not yet matched (mode 0: all cores of a type; mode 1 and the
-    // AIV->AIC direction of mode 2: the two AIVs of one AI core). key: (mode, group, flag).
-    struct Round {
-        std::vector<int> members;
-        std::map<int, std::deque<VectorClock>> sets;
-    };
-    std::map<std::tuple<int, int, int>, Round> rounds_;
-
     // ---- cross-core ambiguity (which set a wait consumes must not depend on timing) ----
     struct SetDesc {  // an executed sync instruction, kept for messages
         Epoch at;
@@ -133,6 +127,20 @@ class Machine {
         std::string op;
         Site site;
     };
+
+    // Cross-core rounds: sets of participants not yet matched (mode 0: all cores of a type; mode 1 and the
+    // AIV->AIC direction of mode 2: the two AIVs of one AI core). key: (mode, group, flag). Each pending set
+    // keeps its clock and its description: the round's increment follows every member's set, and a later use
+    // of the counter in another mode is checked against each of them.
+    struct RoundSet {
+        VectorClock clock;
+        SetDesc desc;
+    };
+    struct Round {
+        std::vector<int> members;
+        std::map<int, std::deque<RoundSet>> sets;
+    };
+    std::map<std::tuple<int, int, int>, Round> rounds_;
     SetDesc desc(Core& c, const Instr& in) const;
     std::string describe(const SetDesc& d);
     Location loc_of(const SetDesc& d);
@@ -150,7 +158,11 @@ class Machine {
     std::map<std::pair<int, int>, ModeUse> mode_use_;
     // Reports when the wait `in`, knowing `before`, is unordered with the last executed wait on its counter.
     void check_waiters(Core& c, const Instr& in, const VectorClock& before);
-    void use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op);
+    // Records an increment of mode `mode` on (c, flag), delivered by `op` knowing `before` and caused by the
+    // sets `sources` (a round: every member's set; a direct set: `op` itself), and reports it when the flag
+    // is in use in another mode by an operation `before` does not cover.
+    void use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op,
+                  const std::vector<SetDesc>& sources);
 
     // ---- race explanations ----
     // Executed WaitFlags per (core, pipe slot, HardEvent): (wait, the set it consumed), in execution order.
@@ -201,7 +213,10 @@ class Machine {
     bool random_step();     // adversarial: executes one random executable instruction
     void drain();           // per scheduler kind
     void report_deadlock();
-    void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set);
+    // One increment of counter (ns, flag) of `target`, knowing `clock`, delivered by `set`; `sources` are the
+    // sets it follows (a round's members' sets; empty: `set` alone).
+    void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set,
+                 const std::vector<SetDesc>& sources = {});
     std::string consumed_text(const WaitLog& waits, uint64_t sets);
     void end_checks();
     Report make_report();
