@@ -14,7 +14,7 @@
 # target's libFuzzer dictionary. Both binaries land in <build>/fuzz/; <build>/fuzz/targets.txt lists the
 # targets, one `name` per line.
 set(EVG_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "fuzz/ (evg_fuzz_target_objects is called from other folders)")
-set(EVG_FUZZ_BIN_DIR ${CMAKE_BINARY_DIR}/fuzz CACHE INTERNAL "where the fuzz binaries go")
+set(EVG_FUZZ_BIN_DIR ${PROJECT_BINARY_DIR}/fuzz CACHE INTERNAL "where the fuzz binaries go")
 file(WRITE ${EVG_FUZZ_BIN_DIR}/targets.txt "")
 
 function(evg_fuzz_target name)

@@ -42,31 +42,55 @@ namespace AscendC::samples {
 
 // ---- kernels ----
 
+// A (16 x 16 half) . B (16 x 16 half) into L0C (float) twice, the second accumulating; each result read out
+// by a Fixpipe to GM. Between the two, the Mmad must wait until the Fixpipe has read L0C (FIX_M): without
+// that wait the second Mmad overwrites C while it is being read out.
 inline void fix_m_wait_dropped_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR d, bool fault) {
     if (!ASCEND_IS_AIC) return;
-    constexpr uint16_t kN = 16;  // 16 x 16 float tiles
+    constexpr uint16_t kN = 16;  // one 16 x 16 fractal per operand
     constexpr uint32_t kElems = kN * kN;
-    GlobalTensor<float> ga, gb, gd;
-    ga.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a));
-    gb.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(b));
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gd;
+    ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+    gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
     gd.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(d));
-    LocalTensor<float> l1a(TPosition::A1, 0, kElems), l1b(TPosition::B1, kElems * 4, kElems);
-    LocalTensor<float> l0a(TPosition::A2, 0, kElems), l0b(TPosition::B2, 0, kElems);
+    LocalTensor<half> l1a(TPosition::A1, 0, kElems), l1b(TPosition::B1, kElems * 2, kElems);
+    LocalTensor<half> l0a(TPosition::A2, 0, kElems), l0b(TPosition::B2, 0, kElems);
     LocalTensor<float> l0c(TPosition::CO1, 0, kElems);
-    DataCopy(l1a, ga, kElems);
-    DataCopy(l1b, gb, kElems);
+    Nd2NzParams nd;  // a 16 x 16 ND matrix into one zN fractal
+    nd.nValue = kN;
+    nd.dValue = kN;
+    nd.srcDValue = kN;
+    nd.dstNzC0Stride = kN;
+    nd.dstNzNStride = 1;
+    DataCopy(l1a, ga, nd);
+    DataCopy(l1b, gb, nd);
     SetFlag<HardEvent::MTE2_MTE1>(0);
     WaitFlag<HardEvent::MTE2_MTE1>(0);
-    LoadData(l0a, l1a, kElems);
-    LoadData(l0b, l1b, kElems);
+    LoadData2DParamsV2 la;  // one fractal each; B transposed into nZ
+    la.mStep = 1;
+    la.kStep = 1;
+    la.srcStride = 1;
+    la.dstStride = 1;
+    LoadData(l0a, l1a, la);
+    LoadData2DParamsV2 lb = la;
+    lb.ifTranspose = true;
+    LoadData(l0b, l1b, lb);
     SetFlag<HardEvent::MTE1_M>(0);
     WaitFlag<HardEvent::MTE1_M>(0);
+    FixpipeParamsV220 fp;
+    fp.mSize = kN;
+    fp.nSize = kN;
+    fp.srcStride = kN;
+    fp.dstStride = kN;
     for (uint32_t t = 0; t < 2; ++t) {
-        if (t > 0 && !fault) WaitFlag<HardEvent::FIX_M>(0);   // the Fixpipe of the last tile has read L0C
-        Mmad(l0c, l0a, l0b, MmadParams{kN, kN, kN, t == 0});  // tile 1 accumulates: D1 = 2 A.B
+        if (t > 0 && !fault) WaitFlag<HardEvent::FIX_M>(0);  // the Fixpipe of the last tile has read L0C
+        MmadParams mp(kN, kN, kN);
+        mp.cmatrixInitVal = t == 0;  // tile 1 accumulates: D1 = 2 A.B
+        Mmad(l0c, l0a, l0b, mp);
         SetFlag<HardEvent::M_FIX>(0);
         WaitFlag<HardEvent::M_FIX>(0);
-        Fixpipe(gd[t * kElems], l0c, FixpipeParams{kN, kN, kN, kN});
+        Fixpipe(gd[t * kElems], l0c, fp);
         if (t == 0) SetFlag<HardEvent::FIX_M>(0);
     }
 }
@@ -271,12 +295,17 @@ inline HazardRun run_sync_hazard(const ::evg::hw::Config& cfg, const std::string
     };
     if (name == "fix_m_wait_dropped") {
         constexpr size_t n = 256;
-        const std::vector<float> a = dh::ramp(n, 0.5f), b = dh::ramp(n, 0.25f);
-        void* ga = dev.malloc(n * 4, "A");
-        void* gb = dev.malloc(n * 4, "B");
+        const std::vector<float> af = dh::ramp(n, 0.5f), bf = dh::ramp(n, 0.25f);
+        std::vector<half> a(n), b(n);
+        for (size_t i = 0; i < n; ++i) {  // exact in half: multiples of 1/4 below 4
+            a[i] = half(af[i]);
+            b[i] = half(bf[i]);
+        }
+        void* ga = dev.malloc(n * 2, "A");
+        void* gb = dev.malloc(n * 2, "B");
         void* gd = dev.malloc(2 * n * 4, "D");
-        dev.copy_to_device(ga, a.data(), n * 4);
-        dev.copy_to_device(gb, b.data(), n * 4);
+        dev.copy_to_device(ga, a.data(), n * 2);
+        dev.copy_to_device(gb, b.data(), n * 2);
         zeros(gd, 2 * n * 4);
         r.report = dev.launch(1, KernelType::aic_only, [&] {
             fix_m_wait_dropped_kernel(static_cast<GM_ADDR>(ga), static_cast<GM_ADDR>(gb),
@@ -286,7 +315,7 @@ inline HazardRun run_sync_hazard(const ::evg::hw::Config& cfg, const std::string
         for (size_t i = 0; i < 16; ++i)
             for (size_t j = 0; j < 16; ++j) {
                 float s = 0;
-                for (size_t k = 0; k < 16; ++k) s += a[i * 16 + k] * b[k * 16 + j];
+                for (size_t k = 0; k < 16; ++k) s += af[i * 16 + k] * bf[k * 16 + j];
                 want[i * 16 + j] = s;
                 want[n + i * 16 + j] = s + s;
             }
