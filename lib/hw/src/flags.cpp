@@ -111,8 +111,8 @@ void Machine::use_mode(Core& c, int mode, int flag, const VectorClock& before, c
     for (const SetDesc& s : sources) u.ops[s.at.agent] = s;
 }
 
-bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site, const std::string& op,
-                               bool wait) {
+bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site,
+                               const std::string& op, bool wait) {
     auto fail = [&](std::string msg, Severity sev = Severity::error) {
         c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev);
         return sev == Severity::warning;
