@@ -29,6 +29,8 @@
 //                             race.
 #pragma once
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -261,7 +263,8 @@ template <class T>
 std::string compare(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
     size_t bad = 0, first = got.size();
     for (size_t i = 0; i < got.size(); ++i)
-        if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
+        if (std::bit_cast<std::array<unsigned char, sizeof(T)>>(got[i]) !=
+            std::bit_cast<std::array<unsigned char, sizeof(T)>>(want[i])) {  // bit for bit
             if (first == got.size()) first = i;
             ++bad;
         }
