@@ -69,24 +69,25 @@ only_cwg727() {  # log: GCC's first error is "explicit specialization in non-nam
 }
 
 compile_one() {  # compiler arch header -> prints "ok|context|gcclimit|standin|fail compiler arch header"
-  local cxx=$1 arch=$2 h=$3 tu out includer
-  if [[ -f "$standins/$h" ]]; then echo "standin $cxx $arch $h"; return; fi
-  tu="$work/tu_$(echo "$cxx-$arch-$h" | tr '/.+' '___').cpp"
+  local cxx=$1 arch=$2 h=$3 tu out includer name
+  name=$(basename "$cxx")  # results name the compiler by its file name (g++, clang++-14), whatever its path
+  if [[ -f "$standins/$h" ]]; then echo "standin $name $arch $h"; return; fi
+  tu="$work/tu_$(echo "$name-$arch-$h" | tr '/.+' '___').cpp"
   out="${tu%.cpp}.log"
   echo "#include \"$h\"" > "$tu"
-  if compile_tu "$cxx" "$arch" "$tu" "$out"; then echo "ok $cxx $arch $h"; return; fi
-  if [[ "$cxx" == g++* ]] && only_cwg727 "$out"; then echo "gcclimit $cxx $arch $h"; return; fi
+  if compile_tu "$cxx" "$arch" "$tu" "$out"; then echo "ok $name $arch $h"; return; fi
+  if [[ "$name" == g++* ]] && only_cwg727 "$out"; then echo "gcclimit $name $arch $h"; return; fi
   # Not self-contained: compiles inside a header of the checkout that includes it.
   while read -r includer; do
     includer=${includer#"$root/include/"}
     [[ "$includer" != "$h" ]] || continue
     printf '#include "%s"\n#include "%s"\n' "$includer" "$h" > "${tu%.cpp}_ctx.cpp"
     if compile_tu "$cxx" "$arch" "${tu%.cpp}_ctx.cpp" "${tu%.cpp}_ctx.log"; then
-      echo "context $cxx $arch $h $includer"; return
+      echo "context $name $arch $h $includer"; return
     fi
-    if [[ "$cxx" == g++* ]] && only_cwg727 "${tu%.cpp}_ctx.log"; then echo "gcclimit $cxx $arch $h"; return; fi
+    if [[ "$name" == g++* ]] && only_cwg727 "${tu%.cpp}_ctx.log"; then echo "gcclimit $name $arch $h"; return; fi
   done < <(grep -rlF "#include \"$h\"" "$root/include" | LC_ALL=C sort | head -3)
-  echo "fail $cxx $arch $h"
+  echo "fail $name $arch $h"
 }
 export -f compile_one compile_tu only_cwg727
 export work standins root
@@ -108,7 +109,7 @@ done < <(grep '^fail ' "$work/results.txt")
 
 status=0
 printf '%-14s %-5s %8s %8s %14s %12s %11s %9s %5s\n' compiler arch compiled failed "gcc-limit(*)" "in-includer" "other-chip" stood-in of
-for cxx in $compilers; do for arch in $archs; do
+for cxx_path in $compilers; do cxx=$(basename "$cxx_path"); for arch in $archs; do
   r() { grep -c "^$1 $cxx $arch " "$work/results.txt" || true; }
   ok=$(r ok) fail=$(r fail) lim=$(r gcclimit) ctx=$(r context) oc=$(r otherchip) si=$(r standin)
   printf '%-14s %-5s %8s %8s %14s %12s %11s %9s %5s\n' "$cxx" "$arch" "$ok" "$fail" "$lim" "$ctx" "$oc" "$si" "$n"
