@@ -13,7 +13,6 @@ using evg::hw::Core;
 using evg::hw::MemKind;
 using evg::hw::Memory;
 using evg::hw::Pipe;
-using evg::hw::ViolationKind;
 
 void copy_nd2nz(const LocalRef& dst, const void* src, const Nd2NzSpec& p, uint32_t elem, Site site) {
     Core& c = evg::hw::current_core();

@@ -183,10 +183,7 @@ void vec_reduce_level0(L0Reduce kind, DType t, const LocalRef& dst, const LocalR
     auto pd = element_aligned(c, dst, dr, es, nullptr, OperandName(name, "dst"), site);
     if (!ps || !pd) return;
     push_accesses(*in, *ps, sr, false);
-    {
-        Ranges abs_dr = dr;  // pd->off already includes the element skew
-        push_accesses(*in, *pd, abs_dr, true);
-    }
+    push_accesses(*in, *pd, dr, true);  // pd->off already includes the element skew
     const bool track = c.machine().config().checks.uninit;
     const L0Plan p = *plan;
     const Place s = *ps, d = *pd;

@@ -180,7 +180,8 @@ TEST(Level0, BlockReduceSumAddsPairwisePerBlock) {
     // Order-sensitive data: 1e8 and 1 do not associate in float.
     const auto val = [](uint32_t i) {
         const float v[8] = {1e8f, 1.0f, -1e8f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
-        return v[i % 8] * static_cast<float>(1 + i / 8);
+        const uint32_t group = i / 8;  // whole groups of 8
+        return v[i % 8] * static_cast<float>(1 + group);
     };
     const auto& r = run(dev, [&](auto& buf) {
         auto a = buf.template Get<float>(), d = a[1024];

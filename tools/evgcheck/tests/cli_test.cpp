@@ -241,7 +241,11 @@ TEST(EvgcheckCli, OptionValuesIgnoreCase) {
                                      "%1 = AuxStore float D (%0)\n");
     for (const std::string& opts : {std::string("--compute-length MAX"), std::string("--arch ATLASA2"),
                                     std::string("--arch ascend950 --path UB"), std::string("--path Gm")}) {
-        const Result r = evgcheck("emit " + f + " " + opts);
+        std::string args = "emit ";
+        args += f;
+        args += " ";
+        args += opts;
+        const Result r = evgcheck(args);
         EXPECT_EQ(r.code, 0) << opts << ": " << r.err;
     }
     const Result r = evgcheck("run " + f + " --data SPECIAL");
