@@ -101,7 +101,8 @@ for cxx in $compilers; do for arch in $archs; do while read -r h; do echo "$cxx 
 while read -r _ cxx arch h; do
   for other in $archs; do
     [[ "$other" != "$arch" ]] || continue
-    if grep -qE "^(ok|context) $cxx $other $h( |\$)" "$work/results.txt"; then
+    if awk -v c="$cxx" -v a="$other" -v h="$h" '($1 == "ok" || $1 == "context") && $2 == c && $3 == a && $4 == h \
+           { found = 1 } END { exit !found }' "$work/results.txt"; then
       sed -i "s|^fail $cxx $arch $h\$|otherchip $cxx $arch $h|" "$work/results.txt"
     fi
   done
