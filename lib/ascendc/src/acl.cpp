@@ -87,9 +87,19 @@ const char* aclGetRecentErrMsg() {
     return g_last_error.c_str();
 }
 
+// A bad environment value fails the call; it is also printed once, because a program's own error macro
+// usually prints only the code.
+static aclError bad_environment(const std::string& where, const std::string& why) {
+    static std::string printed;
+    if (printed != why) {
+        std::fprintf(stderr, "evgcheck: %s\n", why.c_str());
+        printed = why;
+    }
+    return fail(ACL_ERROR_INVALID_PARAM, where + ": " + why);
+}
+
 aclError aclInit(const char*) {
-    if (std::string bad = apply_environment(); !bad.empty())
-        return fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + bad);
+    if (std::string bad = apply_environment(); !bad.empty()) return bad_environment("aclInit", bad);
     return ACL_SUCCESS;
 }
 aclError aclFinalize() {
@@ -216,8 +226,7 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
                 const std::function<void()>& kernel, evg::hw::ArchId arch) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
-    if (std::string bad = apply_environment(); !bad.empty())
-        return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: " + bad);
+    if (std::string bad = apply_environment(); !bad.empty()) return bad_environment("kernel launch", bad);
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));
         ++process().launches;
