@@ -87,8 +87,7 @@ explore::Program round_and_mode2_set(explore::Chip chip, int storer) {
     explore::ProgramBuilder b(chip, true, 1);
     const int g0 = b.gm(kBytes, "G0"), g1 = b.gm(kBytes, "G1");
     (void)g1;
-    std::vector<int> local;
-    for (int c = 0; c < 3; ++c) local.push_back(b.local(c, kBytes));
+    const std::vector<int> local = {b.local(0, kBytes), b.local(1, kBytes), b.local(2, kBytes)};
     const int reader = 3 - storer;
     b.cross_wait(0, 2, FIX, 1);
     b.cross_set(0, 2, FIX, 2);
