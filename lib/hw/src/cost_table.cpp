@@ -66,6 +66,28 @@ constexpr VectorCost kA2Vector[] = {
      "no profile; assumed as Mul (a multiply and a select per lane)", true},
     {"Silu",         38, 14,           38, 8,           38, 8,
      "no profile; assumed as the Muls, Exp, Adds and Div it is made of, one startup each", true},
+    // The level-0-only instructions (mask and repeat form).
+    {"And",          2.06, 2.0,        2.06, 2.0,       2.06, 2.0,   "PTO-ISA a2a3 vand profile", false},
+    {"Or",           2.06, 2.0,        2.06, 2.0,       2.06, 2.0,   "PTO-ISA a2a3 vor profile", false},
+    {"ShiftLeft",    6.05, 1.0,        6.05, 1.0,       6.05, 1.0,   "PTO-ISA a2a3 vshl profile", false},
+    {"Axpy",         18, 2,            18, 2,           18, 2,       "PTO-ISA a2a3 vaxpy profile", false},
+    {"MulAddDst",    11.1, 4.0,        11.1, 4.0,       11.1, 4.0,
+     "PTO-ISA a2a3 vmla profile, accumulator aliased with the destination", false},
+    {"Copy",         13, 1,            0.94, 1.06,      0.94, 1.06,  "PTO-ISA a2a3 vcopy profile", false},
+    {"Brcb",         1, 1,             1, 1,            1, 1,        "PTO-ISA a2a3 vbrcb profile", false},
+    {"BlockReduceSum", 15, 7,          12, 1,           12, 1,       "PTO-ISA a2a3 vcgadd profile", false},
+    {"BlockReduceMax", 6, 7,           5, 1,            5, 1,        "PTO-ISA a2a3 vcgmax profile", false},
+    {"BlockReduceMin", 6, 7,           5, 1,            5, 1,        "PTO-ISA a2a3 vcgmin profile", false},
+    {"WholeReduceSum", 23, 7,          20, 7,           20, 7,       "PTO-ISA a2a3 vcadd profile", false},
+    {"WholeReduceMax", 9, 7,           8, 7,            8, 7,        "PTO-ISA a2a3 vcmax profile", false},
+    {"WholeReduceMin", 9, 7,           8, 7,            8, 7,        "PTO-ISA a2a3 vcmin profile", false},
+    {"RepeatReduceSum", 23, 7,         20, 7,           20, 7,       "PTO-ISA a2a3 vcadd profile", false},
+    {"Compare",      10, 2,            10, 2,           10, 2,
+     "PTO-ISA a2a3 vcmpv GE/LE/NE profile; LT and GT profile at 3 + 1 per repeat, charged the same here (the "
+     "table is per instruction, not per mode)", true},
+    {"CompareScalar", 12, 1,           12, 1,           12, 1,
+     "PTO-ISA a2a3 vcmpvs profile of every mode but EQ (3 + 1 per repeat), charged the same here", true},
+    {"Select",       5, 2,             5, 2,            5, 2,        "PTO-ISA a2a3 vsel profile, mask in a tensor", false},
 };
 // clang-format on
 
