@@ -8,10 +8,13 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
+#include "evg/hw/sync_mutation.hpp"
+#include "evg/hw/trace_file.hpp"
 
 struct EvgAclStream {
     std::vector<evg::hw::Report> reports;  // since the last synchronisation
@@ -25,12 +28,15 @@ aclError fail(aclError code, std::string msg) {
     return code;
 }
 
-// What the process has seen, for EVG_STRICT.
+// What the process has seen, for EVG_STRICT, EVG_TRACE_OUT and EVG_LIST_MUTATIONS.
 struct ProcessState {
     bool strict = false;
     bool exit_hook = false;
     uint64_t launches = 0;
     uint64_t launches_with_findings = 0;
+    std::string trace_out;       // EVG_TRACE_OUT: every launch's trace, for evgcheck run-program
+    std::string list_mutations;  // EVG_LIST_MUTATIONS: every launch's sync mutation points, as text
+    std::vector<std::string> report_jsons;  // every synchronised launch's report, for EVG_REPORT
 };
 ProcessState& process() {
     static ProcessState p;
@@ -70,6 +76,23 @@ std::string apply_environment() {
         if (errno != 0 || *end != '\0' || *s == '-')
             return fmt::format("EVG_SEED='{}': expected a decimal integer from 0 to 18446744073709551615", s);
         cfg.seed = seed;
+    }
+    if (const char* s = std::getenv("EVG_MUTATE"); s && *s) {
+        try {
+            cfg.mutations = evg::hw::parse_sync_mutations(s);
+        } catch (const evg::Error& e) {
+            return fmt::format("EVG_MUTATE='{}': {}", s, e.what());
+        }
+    }
+    // The files of EVG_TRACE_OUT and EVG_LIST_MUTATIONS need the launch's trace (with its accesses, which the
+    // cycle model times).
+    for (const auto& [name, field] : {std::pair{"EVG_TRACE_OUT", &ProcessState::trace_out},
+                                      std::pair{"EVG_LIST_MUTATIONS", &ProcessState::list_mutations}}) {
+        const char* s = std::getenv(name);
+        if (!s || !*s) continue;
+        process().*field = s;
+        cfg.keep_trace = true;
+        if (field == &ProcessState::trace_out) cfg.trace_accesses = true;
     }
     if (const char* s = std::getenv("EVG_STRICT"); s && *s) {
         const std::string v(s);
@@ -199,23 +222,53 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: stream is null");
     bool clean = true;
-    std::string json = "[";
-    for (size_t i = 0; i < stream->reports.size(); ++i) {
-        const auto& r = stream->reports[i];
+    std::vector<std::string>& reports = process().report_jsons;
+    for (const evg::hw::Report& r : stream->reports) {
         if (!r.clean()) {
             clean = false;
             std::fputs(r.text().c_str(), stderr);
         }
-        json += (i ? ",\n" : "") + r.json();
+        reports.push_back(r.json());
     }
-    json += "]\n";
+    // The file holds every launch of the process synchronised so far, in launch order.
     if (const char* path = std::getenv("EVG_REPORT"); path && *path && !stream->reports.empty()) {
-        std::ofstream(path) << json;
+        std::ofstream out(path);
+        out << "[";
+        for (size_t i = 0; i < reports.size(); ++i) out << (i ? ",\n" : "") << reports[i];
+        out << "]\n";
     }
     stream->reports.clear();
     if (!clean) return fail(ACL_ERROR_RT_KERNEL_CHECK, "a kernel launch on this stream reported violations");
     return ACL_SUCCESS;
 }
+
+namespace {
+// After a launch: its trace to EVG_TRACE_OUT and its mutation points to EVG_LIST_MUTATIONS, when set (the
+// first launch of the process starts each file, later ones append). An empty string, or the message of a
+// failure.
+std::string write_launch_files(evg::hw::ArchId arch, int block_dim, evg::hw::KernelType type) {
+    ProcessState& p = process();
+    const bool first = p.launches == 1;
+    const auto mode = first ? std::ios::binary | std::ios::trunc : std::ios::binary | std::ios::app;
+    const evg::hw::Trace& trace = evg::hw::device().last_trace();
+    if (!p.trace_out.empty()) {
+        std::ofstream out(p.trace_out, mode);
+        if (first) evg::hw::write_trace_file_header(out);
+        evg::hw::write_launch_record(out, {arch, block_dim, type}, trace,
+                                     evg::hw::device().last_report().node_labels);
+        if (!out) return fmt::format("EVG_TRACE_OUT='{}': cannot write the file", p.trace_out);
+    }
+    if (!p.list_mutations.empty()) {
+        std::ofstream out(p.list_mutations, mode);
+        out << "# launch " << p.launches << ": " << evg::hw::arch_name(arch) << ", " << block_dim
+            << " block(s)\n";
+        for (const evg::hw::SyncMutation& m : evg::hw::mutation_points(trace, arch, type, block_dim))
+            out << evg::hw::to_string(m) << "\n";
+        if (!out) return fmt::format("EVG_LIST_MUTATIONS='{}': cannot write the file", p.list_mutations);
+    }
+    return {};
+}
+}  // namespace
 
 namespace evg::acl {
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
@@ -234,6 +287,8 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
     } catch (const evg::Error& e) {
         return fail(ACL_ERROR_INVALID_PARAM, e.what());
     }
+    if (std::string bad = write_launch_files(arch, static_cast<int>(block_dim), type); !bad.empty())
+        return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: " + bad);
     return ACL_SUCCESS;
 }
 }  // namespace evg::acl
