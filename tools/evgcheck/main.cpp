@@ -36,6 +36,8 @@ constexpr const char* kUsage =
     "  conformance run the conformance catalogue and write the report (HTML, Markdown, JSON, JUnit)\n"
     "  fuzz TARGET run a fuzz session with a libFuzzer target (findings minimised, with replay commands)\n"
     "  sync-table  mutate the sync of real kernels, classify each mutation against the schedule explorer\n"
+    "  run-program BINARY [args]  run a Catlass program built with evgcheck_add_program on the model:\n"
+    "              schedules, reports, timeline, sync mutations\n"
     "\n"
     "`evgcheck COMMAND --help` describes each command's options; `evgcheck --version` prints the version.\n"
     "GRAPH is a file in the graph text format (docs/graph-format.md; tools/examples/ has some), or - for\n"
@@ -73,6 +75,7 @@ int dispatch(int argc, char** argv) {
     if (command == "conformance") return conformance_command(rest);
     if (command == "sync-table") return sync_table_command(rest);
     if (command == "fuzz") return fuzz_command(rest);
+    if (command == "run-program") return run_program_command(rest);
     if (command == "--version" || command == "version") {
         std::cout << "evgcheck " << EVGCHECK_VERSION << "\n";
         return kExitOk;
@@ -81,12 +84,14 @@ int dispatch(int argc, char** argv) {
         std::cout << kUsage;
         return kExitOk;
     }
-    const std::string_view commands[] = {"run", "check", "emit", "conformance", "fuzz", "sync-table"};
+    const std::string_view commands[] = {"run",  "check",      "emit",       "conformance",
+                                         "fuzz", "sync-table", "run-program"};
     std::string msg = fmt::format("evgcheck: unknown command '{}'", command);
     if (const std::string near = closest(command, commands); !near.empty())
         msg += "; did you mean '" + near + "'?";
-    throw UsageError(msg +
-                     " (commands: run, check, emit, conformance, fuzz, sync-table; see evgcheck --help)");
+    throw UsageError(
+        msg +
+        " (commands: run, check, emit, conformance, fuzz, sync-table, run-program; see evgcheck --help)");
 }
 
 }  // namespace evgcheck

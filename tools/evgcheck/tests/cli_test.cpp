@@ -938,3 +938,125 @@ TEST(EvgcheckCli, RunListsMutationPointsAndReplaysOne) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string subject(const std::string& mode) {
+    return std::string(EVGCHECK_SUBJECT_PROGRAM) + " " + mode;
+}
+
+// A user's program run on the model: a clean one passes, a planted race fails naming it, and the verdict
+// needs the program's own exit status and at least one launch.
+TEST(EvgcheckRunProgram, JudgesTheProgramsLaunchesAndExit) {
+    Result clean = evgcheck("run-program " + subject("clean"));
+    EXPECT_EQ(clean.code, 0) << clean.out << clean.err;
+    EXPECT_NE(clean.out.find("run 1/1  in order"), std::string::npos) << clean.out;
+    EXPECT_NE(clean.out.find("1 launch(es)  clean"), std::string::npos) << clean.out;
+    EXPECT_NE(clean.out.find("result: PASS (1 of 1 run(s) clean)"), std::string::npos) << clean.out;
+
+    Result racy = evgcheck("run-program --scheduler adversarial --seeds 2 " + subject("racy"));
+    EXPECT_EQ(racy.code, 1) << racy.out;
+    EXPECT_NE(racy.out.find("adversarial seed 2"), std::string::npos) << racy.out;
+    EXPECT_NE(racy.out.find("findings: race"), std::string::npos) << racy.out;
+    EXPECT_NE(racy.out.find("    | error [race]"), std::string::npos) << "the program's report is shown\n"
+                                                                      << racy.out;
+    EXPECT_NE(racy.out.find("result: FAIL (0 of 2 run(s) clean)"), std::string::npos) << racy.out;
+
+    Result twice = evgcheck("run-program " + subject("twice"));
+    EXPECT_EQ(twice.code, 0) << twice.out;
+    EXPECT_NE(twice.out.find("2 launch(es)  clean"), std::string::npos) << twice.out;
+
+    Result none = evgcheck("run-program " + subject("nolaunch"));
+    EXPECT_EQ(none.code, 1) << "\"Compare success.\" without a launch is no pass\n" << none.out;
+    EXPECT_NE(none.out.find("no kernel launch was reported"), std::string::npos) << none.out;
+
+    Result fail = evgcheck("run-program " + subject("fail"));
+    EXPECT_EQ(fail.code, 1) << fail.out;
+    EXPECT_NE(fail.out.find("the program exited 3"), std::string::npos) << fail.out;
+
+    // The caller's own EVG_ variables do not change the run: run-program sets every one the program reads.
+    Result env = evgcheck("run-program " + subject("clean"), "EVG_MUTATE='drop-wait core=AIV0 n=1'");
+    EXPECT_EQ(env.code, 0) << env.out;
+}
+
+// --known excuses a finding by kind and site, --expect requires a line, --report writes every run.
+TEST(EvgcheckRunProgram, KnownFindingsExpectedOutputAndReport) {
+    Result racy =
+        evgcheck("run-program --report " + (scratch() / "rp.json").string() + " " + subject("racy"));
+    ASSERT_EQ(racy.code, 1) << racy.out;
+    const std::string report = slurp(scratch() / "rp.json");
+    EXPECT_NE(report.find("\"kind\": \"race\""), std::string::npos) << report;
+    EXPECT_NE(report.find("\"ok\": false"), std::string::npos) << report;
+    // The site of the race's first instruction, as the report names it.
+    const size_t site_at = report.find("\"site\": \"subject_program.cpp:");
+    ASSERT_NE(site_at, std::string::npos) << report;
+    const std::string site = report.substr(site_at + 9, report.find('"', site_at + 9) - site_at - 9);
+    const std::string known =
+        write_file("known.txt", "# what the fix will take away\nrace " + site + "  # the planted one\n");
+    Result excused =
+        evgcheck("run-program --known " + known + " --expect 'Compare success.' " + subject("racy"));
+    EXPECT_EQ(excused.code, 0) << excused.out << excused.err;
+    EXPECT_NE(excused.out.find("clean but for known findings: race at " + site), std::string::npos)
+        << excused.out;
+    const std::string other = write_file("other.txt", "race elsewhere.cpp:1\n");
+    Result not_excused = evgcheck("run-program --known " + other + " " + subject("racy"));
+    EXPECT_EQ(not_excused.code, 1) << not_excused.out;
+    Result expect = evgcheck("run-program --expect 'Compare failed.' " + subject("clean"));
+    EXPECT_EQ(expect.code, 1) << expect.out;
+    EXPECT_NE(expect.out.find("the program did not print 'Compare failed.'"), std::string::npos)
+        << expect.out;
+    const std::string bad = write_file("bad_known.txt", "race\n");
+    Result bad_known = evgcheck("run-program --known " + bad + " " + subject("clean"));
+    EXPECT_EQ(bad_known.code, 2);
+    EXPECT_NE(bad_known.err.find(bad + ":1: expected '<kind> <file:line>'"), std::string::npos)
+        << bad_known.err;
+}
+
+// Every listed mutation point replays with --mutate as printed; dropping the program's one WaitFlag is
+// caught; the timeline of the launch is written.
+TEST(EvgcheckRunProgram, ListsAndAppliesMutationsAndDrawsTheTimeline) {
+    Result list = evgcheck("run-program --list-mutations " + subject("clean"));
+    ASSERT_EQ(list.code, 0) << list.out << list.err;
+    EXPECT_EQ(list.out.rfind("# launch 1: ", 0), 0u) << list.out;
+    const size_t at = list.out.find("\ndrop-wait core=AIV0 n=");
+    ASSERT_NE(at, std::string::npos) << list.out;
+    const std::string mutation = list.out.substr(at + 1, list.out.find('\n', at + 1) - at - 1);
+    Result mutated = evgcheck("run-program --mutate '" + mutation + "' " + subject("clean"));
+    EXPECT_EQ(mutated.code, 1) << mutated.out;
+    EXPECT_NE(mutated.out.find("(mutated: " + mutation + ")"), std::string::npos) << mutated.out;
+    EXPECT_NE(mutated.out.find("findings: "), std::string::npos) << mutated.out;
+    Result unapplied = evgcheck("run-program --mutate 'drop-wait core=AIV0 n=99' " + subject("clean"));
+    EXPECT_EQ(unapplied.code, 1) << unapplied.out;
+    EXPECT_NE(unapplied.out.find("mutation not applied"), std::string::npos) << unapplied.out;
+    Result bad = evgcheck("run-program --mutate 'drop-wait' " + subject("clean"));
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("evgcheck run-program: option --mutate: "), std::string::npos) << bad.err;
+
+    const std::string page = (scratch() / "program.html").string();
+    Result timed = evgcheck("run-program --timeline " + page + " " + subject("twice"));
+    EXPECT_EQ(timed.code, 0) << timed.out << timed.err;
+    EXPECT_NE(timed.out.find("cycle model ("), std::string::npos) << timed.out;
+    EXPECT_NE(timed.out.find("timeline: " + page), std::string::npos) << timed.out;
+    EXPECT_NE(slurp(page).find("launch 1 of 2"), std::string::npos);
+    Result second = evgcheck("run-program --timeline " + page + " --launch 3 " + subject("twice"));
+    EXPECT_EQ(second.code, 2) << second.out;
+    EXPECT_NE(second.err.find("the program made 2 launch(es), not 3"), std::string::npos) << second.err;
+}
+
+TEST(EvgcheckRunProgram, BadInvocationsSayWhatIsWrong) {
+    Result none = evgcheck("run-program");
+    EXPECT_EQ(none.code, 2);
+    EXPECT_NE(none.err.find("no program given"), std::string::npos) << none.err;
+    Result missing = evgcheck("run-program /no/such/program");
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("'/no/such/program' is not an executable file"), std::string::npos)
+        << missing.err;
+    Result seeds = evgcheck("run-program --seeds 3 " + subject("clean"));
+    EXPECT_EQ(seeds.code, 2);
+    EXPECT_NE(seeds.err.find("need --scheduler adversarial"), std::string::npos) << seeds.err;
+    Result help = evgcheck("run-program --help");
+    EXPECT_EQ(help.code, 0);
+    EXPECT_NE(help.out.find("Usage: evgcheck run-program"), std::string::npos) << help.out;
+}
+
+}  // namespace

@@ -1,0 +1,449 @@
+// evgcheck run-program BINARY [args...]: a user's Catlass program, built with evgcheck_add_program, run on
+// the model under chosen schedules, with its reports gathered, its timeline drawn and its sync mutated. The
+// program talks to evgcheck through the ACL shim's environment (lib/ascendc/include/acl/acl.h):
+// EVG_SCHEDULER, EVG_SEED, EVG_REPORT, EVG_MUTATE, EVG_LIST_MUTATIONS and EVG_TRACE_OUT.
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "evg/hw/error.hpp"
+#include "evg/hw/sync_mutation.hpp"
+#include "evg/hw/timing.hpp"
+#include "evg/hw/trace_file.hpp"
+#ifdef EVGCHECK_HAS_TIMELINE
+#include "evg/reports/timeline.hpp"
+#endif
+#include "subprocess.hpp"
+
+namespace evgcheck {
+
+namespace {
+
+constexpr std::string_view kSchedulers[] = {"in_order", "adversarial"};
+
+constexpr std::array kRunProgramOptions = {
+    OptionSpec{"scheduler", "in_order|adversarial", "the schedule of every launch (default in_order)"},
+    OptionSpec{"seeds", "N", "adversarial: run the program N times, scheduler seeds S .. S+N-1 (default 1)"},
+    OptionSpec{"seed", "S", "adversarial: the first scheduler seed (default 1)"},
+    OptionSpec{"report", "FILE.json", "write every run's verdict and every launch's report as JSON"},
+    OptionSpec{
+        "timeline", "FILE.json|FILE.html",
+        "time the first run's launch with the cycle model (docs/cycle-model.md), print its summary and "
+        "write the timeline: Chrome trace / Perfetto JSON, or a self-contained page"},
+    OptionSpec{"launch", "K", "--timeline: the program's K-th kernel launch (default 1)"},
+    OptionSpec{"list-mutations", "",
+               "run the program once in order and list every sync mutation point of its launches (each a "
+               "--mutate text)"},
+    OptionSpec{"mutate", "TEXT",
+               "rewrite sync calls of every launch as they are issued, e.g. 'drop-wait core=AIV0.1 n=7' "
+               "(several: ';'-separated)"},
+    OptionSpec{
+        "known", "FILE",
+        "findings that do not fail a run: one '<kind> <file:line>' per line (the kind and the site of the "
+        "finding's first instruction; '#' starts a comment), e.g. 'race tile_mmad.hpp:148'"},
+    OptionSpec{"expect", "TEXT",
+               "a run fails unless the program prints a line equal to TEXT, e.g. 'Compare success.'"},
+    OptionSpec{
+        "known", "FILE",
+        "findings that do not fail a run: one '<kind> <file:line>' per line (the kind and the site of the "
+        "finding's first instruction; '#' starts a comment), e.g. 'race tile_mmad.hpp:148'"},
+    OptionSpec{"expect", "TEXT",
+               "a run fails unless the program prints a line equal to TEXT, e.g. 'Compare success.'"},
+    OptionSpec{"timeout", "SECONDS", "give up on one run of the program after this long (default 300)"},
+    OptionSpec{"help", "", "print this help"},
+};
+
+constexpr const char* kRunProgramUsage =
+    "Usage: evgcheck run-program [options] BINARY [program arguments...]\n"
+    "\n"
+    "Runs a Catlass host program built with evgcheck_add_program (docs/check-your-program.md) on the model:\n"
+    "once in order, or N times under the adversarial scheduler. Every kernel launch is checked by every\n"
+    "checker; the program's own checks (\"Compare success.\") still run. A run passes when the program\n"
+    "exits 0, made at least one kernel launch, and every launch is clean (and, with --mutate, every\n"
+    "mutation found its sync call). Everything after BINARY goes to the program (use -- before BINARY if\n"
+    "its name starts with a dash).\n"
+    "\n";
+
+struct RunSpec {
+    std::string label;  // "in order", "adversarial seed 3"
+    std::string scheduler;
+    uint64_t seed = 0;
+};
+
+struct RunResult {
+    RunSpec spec;
+    evgcheck::ProcessResult process;
+    nlohmann::json launches = nlohmann::json::array();  // the program's reports (EVG_REPORT)
+    std::vector<std::string> known;  // "race at tile_mmad.hpp:148": findings --known excuses
+    std::string verdict;             // "clean", or what failed
+    bool ok = false;
+};
+
+// What a run must show besides clean reports (--known, --expect).
+struct Expectations {
+    std::set<std::pair<std::string, std::string>> known;  // (kind, site of the first location)
+    std::string expect_line;
+};
+
+// Reads --known's file: '<kind> <file:line>' per line, '#' to the end of a line is a comment.
+std::set<std::pair<std::string, std::string>> read_known(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw UsageError("evgcheck run-program: option --known: cannot read '" + path + "'");
+    std::set<std::pair<std::string, std::string>> out;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        line = line.substr(0, line.find('#'));
+        std::istringstream words(line);
+        std::string kind, site, extra;
+        if (!(words >> kind)) continue;
+        if (!(words >> site) || (words >> extra))
+            throw UsageError(
+                fmt::format("evgcheck run-program: option --known: {}:{}: expected '<kind> <file:line>', "
+                            "found '{}'",
+                            path, n, line));
+        out.emplace(kind, site);
+    }
+    return out;
+}
+
+// A folder of its own for the files the program writes, removed at the end.
+class TempDir {
+  public:
+    TempDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "evgcheck-run-program-XXXXXX").string();
+        if (!::mkdtemp(tmpl.data())) throw evg::Error("run-program: cannot create a temporary folder");
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+  private:
+    std::filesystem::path path_;
+};
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The program's environment: every EVG_ switch it reads is set here, so that the caller's own EVG_ variables
+// never change what the run means.
+std::map<std::string, std::string> program_env(const RunSpec& spec, const std::string& report,
+                                               const std::string& mutate, const std::string& trace_out,
+                                               const std::string& list_mutations) {
+    return {{"EVG_SCHEDULER", spec.scheduler},
+            {"EVG_SEED", std::to_string(spec.seed)},
+            {"EVG_REPORT", report},
+            {"EVG_MUTATE", mutate},
+            {"EVG_TRACE_OUT", trace_out},
+            {"EVG_LIST_MUTATIONS", list_mutations},
+            {"EVG_STRICT", ""}};
+}
+
+// Whether the program printed `line` as a whole line.
+bool printed_line(const std::string& output, const std::string& line) {
+    std::istringstream lines(output);
+    std::string l;
+    while (std::getline(lines, l))
+        if (l == line) return true;
+    return false;
+}
+
+// The verdict of one run from its exit status and its reports.
+void judge_run(RunResult& r, const Expectations& x) {
+    const ProcessResult& p = r.process;
+    std::map<std::string, int> kinds;
+    std::vector<std::string> unapplied;
+    std::set<std::string> known;
+    for (const nlohmann::json& l : r.launches) {
+        for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
+            if (v.value("severity", "") != "error") continue;
+            const std::string kind = v.value("kind", "?");
+            const nlohmann::json locs = v.value("locations", nlohmann::json::array());
+            const std::string site = locs.empty() ? "" : locs.front().value("site", "");
+            if (x.known.count({kind, site})) {
+                known.insert(kind + " at " + site);
+                continue;
+            }
+            ++kinds[kind];
+        }
+        for (const nlohmann::json& m : l.value("mutations_unapplied", nlohmann::json::array()))
+            unapplied.push_back(m.get<std::string>());
+    }
+    std::vector<std::string> parts;
+    if (p.timed_out)
+        parts.emplace_back("timed out (killed)");
+    else if (p.signal)
+        parts.push_back(fmt::format("killed by signal {}", p.signal));
+    else if (p.exit_code != 0)
+        parts.push_back(fmt::format("the program exited {}", p.exit_code));
+    if (r.launches.empty() && !p.timed_out && !p.signal)
+        parts.emplace_back(
+            "no kernel launch was reported (the program ran no kernel on the model, or did not reach "
+            "aclrtSynchronizeStream; was it built with evgcheck_add_program?)");
+    if (!x.expect_line.empty() && !p.timed_out && !printed_line(p.output, x.expect_line))
+        parts.push_back(fmt::format("the program did not print '{}'", x.expect_line));
+    r.known.assign(known.begin(), known.end());
+    if (!kinds.empty()) {
+        std::string k;
+        for (const auto& [kind, n] : kinds) k += fmt::format("{}{} ({})", k.empty() ? "" : ", ", kind, n);
+        parts.push_back("findings: " + k);
+    }
+    for (const std::string& m : unapplied)
+        parts.push_back("mutation not applied (its sync call never ran): " + m);
+    r.ok = parts.empty();
+    if (r.ok) {
+        r.verdict = "clean";
+        if (!r.known.empty()) {
+            r.verdict += " but for known findings: ";
+            for (size_t i = 0; i < r.known.size(); ++i) r.verdict += (i ? ", " : "") + r.known[i];
+        }
+        return;
+    }
+    r.verdict.clear();
+    for (const std::string& s : parts) r.verdict += (r.verdict.empty() ? "" : "; ") + s;
+}
+
+RunResult run_once(const std::string& program, const std::vector<std::string>& args, const RunSpec& spec,
+                   const std::string& mutate, const TempDir& tmp, const std::string& trace_out,
+                   const std::string& list_mutations, double timeout, const Expectations& x) {
+    RunResult r;
+    r.spec = spec;
+    const std::string report = tmp.file("report.json");
+    std::filesystem::remove(report);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
+    r.process =
+        run_process(program, args, program_env(spec, report, mutate, trace_out, list_mutations), deadline);
+    if (std::filesystem::exists(report)) {
+        try {
+            r.launches = nlohmann::json::parse(read_file(report));
+        } catch (const nlohmann::json::exception& e) {
+            r.launches = nlohmann::json::array();
+            r.process.output +=
+                fmt::format("\nevgcheck run-program: the report file is damaged: {}\n", e.what());
+        }
+    }
+    judge_run(r, x);
+    return r;
+}
+
+void print_output(const std::string& output) {
+    std::istringstream lines(output);
+    std::string line;
+    while (std::getline(lines, line)) std::cout << "    | " << line << "\n";
+}
+
+int list_mutations(const std::string& program, const std::vector<std::string>& args, double timeout) {
+    TempDir tmp;
+    const std::string list = tmp.file("mutations.txt");
+    const RunResult r =
+        run_once(program, args, {"in order", "in_order", 0}, "", tmp, "", list, timeout, Expectations{});
+    if (!std::filesystem::exists(list)) {
+        std::cout << "run: " << r.verdict << "\n";
+        print_output(r.process.output);
+        std::cerr
+            << "evgcheck run-program: the program made no kernel launch, so there is nothing to mutate\n";
+        return kExitFailed;
+    }
+    std::cout << read_file(list);
+    if (!r.ok)
+        std::cerr << "evgcheck run-program: note: the unmutated run was not clean: " << r.verdict << "\n";
+    return kExitOk;
+}
+
+#ifdef EVGCHECK_HAS_TIMELINE
+void write_timeline(const std::string& trace_file, int launch_k, const std::string& path,
+                    const std::string& title) {
+    const std::vector<evg::hw::LaunchRecord> launches = evg::hw::read_trace_file(trace_file);
+    if (launch_k > static_cast<int>(launches.size()))
+        throw UsageError(
+            fmt::format("evgcheck run-program: option --launch: the program made {} launch(es), not {}",
+                        launches.size(), launch_k));
+    const evg::hw::LaunchRecord& l = launches[static_cast<size_t>(launch_k - 1)];
+    const evg::hw::timing::Timeline t = evg::hw::timing::simulate(l.trace, l.launch);
+    const std::string summary = evg::hw::timing::summary_text(t, l.trace, l.launch);
+    std::cout << summary;
+    const evg::reports::TimelineInput in{
+        l.trace, t, l.node_labels,
+        fmt::format("{} (launch {} of {}, {} on {} block(s))", title, launch_k, launches.size(),
+                    evg::hw::arch_name(l.launch.arch), l.launch.block_dim),
+        summary};
+    std::ofstream f(path);
+    if (path.ends_with(".html"))
+        evg::reports::write_timeline_html(f, in);
+    else
+        evg::reports::write_timeline_json(f, in);
+    if (!f.flush()) throw UsageError("evgcheck run-program: option --timeline: cannot write '" + path + "'");
+    std::cout << "timeline: " << path << "\n";
+}
+#endif
+
+}  // namespace
+
+int run_program_command(std::span<const char* const> argv) {
+    // evgcheck's options come first; the first other word (or the word after --) is the program.
+    size_t split = 0;
+    bool dashdash = false;
+    while (split < argv.size()) {
+        const std::string_view a = argv[split];
+        if (a == "--") {
+            dashdash = true;
+            break;
+        }
+        if (!a.starts_with("-")) break;
+        const bool flag = a == "--list-mutations" || a == "--help" || a.find('=') != std::string_view::npos;
+        split += flag ? 1 : 2;
+    }
+    split = std::min(split, argv.size());
+    const Args args = Args::parse(argv.subspan(0, split), kRunProgramOptions, "run-program", 0);
+    if (args.has("help")) {
+        std::cout << kRunProgramUsage << options_help(kRunProgramOptions);
+        return kExitOk;
+    }
+    const auto rest = argv.subspan(split + (dashdash ? 1 : 0));
+    if (rest.empty())
+        throw UsageError(
+            "evgcheck run-program: no program given (evgcheck run-program [options] BINARY [args...])");
+    const std::string program = rest[0];
+    const std::vector<std::string> program_args(rest.begin() + 1, rest.end());
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(program, ec) || ::access(program.c_str(), X_OK) != 0)
+        throw UsageError(fmt::format("evgcheck run-program: '{}' is not an executable file", program));
+
+    const double timeout = args.seconds("timeout", 86400).value_or(300);
+    const std::string scheduler = args.choice("scheduler", kSchedulers).value_or("in_order");
+    const long long seeds = args.integer("seeds", 1, 100000).value_or(1);
+    const long long first_seed = args.integer("seed", 0, std::numeric_limits<long long>::max()).value_or(1);
+    if (scheduler == "in_order" && (args.has("seeds") || args.has("seed")))
+        throw UsageError("evgcheck run-program: options --seeds and --seed need --scheduler adversarial");
+    std::string mutate;
+    if (const auto m = args.get("mutate")) {
+        try {
+            (void)evg::hw::parse_sync_mutations(*m);
+        } catch (const evg::Error& e) {
+            throw UsageError(std::string("evgcheck run-program: option --mutate: ") + e.what());
+        }
+        mutate = *m;
+    }
+    if (args.has("list-mutations")) {
+        if (args.has("mutate") || args.has("timeline") || args.has("report"))
+            throw UsageError(
+                "evgcheck run-program: --list-mutations runs the program once and prints; it takes no "
+                "--mutate, --timeline or --report");
+        return list_mutations(program, program_args, timeout);
+    }
+    Expectations expectations;
+    if (const auto k = args.get("known")) expectations.known = read_known(*k);
+    expectations.expect_line = args.get("expect").value_or("");
+    const std::optional<std::string> report_path = args.get("report");
+    if (report_path) check_output_file(*report_path, "report", "run-program");
+    const std::optional<std::string> timeline_path = args.get("timeline");
+    const long long launch_k = args.integer("launch", 1, 1000000).value_or(1);
+    if (args.has("launch") && !timeline_path)
+        throw UsageError("evgcheck run-program: option --launch chooses the launch of --timeline");
+    if (timeline_path) {
+        if (!timeline_path->ends_with(".json") && !timeline_path->ends_with(".html"))
+            throw UsageError(
+                "evgcheck run-program: option --timeline: the file must end in .json (Chrome trace / "
+                "Perfetto) or .html (a page), found '" +
+                *timeline_path + "'");
+#ifndef EVGCHECK_HAS_TIMELINE
+        throw UsageError("evgcheck run-program: option --timeline: this evgcheck was built without reports/");
+#endif
+        check_output_file(*timeline_path, "timeline", "run-program");
+    }
+
+    std::vector<RunSpec> specs;
+    if (scheduler == "in_order") {
+        specs.push_back({"in order", "in_order", 0});
+    } else {
+        for (long long i = 0; i < seeds; ++i) {
+            const auto s = static_cast<uint64_t>(first_seed) + static_cast<uint64_t>(i);
+            specs.push_back({fmt::format("adversarial seed {}", s), "adversarial", s});
+        }
+    }
+
+    std::string command_line = program;
+    for (const std::string& a : program_args) command_line += " " + a;
+    std::cout << "evgcheck run-program: " << command_line
+              << (mutate.empty() ? "" : "  (mutated: " + mutate + ")") << "\n";
+    TempDir tmp;
+    const std::string trace_out = timeline_path ? tmp.file("trace.bin") : "";
+    std::vector<RunResult> results;
+    int passed = 0;
+    for (size_t i = 0; i < specs.size(); ++i) {
+        RunResult r = run_once(program, program_args, specs[i], mutate, tmp, i == 0 ? trace_out : "", "",
+                               timeout, expectations);
+        std::cout << fmt::format("run {}/{}  {:<22} exit {:<3} {} launch(es)  {}\n", i + 1, specs.size(),
+                                 r.spec.label, r.process.exit_code, r.launches.size(), r.verdict);
+        if (!r.ok) {
+            print_output(r.process.output);
+        } else {
+            ++passed;
+        }
+        results.push_back(std::move(r));
+    }
+#ifdef EVGCHECK_HAS_TIMELINE
+    if (timeline_path) {
+        if (!std::filesystem::exists(trace_out))
+            std::cerr << "evgcheck run-program: no timeline: the program made no kernel launch\n";
+        else
+            write_timeline(trace_out, static_cast<int>(launch_k), *timeline_path,
+                           command_line + ", " + results.front().spec.label);
+    }
+#endif
+    const bool ok = passed == static_cast<int>(results.size());
+    if (report_path) {
+        nlohmann::json j;
+        j["program"] = program;
+        j["args"] = program_args;
+        j["mutate"] = mutate;
+        j["ok"] = ok;
+        auto& runs = j["runs"] = nlohmann::json::array();
+        for (const RunResult& r : results)
+            runs.push_back({{"scheduler", r.spec.scheduler},
+                            {"seed", r.spec.seed},
+                            {"exit_code", r.process.exit_code},
+                            {"signal", r.process.signal},
+                            {"timed_out", r.process.timed_out},
+                            {"ok", r.ok},
+                            {"verdict", r.verdict},
+                            {"known", r.known},
+                            {"launches", r.launches}});
+        std::ofstream f(*report_path);
+        if (!f || !(f << j.dump(2) << "\n"))
+            throw UsageError("evgcheck run-program: option --report: cannot write '" + *report_path + "'");
+        std::cout << "report: " << *report_path << "\n";
+    }
+    const auto excused = std::count_if(results.begin(), results.end(),
+                                       [](const RunResult& r) { return r.ok && !r.known.empty(); });
+    std::cout << fmt::format("result: {} ({} of {} run(s) clean{})\n", ok ? "PASS" : "FAIL", passed,
+                             results.size(),
+                             excused ? fmt::format(", {} of them but for --known findings", excused) : "");
+    return ok ? kExitOk : kExitFailed;
+}
+
+}  // namespace evgcheck

@@ -1,0 +1,78 @@
+// A small host program with one AIV kernel, written as a Catlass example program is (ACL calls, a golden
+// comparison that prints "Compare success."), for `evgcheck run-program`'s tests (cli_test.cpp):
+//   subject_program [clean|racy|twice|nolaunch|fail]
+// clean: one launch, correct and clean; racy: the vector op does not wait for its input copy (a race the
+// checkers report; the numbers are still right in order); twice: two clean launches; nolaunch: prints
+// "Compare success." without launching anything; fail: exits 3 after a clean launch.
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "acl/acl.h"
+#include "kernel_operator.h"
+
+namespace {
+
+using namespace AscendC;
+
+constexpr uint32_t kN = 256;
+
+void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * kN * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    DataCopy(t, gx, kN);
+    SetFlag<HardEvent::MTE2_V>(0);
+    if (!racy) WaitFlag<HardEvent::MTE2_V>(0);
+    Muls(t[kN], t, 3.0f, kN);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gy, t[kN], kN);
+    if (racy) WaitFlag<HardEvent::MTE2_V>(0);
+}
+
+int check(aclError e, const char* what) {
+    if (e != ACL_SUCCESS) std::fprintf(stderr, "%s: aclError %d: %s\n", what, e, aclGetRecentErrMsg());
+    return e;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const char* mode = argc > 1 ? argv[1] : "clean";
+    if (std::strcmp(mode, "nolaunch") == 0) {
+        std::puts("Compare success.");
+        return 0;
+    }
+    check(aclInit(nullptr), "aclInit");
+    aclrtStream stream = nullptr;
+    check(aclrtCreateStream(&stream), "aclrtCreateStream");
+    std::vector<float> hx(kN), hy(kN, 0.0f);
+    for (uint32_t i = 0; i < kN; ++i) hx[i] = static_cast<float>(i % 17) - 8.0f;
+    void *dx = nullptr, *dy = nullptr;
+    check(aclrtMalloc(&dx, kN * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    check(aclrtMalloc(&dy, kN * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    check(aclrtMemcpy(dx, kN * sizeof(float), hx.data(), kN * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE),
+          "aclrtMemcpy");
+    auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
+    const bool racy = std::strcmp(mode, "racy") == 0;
+    const int launches = std::strcmp(mode, "twice") == 0 ? 2 : 1;
+    for (int l = 0; l < launches; ++l) {
+        check(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { scale_kernel(x, y, racy); }),
+              "launch");
+        check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
+    }
+    check(aclrtMemcpy(hy.data(), kN * sizeof(float), dy, kN * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST),
+          "aclrtMemcpy");
+    bool same = true;
+    for (uint32_t i = 0; i < kN; ++i) same = same && hy[i] == 3.0f * hx[i];
+    std::puts(same ? "Compare success." : "Compare failed.");
+    check(aclrtFree(dx), "aclrtFree");
+    check(aclrtFree(dy), "aclrtFree");
+    check(aclrtDestroyStream(stream), "aclrtDestroyStream");
+    return std::strcmp(mode, "fail") == 0 ? 3 : 0;
+}
