@@ -67,7 +67,8 @@ std::string graph_text(Example e, const ExampleShape& s, uint32_t cl) {
 }
 
 // The findings of upstream's code that docs/upstream-findings.md explains: (kind, site of the first
-// location), read from known_findings.txt, the list run_upstream_program.sh uses too.
+// location), read from known_findings.txt, the list `evgcheck run-program --known` reads for the upstream
+// program tests too.
 std::set<std::pair<std::string, std::string>> known_findings() {
     std::set<std::pair<std::string, std::string>> out;
     std::ifstream in(EVG_UPSTREAM_KNOWN_FINDINGS);
