@@ -231,4 +231,14 @@ void check_output_file(const std::string& path, std::string_view option, std::st
     if (!existed) fs::remove(path, ec);
 }
 
+void check_timeline_file(const std::string& path, std::string_view command) {
+    if (!path.ends_with(".json") && !path.ends_with(".html"))
+        throw UsageError(
+            fmt::format("evgcheck {}: option --timeline: the file must end in .json (Chrome trace / "
+                        "Perfetto) or .html (a page), "
+                        "found '{}'",
+                        command, path));
+    check_output_file(path, "timeline", command);
+}
+
 }  // namespace evgcheck

@@ -60,6 +60,8 @@ std::string options_help(std::span<const OptionSpec> specs);
 // cannot make folders anywhere. UsageError naming the option and the command otherwise.
 void check_output_dir(const std::string& dir, std::string_view option, std::string_view command);
 void check_output_file(const std::string& path, std::string_view option, std::string_view command);
+// --timeline's file: as check_output_file, and its name ends in .json (Chrome trace / Perfetto) or .html.
+void check_timeline_file(const std::string& path, std::string_view command);
 
 // `word` equals one of `choices` without regard to case: that choice's spelling, else nullopt.
 std::optional<std::string> match_choice(std::string_view word, std::span<const std::string_view> choices);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -89,9 +90,7 @@ int dispatch(int argc, char** argv) {
     std::string msg = fmt::format("evgcheck: unknown command '{}'", command);
     if (const std::string near = closest(command, commands); !near.empty())
         msg += "; did you mean '" + near + "'?";
-    throw UsageError(
-        msg +
-        " (commands: run, check, emit, conformance, fuzz, sync-table, run-program; see evgcheck --help)");
+    throw UsageError(msg + fmt::format(" (commands: {}; see evgcheck --help)", fmt::join(commands, ", ")));
 }
 
 }  // namespace evgcheck

@@ -125,15 +125,10 @@ int run_command(std::span<const char* const> argv) {
     if (json_path) check_output_file(*json_path, "json", "run");
     const std::optional<std::string> timeline_path = args.get("timeline");
     if (timeline_path) {
-        if (!timeline_path->ends_with(".json") && !timeline_path->ends_with(".html"))
-            throw UsageError(
-                "evgcheck run: option --timeline: the file must end in .json (Chrome trace / "
-                "Perfetto) or .html (a page), found '" +
-                *timeline_path + "'");
 #ifndef EVGCHECK_HAS_TIMELINE
         throw UsageError("evgcheck run: option --timeline: this evgcheck was built without reports/");
 #endif
-        check_output_file(*timeline_path, "timeline", "run");
+        check_timeline_file(*timeline_path, "run");
         settings.timeline = true;
     }
     arm_time_budget(timeout, "--timeout");

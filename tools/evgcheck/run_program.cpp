@@ -58,12 +58,6 @@ constexpr std::array kRunProgramOptions = {
         "finding's first instruction; '#' starts a comment), e.g. 'race tile_mmad.hpp:148'"},
     OptionSpec{"expect", "TEXT",
                "a run fails unless the program prints a line equal to TEXT, e.g. 'Compare success.'"},
-    OptionSpec{
-        "known", "FILE",
-        "findings that do not fail a run: one '<kind> <file:line>' per line (the kind and the site of the "
-        "finding's first instruction; '#' starts a comment), e.g. 'race tile_mmad.hpp:148'"},
-    OptionSpec{"expect", "TEXT",
-               "a run fails unless the program prints a line equal to TEXT, e.g. 'Compare success.'"},
     OptionSpec{"timeout", "SECONDS", "give up on one run of the program after this long (default 300)"},
     OptionSpec{"help", "", "print this help"},
 };
@@ -365,15 +359,10 @@ int run_program_command(std::span<const char* const> argv) {
     if (args.has("launch") && !timeline_path)
         throw UsageError("evgcheck run-program: option --launch chooses the launch of --timeline");
     if (timeline_path) {
-        if (!timeline_path->ends_with(".json") && !timeline_path->ends_with(".html"))
-            throw UsageError(
-                "evgcheck run-program: option --timeline: the file must end in .json (Chrome trace / "
-                "Perfetto) or .html (a page), found '" +
-                *timeline_path + "'");
 #ifndef EVGCHECK_HAS_TIMELINE
         throw UsageError("evgcheck run-program: option --timeline: this evgcheck was built without reports/");
 #endif
-        check_output_file(*timeline_path, "timeline", "run-program");
+        check_timeline_file(*timeline_path, "run-program");
     }
 
     std::vector<RunSpec> specs;
