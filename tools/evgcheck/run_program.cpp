@@ -178,7 +178,7 @@ void judge_run(RunResult& r, const Expectations& x) {
             const nlohmann::json locs = v.value("locations", nlohmann::json::array());
             const std::string site = locs.empty() ? "" : locs.front().value("site", "");
             if (x.known.count({kind, site})) {
-                known.insert(kind + " at " + site);
+                known.insert(fmt::format("{} at {}", kind, site));
                 continue;
             }
             ++kinds[kind];
