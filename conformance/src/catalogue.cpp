@@ -134,6 +134,13 @@ std::vector<CaseSpec> all_cases() {
     return out;
 }
 
+std::vector<ControlRequirement> required_controls() {
+    std::vector<ControlRequirement> out;
+    detail::add_checker_requirements(out);
+    detail::add_judge_requirements(out);
+    return out;
+}
+
 namespace {
 
 // One case, timed; an exception is the case's failure.

@@ -62,6 +62,41 @@ std::vector<std::string> fired(const verify::Verdict& v);
 // "clean" fires when nothing else does. The message names what fired and the first finding of each.
 CaseResult judge_hazard(Measurement m, const std::string& expected);
 
+// pass = what fired (`what`: fired(), or a refinement such as fired_with_race_shapes()) is exactly
+// `expected`: '+' joins findings that must all fire, and nothing else may; "clean": nothing fires. The
+// message names what fired and the first finding of each. The controls' judgement: a checker that fires on
+// the right fault but also on something else, or fires only a neighbour's finding, fails it.
+CaseResult judge_exactly(Measurement m, const std::vector<std::string>& what, const std::string& expected);
+
+// The direction of a race (by issue order: the earlier access is the first letter) and where its two
+// accesses are: on one pipe of one core, on two pipes of one core, or on two cores.
+enum class RaceShape : uint8_t {
+    none,
+    raw_same_pipe,
+    war_same_pipe,
+    waw_same_pipe,
+    raw_cross_pipe,
+    war_cross_pipe,
+    waw_cross_pipe,
+    raw_cross_core,
+    war_cross_core,
+    waw_cross_core,
+};
+inline constexpr RaceShape kRaceShapes[] = {
+    RaceShape::raw_same_pipe,  RaceShape::war_same_pipe,  RaceShape::waw_same_pipe,
+    RaceShape::raw_cross_pipe, RaceShape::war_cross_pipe, RaceShape::waw_cross_pipe,
+    RaceShape::raw_cross_core, RaceShape::war_cross_core, RaceShape::waw_cross_core,
+};
+const char* race_shape_name(RaceShape s);  // "RAW/same-pipe", ..., "WAW/cross-core"; "" for none
+// The shape of a race violation, from its two locations (none when it is not a race with two).
+RaceShape race_shape_of(const hw::Violation& v);
+// The name of a finding a control proves: the violation kind's name, and for a race "race:<shape>".
+std::string control_finding(hw::ViolationKind kind, RaceShape shape = RaceShape::none);
+
+// fired(verdict), with "race" replaced by "race:<shape>" of every race violation of `report` (the report the
+// verdict judged).
+std::vector<std::string> fired_with_race_shapes(const verify::Verdict& verdict, const hw::Report& report);
+
 // A case that is not applicable on its (arch, dtype, path) with the rule that excludes it.
 CaseResult not_applicable(const CaseSpec& spec, const std::string& rule);
 
