@@ -128,6 +128,7 @@ std::vector<CaseSpec> all_cases() {
     std::vector<CaseSpec> out;
     detail::add_node_cases(out);
     detail::add_composition_cases(out);
+    detail::add_static_composition_cases(out);
     detail::add_example_cases(out);
     detail::add_negative_cases(out);
     detail::add_hazard_cases(out);

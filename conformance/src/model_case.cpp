@@ -125,6 +125,22 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     return m;
 }
 
+Measurement measure_run(const CaseSpec& spec, const graph::Problem& problem, const graph::ModelRun& run,
+                        const oracle::OracleResult& golden, bool exact_data) {
+    Measurement m;
+    m.result = start_result(spec);
+    m.result.graph_text = graph::print(problem);
+    record_report(m, run.report, run.trace);
+    verify::JudgeOptions jo;
+    jo.exact_data = exact_data;
+    m.verdict = verify::judge(problem, run, golden, jo);
+    m.result.ub_predicted = static_cast<uint32_t>(m.verdict.ub_predicted);
+    m.result.worst_ulp = m.verdict.worst_ulp;
+    for (const verify::OutputCheck& o : m.verdict.outputs)
+        m.result.outputs.push_back({o.tensor, o.nan, o.inf});
+    return m;
+}
+
 Measurement measure_report(const CaseSpec& spec, const hw::Report& report, const hw::Trace& trace,
                            std::string mismatch) {
     Measurement m;

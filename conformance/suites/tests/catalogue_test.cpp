@@ -314,7 +314,7 @@ INSTANTIATE_TEST_SUITE_P(Conformance, Shard,
                          ::testing::Values("AccLoad/*", "AuxLoad/*", "AuxStore/*", "Cast/*", "Compute/*",
                                            "RowBroadcast/*", "ColBroadcast/*", "ScalarBroadcast/*",
                                            "RowReduce/*", "ColReduce/*", "ScalarReduce/*", "Composition/*",
-                                           "Example/*", "Negative/*", "Hazard/*"),
+                                           "StaticComposition/*", "Example/*", "Negative/*", "Hazard/*"),
                          [](const auto& info) {
                              std::string s = info.param;
                              return s.substr(0, s.find('/'));

@@ -20,8 +20,10 @@
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "evg/conformance/case.hpp"
 #include "evg/graph/graph.hpp"
+#include "evg/graph/run.hpp"
 #include "evg/hw/instruction.hpp"
 #include "evg/hw/report.hpp"
+#include "evg/oracle/evaluate.hpp"
 #include "evg/verify/data.hpp"
 #include "evg/verify/verdict.hpp"
 
@@ -52,6 +54,11 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c);
 // comparison with its reference (empty: outputs match).
 Measurement measure_report(const CaseSpec& spec, const hw::Report& report, const hw::Trace& trace,
                            std::string mismatch);
+
+// The evidence and Verdict of a run made outside run_on_model (a static EVG launched by Catlass host code):
+// verify::judge of `run` against `golden`, the outputs bit-exact where `exact_data` allows.
+Measurement measure_run(const CaseSpec& spec, const graph::Problem& problem, const graph::ModelRun& run,
+                        const oracle::OracleResult& golden, bool exact_data);
 
 // pass = the Verdict is clean; the message is its text.
 CaseResult judge_conforming(Measurement m);
