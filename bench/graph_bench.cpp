@@ -5,7 +5,8 @@
 //                                the whole catalogue (conformance::all_cases(), both archs) through
 //                                conformance::run_cases, then the four reports (reports::write_all) into a
 //                                temporary folder. Counters: seconds (wall), cpu_s, cases, passed, failed,
-//                                not_applicable. Target: the main job's wall time on the machine's 2 cores.
+//                                not_applicable, unproven (findings no control proved alive). Target: the
+//                                main job's wall time on the machine's 2 cores.
 //   BM_ConformanceMainJob/smoke  the same over the Example/* cases only (ctest bench-smoke).
 //   BM_Chain700                  a chain of 700 element-wise nodes (AccLoad float, then 699 Compute nodes
 //                                alternating Adds [1] and Muls [0.5], then AuxStore float D) at m=256 n=512
@@ -76,6 +77,7 @@ void BM_ConformanceMainJob(benchmark::State& state, const char* filter) {
         std::filesystem::temp_directory_path() / ("evg_bench_conformance." + std::to_string(::getpid()));
     reports::Totals t;
     size_t cases = 0;
+    int unproven = 0;  // findings a control did not prove alive
     double wall = 0, cpu = 0;
     for (auto _ : state) {
         const auto wall0 = std::chrono::steady_clock::now();
@@ -91,6 +93,8 @@ void BM_ConformanceMainJob(benchmark::State& state, const char* filter) {
         in.archs = {"AtlasA2", "Ascend950"};
         in.filter = filter;
         in.command = "evg_bench BM_ConformanceMainJob";
+        in.controls = conformance::required_controls();
+        in.ran_all = *filter == '\0';
         reports::write_all(in, out);
         benchmark::DoNotOptimize(reports::text_matrix(reports::build_matrix(in.results)));
         wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -98,6 +102,8 @@ void BM_ConformanceMainJob(benchmark::State& state, const char* filter) {
         state.SetIterationTime(wall);
         t = reports::totals(in.results);
         cases = in.results.size();
+        for (const reports::AliveCell& c : reports::proven_alive(in))
+            unproven += c.state == reports::Alive::not_proven;
     }
     std::filesystem::remove_all(out);
     state.counters["seconds"] = wall;
@@ -106,7 +112,9 @@ void BM_ConformanceMainJob(benchmark::State& state, const char* filter) {
     state.counters["passed"] = t.passed;
     state.counters["failed"] = t.failed;
     state.counters["not_applicable"] = t.not_applicable;
+    state.counters["unproven"] = unproven;
     if (t.failed > 0) state.SkipWithError("a conformance case failed: run `evgcheck conformance` for which");
+    if (unproven > 0) state.SkipWithError("a control did not fire: run `evgcheck conformance` for which");
 }
 BENCHMARK_CAPTURE(BM_ConformanceMainJob, main, "")->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 BENCHMARK_CAPTURE(BM_ConformanceMainJob, smoke, "Example/*")

@@ -128,9 +128,17 @@ std::vector<CaseSpec> all_cases() {
     std::vector<CaseSpec> out;
     detail::add_node_cases(out);
     detail::add_composition_cases(out);
+    detail::add_static_composition_cases(out);
     detail::add_example_cases(out);
     detail::add_negative_cases(out);
     detail::add_hazard_cases(out);
+    return out;
+}
+
+std::vector<ControlRequirement> required_controls() {
+    std::vector<ControlRequirement> out;
+    detail::add_checker_requirements(out);
+    detail::add_judge_requirements(out);
     return out;
 }
 

@@ -48,5 +48,11 @@ void add_composition_cases(std::vector<CaseSpec>& out);
 void add_example_cases(std::vector<CaseSpec>& out);
 void add_negative_cases(std::vector<CaseSpec>& out);
 void add_hazard_cases(std::vector<CaseSpec>& out);
+void add_static_composition_cases(std::vector<CaseSpec>& out);
+// The hazard suite's controls (checker_controls.cpp, judge_controls.cpp) and the findings they must prove.
+void add_checker_controls(std::vector<CaseSpec>& out);
+void add_judge_controls(std::vector<CaseSpec>& out);
+void add_checker_requirements(std::vector<ControlRequirement>& out);
+void add_judge_requirements(std::vector<ControlRequirement>& out);
 
 }  // namespace evg::conformance::detail

@@ -74,6 +74,8 @@ CaseResult start_result(const CaseSpec& spec) {
     r.dtype = spec.dtype;
     r.arch = spec.arch;
     r.path = spec.path;
+    r.proves = spec.proves;
+    r.fixed_form = spec.fixed_form;
     r.status = Status::fail;
     r.replay = replay_command(spec.id);
     return r;
@@ -123,6 +125,22 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     return m;
 }
 
+Measurement measure_run(const CaseSpec& spec, const graph::Problem& problem, const graph::ModelRun& run,
+                        const oracle::OracleResult& golden, bool exact_data) {
+    Measurement m;
+    m.result = start_result(spec);
+    m.result.graph_text = graph::print(problem);
+    record_report(m, run.report, run.trace);
+    verify::JudgeOptions jo;
+    jo.exact_data = exact_data;
+    m.verdict = verify::judge(problem, run, golden, jo);
+    m.result.ub_predicted = static_cast<uint32_t>(m.verdict.ub_predicted);
+    m.result.worst_ulp = m.verdict.worst_ulp;
+    for (const verify::OutputCheck& o : m.verdict.outputs)
+        m.result.outputs.push_back({o.tensor, o.nan, o.inf});
+    return m;
+}
+
 Measurement measure_report(const CaseSpec& spec, const hw::Report& report, const hw::Trace& trace,
                            std::string mismatch) {
     Measurement m;
@@ -149,6 +167,123 @@ std::vector<std::string> fired(const verify::Verdict& v) {
     return out;
 }
 
+namespace {
+
+// The message of a control or hazard judgement: what fired, with the first finding of each.
+std::string evidence_of(const verify::Verdict& v, const std::vector<std::string>& what) {
+    std::string evidence;
+    for (const std::string& name : what) {
+        const std::string plain = name.substr(0, name.find(':'));  // "race:RAW/..." -> "race"
+        for (const verify::Finding& f : v.findings)
+            if (fired_name(f) == plain) {
+                const std::string line = f.message.substr(0, f.message.find('\n'));
+                // (a violation's message already starts with its kind)
+                evidence +=
+                    f.tag == verify::Tag::violation ? "; " + line : fmt::format("; {}: {}", plain, line);
+                break;
+            }
+    }
+    return evidence;
+}
+
+std::vector<std::string> split_plus(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from <= s.size()) {
+        const std::size_t plus = std::min(s.find('+', from), s.size());
+        if (plus > from) out.push_back(s.substr(from, plus - from));
+        from = plus + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+CaseResult judge_exactly(Measurement m, const std::vector<std::string>& what, const std::string& expected) {
+    CaseResult r = std::move(m.result);
+    r.expected = expected;
+    std::vector<std::string> want = split_plus(expected), got = what;
+    std::sort(want.begin(), want.end());
+    want.erase(std::unique(want.begin(), want.end()), want.end());
+    std::sort(got.begin(), got.end());
+    got.erase(std::unique(got.begin(), got.end()), got.end());
+    const bool hit = want == got;
+    std::string list;
+    for (const std::string& f : what) list += (list.empty() ? "" : ", ") + f;
+    const std::string evidence = evidence_of(m.verdict, what);
+    r.status = hit ? Status::pass : Status::fail;
+    if (expected == "clean")
+        r.message = hit ? "clean: no checker fired and the outputs match"
+                        : fmt::format("expected clean; fired: {}{}", list, evidence);
+    else
+        r.message = hit ? fmt::format("caught by exactly: {}{}", list, evidence)
+                        : fmt::format("expected exactly {} to fire; fired: {}{}", expected,
+                                      list == "clean" ? "nothing" : list, evidence);
+    return r;
+}
+
+const char* race_shape_name(RaceShape s) {
+    switch (s) {
+        case RaceShape::none:
+            return "";
+        case RaceShape::raw_same_pipe:
+            return "RAW/same-pipe";
+        case RaceShape::war_same_pipe:
+            return "WAR/same-pipe";
+        case RaceShape::waw_same_pipe:
+            return "WAW/same-pipe";
+        case RaceShape::raw_cross_pipe:
+            return "RAW/cross-pipe";
+        case RaceShape::war_cross_pipe:
+            return "WAR/cross-pipe";
+        case RaceShape::waw_cross_pipe:
+            return "WAW/cross-pipe";
+        case RaceShape::raw_cross_core:
+            return "RAW/cross-core";
+        case RaceShape::war_cross_core:
+            return "WAR/cross-core";
+        case RaceShape::waw_cross_core:
+            return "WAW/cross-core";
+    }
+    return "";
+}
+
+RaceShape race_shape_of(const hw::Violation& v) {
+    if (v.kind != hw::ViolationKind::race || v.locations.size() != 2) return RaceShape::none;
+    const hw::Location& a = v.locations[0];  // the earlier-issued access
+    const hw::Location& b = v.locations[1];
+    const bool aw = a.access == "write", bw = b.access == "write";
+    if (!aw && !bw) return RaceShape::none;
+    const int where = a.core != b.core ? 2 : a.pipe != b.pipe ? 1 : 0;  // same pipe, cross pipe, cross core
+    const int dir = aw ? (bw ? 2 : 0) : 1;                              // RAW, WAR, WAW
+    return kRaceShapes[static_cast<std::size_t>(where * 3 + dir)];
+}
+
+std::string control_finding(hw::ViolationKind kind, RaceShape shape) {
+    std::string n(hw::violation_kind_name(kind));
+    if (shape != RaceShape::none) n += std::string(":") + race_shape_name(shape);
+    return n;
+}
+
+std::vector<std::string> fired_with_race_shapes(const verify::Verdict& verdict, const hw::Report& report) {
+    std::vector<std::string> out;
+    for (const std::string& f : fired(verdict)) {
+        if (f != "race") {
+            out.push_back(f);
+            continue;
+        }
+        for (const hw::Violation& v : report.violations)
+            if (v.kind == hw::ViolationKind::race && v.severity == hw::Severity::error) {
+                const RaceShape s = race_shape_of(v);
+                out.push_back(s == RaceShape::none ? "race" : control_finding(v.kind, s));
+            }
+    }
+    std::vector<std::string> unique;
+    for (const std::string& f : out)
+        if (std::find(unique.begin(), unique.end(), f) == unique.end()) unique.push_back(f);
+    return unique;
+}
+
 CaseResult judge_hazard(Measurement m, const std::string& expected) {
     CaseResult r = std::move(m.result);
     r.expected = expected;
@@ -163,17 +298,7 @@ CaseResult judge_hazard(Measurement m, const std::string& expected) {
     }
     std::string list;
     for (const std::string& f : what) list += (list.empty() ? "" : ", ") + f;
-    // The first finding of each fired name, first line only.
-    std::string evidence;
-    for (const std::string& name : what)
-        for (const verify::Finding& f : m.verdict.findings)
-            if (fired_name(f) == name) {
-                const std::string line = f.message.substr(0, f.message.find('\n'));
-                // (a violation's message already starts with its kind)
-                evidence +=
-                    f.tag == verify::Tag::violation ? "; " + line : fmt::format("; {}: {}", name, line);
-                break;
-            }
+    const std::string evidence = evidence_of(m.verdict, what);  // the first finding of each fired name
     r.status = hit ? Status::pass : Status::fail;
     if (what == std::vector<std::string>{"clean"})
         r.message = hit ? "clean: no checker fired and the outputs match"

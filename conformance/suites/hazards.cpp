@@ -4,13 +4,14 @@
 //   exposes it. Ids: Hazard/<Arch>/<switch>/<path>/<shape>/CL<n>.
 // - kernel cases: an upstream bug written as a stand-alone AscendC kernel (ascendc/samples/), run on the
 //   model and compared with its C++ reference; its fixed form, and the bug on a chip where it cannot happen,
-//   expect "clean". Ids: Hazard/<Arch>/<kernel>/kernel/<shape>; the kernels of
-//   ascendc/samples/sync_hazards.hpp: Hazard/<Arch>/<kernel>[_fixed]/kernel/sample.
+//   expect "clean". Ids: Hazard/<Arch>/<kernel>/kernel/<shape>.
+// - checker controls (checker_controls.cpp): a kernel per kind of finding of the machine, and upstream's sync
+//   faults (ascendc/samples/sync_hazards.hpp), judged by judge_exactly. Ids:
+//   Hazard/<Arch>/<kernel>[_fixed]/kernel/sample.
 #include <fmt/format.h>
 
 #include "../src/catalogue.hpp"
 #include "ascendc/samples/dequant_per_token_run.hpp"
-#include "ascendc/samples/sync_hazards.hpp"
 #include "evg/graph/text.hpp"
 
 namespace evg::conformance::detail {
@@ -130,59 +131,6 @@ void add_kernel_hazard_cases(std::vector<CaseSpec>& out) {
     }
 }
 
-// Upstream sync and copy faults as small kernels (ascendc/samples/sync_hazards.hpp): the fault must fire the
-// named checker, the fixed form must run clean.
-struct SyncKernelHazard {
-    const char* kernel;
-    bool fault;
-    graph::ArchId arch;
-    const char* expected;
-};
-
-const SyncKernelHazard kSyncKernelHazards[] = {
-    {"fix_m_wait_dropped", true, graph::ArchId::AtlasA2, "race"},
-    {"fix_m_wait_dropped", false, graph::ArchId::AtlasA2, "clean"},
-    {"fix_m_wait_dropped", true, graph::ArchId::Ascend950, "race"},
-    {"fix_m_wait_dropped", false, graph::ArchId::Ascend950, "clean"},
-    {"scalar_pipe_flag", true, graph::ArchId::AtlasA2, "race"},
-    {"scalar_pipe_flag", false, graph::ArchId::AtlasA2, "clean"},
-    {"scalar_pipe_flag", true, graph::ArchId::Ascend950, "race"},
-    {"scalar_pipe_flag", false, graph::ArchId::Ascend950, "clean"},
-    {"reverse_depth_16", true, graph::ArchId::AtlasA2, "counter_overflow"},
-    {"reverse_depth_16", false, graph::ArchId::AtlasA2, "clean"},
-    {"reverse_depth_16", true, graph::ArchId::Ascend950, "counter_overflow"},
-    {"reverse_depth_16", false, graph::ArchId::Ascend950, "clean"},
-    {"tile_copy_view_shape", true, graph::ArchId::AtlasA2, "out_of_bounds|wrong-value"},
-    {"tile_copy_view_shape", false, graph::ArchId::AtlasA2, "clean"},
-    {"compute_length_unaligned", true, graph::ArchId::AtlasA2, "copy_truncated"},
-    {"compute_length_unaligned", false, graph::ArchId::AtlasA2, "clean"},
-    {"event_id_above_7", true, graph::ArchId::AtlasA2, "illegal_event"},
-    {"event_id_above_7", false, graph::ArchId::AtlasA2, "clean"},
-    {"mode4_aiv_flag_above_15", true, graph::ArchId::Ascend950, "illegal_cross_core"},
-    {"mode4_aiv_flag_above_15", false, graph::ArchId::Ascend950, "clean"},
-};
-
-void add_sync_kernel_hazard_cases(std::vector<CaseSpec>& out) {
-    for (const SyncKernelHazard& h : kSyncKernelHazards) {
-        CaseSpec s;
-        s.id =
-            fmt::format("Hazard/{}/{}{}/kernel/sample", arch_str(h.arch), h.kernel, h.fault ? "" : "_fixed");
-        s.suite = "hazard";
-        s.node_kind = "Kernel";
-        s.dtype = "float";
-        s.arch = arch_str(h.arch);
-        s.path = "gm";
-        CaseSpec meta = s;
-        s.run = [meta, h]() {
-            hw::Config cfg;
-            cfg.arch = h.arch;
-            const AscendC::samples::HazardRun run = AscendC::samples::run_sync_hazard(cfg, h.kernel, h.fault);
-            return judge_hazard(measure_report(meta, run.report, run.trace, run.mismatch), h.expected);
-        };
-        out.push_back(std::move(s));
-    }
-}
-
 }  // namespace
 
 void add_hazard_cases(std::vector<CaseSpec>& out) {
@@ -210,7 +158,8 @@ void add_hazard_cases(std::vector<CaseSpec>& out) {
         out.push_back(std::move(s));
     }
     add_kernel_hazard_cases(out);
-    add_sync_kernel_hazard_cases(out);
+    add_checker_controls(out);  // our own kernels and upstream's sync faults (checker_controls.cpp)
+    add_judge_controls(out);    // the judge handed wrong results (judge_controls.cpp)
 }
 
 }  // namespace evg::conformance::detail

@@ -4,6 +4,8 @@
 // gives its message, graph and replay command the table's full width.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "evg/reports/report.hpp"
 
 namespace evg::reports {
@@ -261,15 +263,20 @@ std::string html(const ReportInput& in) {
         "<title>evgcheck conformance report</title>\n<style>";
     o += kStyle;
     o += "</style>\n</head>\n<body>\n<h1>evgcheck conformance report</h1>\n";
-    const bool ok = t.failed == 0 && in.partial.empty();
+    const std::vector<AliveCell> alive = proven_alive(in);
+    const bool dead = std::any_of(alive.begin(), alive.end(),
+                                  [](const AliveCell& c) { return c.state == Alive::not_proven; });
+    const bool ok = t.failed == 0 && in.partial.empty() && !dead;
     o += fmt::format("<div class=\"summary {}\"><b>{}</b> &mdash; {}</div>\n", ok ? "ok" : "bad",
-                     t.failed ? "FAILED" : (ok ? "ALL PASSED" : "PARTIAL"), esc(summary_line(in)));
+                     t.failed || dead ? "FAILED" : (ok ? "ALL PASSED" : "PARTIAL"), esc(summary_line(in)));
+    if (!alive.empty()) o += fmt::format("<p class=\"meta\">{}</p>\n", esc(alive_summary(alive)));
     o += fmt::format("<p class=\"meta\">{} cases{}{}{}</p>\n", in.results.size(),
                      in.archs.empty() ? "" : "; archs " + esc(join(in.archs, ", ")),
                      in.filter.empty() ? "" : "; filter <code>" + esc(in.filter) + "</code>",
                      in.command.empty() ? "" : "; command <code>" + esc(in.command) + "</code>");
     matrix_section(o, m);
     failing_section(o, in, t.failed);
+    o += alive_html(alive);
     o += "<h2>Negative conformance: invalid graphs must be rejected with the documented message</h2>\n";
     suite_table(o, in, "negative", false);
     o += "<h2>Upstream hazards: each faithful switch on, or an upstream bug as a stand-alone kernel: the "

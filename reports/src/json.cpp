@@ -24,6 +24,8 @@ nlohmann::json case_json(const CaseResult& r) {
             {"status", status_word(r.status)},
             {"message", r.message},
             {"expected", r.expected},
+            {"proves", r.proves},
+            {"fixed_form", r.fixed_form},
             {"worst_ulp", r.worst_ulp},
             {"ub_peak", r.ub_peak},
             {"ub_predicted", r.ub_predicted},
@@ -113,6 +115,18 @@ std::string json(const ReportInput& in) {
         if (r.suite == "hazard") hazards.push_back(c);
         cases.push_back(std::move(c));
     }
+    nlohmann::json alive = nlohmann::json::array();
+    const std::vector<AliveCell> cells = proven_alive(in);
+    for (const AliveCell& c : cells)
+        alive.push_back({{"finding", c.req.finding},
+                         {"arch", c.req.arch},
+                         {"meaning", c.req.meaning},
+                         {"state", alive_word(c.state)},
+                         {"proved_by", c.proved_by},
+                         {"fixed", c.fixed},
+                         {"failed", c.failed},
+                         {"not_applicable", c.req.not_applicable}});
+    j["checkers_proven_alive"] = {{"summary", alive_summary(cells)}, {"cells", alive}};
     j["failing"] = failing;
     j["negative"] = negative;
     j["hazards"] = hazards;

@@ -77,6 +77,8 @@ std::string markdown(const ReportInput& in) {
                      in.archs.empty() ? "" : ", archs " + join(in.archs, ", "),
                      in.filter.empty() ? "" : ", filter `" + in.filter + "`");
     if (!in.command.empty()) o += fmt::format("Command: `{}`\n\n", in.command);
+    const std::vector<AliveCell> alive = proven_alive(in);
+    if (!alive.empty()) o += alive_summary(alive) + "\n\n";
 
     o += "## Matrix: node kind x dtype x arch\n\n";
     o += "Each cell: PASS / **FAIL** / n/a with passed (or failed) cases out of those that ran; n/a counts "
@@ -133,6 +135,8 @@ std::string markdown(const ReportInput& in) {
                 o += fmt::format("\nGraph of `{}`:\n\n```\n{}\n```\n", r.id, r.graph_text);
     }
 
+    o += '\n';
+    o += alive_markdown(alive);
     o += "\n## Negative conformance (invalid graphs must be rejected with the documented message)\n\n";
     bool any = false;
     for (const CaseResult& r : in.results) {

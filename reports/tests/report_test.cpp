@@ -296,3 +296,87 @@ TEST(ReportHandFused, EveryFormatHasTheRowsAndMarksAFailure) {
 
 }  // namespace
 }  // namespace evg::reports
+
+namespace evg::reports {
+namespace {
+
+// Three findings on two chips: race:RAW/cross-pipe proven on AtlasA2 (fault and fix pass) and failed on
+// Ascend950 (its fault row failed: the checker did not fire); flag_left_set with no row on AtlasA2 and not
+// applicable on Ascend950.
+ReportInput controls_input(bool ran_all) {
+    ReportInput in;
+    in.archs = {"AtlasA2", "Ascend950"};
+    in.ran_all = ran_all;
+    in.controls = {{"race:RAW/cross-pipe", "AtlasA2", "a race", ""},
+                   {"race:RAW/cross-pipe", "Ascend950", "a race", ""},
+                   {"flag_left_set", "AtlasA2", "a flag left set", ""},
+                   {"flag_left_set", "Ascend950", "a flag left set", "no such flag there"}};
+    const auto row = [](const char* id, const char* arch, bool fixed, Status st) {
+        CaseResult r = testing::make(id, "hazard", "Kernel", "float", arch, st);
+        r.proves = "race:RAW/cross-pipe";
+        r.fixed_form = fixed;
+        return r;
+    };
+    in.results = {row("Hazard/AtlasA2/raw/kernel/sample", "AtlasA2", false, Status::pass),
+                  row("Hazard/AtlasA2/raw_fixed/kernel/sample", "AtlasA2", true, Status::pass),
+                  row("Hazard/Ascend950/raw/kernel/sample", "Ascend950", false, Status::fail),
+                  row("Hazard/Ascend950/raw_fixed/kernel/sample", "Ascend950", true, Status::pass)};
+    return in;
+}
+
+TEST(ReportAlive, AFindingIsProvenOnlyByAPassingFaultRowAndPassingFixes) {
+    const std::vector<AliveCell> cells = proven_alive(controls_input(true));
+    ASSERT_EQ(cells.size(), 4u);
+    EXPECT_EQ(cells[0].state, Alive::proven);
+    EXPECT_EQ(cells[0].proved_by, std::vector<std::string>{"Hazard/AtlasA2/raw/kernel/sample"});
+    EXPECT_EQ(cells[0].fixed, std::vector<std::string>{"Hazard/AtlasA2/raw_fixed/kernel/sample"});
+    EXPECT_EQ(cells[1].state, Alive::not_proven);
+    EXPECT_EQ(cells[1].failed, std::vector<std::string>{"Hazard/Ascend950/raw/kernel/sample"});
+    EXPECT_EQ(cells[2].state, Alive::not_proven);  // the whole catalogue ran and no row proves it
+    EXPECT_EQ(cells[3].state, Alive::not_applicable);
+    EXPECT_EQ(alive_summary(cells),
+              "checkers proven alive: 1 of 3 findings x chips, 1 not applicable; NOT PROVEN: "
+              "race:RAW/cross-pipe on Ascend950, flag_left_set on AtlasA2");
+    // A filtered run only did not run what it left out.
+    EXPECT_EQ(proven_alive(controls_input(false))[2].state, Alive::not_run);
+    // A fixed form that fails unproves its finding even when the fault fired.
+    ReportInput in = controls_input(true);
+    in.results[1].status = Status::fail;
+    EXPECT_EQ(proven_alive(in)[0].state, Alive::not_proven);
+    // A fixed form alone proves nothing.
+    in = controls_input(true);
+    in.results.erase(in.results.begin());
+    EXPECT_EQ(proven_alive(in)[0].state, Alive::not_proven);
+}
+
+TEST(ReportAlive, EveryFormatHasTheSectionAndAnUnprovenFindingFailsThePage) {
+    const ReportInput in = controls_input(true);
+    const std::string md = markdown(in);
+    EXPECT_NE(md.find("## Checkers proven alive"), std::string::npos);
+    EXPECT_NE(
+        md.find("| race:RAW/cross-pipe | a race | proven by `Hazard/AtlasA2/raw/kernel/sample`; fix clean | "
+                "**NOT PROVEN**: failed `Hazard/Ascend950/raw/kernel/sample` |"),
+        std::string::npos)
+        << md;
+    EXPECT_NE(
+        md.find("| flag_left_set | a flag left set | **NOT PROVEN**: no control row ran for it | n/a: no "
+                "such flag there |"),
+        std::string::npos)
+        << md;
+    const std::string h = html(in);
+    EXPECT_NE(h.find("<h2>Checkers proven alive</h2>"), std::string::npos);
+    EXPECT_NE(h.find("<div class=\"summary bad\"><b>FAILED</b>"), std::string::npos);  // no case failed
+    EXPECT_NE(h.find("<td class=\"fail\"><strong>NOT PROVEN</strong>: failed "
+                     "<code>Hazard/Ascend950/raw/kernel/sample</code></td>"),
+              std::string::npos);
+    const nlohmann::json j = nlohmann::json::parse(json(in));
+    const nlohmann::json& cells = j.at("checkers_proven_alive").at("cells");
+    ASSERT_EQ(cells.size(), 4u);
+    EXPECT_EQ(cells[0].at("state"), "proven");
+    EXPECT_EQ(cells[1].at("state"), "NOT PROVEN");
+    EXPECT_EQ(cells[3].at("not_applicable"), "no such flag there");
+    EXPECT_EQ(j.at("cases")[0].at("proves"), "race:RAW/cross-pipe");
+}
+
+}  // namespace
+}  // namespace evg::reports

@@ -1,7 +1,10 @@
 // evgcheck conformance: runs the conformance catalogue (conformance/: every node kind, composition, the seed
-// examples, negative conformance, upstream hazards) on the model and writes the report (reports/): HTML,
-// Markdown, JSON and JUnit in --out, the matrix as text, and a summary line last. Exit 0 when every case
-// passed or was not applicable, 1 when any failed, 2 for bad options (or a filter that matches nothing).
+// examples, the static TreeVisitor / TopologicalVisitor compositions, negative conformance, upstream hazards,
+// and the controls that prove every checker and judge rule alive) on the model and writes the report
+// (reports/): HTML, Markdown, JSON and JUnit in --out, the matrix as text, the "checkers proven alive" line
+// and a summary line last. Exit 0 when every case passed or was not applicable and every finding of the
+// controls' tables was proven on every chip, 1 when a case failed or (a whole run) a finding was not proven,
+// 2 for bad options (or a filter that matches nothing).
 #include <array>
 #include <chrono>
 #include <cstdlib>
@@ -71,14 +74,20 @@ constexpr const char* kConformanceUsage =
     "Usage: evgcheck conformance [options]\n"
     "\n"
     "Runs the conformance catalogue on the model: each of the 11 node kinds across dtypes, archs, workspace\n"
-    "paths, tails, computeLengths and strides; TreeVisitor and TopologicalVisitor compositions; the seed\n"
-    "examples; invalid graphs that must be rejected with their documented message; and upstream's hazards,\n"
-    "each of which the matching checker must catch. Every case has a stable id that replays it alone with\n"
+    "paths, tails, computeLengths and strides; TreeVisitor and TopologicalVisitor compositions (also static\n"
+    "ones through the library's own visitors); the seed examples; invalid graphs that must be rejected with\n"
+    "their documented message; upstream's hazards, each of which the matching checker must catch; and the\n"
+    "controls: for every kind of finding of the checkers (a race per direction and place) and of the judge,\n"
+    "on each chip, a fault that must give exactly that finding and its fix that must run clean (the "
+    "report's\n"
+    "\"checkers proven alive\"). Every case has a stable id that replays it alone with\n"
     "--filter '<id>'. Writes the report as HTML, Markdown, JSON and JUnit XML, prints the matrix node kind "
     "x\n"
     "dtype x arch and a summary line. The cases are independent: --jobs N runs N at once, and the report,\n"
     "the progress lines and the exit code are those of --jobs 1, in catalogue order.\n"
-    "Exit code: 0 nothing failed, 1 a case failed, 2 bad options or no matching case, 3 the time budget ran\n"
+    "Exit code: 0 nothing failed, 1 a case failed or (whole catalogue) a finding was not proven alive, 2 "
+    "bad\n"
+    "options or no matching case, 3 the time budget ran\n"
     "out (the cases that ran are reported, and the report says PARTIAL).\n"
     "\n";
 
@@ -301,6 +310,8 @@ int conformance_command(std::span<const char* const> argv) {
     in.command = command_line(argv);
     in.props = props;
     in.sync_table = sync_table;
+    in.controls = conformance::required_controls();
+    in.ran_all = filter.empty() && archs.size() == std::size(kArchNames) && in.partial.empty();
     if (hand_fused && std::chrono::steady_clock::now() < deadline) {
         in.hand_fused = run_hand_fused(archs);
         std::cout << "hand-fused epilogues: " << reports::hand_fused_summary(*in.hand_fused) << "\n";
@@ -326,8 +337,12 @@ int conformance_command(std::span<const char* const> argv) {
     std::cout << "report:";
     for (const auto& p : paths) std::cout << " " << p.string();
     std::cout << "\n";
+    const std::vector<reports::AliveCell> alive = reports::proven_alive(in);
+    std::cout << reports::alive_summary(alive) << "\n";
     std::cout << reports::summary_line(in) << "\n";
     if (t.failed > 0) return kExitFailed;
+    for (const reports::AliveCell& c : alive)
+        if (c.state == reports::Alive::not_proven) return kExitFailed;  // a control that did not fire
     if (in.hand_fused)
         for (const reports::HandFusedRow& r : *in.hand_fused)
             if (!r.ok) return kExitFailed;

@@ -16,52 +16,20 @@ std::string Site::str() const {
 
 std::string_view violation_kind_name(ViolationKind k) {
     switch (k) {
-        case ViolationKind::race:
-            return "race";
-        case ViolationKind::deadlock:
-            return "deadlock";
-        case ViolationKind::flag_set_twice:
-            return "flag_set_twice";
-        case ViolationKind::flag_left_set:
-            return "flag_left_set";
-        case ViolationKind::counter_overflow:
-            return "counter_overflow";
-        case ViolationKind::counter_left_nonzero:
-            return "counter_left_nonzero";
-        case ViolationKind::cross_core_ambiguous:
-            return "cross_core_ambiguous";
-        case ViolationKind::atomic_left_on:
-            return "atomic_left_on";
-        case ViolationKind::out_of_bounds:
-            return "out_of_bounds";
-        case ViolationKind::misaligned:
-            return "misaligned";
-        case ViolationKind::copy_truncated:
-            return "copy_truncated";
-        case ViolationKind::ub_overflow:
-            return "ub_overflow";
-        case ViolationKind::uninit_to_gm:
-            return "uninit_to_gm";
-        case ViolationKind::uninit_read:
-            return "uninit_read";
-        case ViolationKind::illegal_cast:
-            return "illegal_cast";
-        case ViolationKind::illegal_dtype:
-            return "illegal_dtype";
-        case ViolationKind::illegal_event:
-            return "illegal_event";
-        case ViolationKind::illegal_cross_core:
-            return "illegal_cross_core";
-        case ViolationKind::bad_param:
-            return "bad_param";
-        case ViolationKind::null_pointer:
-            return "null_pointer";
-        case ViolationKind::kernel_exception:
-            return "kernel_exception";
-        case ViolationKind::unmodelled_call:
-            return "unmodelled_call";
-        case ViolationKind::dcache_not_clean:
-            return "dcache_not_clean";
+#define EVG_VIOLATION_KIND(name, what) \
+    case ViolationKind::name:          \
+        return #name;
+#include "evg/hw/violation_kinds.def"
+    }
+    return "?";
+}
+
+std::string_view violation_kind_meaning(ViolationKind k) {
+    switch (k) {
+#define EVG_VIOLATION_KIND(name, what) \
+    case ViolationKind::name:          \
+        return what;
+#include "evg/hw/violation_kinds.def"
     }
     return "?";
 }

@@ -1,36 +1,33 @@
 // Tags and the text of a Verdict (verdict.hpp).
 #include "evg/verify/verdict.hpp"
 
-#include <array>
 #include <utility>
 
 namespace evg::verify {
 
-namespace {
-
-constexpr std::array<std::pair<Tag, std::string_view>, 9> kNames{{
-    {Tag::violation, "violation"},
-    {Tag::mutation_unapplied, "mutation_unapplied"},
-    {Tag::ub_peak, "ub_peak"},
-    {Tag::flag_balance, "flag_balance"},
-    {Tag::missing_output, "missing_output"},
-    {Tag::unwritten_output, "unwritten_output"},
-    {Tag::padding_written, "padding_written"},
-    {Tag::output_mismatch, "output_mismatch"},
-    {Tag::runs_differ, "runs_differ"},
-}};
-
-}  // namespace
-
 std::string_view tag_name(Tag t) {
-    for (const auto& [tag, name] : kNames)
-        if (tag == t) return name;
+    switch (t) {
+#define EVG_VERIFY_TAG(name, what) \
+    case Tag::name:                \
+        return #name;
+#include "evg/verify/tags.def"
+    }
+    return "?";
+}
+
+std::string_view tag_meaning(Tag t) {
+    switch (t) {
+#define EVG_VERIFY_TAG(name, what) \
+    case Tag::name:                \
+        return what;
+#include "evg/verify/tags.def"
+    }
     return "?";
 }
 
 std::optional<Tag> tag_from_name(std::string_view name) {
-    for (const auto& [tag, n] : kNames)
-        if (n == name) return tag;
+    for (const Tag t : kTags)
+        if (tag_name(t) == name) return t;
     return std::nullopt;
 }
 

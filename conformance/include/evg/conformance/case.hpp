@@ -26,6 +26,11 @@ struct CaseResult {
     Status status = Status::fail;
     std::string message;   // why it failed / not applicable; for negative cases the diagnostic received
     std::string expected;  // negative/hazard cases: the documented message or the checker expected
+    // Controls (hazard rows that prove a checker or a judge rule alive): the finding the row's fault proves,
+    // as required_controls() names it ("race:RAW/cross-pipe", "flag_left_set", "judge:nan-where-number");
+    // empty for other cases. `fixed_form`: the control's fixed form, which must run clean.
+    std::string proves;
+    bool fixed_form = false;
     double worst_ulp = 0;  // worst ULP distance of any output against the oracle (0 when bit-exact)
     uint32_t ub_peak = 0, ub_predicted = 0;
     uint64_t instructions = 0;
@@ -47,6 +52,8 @@ struct CaseResult {
 
 struct CaseSpec {
     std::string id, suite, node_kind, dtype, arch, path;
+    std::string proves;  // controls: as CaseResult::proves
+    bool fixed_form = false;
     std::function<CaseResult()> run;
 };
 
@@ -62,6 +69,18 @@ std::vector<CaseSpec> all_cases();
 std::vector<CaseResult> run_cases(const std::vector<CaseSpec>&, const std::string& filter_glob,
                                   const std::function<void(const CaseResult&)>& progress,
                                   const std::function<bool()>& stop = {}, int jobs = 1);
+
+// One finding that the main job must prove alive on one chip: a control row whose fault gives exactly that
+// finding (and whose fixed form runs clean) must pass. Generated from the one table of each kind of finding:
+// the machine's violation kinds (violation_kinds.def; a race once per direction and place) and the judge's
+// tags (tags.def; an output mismatch once per way a value can be wrong).
+struct ControlRequirement {
+    std::string finding;         // "race:RAW/cross-pipe", "flag_left_set", "judge:nan-where-number"
+    std::string arch;            // "AtlasA2" | "Ascend950"
+    std::string meaning;         // what the finding means, from its table
+    std::string not_applicable;  // why no kernel can give it on this chip; empty when one must
+};
+std::vector<ControlRequirement> required_controls();
 
 // A test-only case that always fails (not in all_cases()), for the report writers' tests.
 CaseSpec planted_failing_case();

@@ -20,8 +20,10 @@
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "evg/conformance/case.hpp"
 #include "evg/graph/graph.hpp"
+#include "evg/graph/run.hpp"
 #include "evg/hw/instruction.hpp"
 #include "evg/hw/report.hpp"
+#include "evg/oracle/evaluate.hpp"
 #include "evg/verify/data.hpp"
 #include "evg/verify/verdict.hpp"
 
@@ -53,6 +55,11 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c);
 Measurement measure_report(const CaseSpec& spec, const hw::Report& report, const hw::Trace& trace,
                            std::string mismatch);
 
+// The evidence and Verdict of a run made outside run_on_model (a static EVG launched by Catlass host code):
+// verify::judge of `run` against `golden`, the outputs bit-exact where `exact_data` allows.
+Measurement measure_run(const CaseSpec& spec, const graph::Problem& problem, const graph::ModelRun& run,
+                        const oracle::OracleResult& golden, bool exact_data);
+
 // pass = the Verdict is clean; the message is its text.
 CaseResult judge_conforming(Measurement m);
 // What fired in a Verdict, by the names judge_hazard matches: the violation kinds, "wrong-value" for
@@ -61,6 +68,41 @@ std::vector<std::string> fired(const verify::Verdict& v);
 // pass = `expected` fires (fired()); '|' separates acceptable alternatives ("uninit_to_gm|wrong-value").
 // "clean" fires when nothing else does. The message names what fired and the first finding of each.
 CaseResult judge_hazard(Measurement m, const std::string& expected);
+
+// pass = what fired (`what`: fired(), or a refinement such as fired_with_race_shapes()) is exactly
+// `expected`: '+' joins findings that must all fire, and nothing else may; "clean": nothing fires. The
+// message names what fired and the first finding of each. The controls' judgement: a checker that fires on
+// the right fault but also on something else, or fires only a neighbour's finding, fails it.
+CaseResult judge_exactly(Measurement m, const std::vector<std::string>& what, const std::string& expected);
+
+// The direction of a race (by issue order: the earlier access is the first letter) and where its two
+// accesses are: on one pipe of one core, on two pipes of one core, or on two cores.
+enum class RaceShape : uint8_t {
+    none,
+    raw_same_pipe,
+    war_same_pipe,
+    waw_same_pipe,
+    raw_cross_pipe,
+    war_cross_pipe,
+    waw_cross_pipe,
+    raw_cross_core,
+    war_cross_core,
+    waw_cross_core,
+};
+inline constexpr RaceShape kRaceShapes[] = {
+    RaceShape::raw_same_pipe,  RaceShape::war_same_pipe,  RaceShape::waw_same_pipe,
+    RaceShape::raw_cross_pipe, RaceShape::war_cross_pipe, RaceShape::waw_cross_pipe,
+    RaceShape::raw_cross_core, RaceShape::war_cross_core, RaceShape::waw_cross_core,
+};
+const char* race_shape_name(RaceShape s);  // "RAW/same-pipe", ..., "WAW/cross-core"; "" for none
+// The shape of a race violation, from its two locations (none when it is not a race with two).
+RaceShape race_shape_of(const hw::Violation& v);
+// The name of a finding a control proves: the violation kind's name, and for a race "race:<shape>".
+std::string control_finding(hw::ViolationKind kind, RaceShape shape = RaceShape::none);
+
+// fired(verdict), with "race" replaced by "race:<shape>" of every race violation of `report` (the report the
+// verdict judged).
+std::vector<std::string> fired_with_race_shapes(const verify::Verdict& verdict, const hw::Report& report);
 
 // A case that is not applicable on its (arch, dtype, path) with the rule that excludes it.
 CaseResult not_applicable(const CaseSpec& spec, const std::string& rule);

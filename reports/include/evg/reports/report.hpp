@@ -49,7 +49,30 @@ struct ReportInput {
     // format says so next to the totals.
     std::string partial;
     size_t not_run = 0;
+    // The findings the controls must prove alive (conformance::required_controls()), and whether the whole
+    // catalogue ran on every chip: then a finding that no row proved is NOT PROVEN, otherwise not run.
+    std::vector<conformance::ControlRequirement> controls;
+    bool ran_all = false;
 };
+
+// The "checkers proven alive" section: each finding of required_controls() on each chip, and the control rows
+// (CaseResult::proves) that ran for it. Proven: a fault row passed (its fault gave exactly that finding) and
+// every row of the finding on that chip passed (the fixed forms ran clean).
+enum class Alive : uint8_t { proven, not_proven, not_run, not_applicable };
+struct AliveCell {
+    conformance::ControlRequirement req;
+    Alive state = Alive::not_run;
+    std::vector<std::string> proved_by;  // passing fault rows
+    std::vector<std::string> fixed;      // passing fixed forms
+    std::vector<std::string> failed;     // rows that failed
+};
+std::vector<AliveCell> proven_alive(const ReportInput& in);
+const char* alive_word(Alive a);  // "proven", "NOT PROVEN", "not run", "n/a"
+// "checkers proven alive: 118 of 118 findings x chips, 1 not applicable", with the unproven ones named;
+// empty without requirements.
+std::string alive_summary(const std::vector<AliveCell>& cells);
+std::string alive_markdown(const std::vector<AliveCell>& cells);  // a "##" section
+std::string alive_html(const std::vector<AliveCell>& cells);      // an <h2> section
 
 // One matrix cell: the cases of one node kind, dtype and arch (suites node, composition and example).
 struct Cell {

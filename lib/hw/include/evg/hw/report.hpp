@@ -14,35 +14,19 @@
 
 namespace evg::hw {
 
+// The kinds, from their one table (violation_kinds.def), in its order.
 enum class ViolationKind : uint8_t {
-    race,                  // two accesses, at least one a write, with no happens-before between them
-    deadlock,              // a wait that can never be satisfied
-    flag_set_twice,        // SetFlag while the flag may still be set
-    flag_left_set,         // a flag still set at kernel end
-    counter_overflow,      // a cross-core counter may exceed 15
-    counter_left_nonzero,  // a cross-core counter not zero at kernel end
-    cross_core_ambiguous,  // which set a cross-core wait consumes depends on timing (unordered sets or waits
-                           // on one counter, or one flag id used by two modes at once)
-    atomic_left_on,        // SetAtomicAdd/Max/Min still active at kernel end
-    out_of_bounds,         // access outside the memory or the GM allocation
-    misaligned,            // operand address not aligned as the memory requires
-    copy_truncated,        // DataCopy of a length that is not a multiple of 32 bytes
-    ub_overflow,           // UB carving beyond capacity
-    uninit_to_gm,          // never-written bytes reach GM through a store
-    uninit_read,           // never-written bytes reach a scalar read
-    illegal_cast,          // (from, to, mode) not supported by the chip
-    illegal_dtype,         // element type not supported by the instruction on this chip
-    illegal_event,         // event id out of range, or HardEvent not valid for the core type or pipe
-    illegal_cross_core,    // cross-core mode/pipe/flag id not allowed
-    bad_param,             // instruction parameter out of its documented range
-    null_pointer,          // GM access through a null pointer
-    kernel_exception,      // the kernel body threw
-    unmodelled_call,       // the kernel called an AscendC function the model declares but does not execute
-    dcache_not_clean,      // GM bytes a scalar SetValue wrote, still in its data cache, read by a DMA/other
-                           // pipe/core
+#define EVG_VIOLATION_KIND(name, what) name,
+#include "evg/hw/violation_kinds.def"
 };
-std::string_view violation_kind_name(ViolationKind k);
-std::string_view scheduler_name(SchedulerKind k);  // "in_order", "adversarial"
+// Every kind, in the table's order.
+inline constexpr ViolationKind kViolationKinds[] = {
+#define EVG_VIOLATION_KIND(name, what) ViolationKind::name,
+#include "evg/hw/violation_kinds.def"
+};
+std::string_view violation_kind_name(ViolationKind k);     // "race", "flag_left_set", ...
+std::string_view violation_kind_meaning(ViolationKind k);  // when it fires, from the table
+std::string_view scheduler_name(SchedulerKind k);          // "in_order", "adversarial"
 
 enum class Severity : uint8_t { error, warning };
 

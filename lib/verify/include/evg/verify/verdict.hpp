@@ -9,23 +9,21 @@
 
 namespace evg::verify {
 
-// What kind of rule a finding breaks. The order is the order judge() checks and lists them in, so the first
-// finding of a run names the most fundamental fault (a race before the wrong number it causes).
+// What kind of rule a finding breaks, from the one table of the judge's findings (tags.def), in its order:
+// the order judge() checks and lists them in.
 enum class Tag : uint8_t {
-    violation,           // a checker of the machine reported an error (race, flag, memory, uninit, ...)
-    mutation_unapplied,  // a requested sync mutation never found its sync call: the run is not the one asked
-                         // for
-    ub_peak,             // the UB peak differs from ub_expectation's exact value (or is above UB_SIZE)
-    flag_balance,        // SetFlag and WaitFlag counts differ for some (core, HardEvent, id)
-    missing_output,      // an output the graph writes was not read back from the run
-    unwritten_output,    // an element the kernel should have written still holds the sentinel
-    padding_written,     // a padding element between the rows of a strided output lost the sentinel
-    output_mismatch,     // a written element differs from the oracle beyond the comparison rule
-    runs_differ,         // compare_runs: two runs of one problem disagree
+#define EVG_VERIFY_TAG(name, what) name,
+#include "evg/verify/tags.def"
+};
+// Every tag, in the table's order.
+inline constexpr Tag kTags[] = {
+#define EVG_VERIFY_TAG(name, what) Tag::name,
+#include "evg/verify/tags.def"
 };
 
 std::string_view tag_name(Tag t);  // "violation", "ub_peak", ... (the enumerator's name)
 std::optional<Tag> tag_from_name(std::string_view name);
+std::string_view tag_meaning(Tag t);  // when it fires, from the table
 
 struct Finding {
     Tag tag = Tag::violation;

@@ -1,0 +1,84 @@
+// The checker controls' kernels: small AscendC kernels of our own, one per finding kind of the machine
+// (violation_kinds.def) and, for races, per direction and place, each in its faulty form (`fault`) and its
+// fixed form. Each runner launches its kernel on a fresh device of `cfg`'s chip (trace kept) and compares
+// what the kernel left in GM with a plain C++ reference where it computes something (HazardRun::mismatch).
+// The fault must give exactly its finding and the fix nothing (conformance/suites/checker_controls.cpp
+// lists which kernel proves which finding on which chip).
+#pragma once
+#include "ascendc/samples/sync_hazards.hpp"
+#include "evg/hw/config.hpp"
+
+namespace evg::conformance::controls {
+
+using AscendC::samples::HazardRun;
+using Runner = HazardRun (*)(const hw::Config& cfg, bool fault);
+
+// ---- races (sync_kernels.cpp); the fix is the missing PipeBarrier, flag or cross-core flag ----
+// AIV: Muls writes B, Adds reads it on V with no PipeBarrier<PIPE_V> (RAW on V; Ascend950's V keeps order).
+HazardRun race_raw_v_v(const hw::Config& cfg, bool fault);
+// AIV: Muls reads A, Duplicate overwrites A on V with no PipeBarrier<PIPE_V> (WAR on V).
+HazardRun race_war_v_v(const hw::Config& cfg, bool fault);
+// AIC: an accumulating Mmad reads (and rewrites) the L0C of the Mmad before it with no PipeBarrier<PIPE_M>
+// (RAW on M; the M pipe keeps no order on either chip).
+HazardRun race_raw_m_m(const hw::Config& cfg, bool fault);
+// AIV: two stores to one GM range on MTE3 with no PipeBarrier<PIPE_MTE3> (WAW on MTE3).
+HazardRun race_waw_mte3_mte3(const hw::Config& cfg, bool fault);
+// AIV: MTE2 loads A, V reads it with no SetFlag/WaitFlag<MTE2_V> (RAW between two pipes of one core).
+HazardRun race_raw_mte2_v(const hw::Config& cfg, bool fault);
+// AIV: V reads A, MTE2 reloads A with no SetFlag/WaitFlag<V_MTE2> (WAR between two pipes of one core).
+HazardRun race_war_v_mte2(const hw::Config& cfg, bool fault);
+// AIV: V fills A, MTE2 loads into A with no SetFlag/WaitFlag<V_MTE2> (WAW between two pipes of one core).
+HazardRun race_waw_v_mte2(const hw::Config& cfg, bool fault);
+// Two AIVs of two blocks: AIV 0 stores W, AIV 1 loads it; no cross-core flag between them (RAW).
+HazardRun race_raw_cross_core(const hw::Config& cfg, bool fault);
+// AIV 0 loads W, AIV 1 overwrites it; no cross-core flag between them (WAR).
+HazardRun race_war_cross_core(const hw::Config& cfg, bool fault);
+// AIV 0 and AIV 1 store to one GM range; no cross-core flag between them (WAW).
+HazardRun race_waw_cross_core(const hw::Config& cfg, bool fault);
+
+// ---- flags and cross-core counters (sync_kernels.cpp) ----
+// AIV: WaitFlag<MTE2_V>(0) with no SetFlag before it.
+HazardRun deadlock_wait_without_set(const hw::Config& cfg, bool fault);
+// AIV: SetFlag<MTE2_V>(0) twice before the first wait; the fix signals the second time on id 1.
+HazardRun flag_set_twice(const hw::Config& cfg, bool fault);
+// AIV: a SetFlag<V_MTE3>(1) that no WaitFlag consumes.
+HazardRun flag_left_set(const hw::Config& cfg, bool fault);
+// mix: the AIC signals its AIVs over a mode-2 flag and the AIVs never wait for it.
+HazardRun counter_left_nonzero(const hw::Config& cfg, bool fault);
+// mix: each AIV signals the AIC twice on one flag, once from MTE3 and once from V (unordered sets).
+HazardRun cross_core_two_pipe_sets(const hw::Config& cfg, bool fault);
+// AIV: SetAtomicAdd<float>() with no SetAtomicNone() before the kernel ends.
+HazardRun atomic_left_on(const hw::Config& cfg, bool fault);
+// mix: the AIVs signal the AIC with mode-2 flag id 17 (the wait is on 1); AtlasA2 has no mode 4 whose AIV
+// flags go past 15.
+HazardRun cross_core_flag_id_above_15(const hw::Config& cfg, bool fault);
+// Two AIVs meet at SyncAll<true>() (declared, not modelled); the fix meets at a mode-0 cross-core flag.
+HazardRun sync_all_unmodelled(const hw::Config& cfg, bool fault);
+
+// ---- memory, types and parameters (memory_kernels.cpp) ----
+// AIV: a tensor view that runs past the end of UB.
+HazardRun ub_out_of_bounds(const hw::Config& cfg, bool fault);
+// AIV: a load that reads past the end of its GM allocation.
+HazardRun gm_out_of_bounds(const hw::Config& cfg, bool fault);
+// AIV: a UB operand 16 bytes into a buffer (UB needs 32-byte alignment).
+HazardRun ub_misaligned(const hw::Config& cfg, bool fault);
+// AIV: TPipe::InitBuffer carves more UB than the chip has.
+HazardRun ub_carve_overflow(const hw::Config& cfg, bool fault);
+// AIV: stores 128 floats of a buffer whose last 64 were never written.
+HazardRun uninit_store(const hw::Config& cfg, bool fault);
+// AIV: GetValue of a UB element never written.
+HazardRun uninit_scalar_read(const hw::Config& cfg, bool fault);
+// AIV: Cast half -> float with CAST_RINT (the widening takes CAST_NONE only).
+HazardRun cast_mode_illegal(const hw::Config& cfg, bool fault);
+// AIV: Exp over int32 elements (Exp takes half and float).
+HazardRun exp_of_int32(const hw::Config& cfg, bool fault);
+// AIV: DataCopyPad with a blockLen of 254 bytes for float elements (not a multiple of 4).
+HazardRun copy_pad_block_len(const hw::Config& cfg, bool fault);
+// AIV: a load from a GlobalTensor whose buffer was never set (null).
+HazardRun null_gm_buffer(const hw::Config& cfg, bool fault);
+// AIV: the kernel body throws (a host-side check inside the kernel).
+HazardRun kernel_throws(const hw::Config& cfg, bool fault);
+// AIV: SetValue to GM, then a DMA reads it with no DataCacheCleanAndInvalid between.
+HazardRun dcache_not_cleaned(const hw::Config& cfg, bool fault);
+
+}  // namespace evg::conformance::controls
