@@ -5,7 +5,9 @@
 #include <exception>
 #include <iostream>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <unistd.h>
 
@@ -25,25 +27,54 @@ namespace evgcheck {
 
 namespace {
 
-constexpr const char* kUsage =
-    "Usage: evgcheck COMMAND [options]\n"
-    "\n"
-    "evgcheck runs Catlass Epilogue Visitor Graphs on a CPU model of the Ascend AI core and checks them.\n"
-    "\n"
-    "Commands:\n"
-    "  run GRAPH   run the graph's GEMM + epilogue on the model, check it, compare with the oracle\n"
-    "  check       run the random-graph properties (progress bar, shrunk counterexample on failure)\n"
-    "  emit GRAPH  print the graph as Catlass C++\n"
-    "  conformance run the conformance catalogue and write the report (HTML, Markdown, JSON, JUnit)\n"
-    "  fuzz TARGET run a fuzz session with a libFuzzer target (findings minimised, with replay commands)\n"
-    "  sync-table  mutate the sync of real kernels, classify each mutation against the schedule explorer\n"
-    "  run-program BINARY [args]  run a Catlass program built with evgcheck_add_program on the model:\n"
-    "              schedules, reports, timeline, sync mutations\n"
-    "\n"
-    "`evgcheck COMMAND --help` describes each command's options; `evgcheck --version` prints the version.\n"
-    "GRAPH is a file in the graph text format (docs/graph-format.md; tools/examples/ has some), or - for\n"
-    "standard input. Exit codes: 0 success, 1 a failed check, 2 bad input, 3 internal error or exhausted\n"
-    "time budget.\n";
+// The subcommands, once: the dispatch, the usage text and the unknown-command message read this table.
+struct Command {
+    std::string_view name;
+    std::string_view operands;  // shown after the name in the usage
+    std::string_view summary;
+    int (*run)(std::span<const char* const>);
+};
+constexpr Command kCommands[] = {
+    {"run", "GRAPH", "run the graph's GEMM + epilogue on the model, check it, compare with the oracle",
+     run_command},
+    {"check", "", "run the random-graph properties (progress bar, shrunk counterexample on failure)",
+     check_command},
+    {"emit", "GRAPH", "print the graph as Catlass C++", emit_command},
+    {"conformance", "", "run the conformance catalogue and write the report (HTML, Markdown, JSON, JUnit)",
+     conformance_command},
+    {"fuzz", "TARGET",
+     "run a fuzz session with a libFuzzer target (findings minimised, with replay commands)", fuzz_command},
+    {"sync-table", "",
+     "mutate the sync of real kernels, classify each mutation against the schedule explorer",
+     sync_table_command},
+    {"run-program", "BINARY [args]",
+     "run a Catlass program built with evgcheck_add_program on the model, checked", run_program_command},
+};
+
+std::string usage() {
+    std::string out =
+        "Usage: evgcheck COMMAND [options]\n"
+        "\n"
+        "evgcheck runs Catlass Epilogue Visitor Graphs on a CPU model of the Ascend AI core and checks "
+        "them.\n"
+        "\n"
+        "Commands:\n";
+    for (const Command& c : kCommands) {
+        const std::string head =
+            c.operands.empty() ? std::string(c.name) : fmt::format("{} {}", c.name, c.operands);
+        out += fmt::format("  {:<25} {}\n", head, c.summary);
+    }
+    out +=
+        "\n"
+        "`evgcheck COMMAND --help` describes each command's options; `evgcheck --version` prints the "
+        "version.\n"
+        "GRAPH is a file in the graph text format (docs/graph-format.md; tools/examples/ has some), or - "
+        "for\n"
+        "standard input. Exit codes: 0 success, 1 a failed check, 2 bad input, 3 internal error or "
+        "exhausted\n"
+        "time budget.\n";
+    return out;
+}
 
 char g_budget_message[256];
 
@@ -65,32 +96,27 @@ void arm_time_budget(double seconds, const char* option) {
 int dispatch(int argc, char** argv) {
     const std::span<const char* const> all(const_cast<const char* const*>(argv), static_cast<size_t>(argc));
     if (argc < 2) {
-        std::cerr << kUsage;
+        std::cerr << usage();
         return kExitBadInput;
     }
     const std::string_view command = argv[1];
     const auto rest = all.subspan(2);
-    if (command == "run") return run_command(rest);
-    if (command == "emit") return emit_command(rest);
-    if (command == "check") return check_command(rest);
-    if (command == "conformance") return conformance_command(rest);
-    if (command == "sync-table") return sync_table_command(rest);
-    if (command == "fuzz") return fuzz_command(rest);
-    if (command == "run-program") return run_program_command(rest);
+    for (const Command& c : kCommands)
+        if (command == c.name) return c.run(rest);
     if (command == "--version" || command == "version") {
         std::cout << "evgcheck " << EVGCHECK_VERSION << "\n";
         return kExitOk;
     }
     if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << kUsage;
+        std::cout << usage();
         return kExitOk;
     }
-    const std::string_view commands[] = {"run",  "check",      "emit",       "conformance",
-                                         "fuzz", "sync-table", "run-program"};
+    std::vector<std::string_view> names;
+    for (const Command& c : kCommands) names.push_back(c.name);
     std::string msg = fmt::format("evgcheck: unknown command '{}'", command);
-    if (const std::string near = closest(command, commands); !near.empty())
+    if (const std::string near = closest(command, names); !near.empty())
         msg += "; did you mean '" + near + "'?";
-    throw UsageError(msg + fmt::format(" (commands: {}; see evgcheck --help)", fmt::join(commands, ", ")));
+    throw UsageError(msg + fmt::format(" (commands: {}; see evgcheck --help)", fmt::join(names, ", ")));
 }
 
 }  // namespace evgcheck
