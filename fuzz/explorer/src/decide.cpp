@@ -97,14 +97,18 @@ class Graph {
     std::vector<Bits> anc_;
 };
 
-// Increment a lands before increment b in every schedule: some source of b comes after every source of a.
+// Increment a lands before increment b in every schedule: every source of a comes before some source of b.
+// (b lands when the last of its sources runs, which is after that source; a lands when its last source runs.
+// Two rounds of one counter whose members each set in order are ordered so, although no single set of the
+// later round need follow every set of the earlier one.) Otherwise some source of a follows no source of b,
+// and a schedule runs everything b needs first.
 bool inc_before(const Graph& g, const Increment& a, const Increment& b) {
-    for (int sb : b.sources) {
-        bool all = true;
-        for (int sa : a.sources) all &= sa == sb || g.hb(sa, sb);
-        if (all) return true;
+    for (int sa : a.sources) {
+        bool some = false;
+        for (int sb : b.sources) some |= sa == sb || g.hb(sa, sb);
+        if (!some) return false;
     }
-    return false;
+    return !a.sources.empty();
 }
 
 }  // namespace
