@@ -227,24 +227,29 @@ Verdict decide(const Run& run) {
         }
 
     // What may execute in some schedule, optimistically: everything ordered before it may, an intra-core wait
-    // has its set, a cross-core wait has some increment whose sets all may execute (for a round: each member
-    // has a set that may execute). Increments and waits that can never execute compete for nothing, so they
-    // make no counter ambiguous.
+    // has its set, and a cross-core wait has an increment left for it: more increments may land on its
+    // counter (a direct set that may execute; a round as many times as each member has sets that may execute)
+    // than there are waits on that counter ordered before it, each of which takes one first. Increments and
+    // waits that can never execute compete for nothing, so they make no counter ambiguous.
     std::vector<char> may(static_cast<size_t>(n), 0);
     auto inc_may = [&](const Increment& inc) {
         for (int s : inc.sources)
             if (!may[static_cast<size_t>(s)]) return false;
         return true;
     };
-    auto round_may = [&](const Round& r) {
+    auto round_times = [&](const Round& r) {
+        size_t times = SIZE_MAX;
         for (int m : r.members) {
             const auto it = r.sets.find(m);
-            if (it == r.sets.end() || std::none_of(it->second.begin(), it->second.end(),
-                                                   [&](int s) { return may[static_cast<size_t>(s)] != 0; }))
-                return false;
+            times = std::min(times, it == r.sets.end()
+                                        ? size_t{0}
+                                        : static_cast<size_t>(std::count_if(
+                                              it->second.begin(), it->second.end(),
+                                              [&](int s) { return may[static_cast<size_t>(s)] != 0; })));
         }
-        return true;
+        return times == SIZE_MAX ? size_t{0} : times;
     };
+    g.close();  // the order known so far: issue order, pipe order, intra-core flags
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < n; ++i) {
@@ -252,12 +257,14 @@ Verdict decide(const Run& run) {
             if (I(i).kind == Kind::wait && !matched[static_cast<size_t>(i)]) continue;
             if (I(i).kind == Kind::cross_wait) {
                 const CounterKey k = wait_counter(I(i).core, I(i).mode, I(i).flag);
-                bool any = false;
-                if (auto it = counters.find(k); it != counters.end())
-                    for (const auto& inc : it->second.incs) any |= inc_may(inc);
+                size_t incs = 0, waits_before = 0;
+                if (auto it = counters.find(k); it != counters.end()) {
+                    for (const auto& inc : it->second.incs) incs += inc_may(inc) ? 1 : 0;
+                    for (int w : it->second.waits) waits_before += g.hb(w, i) ? 1 : 0;
+                }
                 if (auto it = rounds_into.find(k); it != rounds_into.end())
-                    for (const Round* r : it->second) any |= round_may(*r);
-                if (!any) continue;
+                    for (const Round* r : it->second) incs += round_times(*r);
+                if (incs <= waits_before) continue;
             }
             bool ok = true;
             for (int p : g.preds(i)) ok &= may[static_cast<size_t>(p)] != 0;

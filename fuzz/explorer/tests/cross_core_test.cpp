@@ -230,6 +230,29 @@ TEST(CrossCore, RoundsWhoseMembersEachSetInOrderAreOrdered) {
     }
 }
 
+// Ascend950: AIV0.1 takes the AIC's only increment of flag 1 on MTE2, passes that on to its scalar unit, and
+// then waits on flag 1 again from V and from MTE3. The two waits are unordered, but the one increment went to
+// the wait before both: neither ever passes, so they compete for nothing; both deadlock in every schedule
+// (found by the sync_program fuzzer: the explorer called the counter ambiguous).
+TEST(CrossCore, UnorderedWaitsAfterTheWaitThatTookTheOnlyIncrementAreNotAmbiguous) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    b.cross_set(kAic, 2, MTE2, 1);
+    b.cross_wait(kAiv0, 2, MTE2, 1);
+    b.cross_wait(kAiv1, 2, MTE2, 1);
+    b.set(kAiv1, MTE2, S, 4);
+    b.wait(kAiv1, MTE2, S, 4);
+    int wv = b.cross_wait(kAiv1, 0, V, 1);
+    int wm = b.cross_wait(kAiv1, 2, MTE3, 1);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(ids(e, FindingKind::deadlock), (std::set<int>{b.id(kAiv1, wv), b.id(kAiv1, wm)})) << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
