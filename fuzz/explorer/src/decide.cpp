@@ -356,8 +356,11 @@ Verdict decide(const Run& run) {
                         c.why = "two unordered waits may take its increments in either order";
                     }
             if (c.unordered.first >= 0) continue;
-            std::vector<size_t> order(c.incs.size());
-            for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+            // An increment that never lands (its set sits behind a wait no schedule satisfies) is taken by no
+            // wait: the waits take the ones that may land, in the order they land.
+            std::vector<size_t> order;
+            for (size_t k = 0; k < c.incs.size(); ++k)
+                if (inc_may(c.incs[k])) order.push_back(k);
             std::stable_sort(order.begin(), order.end(),
                              [&](size_t a, size_t b) { return lands_before(c, a, b); });
             std::vector<int> waits = c.waits;

@@ -253,6 +253,30 @@ TEST(CrossCore, UnorderedWaitsAfterTheWaitThatTookTheOnlyIncrementAreNotAmbiguou
     }
 }
 
+// Ascend950: the AIC's mode-2 set of flag 2 sits behind a wait nobody satisfies, so it never lands; AIV0.1
+// sets flag 2 in mode 1 from MTE3 and, behind its wait on flag 2, from MTE2. Only the MTE3 set can complete
+// the round AIV0.1's wait needs, so the two sets are ordered through it. Pairing the waits with the dead
+// increment first left the round unmatched and the sets unordered (found by the sync_program fuzzer: the
+// explorer called the round ambiguous).
+TEST(CrossCore, AnIncrementThatNeverLandsIsTakenByNoWait) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    int stuck = b.cross_wait(kAic, 2, FIX, 1);  // nobody sets the AIC's flag 1
+    b.cross_set(kAic, 2, FIX, 2);               // behind it: never runs
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    b.cross_wait(kAiv0, 1, MTE2, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_set(kAiv1, 1, MTE2, 2);  // joins a second round AIV0.0 never completes
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(ids(e, FindingKind::deadlock), (std::set<int>{b.id(kAic, stuck)})) << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
