@@ -276,13 +276,43 @@ Verdict decide(const Run& run) {
     }
 
     // A round takes, from each member, the next set that executes: a set that never executes (it sits behind
-    // a wait no schedule satisfies) joins no round, and the member's next set takes its place. The k-th
+    // a wait no schedule satisfies) joins no round, and the member's next set takes its place. Nor does a set
+    // join a round that lands before it runs: when j waits on a counter the round increments come before the
+    // set, and at most o of that counter's increments come from elsewhere, the round fired j - o times first,
+    // so the set joins round j - o + 1 or later (a member that sets from V behind a wait for the round and
+    // from MTE3 with nothing before: the MTE3 set joins the first round, the V set the next). The k-th
     // increment of a round pairs the k-th such set of every member.
+    std::map<CounterKey, size_t> direct_may;  // increments of direct sets that may land, per counter
+    for (const auto& [key, c] : counters)
+        direct_may[key] = static_cast<size_t>(std::count_if(c.incs.begin(), c.incs.end(), inc_may));
+    auto first_round = [&](const Round& r, int s) {  // the first round (0-based) set s may join
+        size_t first = 0;
+        for (const auto& t : cross_effect(topo, r.members.front(), r.mode, r.flag).targets) {
+            size_t others = direct_may[t], before = 0;
+            if (auto it = rounds_into.find(t); it != rounds_into.end())
+                for (const Round* o : it->second)
+                    if (o != &r) others += round_times(*o);
+            for (int w : counters[t].waits) before += g.hb(w, s) ? 1 : 0;
+            if (before > others) first = std::max(first, before - others);
+        }
+        return first;
+    };
     std::vector<Finding> round_left;
     std::vector<std::pair<int, int>> round_unordered;
     for (auto& [key, r] : rounds) {
-        for (auto& [m, sets] : r.sets)
+        const Round& round = r;  // clang 14 cannot capture a structured binding
+        for (auto& [m, sets] : r.sets) {
             std::erase_if(sets, [&](int s) { return !may[static_cast<size_t>(s)]; });
+            std::vector<int> left = sets, placed;
+            while (!left.empty()) {  // round k takes the first set left that may join it
+                auto it = std::find_if(left.begin(), left.end(),
+                                       [&](int s) { return first_round(round, s) <= placed.size(); });
+                if (it == left.end()) it = left.begin();  // none may: the round never fires
+                placed.push_back(*it);
+                left.erase(it);
+            }
+            sets = placed;
+        }
         size_t full = SIZE_MAX;
         for (int m : r.members) full = std::min(full, r.sets[m].size());
         CrossEffect eff = cross_effect(topo, r.members.front(), r.mode, r.flag);

@@ -277,6 +277,34 @@ TEST(CrossCore, AnIncrementThatNeverLandsIsTakenByNoWait) {
     }
 }
 
+// Ascend950: AIV0.0 sets flag 2 in mode 1 from V behind its wait for the round, and then from MTE3 with
+// nothing before it (after storing X). The V set cannot join the round its own wait needs: the MTE3 set joins
+// the first round, the V set the second. So AIV0.1's copy after its first wait reads X after the store, and
+// the program is clean. Pairing each member's sets in issue order put the V set in the first round (found by
+// the sync_program fuzzer: the explorer called the round ambiguous).
+TEST(CrossCore, ASetBehindAWaitForItsRoundJoinsTheNextRound) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    int x = b.gm(64, "X"), ub0 = b.local(kAiv0, 32), ub1 = b.local(kAiv1, 32);
+    b.copy_out(kAiv0, {x, 0, 32}, {ub0, 0, 32});
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv0, 1, V, 2);     // behind the wait: the second round
+    b.cross_set(kAiv0, 1, MTE3, 2);  // after the store: the first round
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    b.copy_in(kAiv1, {ub1, 0, 32}, {x, 0, 32});
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_TRUE(e.findings.empty()) << e.text();
+    for (uint64_t seed : {1, 2, 3}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
