@@ -364,10 +364,22 @@ Verdict decide(const Run& run) {
             Counter& c = entry.second;
             if (c.resolved) continue;
             c.unordered = {-1, -1};
-            for (size_t a = 0; a < c.incs.size() && c.unordered.first < 0; ++a)
-                for (size_t b = a + 1; b < c.incs.size() && c.unordered.first < 0; ++b)
-                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !lands_before(c, a, b) &&
-                        !lands_before(c, b, a)) {
+            // before[a][b]: increment a lands before b in every schedule, closed under transitivity (the
+            // AIC's increment before a first round, and that round before a second, order the AIC's before
+            // the second, which counting alone does not see).
+            const size_t m = c.incs.size();
+            std::vector<std::vector<char>> before(m, std::vector<char>(m, 0));
+            for (size_t a = 0; a < m; ++a)
+                for (size_t b = 0; b < m; ++b)
+                    before[a][b] =
+                        a != b && inc_may(c.incs[a]) && inc_may(c.incs[b]) && lands_before(c, a, b);
+            for (size_t k = 0; k < m; ++k)
+                for (size_t a = 0; a < m; ++a)
+                    for (size_t b = 0; b < m; ++b)
+                        if (before[a][k] && before[k][b]) before[a][b] = 1;
+            for (size_t a = 0; a < m && c.unordered.first < 0; ++a)
+                for (size_t b = a + 1; b < m && c.unordered.first < 0; ++b)
+                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a]) {
                         c.unordered = {c.incs[a].sources.front(), c.incs[b].sources.front()};
                         c.why =
                             c.incs[a].mode != c.incs[b].mode
@@ -392,7 +404,7 @@ Verdict decide(const Run& run) {
             for (size_t k = 0; k < c.incs.size(); ++k)
                 if (inc_may(c.incs[k])) order.push_back(k);
             std::stable_sort(order.begin(), order.end(),
-                             [&](size_t a, size_t b) { return lands_before(c, a, b); });
+                             [&](size_t a, size_t b) { return before[a][b] != 0; });
             std::vector<int> waits = c.waits;
             std::stable_sort(waits.begin(), waits.end(), [&](int a, int b) { return g.hb(a, b); });
             for (size_t k = 0; k < std::min(order.size(), waits.size()); ++k) {

@@ -305,6 +305,32 @@ TEST(CrossCore, ASetBehindAWaitForItsRoundJoinsTheNextRound) {
     }
 }
 
+// AtlasA2: AIV0.0's first wait on flag 2 (it blocks the core) can only take the AIC's mode-2 increment, since
+// both mode-1 rounds need AIV0.0's sets behind it. So the AIC's increment lands before the first round and,
+// the rounds landing in order, before the second: one flag id in two modes, but in an order every schedule
+// keeps. Counting orders the AIC's increment before the first round only; the order before the second follows
+// by transitivity (found by the sync_program fuzzer: the explorer called the counter ambiguous).
+TEST(CrossCore, IncrementOrderIsTransitive) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, MTE2, 2);
+    b.cross_wait(kAiv0, 0, V, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left),
+              (std::set<std::string>{"AIV0.0:cross(ns0)2", "AIV0.1:cross(ns0)2"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
