@@ -45,6 +45,8 @@ class Bits {
 struct Increment {
     std::vector<int> sources;  // instruction indices
     int mode = 0;
+    const void* round = nullptr;  // the round it is the nth increment of; null for a direct set
+    size_t nth = 0;
 };
 
 struct Counter {
@@ -102,7 +104,11 @@ class Graph {
 // Two rounds of one counter whose members each set in order are ordered so, although no single set of the
 // later round need follow every set of the earlier one.) Otherwise some source of a follows no source of b,
 // and a schedule runs everything b needs first.
+// The increments of one round land in the order of their rounds by definition: the k-th round takes each
+// member's k-th set that executes, so it completes before the (k+1)-th (which of a member's sets that is, is
+// checked apart: unordered sets of one member make the round ambiguous).
 bool inc_before(const Graph& g, const Increment& a, const Increment& b) {
+    if (a.round && a.round == b.round) return a.nth < b.nth;
     for (int sa : a.sources) {
         bool some = false;
         for (int sb : b.sources) some |= sa == sb || g.hb(sa, sb);
@@ -317,7 +323,7 @@ Verdict decide(const Run& run) {
         for (int m : r.members) full = std::min(full, r.sets[m].size());
         CrossEffect eff = cross_effect(topo, r.members.front(), r.mode, r.flag);
         for (size_t k = 0; k < full; ++k) {
-            Increment inc{{}, r.mode};
+            Increment inc{{}, r.mode, &r, k};
             for (int m : r.members) inc.sources.push_back(r.sets[m][k]);
             for (const auto& t : eff.targets) counters[t].incs.push_back(inc);
         }

@@ -331,6 +331,34 @@ TEST(CrossCore, IncrementOrderIsTransitive) {
     }
 }
 
+// AtlasA2: each AIV's first wait on flag 2 takes the AIC's increment; AIV0.1 then sets flag 2 in mode 1 from
+// MTE2, waits again (the first round) and sets again from V. Its two sets are ordered only through that
+// round, and the rounds land in order by definition (the second takes each member's second set that runs), so
+// the waits take the AIC's increment, then the first round. Without that rule no edge and no count ordered
+// the two rounds (found by the sync_program fuzzer: the explorer called the counters ambiguous).
+TEST(CrossCore, TheRoundsOfOneFlagLandInOrder) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, FIX, 2);
+    b.cross_wait(kAiv0, 1, MTE2, 2);
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    b.cross_wait(kAiv0, 2, MTE3, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    b.cross_set(kAiv1, 1, MTE2, 2);
+    b.cross_wait(kAiv1, 2, MTE3, 2);
+    b.cross_set(kAiv1, 1, V, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left),
+              (std::set<std::string>{"AIV0.0:cross(ns0)2", "AIV0.1:cross(ns0)2"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
