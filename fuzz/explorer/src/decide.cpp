@@ -343,22 +343,47 @@ Verdict decide(const Run& run) {
 
     // Increment a of counter c lands before increment b in every schedule: by the graph, or by counting. When
     // k waits of c come before some set of b, k increments landed before b (each wait took one); if no more
-    // than k increments other than b can land before it, each of them does. (One AIV waits for the AIC's
-    // increment and only then joins a round on the same counter: the round's increment comes second although
-    // no edge says so until the counter is resolved.)
-    auto lands_before = [&](const Counter& c, size_t a, size_t b) {
-        if (inc_before(g, c.incs[a], c.incs[b])) return true;
-        size_t waits_before = 0;
-        for (int w : c.waits) {
-            bool before = false;
-            for (int s : c.incs[b].sources) before |= g.hb(w, s);
-            waits_before += before ? 1 : 0;
+    // than k increments other than b can land before it (those not already known to land after it), each of
+    // them does. (One AIV waits for the AIC's increment and only then joins a round on the same counter: the
+    // round's increment comes second although no edge says so until the counter is resolved.) Facts found by
+    // counting rule out more increments for the next count, and the order is transitive, so the relation is
+    // grown to a fixpoint.
+    auto landing_order = [&](const Counter& c) {
+        const size_t m = c.incs.size();
+        std::vector<std::vector<char>> before(m, std::vector<char>(m, 0));
+        std::vector<size_t> waits_before(m, 0);
+        for (size_t x = 0; x < m; ++x) {
+            for (int w : c.waits) {
+                bool hb = false;
+                for (int s : c.incs[x].sources) hb |= g.hb(w, s);
+                waits_before[x] += hb ? 1 : 0;
+            }
+            for (size_t y = 0; y < m; ++y)
+                before[x][y] =
+                    x != y && inc_may(c.incs[x]) && inc_may(c.incs[y]) && inc_before(g, c.incs[x], c.incs[y]);
         }
-        if (waits_before == 0 || inc_before(g, c.incs[b], c.incs[a])) return false;
-        size_t could = 0;  // increments other than b that may land before it
-        for (size_t k = 0; k < c.incs.size(); ++k)
-            if (k != b && inc_may(c.incs[k]) && !inc_before(g, c.incs[b], c.incs[k])) ++could;
-        return could <= waits_before;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t y = 0; y < m; ++y) {
+                if (waits_before[y] == 0 || !inc_may(c.incs[y])) continue;
+                size_t could = 0;  // increments other than y that may land before it
+                for (size_t k = 0; k < m; ++k) could += k != y && inc_may(c.incs[k]) && !before[y][k] ? 1 : 0;
+                if (could > waits_before[y]) continue;
+                for (size_t x = 0; x < m; ++x)
+                    if (x != y && inc_may(c.incs[x]) && !before[y][x] && !before[x][y]) {
+                        before[x][y] = 1;
+                        changed = true;
+                    }
+            }
+            for (size_t k = 0; k < m; ++k)
+                for (size_t x = 0; x < m; ++x)
+                    for (size_t y = 0; y < m; ++y)
+                        if (before[x][k] && before[k][y] && !before[x][y]) {
+                            before[x][y] = 1;
+                            changed = true;
+                        }
+        }
+        return before;
     };
 
     // Resolve counters whose increments and waits are totally ordered; new edges may order more of them.
@@ -370,19 +395,10 @@ Verdict decide(const Run& run) {
             Counter& c = entry.second;
             if (c.resolved) continue;
             c.unordered = {-1, -1};
-            // before[a][b]: increment a lands before b in every schedule, closed under transitivity (the
-            // AIC's increment before a first round, and that round before a second, order the AIC's before
-            // the second, which counting alone does not see).
+            // before[a][b]: increment a lands before b in every schedule (the AIC's increment before a first
+            // round, and that round before a second, order the AIC's before the second).
             const size_t m = c.incs.size();
-            std::vector<std::vector<char>> before(m, std::vector<char>(m, 0));
-            for (size_t a = 0; a < m; ++a)
-                for (size_t b = 0; b < m; ++b)
-                    before[a][b] =
-                        a != b && inc_may(c.incs[a]) && inc_may(c.incs[b]) && lands_before(c, a, b);
-            for (size_t k = 0; k < m; ++k)
-                for (size_t a = 0; a < m; ++a)
-                    for (size_t b = 0; b < m; ++b)
-                        if (before[a][k] && before[k][b]) before[a][b] = 1;
+            const std::vector<std::vector<char>> before = landing_order(c);
             for (size_t a = 0; a < m && c.unordered.first < 0; ++a)
                 for (size_t b = a + 1; b < m && c.unordered.first < 0; ++b)
                     if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a]) {

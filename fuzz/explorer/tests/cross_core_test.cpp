@@ -359,6 +359,32 @@ TEST(CrossCore, TheRoundsOfOneFlagLandInOrder) {
     }
 }
 
+// AtlasA2: flag 2 of each AIV takes the AIC's mode-2 increment, then a mode-0 round, then a mode-1 round,
+// each AIV waiting (blocking the core) before each of its sets. Counting orders the AIC's increment and the
+// mode-0 round before the mode-1 round (two waits precede its sets); that the mode-1 round comes after the
+// mode-0 round then leaves the AIC's increment as the only one that can precede the mode-0 round, which one
+// wait precedes. The order is grown to a fixpoint (found by the sync_program fuzzer: the explorer called the
+// counters ambiguous).
+TEST(CrossCore, CountedOrderIsGrownToAFixpoint) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, MTE2, 2);
+    for (int aiv : {kAiv0, kAiv1}) {
+        b.cross_wait(aiv, 0, MTE3, 2);
+        b.cross_set(aiv, 0, MTE2, 2);
+        b.cross_wait(aiv, 2, V, 2);
+        b.cross_set(aiv, 1, MTE3, 2);
+        b.cross_wait(aiv, 1, V, 2);
+    }
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_TRUE(e.findings.empty()) << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
