@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "evg/explore/model.hpp"
@@ -46,7 +47,9 @@ struct Increment {
     std::vector<int> sources;  // instruction indices
     int mode = 0;
     const void* round = nullptr;  // the round it is the nth increment of; null for a direct set
-    size_t nth = 0;
+    size_t nth = 0;               // a direct set: its instruction index
+    // One event (a round firing, a set executing) increments every target counter at once.
+    std::pair<const void*, size_t> event() const { return {round, nth}; }
 };
 
 struct Counter {
@@ -213,7 +216,7 @@ Verdict decide(const Run& run) {
         if (!e.round) {
             for (const auto& t : e.targets) {
                 counters[t].key = t;
-                counters[t].incs.push_back({{i}, e.mode});
+                counters[t].incs.push_back({{i}, e.mode, nullptr, static_cast<size_t>(i)});
             }
             continue;
         }
@@ -348,6 +351,8 @@ Verdict decide(const Run& run) {
     // round's increment comes second although no edge says so until the counter is resolved.) Facts found by
     // counting rule out more increments for the next count, and the order is transitive, so the relation is
     // grown to a fixpoint.
+    // Landing order found on one counter holds on every counter the same two events increment.
+    std::set<std::pair<std::pair<const void*, size_t>, std::pair<const void*, size_t>>> known_before;
     auto landing_order = [&](const Counter& c) {
         const size_t m = c.incs.size();
         std::vector<std::vector<char>> before(m, std::vector<char>(m, 0));
@@ -359,8 +364,9 @@ Verdict decide(const Run& run) {
                 waits_before[x] += hb ? 1 : 0;
             }
             for (size_t y = 0; y < m; ++y)
-                before[x][y] =
-                    x != y && inc_may(c.incs[x]) && inc_may(c.incs[y]) && inc_before(g, c.incs[x], c.incs[y]);
+                before[x][y] = x != y && inc_may(c.incs[x]) && inc_may(c.incs[y]) &&
+                               (inc_before(g, c.incs[x], c.incs[y]) ||
+                                known_before.count({c.incs[x].event(), c.incs[y].event()}) != 0);
         }
         for (bool changed = true; changed;) {
             changed = false;
@@ -399,6 +405,10 @@ Verdict decide(const Run& run) {
             // round, and that round before a second, order the AIC's before the second).
             const size_t m = c.incs.size();
             const std::vector<std::vector<char>> before = landing_order(c);
+            for (size_t x = 0; x < m; ++x)
+                for (size_t y = 0; y < m; ++y)
+                    if (before[x][y] && known_before.insert({c.incs[x].event(), c.incs[y].event()}).second)
+                        progress = true;
             for (size_t a = 0; a < m && c.unordered.first < 0; ++a)
                 for (size_t b = a + 1; b < m && c.unordered.first < 0; ++b)
                     if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a]) {

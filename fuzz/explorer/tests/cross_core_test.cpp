@@ -385,6 +385,34 @@ TEST(CrossCore, CountedOrderIsGrownToAFixpoint) {
     }
 }
 
+// AtlasA2: the AIC's mode-2 set, a mode-0 round and a mode-1 round all increment flag 2 of both AIVs. On
+// AIV0.1's counter two waits precede its mode-1 set, so the AIC's increment and the mode-0 round land before
+// the mode-1 round; on AIV0.0's counter one wait precedes its sets, which with the mode-1 round known to come
+// last puts the AIC's increment first. Both facts are about events that increment both counters at once, so
+// what one counter proves holds on the other (found by the sync_program fuzzer: the explorer called the
+// counters ambiguous).
+TEST(CrossCore, LandingOrderFoundOnOneCounterHoldsOnTheOthers) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, MTE2, 2);
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_set(kAiv0, 0, MTE3, 2);
+    b.cross_set(kAiv1, 0, MTE2, 2);
+    b.cross_wait(kAiv1, 2, V, 2);
+    b.cross_wait(kAiv1, 1, V, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left),
+              (std::set<std::string>{"AIV0.0:cross(ns0)2", "AIV0.1:cross(ns0)2"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
