@@ -92,6 +92,7 @@ class Graph {
         return a != b && anc_[static_cast<size_t>(b)].test(static_cast<size_t>(a));
     }
     bool ordered(int a, int b) const { return hb(a, b) || hb(b, a); }
+    bool cyclic(int i) const { return anc_[static_cast<size_t>(i)].test(static_cast<size_t>(i)); }
     const std::vector<int>& preds(int i) const { return preds_[static_cast<size_t>(i)]; }
     bool is_match(int i, size_t k) const { return match_[static_cast<size_t>(i)][k]; }
 
@@ -122,7 +123,11 @@ bool inc_before(const Graph& g, const Increment& a, const Increment& b) {
 
 }  // namespace
 
-Verdict decide(const Run& run) {
+namespace {
+
+// One attempt. `min_round`: per round set (instruction index), the first round it may join, learned from
+// earlier attempts; with `learn`, `retry` is set (and the verdict is empty) when this attempt learned more.
+Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn, bool& retry) {
     const auto& ins = run.instrs;
     const int n = static_cast<int>(ins.size());
     const Topology& topo = run.topo;
@@ -295,7 +300,7 @@ Verdict decide(const Run& run) {
     for (const auto& [key, c] : counters)
         direct_may[key] = static_cast<size_t>(std::count_if(c.incs.begin(), c.incs.end(), inc_may));
     auto first_round = [&](const Round& r, int s) {  // the first round (0-based) set s may join
-        size_t first = 0;
+        size_t first = min_round.count(s) ? min_round.at(s) : 0;
         for (const auto& t : cross_effect(topo, r.members.front(), r.mode, r.flag).targets) {
             size_t others = direct_may[t], before = 0;
             if (auto it = rounds_into.find(t); it != rounds_into.end())
@@ -449,6 +454,25 @@ Verdict decide(const Run& run) {
         }
     }
     g.close();
+
+    // A round's set that the graph puts on a cycle through the increment it is a source of cannot have joined
+    // that round (on Ascend950: a set behind a wait whose increment the AIC sets only after the round fired);
+    // when the member has a later set to take its place, decide again with the set held back to the next
+    // round.
+    for (const auto& [key, c] : counters)
+        for (const auto& inc : c.incs) {
+            if (!inc.round) continue;
+            const auto* r = static_cast<const Round*>(inc.round);
+            for (int src : inc.sources) {
+                const auto& sets = r->sets.at(I(src).core);
+                if (learn && g.cyclic(src) && inc.nth + 1 < sets.size() &&
+                    (!min_round.count(src) || min_round[src] < inc.nth + 1)) {
+                    min_round[src] = inc.nth + 1;
+                    retry = true;
+                }
+            }
+        }
+    if (retry) return {};
 
     // Round members whose sets are unordered make the rounds themselves ambiguous.
     for (auto& [key, r] : rounds)
@@ -631,6 +655,17 @@ Verdict decide(const Run& run) {
     }
     detail::normalise(v.findings);
     return v;
+}
+
+}  // namespace
+
+Verdict decide(const Run& run) {
+    std::map<int, size_t> min_round;
+    for (int attempt = 0;; ++attempt) {  // each retry holds one more set back; a few suffice
+        bool retry = false;
+        Verdict v = decide_once(run, min_round, attempt < 64, retry);
+        if (!retry) return v;
+    }
 }
 
 }  // namespace evg::explore

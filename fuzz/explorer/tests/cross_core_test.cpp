@@ -413,6 +413,33 @@ TEST(CrossCore, LandingOrderFoundOnOneCounterHoldsOnTheOthers) {
     }
 }
 
+// Ascend950: AIV0.1 sets the AIC's flag 3 in mode 2 from V behind a wait whose increment the AIC sends only
+// after that round fired, and from MTE2 with nothing before it. The V set cannot join the round (the graph
+// puts it on a cycle through the round's increment): decide again with it held back to the next round, so
+// the MTE2 set joins the first (found by the sync_program fuzzer: the explorer called the round ambiguous).
+TEST(CrossCore, ASetOnACycleThroughItsRoundIsHeldBackToTheNext) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    b.cross_set(kAic, 2, MTE2, 3);
+    b.cross_wait(kAic, 2, MTE2, 3);
+    b.cross_set(kAic, 2, MTE2, 3);
+    b.cross_set(kAiv0, 2, MTE3, 3);
+    b.cross_wait(kAiv0, 2, MTE3, 3);
+    b.cross_wait(kAiv0, 2, MTE3, 3);
+    b.cross_wait(kAiv1, 2, V, 3);
+    b.cross_wait(kAiv1, 2, V, 3);
+    b.cross_set(kAiv1, 2, V, 3);  // behind the AIC's second set, which follows the round
+    b.cross_set(kAiv1, 2, MTE2, 3);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left), (std::set<std::string>{"round(mode2,group0)3"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);
