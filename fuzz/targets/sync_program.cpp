@@ -83,6 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const bool verbose = std::getenv("EVG_SYNC_VERBOSE") != nullptr;
     if (verbose) std::fprintf(stderr, "%s", fuzz::describe_program(p).c_str());
     const explore::Verdict decided = explore::decide(explore::record(p, 1));
+    if (verbose) std::fprintf(stderr, "explorer, happens-before of one run:\n%s", decided.text().c_str());
     g_patterns = fuzz::sync_patterns(p, decided);
     fuzz::count_patterns(g_patterns, false);
 #ifdef EVG_LIBFUZZER

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "evg/explore/model.hpp"
@@ -45,6 +46,10 @@ class Bits {
 struct Increment {
     std::vector<int> sources;  // instruction indices
     int mode = 0;
+    const void* round = nullptr;  // the round it is the nth increment of; null for a direct set
+    size_t nth = 0;               // a direct set: its instruction index
+    // One event (a round firing, a set executing) increments every target counter at once.
+    std::pair<const void*, size_t> event() const { return {round, nth}; }
 };
 
 struct Counter {
@@ -87,6 +92,7 @@ class Graph {
         return a != b && anc_[static_cast<size_t>(b)].test(static_cast<size_t>(a));
     }
     bool ordered(int a, int b) const { return hb(a, b) || hb(b, a); }
+    bool cyclic(int i) const { return anc_[static_cast<size_t>(i)].test(static_cast<size_t>(i)); }
     const std::vector<int>& preds(int i) const { return preds_[static_cast<size_t>(i)]; }
     bool is_match(int i, size_t k) const { return match_[static_cast<size_t>(i)][k]; }
 
@@ -97,19 +103,31 @@ class Graph {
     std::vector<Bits> anc_;
 };
 
-// Increment a lands before increment b in every schedule: some source of b comes after every source of a.
+// Increment a lands before increment b in every schedule: every source of a comes before some source of b.
+// (b lands when the last of its sources runs, which is after that source; a lands when its last source runs.
+// Two rounds of one counter whose members each set in order are ordered so, although no single set of the
+// later round need follow every set of the earlier one.) Otherwise some source of a follows no source of b,
+// and a schedule runs everything b needs first.
+// The increments of one round land in the order of their rounds by definition: the k-th round takes each
+// member's k-th set that executes, so it completes before the (k+1)-th (which of a member's sets that is, is
+// checked apart: unordered sets of one member make the round ambiguous).
 bool inc_before(const Graph& g, const Increment& a, const Increment& b) {
-    for (int sb : b.sources) {
-        bool all = true;
-        for (int sa : a.sources) all &= sa == sb || g.hb(sa, sb);
-        if (all) return true;
+    if (a.round && a.round == b.round) return a.nth < b.nth;
+    for (int sa : a.sources) {
+        bool some = false;
+        for (int sb : b.sources) some |= sa == sb || g.hb(sa, sb);
+        if (!some) return false;
     }
-    return false;
+    return !a.sources.empty();
 }
 
 }  // namespace
 
-Verdict decide(const Run& run) {
+namespace {
+
+// One attempt. `min_round`: per round set (instruction index), the first round it may join, learned from
+// earlier attempts; with `learn`, `retry` is set (and the verdict is empty) when this attempt learned more.
+Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn, bool& retry) {
     const auto& ins = run.instrs;
     const int n = static_cast<int>(ins.size());
     const Topology& topo = run.topo;
@@ -203,7 +221,7 @@ Verdict decide(const Run& run) {
         if (!e.round) {
             for (const auto& t : e.targets) {
                 counters[t].key = t;
-                counters[t].incs.push_back({{i}, e.mode});
+                counters[t].incs.push_back({{i}, e.mode, nullptr, static_cast<size_t>(i)});
             }
             continue;
         }
@@ -223,24 +241,29 @@ Verdict decide(const Run& run) {
         }
 
     // What may execute in some schedule, optimistically: everything ordered before it may, an intra-core wait
-    // has its set, a cross-core wait has some increment whose sets all may execute (for a round: each member
-    // has a set that may execute). Increments and waits that can never execute compete for nothing, so they
-    // make no counter ambiguous.
+    // has its set, and a cross-core wait has an increment left for it: more increments may land on its
+    // counter (a direct set that may execute; a round as many times as each member has sets that may execute)
+    // than there are waits on that counter ordered before it, each of which takes one first. Increments and
+    // waits that can never execute compete for nothing, so they make no counter ambiguous.
     std::vector<char> may(static_cast<size_t>(n), 0);
     auto inc_may = [&](const Increment& inc) {
         for (int s : inc.sources)
             if (!may[static_cast<size_t>(s)]) return false;
         return true;
     };
-    auto round_may = [&](const Round& r) {
+    auto round_times = [&](const Round& r) {
+        size_t times = SIZE_MAX;
         for (int m : r.members) {
             const auto it = r.sets.find(m);
-            if (it == r.sets.end() || std::none_of(it->second.begin(), it->second.end(),
-                                                   [&](int s) { return may[static_cast<size_t>(s)] != 0; }))
-                return false;
+            times = std::min(times, it == r.sets.end()
+                                        ? size_t{0}
+                                        : static_cast<size_t>(std::count_if(
+                                              it->second.begin(), it->second.end(),
+                                              [&](int s) { return may[static_cast<size_t>(s)] != 0; })));
         }
-        return true;
+        return times == SIZE_MAX ? size_t{0} : times;
     };
+    g.close();  // the order known so far: issue order, pipe order, intra-core flags
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < n; ++i) {
@@ -248,12 +271,14 @@ Verdict decide(const Run& run) {
             if (I(i).kind == Kind::wait && !matched[static_cast<size_t>(i)]) continue;
             if (I(i).kind == Kind::cross_wait) {
                 const CounterKey k = wait_counter(I(i).core, I(i).mode, I(i).flag);
-                bool any = false;
-                if (auto it = counters.find(k); it != counters.end())
-                    for (const auto& inc : it->second.incs) any |= inc_may(inc);
+                size_t incs = 0, waits_before = 0;
+                if (auto it = counters.find(k); it != counters.end()) {
+                    for (const auto& inc : it->second.incs) incs += inc_may(inc) ? 1 : 0;
+                    for (int w : it->second.waits) waits_before += g.hb(w, i) ? 1 : 0;
+                }
                 if (auto it = rounds_into.find(k); it != rounds_into.end())
-                    for (const Round* r : it->second) any |= round_may(*r);
-                if (!any) continue;
+                    for (const Round* r : it->second) incs += round_times(*r);
+                if (incs <= waits_before) continue;
             }
             bool ok = true;
             for (int p : g.preds(i)) ok &= may[static_cast<size_t>(p)] != 0;
@@ -265,18 +290,48 @@ Verdict decide(const Run& run) {
     }
 
     // A round takes, from each member, the next set that executes: a set that never executes (it sits behind
-    // a wait no schedule satisfies) joins no round, and the member's next set takes its place. The k-th
+    // a wait no schedule satisfies) joins no round, and the member's next set takes its place. Nor does a set
+    // join a round that lands before it runs: when j waits on a counter the round increments come before the
+    // set, and at most o of that counter's increments come from elsewhere, the round fired j - o times first,
+    // so the set joins round j - o + 1 or later (a member that sets from V behind a wait for the round and
+    // from MTE3 with nothing before: the MTE3 set joins the first round, the V set the next). The k-th
     // increment of a round pairs the k-th such set of every member.
+    std::map<CounterKey, size_t> direct_may;  // increments of direct sets that may land, per counter
+    for (const auto& [key, c] : counters)
+        direct_may[key] = static_cast<size_t>(std::count_if(c.incs.begin(), c.incs.end(), inc_may));
+    auto first_round = [&](const Round& r, int s) {  // the first round (0-based) set s may join
+        size_t first = min_round.count(s) ? min_round.at(s) : 0;
+        for (const auto& t : cross_effect(topo, r.members.front(), r.mode, r.flag).targets) {
+            size_t others = direct_may[t], before = 0;
+            if (auto it = rounds_into.find(t); it != rounds_into.end())
+                for (const Round* o : it->second)
+                    if (o != &r) others += round_times(*o);
+            for (int w : counters[t].waits) before += g.hb(w, s) ? 1 : 0;
+            if (before > others) first = std::max(first, before - others);
+        }
+        return first;
+    };
     std::vector<Finding> round_left;
     std::vector<std::pair<int, int>> round_unordered;
     for (auto& [key, r] : rounds) {
-        for (auto& [m, sets] : r.sets)
+        const Round& round = r;  // clang 14 cannot capture a structured binding
+        for (auto& [m, sets] : r.sets) {
             std::erase_if(sets, [&](int s) { return !may[static_cast<size_t>(s)]; });
+            std::vector<int> left = sets, placed;
+            while (!left.empty()) {  // round k takes the first set left that may join it
+                auto it = std::find_if(left.begin(), left.end(),
+                                       [&](int s) { return first_round(round, s) <= placed.size(); });
+                if (it == left.end()) it = left.begin();  // none may: the round never fires
+                placed.push_back(*it);
+                left.erase(it);
+            }
+            sets = placed;
+        }
         size_t full = SIZE_MAX;
         for (int m : r.members) full = std::min(full, r.sets[m].size());
         CrossEffect eff = cross_effect(topo, r.members.front(), r.mode, r.flag);
         for (size_t k = 0; k < full; ++k) {
-            Increment inc{{}, r.mode};
+            Increment inc{{}, r.mode, &r, k};
             for (int m : r.members) inc.sources.push_back(r.sets[m][k]);
             for (const auto& t : eff.targets) counters[t].incs.push_back(inc);
         }
@@ -296,22 +351,50 @@ Verdict decide(const Run& run) {
 
     // Increment a of counter c lands before increment b in every schedule: by the graph, or by counting. When
     // k waits of c come before some set of b, k increments landed before b (each wait took one); if no more
-    // than k increments other than b can land before it, each of them does. (One AIV waits for the AIC's
-    // increment and only then joins a round on the same counter: the round's increment comes second although
-    // no edge says so until the counter is resolved.)
-    auto lands_before = [&](const Counter& c, size_t a, size_t b) {
-        if (inc_before(g, c.incs[a], c.incs[b])) return true;
-        size_t waits_before = 0;
-        for (int w : c.waits) {
-            bool before = false;
-            for (int s : c.incs[b].sources) before |= g.hb(w, s);
-            waits_before += before ? 1 : 0;
+    // than k increments other than b can land before it (those not already known to land after it), each of
+    // them does. (One AIV waits for the AIC's increment and only then joins a round on the same counter: the
+    // round's increment comes second although no edge says so until the counter is resolved.) Facts found by
+    // counting rule out more increments for the next count, and the order is transitive, so the relation is
+    // grown to a fixpoint.
+    // Landing order found on one counter holds on every counter the same two events increment.
+    std::set<std::pair<std::pair<const void*, size_t>, std::pair<const void*, size_t>>> known_before;
+    auto landing_order = [&](const Counter& c) {
+        const size_t m = c.incs.size();
+        std::vector<std::vector<char>> before(m, std::vector<char>(m, 0));
+        std::vector<size_t> waits_before(m, 0);
+        for (size_t x = 0; x < m; ++x) {
+            for (int w : c.waits) {
+                bool hb = false;
+                for (int s : c.incs[x].sources) hb |= g.hb(w, s);
+                waits_before[x] += hb ? 1 : 0;
+            }
+            for (size_t y = 0; y < m; ++y)
+                before[x][y] = x != y && inc_may(c.incs[x]) && inc_may(c.incs[y]) &&
+                               (inc_before(g, c.incs[x], c.incs[y]) ||
+                                known_before.count({c.incs[x].event(), c.incs[y].event()}) != 0);
         }
-        if (waits_before == 0 || inc_before(g, c.incs[b], c.incs[a])) return false;
-        size_t could = 0;  // increments other than b that may land before it
-        for (size_t k = 0; k < c.incs.size(); ++k)
-            if (k != b && inc_may(c.incs[k]) && !inc_before(g, c.incs[b], c.incs[k])) ++could;
-        return could <= waits_before;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t y = 0; y < m; ++y) {
+                if (waits_before[y] == 0 || !inc_may(c.incs[y])) continue;
+                size_t could = 0;  // increments other than y that may land before it
+                for (size_t k = 0; k < m; ++k) could += k != y && inc_may(c.incs[k]) && !before[y][k] ? 1 : 0;
+                if (could > waits_before[y]) continue;
+                for (size_t x = 0; x < m; ++x)
+                    if (x != y && inc_may(c.incs[x]) && !before[y][x] && !before[x][y]) {
+                        before[x][y] = 1;
+                        changed = true;
+                    }
+            }
+            for (size_t k = 0; k < m; ++k)
+                for (size_t x = 0; x < m; ++x)
+                    for (size_t y = 0; y < m; ++y)
+                        if (before[x][k] && before[k][y] && !before[x][y]) {
+                            before[x][y] = 1;
+                            changed = true;
+                        }
+        }
+        return before;
     };
 
     // Resolve counters whose increments and waits are totally ordered; new edges may order more of them.
@@ -323,10 +406,17 @@ Verdict decide(const Run& run) {
             Counter& c = entry.second;
             if (c.resolved) continue;
             c.unordered = {-1, -1};
-            for (size_t a = 0; a < c.incs.size() && c.unordered.first < 0; ++a)
-                for (size_t b = a + 1; b < c.incs.size() && c.unordered.first < 0; ++b)
-                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !lands_before(c, a, b) &&
-                        !lands_before(c, b, a)) {
+            // before[a][b]: increment a lands before b in every schedule (the AIC's increment before a first
+            // round, and that round before a second, order the AIC's before the second).
+            const size_t m = c.incs.size();
+            const std::vector<std::vector<char>> before = landing_order(c);
+            for (size_t x = 0; x < m; ++x)
+                for (size_t y = 0; y < m; ++y)
+                    if (before[x][y] && known_before.insert({c.incs[x].event(), c.incs[y].event()}).second)
+                        progress = true;
+            for (size_t a = 0; a < m && c.unordered.first < 0; ++a)
+                for (size_t b = a + 1; b < m && c.unordered.first < 0; ++b)
+                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a]) {
                         c.unordered = {c.incs[a].sources.front(), c.incs[b].sources.front()};
                         c.why =
                             c.incs[a].mode != c.incs[b].mode
@@ -345,10 +435,13 @@ Verdict decide(const Run& run) {
                         c.why = "two unordered waits may take its increments in either order";
                     }
             if (c.unordered.first >= 0) continue;
-            std::vector<size_t> order(c.incs.size());
-            for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+            // An increment that never lands (its set sits behind a wait no schedule satisfies) is taken by no
+            // wait: the waits take the ones that may land, in the order they land.
+            std::vector<size_t> order;
+            for (size_t k = 0; k < c.incs.size(); ++k)
+                if (inc_may(c.incs[k])) order.push_back(k);
             std::stable_sort(order.begin(), order.end(),
-                             [&](size_t a, size_t b) { return lands_before(c, a, b); });
+                             [&](size_t a, size_t b) { return before[a][b] != 0; });
             std::vector<int> waits = c.waits;
             std::stable_sort(waits.begin(), waits.end(), [&](int a, int b) { return g.hb(a, b); });
             for (size_t k = 0; k < std::min(order.size(), waits.size()); ++k) {
@@ -361,6 +454,25 @@ Verdict decide(const Run& run) {
         }
     }
     g.close();
+
+    // A round's set that the graph puts on a cycle through the increment it is a source of cannot have joined
+    // that round (on Ascend950: a set behind a wait whose increment the AIC sets only after the round fired);
+    // when the member has a later set to take its place, decide again with the set held back to the next
+    // round.
+    for (const auto& [key, c] : counters)
+        for (const auto& inc : c.incs) {
+            if (!inc.round) continue;
+            const auto* r = static_cast<const Round*>(inc.round);
+            for (int src : inc.sources) {
+                const auto& sets = r->sets.at(I(src).core);
+                if (learn && g.cyclic(src) && inc.nth + 1 < sets.size() &&
+                    (!min_round.count(src) || min_round[src] < inc.nth + 1)) {
+                    min_round[src] = inc.nth + 1;
+                    retry = true;
+                }
+            }
+        }
+    if (retry) return {};
 
     // Round members whose sets are unordered make the rounds themselves ambiguous.
     for (auto& [key, r] : rounds)
@@ -543,6 +655,17 @@ Verdict decide(const Run& run) {
     }
     detail::normalise(v.findings);
     return v;
+}
+
+}  // namespace
+
+Verdict decide(const Run& run) {
+    std::map<int, size_t> min_round;
+    for (int attempt = 0;; ++attempt) {  // each retry holds one more set back; a few suffice
+        bool retry = false;
+        Verdict v = decide_once(run, min_round, attempt < 64, retry);
+        if (!retry) return v;
+    }
 }
 
 }  // namespace evg::explore

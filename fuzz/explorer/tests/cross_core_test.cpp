@@ -199,6 +199,247 @@ TEST(CrossCore, TwoModesAtOnceWithARoundWhoseFirstSetOfAMemberNeverRuns) {
         EXPECT_NE(f->message.find("used in modes"), std::string::npos) << f->message;
 }
 
+// Two mode-2 rounds on one AIC counter, each AIV setting twice in order: the second round's increment lands
+// when its last set runs, after each member's first set, so after the first round's, although no one set of
+// the second round follows both sets of the first. The AIC's two waits take the rounds in order: its first
+// copy races AIV0.0's store (the first round does not carry it), the second does not (found by the
+// sync_program fuzzer: the explorer called the counter ambiguous).
+TEST(CrossCore, RoundsWhoseMembersEachSetInOrderAreOrdered) {
+    for (Chip chip : {Chip::AtlasA2, Chip::Ascend950}) {
+        ProgramBuilder b(chip, true, 1);
+        int x = b.gm(64, "X"), l1 = b.local(kAic, 64), ub0 = b.local(kAiv0, 32);
+        b.cross_set(kAiv0, 2, MTE3, 1);
+        int st = b.copy_out(kAiv0, {x, 0, 32}, {ub0, 0, 32});
+        b.cross_set(kAiv0, 2, MTE3, 1);
+        b.cross_set(kAiv1, 2, MTE2, 1);
+        b.cross_set(kAiv1, 2, MTE2, 1);
+        b.cross_wait(kAic, 2, MTE2, 1);
+        int early = b.copy_in(kAic, {l1, 0, 32}, {x, 0, 32});
+        b.cross_wait(kAic, 2, MTE2, 1);
+        b.copy_in(kAic, {l1, 32, 64}, {x, 0, 32});
+        Verdict e = explore(b.program());
+        ASSERT_TRUE(e.complete);
+        EXPECT_EQ(race_pairs(e), (std::set<std::pair<int, int>>{{b.id(kAic, early), b.id(kAiv0, st)}}))
+            << chip_name(chip) << "\n"
+            << e.text();
+        for (uint64_t seed : {1, 2, 3}) {
+            Verdict a = decide(record(b.program(), seed));
+            EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+            expect_same(a, e);
+        }
+    }
+}
+
+// Ascend950: AIV0.1 takes the AIC's only increment of flag 1 on MTE2, passes that on to its scalar unit, and
+// then waits on flag 1 again from V and from MTE3. The two waits are unordered, but the one increment went to
+// the wait before both: neither ever passes, so they compete for nothing; both deadlock in every schedule
+// (found by the sync_program fuzzer: the explorer called the counter ambiguous).
+TEST(CrossCore, UnorderedWaitsAfterTheWaitThatTookTheOnlyIncrementAreNotAmbiguous) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    b.cross_set(kAic, 2, MTE2, 1);
+    b.cross_wait(kAiv0, 2, MTE2, 1);
+    b.cross_wait(kAiv1, 2, MTE2, 1);
+    b.set(kAiv1, MTE2, S, 4);
+    b.wait(kAiv1, MTE2, S, 4);
+    int wv = b.cross_wait(kAiv1, 0, V, 1);
+    int wm = b.cross_wait(kAiv1, 2, MTE3, 1);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(ids(e, FindingKind::deadlock), (std::set<int>{b.id(kAiv1, wv), b.id(kAiv1, wm)})) << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// Ascend950: the AIC's mode-2 set of flag 2 sits behind a wait nobody satisfies, so it never lands; AIV0.1
+// sets flag 2 in mode 1 from MTE3 and, behind its wait on flag 2, from MTE2. Only the MTE3 set can complete
+// the round AIV0.1's wait needs, so the two sets are ordered through it. Pairing the waits with the dead
+// increment first left the round unmatched and the sets unordered (found by the sync_program fuzzer: the
+// explorer called the round ambiguous).
+TEST(CrossCore, AnIncrementThatNeverLandsIsTakenByNoWait) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    int stuck = b.cross_wait(kAic, 2, FIX, 1);  // nobody sets the AIC's flag 1
+    b.cross_set(kAic, 2, FIX, 2);               // behind it: never runs
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    b.cross_wait(kAiv0, 1, MTE2, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_set(kAiv1, 1, MTE2, 2);  // joins a second round AIV0.0 never completes
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(ids(e, FindingKind::deadlock), (std::set<int>{b.id(kAic, stuck)})) << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// Ascend950: AIV0.0 sets flag 2 in mode 1 from V behind its wait for the round, and then from MTE3 with
+// nothing before it (after storing X). The V set cannot join the round its own wait needs: the MTE3 set joins
+// the first round, the V set the second. So AIV0.1's copy after its first wait reads X after the store, and
+// the program is clean. Pairing each member's sets in issue order put the V set in the first round (found by
+// the sync_program fuzzer: the explorer called the round ambiguous).
+TEST(CrossCore, ASetBehindAWaitForItsRoundJoinsTheNextRound) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    int x = b.gm(64, "X"), ub0 = b.local(kAiv0, 32), ub1 = b.local(kAiv1, 32);
+    b.copy_out(kAiv0, {x, 0, 32}, {ub0, 0, 32});
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv0, 1, V, 2);     // behind the wait: the second round
+    b.cross_set(kAiv0, 1, MTE3, 2);  // after the store: the first round
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    b.copy_in(kAiv1, {ub1, 0, 32}, {x, 0, 32});
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_TRUE(e.findings.empty()) << e.text();
+    for (uint64_t seed : {1, 2, 3}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// AtlasA2: AIV0.0's first wait on flag 2 (it blocks the core) can only take the AIC's mode-2 increment, since
+// both mode-1 rounds need AIV0.0's sets behind it. So the AIC's increment lands before the first round and,
+// the rounds landing in order, before the second: one flag id in two modes, but in an order every schedule
+// keeps. Counting orders the AIC's increment before the first round only; the order before the second follows
+// by transitivity (found by the sync_program fuzzer: the explorer called the counter ambiguous).
+TEST(CrossCore, IncrementOrderIsTransitive) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, MTE2, 2);
+    b.cross_wait(kAiv0, 0, V, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left),
+              (std::set<std::string>{"AIV0.0:cross(ns0)2", "AIV0.1:cross(ns0)2"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// AtlasA2: each AIV's first wait on flag 2 takes the AIC's increment; AIV0.1 then sets flag 2 in mode 1 from
+// MTE2, waits again (the first round) and sets again from V. Its two sets are ordered only through that
+// round, and the rounds land in order by definition (the second takes each member's second set that runs), so
+// the waits take the AIC's increment, then the first round. Without that rule no edge and no count ordered
+// the two rounds (found by the sync_program fuzzer: the explorer called the counters ambiguous).
+TEST(CrossCore, TheRoundsOfOneFlagLandInOrder) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, FIX, 2);
+    b.cross_wait(kAiv0, 1, MTE2, 2);
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    b.cross_wait(kAiv0, 2, MTE3, 2);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    b.cross_set(kAiv1, 1, MTE2, 2);
+    b.cross_wait(kAiv1, 2, MTE3, 2);
+    b.cross_set(kAiv1, 1, V, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left),
+              (std::set<std::string>{"AIV0.0:cross(ns0)2", "AIV0.1:cross(ns0)2"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// AtlasA2: flag 2 of each AIV takes the AIC's mode-2 increment, then a mode-0 round, then a mode-1 round,
+// each AIV waiting (blocking the core) before each of its sets. Counting orders the AIC's increment and the
+// mode-0 round before the mode-1 round (two waits precede its sets); that the mode-1 round comes after the
+// mode-0 round then leaves the AIC's increment as the only one that can precede the mode-0 round, which one
+// wait precedes. The order is grown to a fixpoint (found by the sync_program fuzzer: the explorer called the
+// counters ambiguous).
+TEST(CrossCore, CountedOrderIsGrownToAFixpoint) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, MTE2, 2);
+    for (int aiv : {kAiv0, kAiv1}) {
+        b.cross_wait(aiv, 0, MTE3, 2);
+        b.cross_set(aiv, 0, MTE2, 2);
+        b.cross_wait(aiv, 2, V, 2);
+        b.cross_set(aiv, 1, MTE3, 2);
+        b.cross_wait(aiv, 1, V, 2);
+    }
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_TRUE(e.findings.empty()) << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// AtlasA2: the AIC's mode-2 set, a mode-0 round and a mode-1 round all increment flag 2 of both AIVs. On
+// AIV0.1's counter two waits precede its mode-1 set, so the AIC's increment and the mode-0 round land before
+// the mode-1 round; on AIV0.0's counter one wait precedes its sets, which with the mode-1 round known to come
+// last puts the AIC's increment first. Both facts are about events that increment both counters at once, so
+// what one counter proves holds on the other (found by the sync_program fuzzer: the explorer called the
+// counters ambiguous).
+TEST(CrossCore, LandingOrderFoundOnOneCounterHoldsOnTheOthers) {
+    ProgramBuilder b(Chip::AtlasA2, true, 1);
+    b.cross_set(kAic, 2, MTE2, 2);
+    b.cross_wait(kAiv0, 1, V, 2);
+    b.cross_set(kAiv0, 1, MTE3, 2);
+    b.cross_set(kAiv0, 0, MTE3, 2);
+    b.cross_set(kAiv1, 0, MTE2, 2);
+    b.cross_wait(kAiv1, 2, V, 2);
+    b.cross_wait(kAiv1, 1, V, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left),
+              (std::set<std::string>{"AIV0.0:cross(ns0)2", "AIV0.1:cross(ns0)2"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// Ascend950: AIV0.1 sets the AIC's flag 3 in mode 2 from V behind a wait whose increment the AIC sends only
+// after that round fired, and from MTE2 with nothing before it. The V set cannot join the round (the graph
+// puts it on a cycle through the round's increment): decide again with it held back to the next round, so
+// the MTE2 set joins the first (found by the sync_program fuzzer: the explorer called the round ambiguous).
+TEST(CrossCore, ASetOnACycleThroughItsRoundIsHeldBackToTheNext) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    b.cross_set(kAic, 2, MTE2, 3);
+    b.cross_wait(kAic, 2, MTE2, 3);
+    b.cross_set(kAic, 2, MTE2, 3);
+    b.cross_set(kAiv0, 2, MTE3, 3);
+    b.cross_wait(kAiv0, 2, MTE3, 3);
+    b.cross_wait(kAiv0, 2, MTE3, 3);
+    b.cross_wait(kAiv1, 2, V, 3);
+    b.cross_wait(kAiv1, 2, V, 3);
+    b.cross_set(kAiv1, 2, V, 3);  // behind the AIC's second set, which follows the round
+    b.cross_set(kAiv1, 2, MTE2, 3);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(keys(e, FindingKind::counter_left), (std::set<std::string>{"round(mode2,group0)3"}))
+        << e.text();
+    for (uint64_t seed : {1, 2}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
 TEST(CrossCore, ModeZeroRoundNeedsEveryParticipant) {
     ProgramBuilder b(Chip::AtlasA2, true, 1);
     b.cross_set(kAiv0, 0, V, 5);

@@ -175,6 +175,23 @@ TEST(SyncProgramRegressions, RoundTakesTheNextSetThatRuns) {
         EXPECT_NE(f->message.find("used in modes"), std::string::npos) << f->message;
 }
 
+// Two mode-2 rounds into the AIC's flag 1, each AIV setting twice from one pipe: the rounds land in order, so
+// neither engine calls the counter ambiguous (the explorer did, wanting one set of the second round after
+// both of the first), and they agree on the races and the AIC's deadlock.
+TEST(SyncProgramRegressions, TwoRoundsWhoseMembersEachSetInOrderAreOrdered) {
+    const std::vector<uint8_t> bytes = regression("explorer-two-rounds-each-member-in-order-are-ordered.bin");
+    ASSERT_FALSE(bytes.empty());
+    const explore::Program p = decode_sync_program(bytes.data(), bytes.size());
+    const explore::Verdict d = explore::decide(explore::record(p, 1));
+    EXPECT_FALSE(d.has(explore::FindingKind::ambiguous)) << d.text();
+    EXPECT_TRUE(d.has(explore::FindingKind::deadlock)) << d.text();
+    const MachineRun m = run_on_machine(p, hw::SchedulerKind::in_order, 0);
+    EXPECT_EQ(m.report.count(hw::ViolationKind::cross_core_ambiguous), 0u) << m.report.text();
+    const explore::Verdict e = explore::explore(p);
+    ASSERT_TRUE(e.complete);
+    EXPECT_EQ(compare_verdicts(p, m.report, e, false), "");
+}
+
 // Mutants decode to programs within the limits, and the mutator edits rather than copies.
 TEST(SyncProgramMutate, MutantsAreValidProgramsThatDiffer) {
     int changed = 0, made = 0;

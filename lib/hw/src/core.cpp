@@ -490,9 +490,11 @@ void Core::do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (p == Pipe::S || arch().cross_wait_blocks_all) {
         if (!on_scalar(*in)) return;
         auto key = std::make_pair(mode == 4 ? 4 : 0, static_cast<int>(flag));
+        blocked_cross_wait_ = in.get();
         machine_.block_until(
             *this, [this, key] { return !counters_[key].pending.empty(); },
             fmt::format("{} (issued at {})", in->op, site.str()));
+        blocked_cross_wait_ = nullptr;
         if (aborting_) return;
         VectorClock learned;
         machine_.counter_wait(*this, *in, learned);

@@ -302,6 +302,14 @@ void Machine::report_deadlock() {
         Core& c = *cores_[i];
         auto& r = runners_[i];
         if (r.state == Runner::State::blocked) {
+            // A scalar unit blocked in a cross-core wait may, like a stuck pipe wait, have lost its increment
+            // to an unordered waiter on another pipe (Ascend950: CrossCoreWaitFlag<4, PIPE_S> next to one on
+            // MTE3).
+            if (cfg_.checks.flags && c.blocked_cross_wait_) {
+                VectorClock before = c.s_known_;
+                if (c.blocked_cross_wait_->issued) before.join(*c.blocked_cross_wait_->issued);
+                check_waiters(c, *c.blocked_cross_wait_, before);
+            }
             parts.push_back(fmt::format("the scalar unit of {} is blocked in {}", c.name(), r.blocked_on));
             locs.push_back(c.site_location(r.blocked_on, {}));
         }

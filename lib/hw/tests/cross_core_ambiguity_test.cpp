@@ -330,6 +330,42 @@ TEST(CrossCoreAmbiguity, OrderedWaitersAreCleanUnderEverySchedule) {
     }
 }
 
+// The AIC sets AIV 0's mode-4 flag 0 once; AIV 0 waits on it from MTE2 and from its scalar unit. One of the
+// two waits takes the increment, the other waits forever, and which one depends on timing. The in-order run
+// has MTE2 take it and leaves the scalar unit blocked: the ambiguity is named there too, not only when a
+// stuck pipe wait lost the increment (found by the sync_program fuzzer).
+Report run_scalar_and_pipe_waiter(const Config& cfg, bool ordered) {
+    Device dev(cfg);
+    return dev.launch(1, KernelType::mix_aic_1_2, [&] {
+        if ASCEND_IS_AIC {
+            CrossCoreSetFlag<4, PIPE_FIX>(0);
+        } else if (GetSubBlockIdx() == 0) {
+            CrossCoreWaitFlag<4, PIPE_MTE2>(0);
+            if (ordered) {  // the scalar unit waits only after MTE2 has taken its increment
+                SetFlag<HardEvent::MTE2_S>(0);
+                WaitFlag<HardEvent::MTE2_S>(0);
+            }
+            CrossCoreWaitFlag<4, PIPE_S>(0);
+        }
+    });
+}
+
+TEST(CrossCoreAmbiguity, AScalarWaitBlockedForeverNextToAnUnorderedPipeWaitIsReported) {
+    Report r = run_scalar_and_pipe_waiter(cfg_of(ArchId::Ascend950), false);
+    ASSERT_EQ(r.count(ViolationKind::deadlock), 1u) << r.text();
+    const Violation* v = r.first(ViolationKind::cross_core_ambiguous);
+    ASSERT_NE(v, nullptr) << r.text();
+    EXPECT_TRUE(has(v->message, "CrossCoreWaitFlag<4, PIPE_MTE2>(0) on MTE2 of AIV 0 (block 0, sub 0)"))
+        << v->message;
+    EXPECT_TRUE(has(v->message, "CrossCoreWaitFlag<4, PIPE_S>(0) on S of AIV 0 (block 0, sub 0)"))
+        << v->message;
+    EXPECT_TRUE(has(v->message, "either may take the next increment")) << v->message;
+
+    Report ordered = run_scalar_and_pipe_waiter(cfg_of(ArchId::Ascend950), true);
+    EXPECT_EQ(ordered.count(ViolationKind::deadlock), 1u) << ordered.text();
+    EXPECT_EQ(ordered.count(ViolationKind::cross_core_ambiguous), 0u) << ordered.text();
+}
+
 // ---- deadlock messages ----
 
 TEST(CrossCoreAmbiguity, DeadlockOnAConsumedFlagSaysWhoConsumedIt) {

@@ -173,6 +173,8 @@ class Core {
     uint32_t s_epoch_ = 0;
     std::map<std::pair<int, int>, FlagState> flags_;        // (HardEvent, id)
     std::map<std::pair<int, int>, CounterState> counters_;  // (namespace: 0 = modes 0-2, 4 = mode 4; flag id)
+    // The CrossCoreWaitFlag the scalar unit is blocked in, if any (a deadlock names who took its increment).
+    const Instr* blocked_cross_wait_ = nullptr;
     AtomicOp atomic_ = AtomicOp::none;
     CubeState cube_;
     VectorMask vector_mask_;
