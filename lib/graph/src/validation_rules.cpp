@@ -157,12 +157,7 @@ bool reduce_dtype_legal(ArchId arch, DType t) {
 }
 
 bool reduce_dtype_legal(ArchId arch, NodeKind kind, DType t) {
-    // RowReduce combines rows with Add (Max, Min: the same types); Col/ScalarReduce reduce each row with
-    // ReduceSum (ReduceMax, ReduceMin: the same types). Both then store through a GM atomic, which takes
-    // every float type.
-    static constexpr VectorOp kRowReduce[] = {VectorOp::Add, VectorOp::Max, VectorOp::Min};
-    static constexpr VectorOp kReduce[] = {VectorOp::ReduceSum, VectorOp::ReduceMax, VectorOp::ReduceMin};
-    return reduce_element(t) && all_accept(arch, kind == NodeKind::RowReduce ? kRowReduce : kReduce, t);
+    return reduce_element(t) && all_accept(arch, node_kind_info(kind).instructions, t);
 }
 
 bool duplicate_dtype_legal(ArchId arch, DType t) {
