@@ -20,14 +20,11 @@ namespace {
 // The node kinds in their report rows (graph::NodeKindInfo::report_row: loads, broadcasts, compute, store,
 // reduces), then the composition and example rows.
 std::vector<std::string_view> node_order() {
-    std::vector<const graph::NodeKindInfo*> kinds;
-    for (const graph::NodeKindInfo& k : graph::all_node_kinds()) kinds.push_back(&k);
-    std::sort(kinds.begin(), kinds.end(),
-              [](const auto* a, const auto* b) { return a->report_row < b->report_row; });
-    std::vector<std::string_view> order;
-    for (const graph::NodeKindInfo* k : kinds) order.push_back(k->name);
-    order.push_back("Composition");
-    order.push_back("Example");
+    const std::span<const graph::NodeKindInfo> kinds = graph::all_node_kinds();
+    std::vector<std::string_view> order(kinds.size());  // the rows are 0 .. size - 1, one per kind
+    for (const graph::NodeKindInfo& k : kinds) order.at(static_cast<size_t>(k.report_row)) = k.name;
+    order.emplace_back("Composition");
+    order.emplace_back("Example");
     return order;
 }
 constexpr std::string_view kDtypeOrder[] = {"half",   "bfloat16", "float",  "int8",  "uint8", "int16",

@@ -173,7 +173,8 @@ constexpr bool table_in_enum_order() {
 static_assert(table_in_enum_order(), "kKinds must list the node kinds in the order of enum NodeKind");
 
 // Every descriptor is consistent with itself: an input rule exactly when the kind takes inputs, and a tensor
-// exactly when the syntax names one, instructions exactly for the reduce rule, and one report row per kind.
+// exactly when the syntax names one, instructions exactly for the reduce rule, and one report row per kind
+// (rows 0 .. size - 1).
 constexpr bool rows_consistent() {
     for (const NodeKindInfo& k : kKinds) {
         const bool takes_inputs = k.max_inputs != 0;
@@ -185,6 +186,7 @@ constexpr bool rows_consistent() {
              k.catlass_form == CatlassForm::FunctorElementLayout) != names_tensor)
             return false;
         if ((k.element_rule == ElementRule::Reduce) == k.instructions.empty()) return false;
+        if (k.report_row < 0 || static_cast<std::size_t>(k.report_row) >= kKinds.size()) return false;
         for (const NodeKindInfo& other : kKinds)
             if (&other != &k && other.report_row == k.report_row) return false;
     }
