@@ -63,7 +63,8 @@ namespace {
 using hw::VectorOp;
 
 // The vector instructions the library issues for a functor (lib/catlass operations.hpp): AddRelu is Add then
-// Relu, the Ascend950 Reciprocal is Divs(1, x), Rsqrt is Sqrt then Divs, Sigmoid is Muls, Exp, Adds, Divs.
+// Relu, the Ascend950 Reciprocal is Divs(1, x), Rsqrt is Sqrt then Divs, Sigmoid is Muls, Exp, Adds, Divs,
+// Clamp is Maxs then Mins.
 std::span<const VectorOp> functor_instructions(Functor fn) {
     static constexpr VectorOp kExp[] = {VectorOp::Exp};
     static constexpr VectorOp kRelu[] = {VectorOp::Relu};
@@ -86,6 +87,7 @@ std::span<const VectorOp> functor_instructions(Functor fn) {
     static constexpr VectorOp kReciprocal[] = {VectorOp::Divs};
     static constexpr VectorOp kRsqrt[] = {VectorOp::Sqrt, VectorOp::Divs};
     static constexpr VectorOp kSigmoid[] = {VectorOp::Muls, VectorOp::Exp, VectorOp::Adds, VectorOp::Divs};
+    static constexpr VectorOp kClamp[] = {VectorOp::Maxs, VectorOp::Mins};
     switch (fn) {
         case Functor::Exp:
             return kExp;
@@ -129,6 +131,8 @@ std::span<const VectorOp> functor_instructions(Functor fn) {
             return kRsqrt;
         case Functor::Sigmoid:
             return kSigmoid;
+        case Functor::Clamp:
+            return kClamp;
     }
     return {};
 }
