@@ -52,7 +52,7 @@ class Expander {
         const bool repeated = uses_[static_cast<std::size_t>(i)]++ > 0;
         if (repeated) ++out_.duplicated;
         if (repeated && once_) return share_load(i);
-        if (repeated && (n.kind == graph::NodeKind::AuxStore || graph::is_reduce(n.kind)))
+        if (repeated && graph::writes_tensor(n.kind))
             return visit(n.inputs.front());  // the store returns its input: read a copy of the input
         graph::Node copy = n;
         for (int& in : copy.inputs) in = visit(in);

@@ -128,6 +128,8 @@ std::string scalars(Functor fn, DType e) {
             return f ? " [0.5]" : " [1]";
         case Functor::Mins:
             return f ? " [-0.5]" : " [-1]";
+        case Functor::Clamp:
+            return f ? " [-0.5, 0.75]" : " [-2, 3]";
         default:
             return "";
     }

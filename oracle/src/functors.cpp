@@ -24,6 +24,7 @@ bool integer_instruction(Functor fn) {
         case Functor::Adds:
         case Functor::Maxs:
         case Functor::Mins:
+        case Functor::Clamp:
         case Functor::Add:
         case Functor::Sub:
         case Functor::Mul:
@@ -108,6 +109,10 @@ Values apply_functor(Functor fn, DType t, std::span<const Values* const> inputs,
             return x.unaryExpr([s](Real v) { return maximum(v, s); });
         case Functor::Mins:
             return x.unaryExpr([s](Real v) { return minimum(v, s); });
+        case Functor::Clamp: {  // clamp(x, lo, hi) = min(max(x, lo), hi): hi wherever lo > hi
+            const Real hi = scalar_value(t, scalars[1]);
+            return x.unaryExpr([s, hi](Real v) { return minimum(maximum(v, s), hi); });
+        }
         case Functor::Add:
             return chain([&](const Values& a, const Values& b) { return rn(a + b); });
         case Functor::Sub:

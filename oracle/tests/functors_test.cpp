@@ -104,6 +104,20 @@ TEST(Oracle_Functor, Maxs_Mins_float) {
                 {0xbf800000, kFloatNaN, 0x80000000, 0, 0xff800000, 0});
 }
 
+TEST(Oracle_Functor, Clamp_float_MaxsThenMins) {
+    // clamp(x, -1, 2); NaN stays NaN (as Maxs and Mins keep it); lo > hi gives hi everywhere
+    const Values x = mat(2, 3, {-3, kNaN, 0.5, 2, -kInf, kInf});
+    expect_bits(run(Functor::Clamp, DType::f32, {x}, {-1, 2}), DType::f32,
+                {0xbf800000, kFloatNaN, 0x3f000000, 0x40000000, 0xbf800000, 0x40000000});
+    expect_bits(run(Functor::Clamp, DType::f32, {x}, {1, -1}), DType::f32,
+                {0xbf800000, kFloatNaN, 0xbf800000, 0xbf800000, 0xbf800000, 0xbf800000});
+}
+
+TEST(Oracle_Functor, Clamp_int16) {
+    const Values x = mat(1, 4, {-7, -2, 3, 9});
+    expect_bits(run(Functor::Clamp, DType::i16, {x}, {-2, 3}), DType::i16, {0xfffe, 0xfffe, 3, 3});
+}
+
 TEST(Oracle_Functor, Add_half_ThreeInputsRoundEachStep) {
     // (2048 + 1) -> 2048, + 1 -> 2048 (a single rounding of 2050 would give 2050); inf + -inf = NaN
     const Values a = mat(2, 3, {2048, 1, -1, kInf, kInf, 0.5});

@@ -22,8 +22,7 @@ std::vector<std::string> tags(const Case& c) {
     for (const graph::Node& n : p.graph.nodes) {
         t.insert(fmt::format("kind:{}", graph::node_kind_name(n.kind)));
         t.insert(fmt::format("dtype:{}", oracle::dtype_label(n.element)));
-        if (n.kind == NodeKind::Compute || graph::is_reduce(n.kind))
-            t.insert(fmt::format("fn:{}", graph::functor_name(n.fn)));
+        if (graph::has_functor(n.kind)) t.insert(fmt::format("fn:{}", graph::functor_name(n.fn)));
         if (n.kind == NodeKind::Cast) t.insert(fmt::format("round:{}", hw::round_mode_name(n.round)));
     }
     const bool tail = p.m % p.tile.m != 0 || p.n % p.tile.n != 0;

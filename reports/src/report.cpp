@@ -5,31 +5,38 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "evg/graph/node_kind.hpp"
+
 namespace evg::reports {
 
 namespace {
 
-// The spec's node order (docs/evg-semantics.md §4), then the composition and example rows.
-constexpr std::string_view kNodeOrder[] = {
-    "AccLoad",  "AuxLoad",   "RowBroadcast", "ColBroadcast", "ScalarBroadcast", "Compute", "Cast",
-    "AuxStore", "RowReduce", "ColReduce",    "ScalarReduce", "Composition",     "Example"};
+// The node kinds in their report rows (graph::NodeKindInfo::report_row: loads, broadcasts, compute, store,
+// reduces), then the composition and example rows.
+std::vector<std::string_view> node_order() {
+    const std::span<const graph::NodeKindInfo> kinds = graph::all_node_kinds();
+    std::vector<std::string_view> order(kinds.size());  // the rows are 0 .. size - 1, one per kind
+    for (const graph::NodeKindInfo& k : kinds) order.at(static_cast<size_t>(k.report_row)) = k.name;
+    order.emplace_back("Composition");
+    order.emplace_back("Example");
+    return order;
+}
 constexpr std::string_view kDtypeOrder[] = {"half",   "bfloat16", "float",  "int8",  "uint8", "int16",
                                             "uint16", "int32",    "uint32", "int64", "uint64"};
 constexpr std::string_view kArchOrder[] = {"AtlasA2", "Ascend950"};
 
-template <size_t N>
-size_t rank(std::string_view s, const std::string_view (&order)[N]) {
-    const auto it = std::find(std::begin(order), std::end(order), s);
-    return static_cast<size_t>(it - std::begin(order));
+size_t rank(std::string_view s, std::span<const std::string_view> order) {
+    const auto it = std::find(order.begin(), order.end(), s);
+    return static_cast<size_t>(it - order.begin());
 }
 
-template <size_t N>
-void sort_by(std::vector<std::string>& v, const std::string_view (&order)[N]) {
+void sort_by(std::vector<std::string>& v, std::span<const std::string_view> order) {
     std::stable_sort(v.begin(), v.end(), [&](const std::string& a, const std::string& b) {
         const size_t ra = rank(a, order), rb = rank(b, order);
         return ra != rb ? ra < rb : a < b;
@@ -103,7 +110,7 @@ Matrix build_matrix(const std::vector<CaseResult>& results) {
     m.node_kinds.assign(kinds.begin(), kinds.end());
     m.archs.assign(archs.begin(), archs.end());
     m.dtypes.assign(dtypes.begin(), dtypes.end());
-    sort_by(m.node_kinds, kNodeOrder);
+    sort_by(m.node_kinds, node_order());
     sort_by(m.archs, kArchOrder);
     sort_by(m.dtypes, kDtypeOrder);
     return m;

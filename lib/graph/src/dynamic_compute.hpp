@@ -1,6 +1,7 @@
 // DynamicVisitor's Compute instantiations: every functor of functor.hpp over half, float, int16, int32 (and
-// bfloat16 on Ascend950), as VisitorCompute<Fn, E> or, with a scalar, VisitorCompute<Fn, E, E> (the type
-// emit_cpp prints). Included by dynamic_compute_<arch>.cpp, one translation unit per arch.
+// bfloat16 on Ascend950), as VisitorCompute<Fn, E> or, with one or two scalars, VisitorCompute<Fn, E, E> or
+// VisitorCompute<Fn, E, E, E> (the type emit_cpp prints). Included by dynamic_compute_<arch>.cpp, one
+// translation unit per arch.
 #pragma once
 #include <type_traits>
 
@@ -33,6 +34,15 @@ OpPtr<ArchTag> with_scalar(const Node& n) {
         NodeT::to_underlying_arguments(Catlass::GemmCoord{}, args, nullptr));
 }
 
+template <class ArchTag, template <class> class Fn, class E>
+OpPtr<ArchTag> with_two_scalars(const Node& n) {
+    using NodeT = F::VisitorCompute<Fn, E, E, E>;
+    typename NodeT::Arguments args{
+        tla::tuple<E, E>{scalar_value<E>(n.scalars.at(0)), scalar_value<E>(n.scalars.at(1))}};
+    return std::make_unique<OpImpl<ArchTag, NodeT, InputForm::One, E>>(
+        NodeT::to_underlying_arguments(Catlass::GemmCoord{}, args, nullptr));
+}
+
 template <class ArchTag, class E>
 OpPtr<ArchTag> for_type(const Node& n) {
     constexpr bool k950 = std::is_same_v<ArchTag, Catlass::Arch::Ascend950>;
@@ -57,6 +67,8 @@ OpPtr<ArchTag> for_type(const Node& n) {
             return with_scalar<ArchTag, F::Maxs, E>(n);
         case Functor::Mins:
             return with_scalar<ArchTag, F::Mins, E>(n);
+        case Functor::Clamp:
+            return with_two_scalars<ArchTag, F::Clamp, E>(n);
         case Functor::Add:
             return plain<ArchTag, F::Add, E, InputForm::Chain>();
         case Functor::Sub:

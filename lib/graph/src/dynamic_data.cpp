@@ -62,6 +62,8 @@ OpPtr<ArchTag> make_data_op(const Node& n, const Tensor& t, GM_ADDR ptr) {
                 unsupported(n, "reductions take half, float or bfloat16");
         }
     }
+    // The one switch over NodeKind in DynamicVisitor: each case names the library's class template for the
+    // kind, which the node kind table (lib/graph, which does not compile the EVG library) cannot hold.
     return with_dtype(n.element, [&](auto tag) -> OpPtr<ArchTag> {
         using E = typename decltype(tag)::type;
         using L = tla::RowMajorLayout;

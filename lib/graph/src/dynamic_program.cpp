@@ -36,17 +36,20 @@ std::vector<int> carve_order(const Graph& g) {
 
 template <class ArchTag>
 std::unique_ptr<NodeOp<ArchTag>> make_node_op(const Node& n, const Tensor* tensor, GM_ADDR ptr) {
-    switch (n.kind) {
-        case NodeKind::Compute:
+    switch (node_kind_info(n.kind).dynamic) {
+        case DynamicFamily::Compute:
             return make_compute_op<ArchTag>(n);
-        case NodeKind::Cast:
+        case DynamicFamily::Cast:
             return make_cast_op<ArchTag>(n);
-        case NodeKind::AccLoad:
-            unsupported(n, "AccLoad is made by the DynamicVisitor instance (it knows ElementC and the path)");
-        default:
-            if (tensor == nullptr) unsupported(n, "the node has no tensor");
-            return make_data_op<ArchTag>(n, *tensor, ptr);
+        case DynamicFamily::AccLoad:
+            unsupported(
+                n, fmt::format("{} is made by the DynamicVisitor instance (it knows ElementC and the path)",
+                               node_kind_name(n.kind)));
+        case DynamicFamily::Data:
+            break;
     }
+    if (tensor == nullptr) unsupported(n, "the node has no tensor");
+    return make_data_op<ArchTag>(n, *tensor, ptr);
 }
 
 template <class ArchTag>
@@ -69,13 +72,13 @@ void build_program(Program<ArchTag>& p, const Graph& g, std::span<const GM_ADDR>
         p.input_begin[i] = static_cast<uint32_t>(p.inputs.size());
         p.inputs.insert(p.inputs.end(), n.inputs.begin(), n.inputs.end());
         p.input_end[i] = static_cast<uint32_t>(p.inputs.size());
-        p.store_stage[i] = n.kind == NodeKind::AuxStore || is_reduce(n.kind);
-        if (n.kind == NodeKind::AccLoad) {
+        p.store_stage[i] = writes_tensor(n.kind);
+        if (node_kind_info(n.kind).dynamic == DynamicFamily::AccLoad) {
             if (n.element != element_c || n.use_ub != use_ub)
                 throw GraphError(fmt::format(
-                    "DynamicVisitor: %{} AccLoad {} {} does not match the kernel's C ({} {} workspace)", i,
-                    hw::dtype_name(n.element), n.use_ub ? "UB" : "GM", hw::dtype_name(element_c),
-                    use_ub ? "UB" : "GM"));
+                    "DynamicVisitor: %{} {} {} {} does not match the kernel's C ({} {} workspace)", i,
+                    node_kind_name(n.kind), hw::dtype_name(n.element), n.use_ub ? "UB" : "GM",
+                    hw::dtype_name(element_c), use_ub ? "UB" : "GM"));
             p.ops.push_back(acc_load());
             continue;
         }

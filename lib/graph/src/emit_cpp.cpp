@@ -46,53 +46,47 @@ std::string scalar_literal(double v, DType t) {
     return fmt::format("{}({})", cpp_element_name(t), static_cast<int64_t>(v));
 }
 
+// The Catlass type and its Arguments braces, in the kind's form (node_kind.hpp).
 std::string node_type(const Node& n) {
+    const NodeKindInfo& info = node_kind_info(n.kind);
     const std::string e(cpp_element_name(n.element));
-    switch (n.kind) {
-        case NodeKind::AccLoad:
-            return fmt::format("{}VisitorAccLoad<{}, {}>", kNs, e, n.use_ub ? "true" : "false");
-        case NodeKind::AuxLoad:
-            return fmt::format("{}VisitorAuxLoad<{}, {}>", kNs, e, layout_type(n));
-        case NodeKind::AuxStore:
-            return fmt::format("{}VisitorAuxStore<{}, {}>", kNs, e, layout_type(n));
-        case NodeKind::Cast:
-            return fmt::format("{}VisitorCast<{}, {}, AscendC::RoundMode::{}>", kNs, e,
+    switch (info.catlass_form) {
+        case CatlassForm::ElementUseUb:
+            return fmt::format("{}{}<{}, {}>", kNs, info.catlass_name, e, n.use_ub ? "true" : "false");
+        case CatlassForm::ElementLayout:
+            return fmt::format("{}{}<{}, {}>", kNs, info.catlass_name, e, layout_type(n));
+        case CatlassForm::ToFromMode:
+            return fmt::format("{}{}<{}, {}, AscendC::RoundMode::{}>", kNs, info.catlass_name, e,
                                cpp_element_name(n.from), hw::round_mode_name(n.round));
-        case NodeKind::Compute: {
-            std::string s = fmt::format("{}VisitorCompute<{}{}, {}", kNs, kNs, functor_name(n.fn), e);
+        case CatlassForm::FunctorElementScalars: {
+            std::string s = fmt::format("{}{}<{}{}, {}", kNs, info.catlass_name, kNs, functor_name(n.fn), e);
             for (std::size_t k = 0; k < n.scalars.size(); ++k) s += fmt::format(", {}", e);
             return s + ">";
         }
-        case NodeKind::RowBroadcast:
-            return fmt::format("{}VisitorRowBroadcast<{}, {}>", kNs, e, layout_type(n));
-        case NodeKind::ColBroadcast:
-            return fmt::format("{}VisitorColBroadcast<{}, {}>", kNs, e, layout_type(n));
-        case NodeKind::ScalarBroadcast:
-            return fmt::format("{}VisitorScalarBroadcast<{}, {}>", kNs, e, layout_type(n));
-        case NodeKind::RowReduce:
-        case NodeKind::ColReduce:
-        case NodeKind::ScalarReduce:
-            return fmt::format("{}Visitor{}<{}{}, {}, {}>", kNs, node_kind_name(n.kind), kNs,
-                               functor_name(n.fn), e, layout_type(n));
+        case CatlassForm::FunctorElementLayout:
+            return fmt::format("{}{}<{}{}, {}, {}>", kNs, info.catlass_name, kNs, functor_name(n.fn), e,
+                               layout_type(n));
     }
     return {};
 }
 
 std::string node_arguments(const Node& n) {
-    switch (n.kind) {
-        case NodeKind::AccLoad:
-        case NodeKind::Cast:
+    switch (node_kind_info(n.kind).catlass_form) {
+        case CatlassForm::ElementUseUb:
+        case CatlassForm::ToFromMode:
             return "{}";
-        case NodeKind::Compute: {
+        case CatlassForm::FunctorElementScalars: {
             if (n.scalars.empty()) return "{}";
             std::string s = "{{";
             for (std::size_t k = 0; k < n.scalars.size(); ++k)
                 s += fmt::format("{}{}", k == 0 ? "" : ", ", scalar_literal(n.scalars[k], n.element));
             return s + "}}";
         }
-        default:
-            return fmt::format("{{{}, {}}}", cpp_pointer_name(n.tensor), cpp_layout_name(n.tensor));
+        case CatlassForm::ElementLayout:
+        case CatlassForm::FunctorElementLayout:
+            break;
     }
+    return fmt::format("{{{}, {}}}", cpp_pointer_name(n.tensor), cpp_layout_name(n.tensor));
 }
 
 // Lines of a template argument list with a trailing comment each; commas after all items but the last,

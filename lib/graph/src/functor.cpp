@@ -5,7 +5,7 @@
 namespace evg::graph {
 namespace {
 
-constexpr std::array<FunctorInfo, 21> kFunctors = {{
+constexpr std::array<FunctorInfo, 22> kFunctors = {{
     {Functor::Exp, "Exp", 1, 1, 0, false, false},
     {Functor::Relu, "Relu", 1, 1, 0, false, false},
     {Functor::Sqrt, "Sqrt", 1, 1, 0, false, false},
@@ -27,6 +27,7 @@ constexpr std::array<FunctorInfo, 21> kFunctors = {{
     {Functor::Reciprocal, "Reciprocal", 1, 1, 0, true, false},
     {Functor::Rsqrt, "Rsqrt", 1, 1, 0, true, false},
     {Functor::Sigmoid, "Sigmoid", 1, 1, 0, true, false},
+    {Functor::Clamp, "Clamp", 1, 1, 2, false, false},
 }};
 
 constexpr bool table_in_enum_order() {

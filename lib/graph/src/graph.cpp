@@ -1,15 +1,10 @@
 #include "evg/graph/graph.hpp"
 
-#include <array>
 #include <bit>
 #include <cmath>
 
 namespace evg::graph {
 namespace {
-
-constexpr std::array<std::string_view, 11> kKindNames = {
-    "AccLoad",      "AuxLoad",         "AuxStore",  "Cast",      "Compute",     "RowBroadcast",
-    "ColBroadcast", "ScalarBroadcast", "RowReduce", "ColReduce", "ScalarReduce"};
 
 bool same_scalar(double a, double b) {
     return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b) || (std::isnan(a) && std::isnan(b));
@@ -17,50 +12,22 @@ bool same_scalar(double a, double b) {
 
 }  // namespace
 
-std::string_view node_kind_name(NodeKind k) {
-    return kKindNames[static_cast<std::size_t>(k)];
-}
-
-std::optional<NodeKind> node_kind_from_name(std::string_view s) {
-    for (NodeKind k : kAllNodeKinds)
-        if (node_kind_name(k) == s) return k;
-    return std::nullopt;
-}
-
-bool is_broadcast(NodeKind k) {
-    return k == NodeKind::RowBroadcast || k == NodeKind::ColBroadcast || k == NodeKind::ScalarBroadcast;
-}
-bool is_reduce(NodeKind k) {
-    return k == NodeKind::RowReduce || k == NodeKind::ColReduce || k == NodeKind::ScalarReduce;
-}
-bool reads_tensor(NodeKind k) {
-    return k == NodeKind::AuxLoad || is_broadcast(k);
-}
-bool writes_tensor(NodeKind k) {
-    return k == NodeKind::AuxStore || is_reduce(k);
-}
-
 bool operator==(const Node& a, const Node& b) {
     if (a.kind != b.kind || a.element != b.element || a.inputs != b.inputs) return false;
-    switch (a.kind) {
-        case NodeKind::AccLoad:
+    // The fields the kind's text syntax carries (node_kind.hpp).
+    switch (node_kind_info(a.kind).syntax) {
+        case NodeSyntax::Workspace:
             return a.use_ub == b.use_ub;
-        case NodeKind::Cast:
+        case NodeSyntax::Cast:
             return a.from == b.from && a.round == b.round;
-        case NodeKind::Compute:
+        case NodeSyntax::FunctorScalars:
             if (a.fn != b.fn || a.scalars.size() != b.scalars.size()) return false;
             for (std::size_t i = 0; i < a.scalars.size(); ++i)
                 if (!same_scalar(a.scalars[i], b.scalars[i])) return false;
             return true;
-        case NodeKind::RowReduce:
-        case NodeKind::ColReduce:
-        case NodeKind::ScalarReduce:
+        case NodeSyntax::FunctorTensor:
             return a.fn == b.fn && a.tensor == b.tensor;
-        case NodeKind::AuxLoad:
-        case NodeKind::AuxStore:
-        case NodeKind::RowBroadcast:
-        case NodeKind::ColBroadcast:
-        case NodeKind::ScalarBroadcast:
+        case NodeSyntax::Tensor:
             return a.tensor == b.tensor;
     }
     return true;

@@ -352,36 +352,35 @@ class DocumentParser {
         const std::string kind_name(node_kind_name(n.kind));
         std::optional<FunctorSpelling> spelling;
         Token functor_token;
-        switch (n.kind) {
-            case NodeKind::AccLoad: {
-                n.element = p.dtype("the element type after 'AccLoad'");
+        switch (node_kind_info(n.kind).syntax) {
+            case NodeSyntax::Workspace: {
+                n.element = p.dtype(fmt::format("the element type after '{}'", kind_name));
                 if (!p.at_end()) {
                     const Token& where = p.peek();
                     if (where.kind == TokenKind::Ident && (where.text == "ub" || where.text == "gm")) {
                         n.use_ub = where.text == "ub";
                         p.next();
                     } else if (!p.peek_punct("(")) {
-                        p.fail(where,
-                               fmt::format("expected 'gm', 'ub' or the end of the line after 'AccLoad {}', "
-                                           "found {}",
-                                           hw::dtype_name(n.element), describe(where)));
+                        p.fail(where, fmt::format("expected 'gm', 'ub' or the end of the line after '{} {}', "
+                                                  "found {}",
+                                                  kind_name, hw::dtype_name(n.element), describe(where)));
                     }
                 }
                 break;
             }
-            case NodeKind::Cast:
-                n.element = p.dtype("the destination element type after 'Cast'");
-                p.expect_punct("<-", fmt::format("after the destination type of Cast (Cast <To> <- <From>)"));
+            case NodeSyntax::Cast:
+                n.element = p.dtype(fmt::format("the destination element type after '{}'", kind_name));
+                p.expect_punct("<-", fmt::format("after the destination type of {} ({} <To> <- <From>)",
+                                                 kind_name, kind_name));
                 n.from = p.dtype("the source element type after '<-'");
                 if (p.peek().kind == TokenKind::Ident) n.round = p.round_mode();
                 break;
-            case NodeKind::Compute:
-            case NodeKind::RowReduce:
-            case NodeKind::ColReduce:
-            case NodeKind::ScalarReduce: {
+            case NodeSyntax::FunctorScalars:
+            case NodeSyntax::FunctorTensor: {
+                const bool reduce = node_kind_info(n.kind).syntax == NodeSyntax::FunctorTensor;
                 functor_token = p.expect_ident(fmt::format("a functor name after '{}'", kind_name));
                 spelling = functor_from_name(functor_token.text);
-                if (!spelling && n.kind != NodeKind::Compute)
+                if (!spelling && reduce)
                     p.fail(functor_token, unknown_reduce_functor(kind_name, functor_token.text));
                 if (!spelling)
                     p.fail(functor_token,
@@ -390,7 +389,7 @@ class DocumentParser {
                 n.fn = spelling->fn;
                 n.element =
                     p.dtype(fmt::format("the element type after '{} {}'", kind_name, functor_token.text));
-                if (n.kind == NodeKind::Compute) {
+                if (!reduce) {
                     if (p.peek_punct("["))
                         parse_scalars(p, n);
                     else if (starts_a_number(p))
@@ -406,11 +405,7 @@ class DocumentParser {
                 }
                 break;
             }
-            case NodeKind::AuxLoad:
-            case NodeKind::AuxStore:
-            case NodeKind::RowBroadcast:
-            case NodeKind::ColBroadcast:
-            case NodeKind::ScalarBroadcast:
+            case NodeSyntax::Tensor:
                 n.element = p.dtype(fmt::format("the element type after '{}'", kind_name));
                 n.tensor = std::string(p.expect_ident(fmt::format("a tensor name after '{} {}'", kind_name,
                                                                   hw::dtype_name(n.element)))

@@ -38,15 +38,15 @@ namespace {
 // The node line between `%i = ` and its inputs: "Compute AddRelu float", "AuxStore half D".
 std::string node_body(const Node& n) {
     std::string s(node_kind_name(n.kind));
-    switch (n.kind) {
-        case NodeKind::AccLoad:
+    switch (node_kind_info(n.kind).syntax) {
+        case NodeSyntax::Workspace:
             s += fmt::format(" {}", dt(n.element));
             if (n.use_ub) s += " ub";
             break;
-        case NodeKind::Cast:
+        case NodeSyntax::Cast:
             s += fmt::format(" {} <- {} {}", dt(n.element), dt(n.from), hw::round_mode_name(n.round));
             break;
-        case NodeKind::Compute:
+        case NodeSyntax::FunctorScalars:
             s += fmt::format(" {} {}", functor_name(n.fn), dt(n.element));
             if (!n.scalars.empty()) {
                 s += " [";
@@ -55,16 +55,10 @@ std::string node_body(const Node& n) {
                 s += "]";
             }
             break;
-        case NodeKind::RowReduce:
-        case NodeKind::ColReduce:
-        case NodeKind::ScalarReduce:
+        case NodeSyntax::FunctorTensor:
             s += fmt::format(" {} {} {}", functor_name(n.fn), dt(n.element), n.tensor);
             break;
-        case NodeKind::AuxLoad:
-        case NodeKind::AuxStore:
-        case NodeKind::RowBroadcast:
-        case NodeKind::ColBroadcast:
-        case NodeKind::ScalarBroadcast:
+        case NodeSyntax::Tensor:
             s += fmt::format(" {} {}", dt(n.element), n.tensor);
             break;
     }

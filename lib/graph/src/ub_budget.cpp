@@ -9,31 +9,8 @@ namespace ub = Catlass::Epilogue::Fusion::UbAccounting;
 namespace {
 
 ub::NodeClass node_class(const Node& n) {
-    switch (n.kind) {
-        case NodeKind::AccLoad:
-            return n.use_ub ? ub::NodeClass::AccLoadUb : ub::NodeClass::AccLoadGm;
-        case NodeKind::AuxLoad:
-            return ub::NodeClass::AuxLoad;
-        case NodeKind::AuxStore:
-            return ub::NodeClass::AuxStore;
-        case NodeKind::Cast:
-            return ub::NodeClass::Cast;
-        case NodeKind::Compute:
-            return ub::NodeClass::Compute;
-        case NodeKind::RowBroadcast:
-            return ub::NodeClass::RowBroadcast;
-        case NodeKind::ColBroadcast:
-            return ub::NodeClass::ColBroadcast;
-        case NodeKind::ScalarBroadcast:
-            return ub::NodeClass::ScalarBroadcast;
-        case NodeKind::RowReduce:
-            return ub::NodeClass::RowReduce;
-        case NodeKind::ColReduce:
-            return ub::NodeClass::ColReduce;
-        case NodeKind::ScalarReduce:
-            return ub::NodeClass::ScalarReduce;
-    }
-    return ub::NodeClass::AuxStore;
+    const NodeKindInfo& info = node_kind_info(n.kind);
+    return n.use_ub ? info.ub_use_ub : info.ub;
 }
 
 uint64_t base_for(ArchId arch, WorkspacePath path) {

@@ -22,17 +22,11 @@ std::string dt(DType t) {
 }
 
 std::string label(const Node& n, int i) {
-    switch (n.kind) {
-        case NodeKind::Cast:
-            return fmt::format("%{} Cast {} <- {}", i, dt(n.element), dt(n.from));
-        case NodeKind::Compute:
-        case NodeKind::RowReduce:
-        case NodeKind::ColReduce:
-        case NodeKind::ScalarReduce:
-            return fmt::format("%{} {} {} {}", i, node_kind_name(n.kind), functor_name(n.fn), dt(n.element));
-        default:
-            return fmt::format("%{} {} {}", i, node_kind_name(n.kind), dt(n.element));
-    }
+    if (node_kind_info(n.kind).syntax == NodeSyntax::Cast)
+        return fmt::format("%{} {} {} <- {}", i, node_kind_name(n.kind), dt(n.element), dt(n.from));
+    if (has_functor(n.kind))
+        return fmt::format("%{} {} {} {}", i, node_kind_name(n.kind), functor_name(n.fn), dt(n.element));
+    return fmt::format("%{} {} {}", i, node_kind_name(n.kind), dt(n.element));
 }
 
 std::string plural(int n, std::string_view word) {
@@ -154,21 +148,21 @@ class Checker {
     void check_arch(ArchId arch) {
         for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) {
             const Node& n = g_.nodes[i];
-            if (n.kind == NodeKind::Cast && n.from != n.element) {
+            const ElementRule rule = node_kind_info(n.kind).element_rule;
+            if (rule == ElementRule::CastTable && n.from != n.element) {
                 const hw::CastRule r = hw::cast_rule(arch, n.from, n.element, n.round);
                 if (!r.legal)
                     add(Severity::Error, "cast-illegal", i, n.pos,
                         fmt::format("{}: {}", label(n, i), r.reason));
             }
             // Col/ScalarBroadcast fill rows with Duplicate (the vector instruction table).
-            const bool duplicates = n.kind == NodeKind::ColBroadcast || n.kind == NodeKind::ScalarBroadcast;
-            if (duplicates && !duplicate_dtype_legal(arch, n.element))
+            if (rule == ElementRule::Duplicate && !duplicate_dtype_legal(arch, n.element))
                 add(Severity::Error, "broadcast-dtype", i, n.pos,
                     fmt::format("{}: {} fills rows with Duplicate, which does not accept {} (it accepts {}); "
                                 "broadcast a wider type and Cast",
                                 label(n, i), node_kind_name(n.kind), dt(n.element),
                                 by_width([&](DType t) { return duplicate_dtype_legal(arch, t); })));
-            const bool arithmetic = n.kind == NodeKind::Compute || is_reduce(n.kind);
+            const bool arithmetic = rule == ElementRule::Functor || rule == ElementRule::Reduce;
             if (!arithmetic) continue;
             if (n.element == DType::bf16 && !hw::arithmetic_dtype_legal(arch, DType::bf16)) {
                 add(Severity::Error, "bf16-arithmetic", i, n.pos,
@@ -176,7 +170,7 @@ class Checker {
                                 hw::arch_name(arch)));
                 continue;
             }
-            if (n.kind == NodeKind::Compute) {
+            if (rule == ElementRule::Functor) {
                 if (functor_info(n.fn).ascend950_only && arch != ArchId::Ascend950) {
                     add(Severity::Error, "arch-functor", i, n.pos,
                         fmt::format("{}: {} exists only on Ascend950 (CATLASS_ARCH 3510), not on {}",
@@ -217,16 +211,18 @@ class Checker {
                             hw::arch_name(p.arch)));
         for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i) {
             const Node& n = g_.nodes[i];
-            if (n.kind == NodeKind::AccLoad) {
+            // The kind whose text names the workspace reads the GEMM result C.
+            if (node_kind_info(n.kind).syntax == NodeSyntax::Workspace) {
                 if (n.element != p.c)
                     add(Severity::Error, "acc-dtype", i, n.pos,
-                        fmt::format("{}: the GEMM result C is {}; AccLoad must read {}", label(n, i), dt(p.c),
-                                    dt(p.c)));
+                        fmt::format("{}: the GEMM result C is {}; {} must read {}", label(n, i), dt(p.c),
+                                    node_kind_name(n.kind), dt(p.c)));
                 const bool ub_path = p.path == WorkspacePath::UB;
                 if (n.use_ub != ub_path)
                     add(Severity::Error, "acc-path", i, n.pos,
-                        fmt::format("{}: AccLoad reads the {} workspace, but the problem uses path={}",
-                                    label(n, i), n.use_ub ? "UB" : "GM", workspace_path_name(p.path)));
+                        fmt::format("{}: {} reads the {} workspace, but the problem uses path={}",
+                                    label(n, i), node_kind_name(n.kind), n.use_ub ? "UB" : "GM",
+                                    workspace_path_name(p.path)));
             }
             if (has_tensor(n.kind)) check_tensor_shape(p, i);
         }
@@ -381,32 +377,15 @@ class Checker {
     void check_node(int i) {
         const Node& n = g_.nodes[i];
         const int got = static_cast<int>(n.inputs.size());
-        // Arity.
-        int lo = 0, hi = 0;
-        switch (n.kind) {
-            case NodeKind::AccLoad:
-            case NodeKind::AuxLoad:
-            case NodeKind::RowBroadcast:
-            case NodeKind::ColBroadcast:
-            case NodeKind::ScalarBroadcast:
-                lo = hi = 0;
-                break;
-            case NodeKind::AuxStore:
-            case NodeKind::Cast:
-            case NodeKind::RowReduce:
-            case NodeKind::ColReduce:
-            case NodeKind::ScalarReduce:
-                lo = hi = 1;
-                break;
-            case NodeKind::Compute:
-                lo = functor_info(n.fn).min_inputs;
-                hi = functor_info(n.fn).max_inputs;
-                break;
-        }
+        // Arity: the kind's, or its functor's.
+        const NodeKindInfo& info = node_kind_info(n.kind);
+        const bool functor_arity = info.min_inputs == kArityFromFunctor;
+        const int lo = functor_arity ? functor_info(n.fn).min_inputs : info.min_inputs;
+        const int hi = functor_arity ? functor_info(n.fn).max_inputs : info.max_inputs;
         if (got < lo || got > hi) {
-            const std::string what = n.kind == NodeKind::Compute
-                                         ? fmt::format("%{} Compute {}", i, functor_name(n.fn))
-                                         : fmt::format("%{} {}", i, node_kind_name(n.kind));
+            const std::string what = functor_arity
+                                         ? fmt::format("%{} {} {}", i, info.name, functor_name(n.fn))
+                                         : fmt::format("%{} {}", i, info.name);
             std::string need = hi == 0            ? std::string("takes no inputs")
                                : lo == hi         ? fmt::format("takes exactly {}", plural(lo, "input"))
                                : hi == kUnbounded ? fmt::format("takes at least {}", plural(lo, "input"))
@@ -414,7 +393,7 @@ class Checker {
             add(Severity::Error, "arity", i, n.pos, fmt::format("{} {}, got {}", what, need, got));
         }
         // Scalars.
-        if (n.kind == NodeKind::Compute) {
+        if (info.syntax == NodeSyntax::FunctorScalars) {
             const int want = functor_info(n.fn).scalars;
             const int have = static_cast<int>(n.scalars.size());
             if (want != have)
@@ -428,45 +407,20 @@ class Checker {
                             fmt::format("{}: scalar {} is not an {} value", label(n, i), v, dt(n.element)));
         }
         // Element types of the inputs.
+        const DType want = info.input_type == InputType::From ? n.from : n.element;
         for (std::size_t k = 0; k < n.inputs.size(); ++k) {
             const int in = n.inputs[k];
-            if (!valid_input(in)) continue;
+            if (!valid_input(in) || info.input_type == InputType::None) continue;
             const DType t = g_.nodes[in].element;
-            switch (n.kind) {
-                case NodeKind::Compute:
-                    if (t != n.element)
-                        add(Severity::Error, "compute-input-dtype", i, n.pos,
-                            fmt::format("{}: input {} (%{}) is {}; every input must be {} (insert a Cast)",
-                                        label(n, i), k + 1, in, dt(t), dt(n.element)));
-                    break;
-                case NodeKind::Cast:
-                    if (t != n.from)
-                        add(Severity::Error, "cast-input-dtype", i, n.pos,
-                            fmt::format("{}: input %{} is {}, not {}", label(n, i), in, dt(t), dt(n.from)));
-                    break;
-                case NodeKind::AuxStore:
-                    if (t != n.element)
-                        add(Severity::Error, "store-dtype", i, n.pos,
-                            fmt::format("{}: input %{} is {}; insert a Cast to {} before the store",
-                                        label(n, i), in, dt(t), dt(n.element)));
-                    break;
-                case NodeKind::RowReduce:
-                case NodeKind::ColReduce:
-                case NodeKind::ScalarReduce:
-                    if (t != n.element)
-                        add(Severity::Error, "reduce-dtype", i, n.pos,
-                            fmt::format("{}: input %{} is {}; insert a Cast to {} before the reduce",
-                                        label(n, i), in, dt(t), dt(n.element)));
-                    break;
-                default:
-                    break;
-            }
+            if (t != want)
+                add(Severity::Error, info.input_rule, i, n.pos,
+                    fmt::format(fmt::runtime(info.input_message), label(n, i), k + 1, in, dt(t), dt(want)));
         }
-        if (n.kind == NodeKind::Cast && n.from == n.element)
+        if (info.element_rule == ElementRule::CastTable && n.from == n.element)
             add(Severity::Error, "cast-same-type", i, n.pos,
                 fmt::format("{}: source and destination are both {} (no need to cast)", label(n, i),
                             dt(n.element)));
-        if (is_reduce(n.kind) && !functor_info(n.fn).reduce)
+        if (info.syntax == NodeSyntax::FunctorTensor && !functor_info(n.fn).reduce)
             add(Severity::Error, "reduce-functor", i, n.pos,
                 fmt::format("{}: the reduce functor must be Add, Max or Min, not {}", label(n, i),
                             functor_name(n.fn)));
@@ -524,27 +478,10 @@ class Checker {
         const Node& n = g_.nodes[i];
         const Tensor* t = g_.find_tensor(n.tensor);
         if (t == nullptr) return;
-        int64_t rows = p.m, cols = p.n;
-        std::string_view form = "[m, n]";
-        switch (n.kind) {
-            case NodeKind::RowBroadcast:
-            case NodeKind::RowReduce:
-                rows = 1;
-                form = "[1, n]";
-                break;
-            case NodeKind::ColBroadcast:
-            case NodeKind::ColReduce:
-                cols = 1;
-                form = "[m, 1]";
-                break;
-            case NodeKind::ScalarBroadcast:
-            case NodeKind::ScalarReduce:
-                rows = cols = 1;
-                form = "[1, 1]";
-                break;
-            default:
-                break;
-        }
+        const NodeKindInfo& info = node_kind_info(n.kind);
+        const bool one_row = info.rows == TensorExtent::One, one_col = info.cols == TensorExtent::One;
+        const int64_t rows = one_row ? 1 : p.m, cols = one_col ? 1 : p.n;
+        const std::string form = fmt::format("[{}, {}]", one_row ? "1" : "m", one_col ? "1" : "n");
         if (t->rows != rows || t->cols != cols)
             add(Severity::Error, "tensor-shape", i, n.pos,
                 fmt::format("{} {} '{}' of shape [{}, {}]; {} needs {} = [{}, {}]", label(n, i),

@@ -63,7 +63,8 @@ namespace {
 using hw::VectorOp;
 
 // The vector instructions the library issues for a functor (lib/catlass operations.hpp): AddRelu is Add then
-// Relu, the Ascend950 Reciprocal is Divs(1, x), Rsqrt is Sqrt then Divs, Sigmoid is Muls, Exp, Adds, Divs.
+// Relu, the Ascend950 Reciprocal is Divs(1, x), Rsqrt is Sqrt then Divs, Sigmoid is Muls, Exp, Adds, Divs,
+// Clamp is Maxs then Mins.
 std::span<const VectorOp> functor_instructions(Functor fn) {
     static constexpr VectorOp kExp[] = {VectorOp::Exp};
     static constexpr VectorOp kRelu[] = {VectorOp::Relu};
@@ -86,6 +87,7 @@ std::span<const VectorOp> functor_instructions(Functor fn) {
     static constexpr VectorOp kReciprocal[] = {VectorOp::Divs};
     static constexpr VectorOp kRsqrt[] = {VectorOp::Sqrt, VectorOp::Divs};
     static constexpr VectorOp kSigmoid[] = {VectorOp::Muls, VectorOp::Exp, VectorOp::Adds, VectorOp::Divs};
+    static constexpr VectorOp kClamp[] = {VectorOp::Maxs, VectorOp::Mins};
     switch (fn) {
         case Functor::Exp:
             return kExp;
@@ -129,6 +131,8 @@ std::span<const VectorOp> functor_instructions(Functor fn) {
             return kRsqrt;
         case Functor::Sigmoid:
             return kSigmoid;
+        case Functor::Clamp:
+            return kClamp;
     }
     return {};
 }
@@ -157,12 +161,7 @@ bool reduce_dtype_legal(ArchId arch, DType t) {
 }
 
 bool reduce_dtype_legal(ArchId arch, NodeKind kind, DType t) {
-    // RowReduce combines rows with Add (Max, Min: the same types); Col/ScalarReduce reduce each row with
-    // ReduceSum (ReduceMax, ReduceMin: the same types). Both then store through a GM atomic, which takes
-    // every float type.
-    static constexpr VectorOp kRowReduce[] = {VectorOp::Add, VectorOp::Max, VectorOp::Min};
-    static constexpr VectorOp kReduce[] = {VectorOp::ReduceSum, VectorOp::ReduceMax, VectorOp::ReduceMin};
-    return reduce_element(t) && all_accept(arch, kind == NodeKind::RowReduce ? kRowReduce : kReduce, t);
+    return reduce_element(t) && all_accept(arch, node_kind_info(kind).instructions, t);
 }
 
 bool duplicate_dtype_legal(ArchId arch, DType t) {

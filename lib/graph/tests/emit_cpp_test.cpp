@@ -251,6 +251,18 @@ TEST(EmitCpp, ScalarsAsTypedLiterals) {
     EXPECT_NE(squash(topo).find(squash(ns("@VisitorCompute<@Muls, half, half>"))), std::string::npos);
 }
 
+TEST(EmitCpp, Clamp_TwoScalarsAsTwoTemplateArgumentsAndOneBrace) {
+    const Graph g = parse_graph(
+        "output D : half[4, 4]\n"
+        "%0 = AccLoad half\n"
+        "%1 = Compute Clamp half [-1.5, 2] (%0)\n"
+        "%2 = AuxStore half D (%1)\n");
+    const CppEmission e = emit_cpp(g);
+    EXPECT_NE(squash(e.evg).find(squash(ns("@VisitorCompute<@Clamp, half, half, half>"))), std::string::npos);
+    EXPECT_EQ(e.arguments,
+              "typename EVG::Arguments args{ { {}, {{half(-1.5f), half(2.0f)}} }, {ptrD, layoutD} };\n");
+}
+
 TEST(EmitCpp, UbWorkspaceAccLoadAndStridedTensor) {
     const Graph g = parse_graph(
         "input  X : float[256, 500] stride=512\n"

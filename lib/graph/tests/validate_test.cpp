@@ -165,6 +165,12 @@ TEST(Validate, ScalarCount) {
                            "%2 = AuxStore half D (%1)\n"
                            "%3 = AuxLoad half X\n"));
     expect_one(extra, "scalar-count", Severity::Error, 1, 5, "%1 Compute Relu half takes no scalars, got 1");
+    const auto clamp =
+        diagnose(with_base("%0 = AccLoad half\n"
+                           "%1 = Compute Clamp half [0] (%0)\n"
+                           "%2 = AuxStore half D (%1)\n"
+                           "%3 = AuxLoad half X\n"));
+    expect_one(clamp, "scalar-count", Severity::Error, 1, 5, "%1 Compute Clamp half takes 2 scalars, got 1");
 }
 
 TEST(Validate, ScalarValue_IntegerComputeNeedsIntegerScalars) {

@@ -70,8 +70,7 @@ bool exact_friendly(bool exact_data, const graph::Problem& p, const oracle::Orac
 int writer_of(const graph::Problem& p, const oracle::OracleResult& golden, const std::string& tensor) {
     const auto& nodes = p.graph.nodes;
     for (std::size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].tensor == tensor && golden.nodes[i].evaluated &&
-            (nodes[i].kind == NodeKind::AuxStore || graph::is_reduce(nodes[i].kind)))
+        if (nodes[i].tensor == tensor && golden.nodes[i].evaluated && graph::writes_tensor(nodes[i].kind))
             return static_cast<int>(i);
     return -1;
 }
@@ -102,7 +101,11 @@ std::string check_sum_bound(const graph::Problem& p, const oracle::OracleResult&
     const oracle::Real maxf = oracle::dtype_max(t.element);
     std::string bad;
     int reported = 0;
-    const int64_t outs = n.kind == NodeKind::RowReduce ? p.n : n.kind == NodeKind::ColReduce ? p.m : 1;
+    // The output's shape is the kind's ([1, n], [m, 1] or [1, 1]): one element per column kept, per row kept.
+    const graph::NodeKindInfo& kind = graph::node_kind_info(n.kind);
+    const bool per_row = kind.rows == graph::TensorExtent::Problem;
+    const bool per_col = kind.cols == graph::TensorExtent::Problem;
+    const int64_t outs = per_col ? p.n : per_row ? p.m : 1;
     const int64_t stride = t.row_stride > 0 ? t.row_stride : t.cols;
     for (int64_t e = 0; e < outs; ++e) {
         oracle::Real s = 0;
@@ -110,9 +113,7 @@ std::string check_sum_bound(const graph::Problem& p, const oracle::OracleResult&
         bool nan = false, pinf = false, ninf = false;
         for (int64_t i = 0; i < p.m; ++i)
             for (int64_t j = 0; j < p.n; ++j) {
-                const bool in = n.kind == NodeKind::RowReduce   ? j == e
-                                : n.kind == NodeKind::ColReduce ? i == e
-                                                                : true;
+                const bool in = per_col ? j == e : per_row ? i == e : true;
                 if (!in) continue;
                 const oracle::Real v = x(i, j);
                 if (std::isnan(v))
@@ -124,7 +125,7 @@ std::string check_sum_bound(const graph::Problem& p, const oracle::OracleResult&
                 ++terms;
             }
         // (1, N) dense; (M, 1) at the row stride (dense when the tensor has none); (1, 1) element 0.
-        const std::size_t idx = static_cast<std::size_t>(n.kind == NodeKind::ColReduce ? e * stride : e);
+        const std::size_t idx = static_cast<std::size_t>(per_row ? e * stride : e);
         const oracle::Real g = want.value(idx);
         const oracle::Real v = got.value(idx);
         std::string why;

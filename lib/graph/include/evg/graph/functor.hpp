@@ -35,6 +35,8 @@ enum class Functor : uint8_t {
     Reciprocal,
     Rsqrt,
     Sigmoid,
+    // unary with two scalars
+    Clamp,
 };
 
 struct FunctorInfo {

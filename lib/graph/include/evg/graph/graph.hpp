@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "evg/graph/functor.hpp"
+#include "evg/graph/node_kind.hpp"
 #include "evg/hw/arch.hpp"
 #include "evg/hw/numeric/dtype.hpp"
 #include "evg/hw/numeric/round_mode.hpp"
@@ -20,36 +21,6 @@ namespace evg::graph {
 using hw::ArchId;
 using hw::DType;
 using hw::RoundMode;
-
-enum class NodeKind : uint8_t {
-    AccLoad,          // the GEMM C tile (GM or UB workspace)
-    AuxLoad,          // M x N input tensor tile
-    AuxStore,         // writes its input to an M x N output tensor; returns the input
-    Cast,             // ElementFrom -> ElementTo with a RoundMode
-    Compute,          // element-wise functor over ElementCompute inputs, with scalars
-    RowBroadcast,     // 1 x N vector repeated down the rows
-    ColBroadcast,     // M x 1 vector repeated across the columns
-    ScalarBroadcast,  // 1 x 1 value repeated over the tile
-    RowReduce,        // reduces over rows into a 1 x N output (atomic); returns the input
-    ColReduce,        // reduces over columns into an M x 1 output (atomic); returns the input
-    ScalarReduce,     // reduces the whole matrix into a 1 x 1 output (atomic); returns the input
-};
-inline constexpr NodeKind kAllNodeKinds[] = {
-    NodeKind::AccLoad,   NodeKind::AuxLoad,      NodeKind::AuxStore,     NodeKind::Cast,
-    NodeKind::Compute,   NodeKind::RowBroadcast, NodeKind::ColBroadcast, NodeKind::ScalarBroadcast,
-    NodeKind::RowReduce, NodeKind::ColReduce,    NodeKind::ScalarReduce};
-
-std::string_view node_kind_name(NodeKind k);  // "AccLoad", ...
-std::optional<NodeKind> node_kind_from_name(std::string_view s);
-
-// Kind predicates.
-bool is_broadcast(NodeKind k);   // Row/Col/ScalarBroadcast
-bool is_reduce(NodeKind k);      // Row/Col/ScalarReduce
-bool reads_tensor(NodeKind k);   // AuxLoad and the broadcasts: the tensor is an input
-bool writes_tensor(NodeKind k);  // AuxStore and the reduces: the tensor is an output
-inline bool has_tensor(NodeKind k) {
-    return reads_tensor(k) || writes_tensor(k);
-}
 
 // Where a graph element came from in a text (1-based). 0 = not parsed from text.
 // Positions are provenance, not content: graphs that differ only in positions compare equal.

@@ -279,4 +279,22 @@ struct ReduceOp {
     CATLASS_DEVICE static void clear_atomic() { AscendC::SetAtomicNone(); }
 };
 
+// ---- tensor with two scalars ------------------------------------------------------------------
+
+// min(max(x, lo), hi): Maxs, PipeBarrier<PIPE_V>, Mins in place. With lo > hi every element is hi, as the two
+// instructions give. Not in upstream Catlass's operations.hpp (evgcheck's own functor, written as upstream's
+// are: VisitorCompute<Clamp, E, E, E> with Arguments {{lo, hi}}).
+template <class T>
+struct Clamp {
+    T lo{};
+    T hi{};
+    template <class ArchTag = void>
+    CATLASS_DEVICE void operator()(const AscendC::LocalTensor<T>& dst, uint32_t len,
+                                   const AscendC::LocalTensor<T>& src) const {
+        AscendC::Maxs(dst, src, lo, static_cast<int32_t>(len));
+        AscendC::PipeBarrier<AscendC::PIPE_V>();
+        AscendC::Mins(dst, dst, hi, static_cast<int32_t>(len));
+    }
+};
+
 }  // namespace Catlass::Epilogue::Fusion
