@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -57,8 +58,13 @@ struct Counter {
     std::vector<Increment> incs;
     std::vector<int> waits;  // issue order
     bool resolved = false;
-    std::pair<int, int> unordered{-1, -1};
-    std::string why;
+    // Why the counter is not resolved: every unordered pair of increments (each named by its first source) or
+    // of waits, with the reason. The finding names the first pair whose instructions both execute.
+    struct Unordered {
+        int a, b;
+        std::string why;
+    };
+    std::vector<Unordered> unordered;
 };
 
 class Graph {
@@ -397,6 +403,23 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
         return before;
     };
 
+    // Of two unordered increments of different modes, one a round's: whether the other increment's sets
+    // follow some of the round's member sets and not others. A checker that remembers only the member set
+    // that completed the round then sees the two modes ordered or not depending on which member completed it.
+    auto split_round = [&](const Increment& x, const Increment& y) -> std::string {
+        for (const auto& [r, o] : {std::pair{&x, &y}, std::pair{&y, &x}}) {
+            if (!r->round || r->sources.size() < 2) continue;
+            size_t followed = 0;
+            for (int m : r->sources)
+                followed +=
+                    std::any_of(o->sources.begin(), o->sources.end(), [&](int s) { return g.hb(m, s); });
+            if (followed > 0 && followed < r->sources.size())
+                return fmt::format(" (the mode-{} sets follow {} of the {} member sets of the mode-{} round)",
+                                   o->mode, followed, r->sources.size(), r->mode);
+        }
+        return {};
+    };
+
     // Resolve counters whose increments and waits are totally ordered; new edges may order more of them.
     bool progress = true;
     while (progress) {
@@ -405,7 +428,7 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
         for (auto& entry : counters) {
             Counter& c = entry.second;
             if (c.resolved) continue;
-            c.unordered = {-1, -1};
+            c.unordered.clear();
             // before[a][b]: increment a lands before b in every schedule (the AIC's increment before a first
             // round, and that round before a second, order the AIC's before the second).
             const size_t m = c.incs.size();
@@ -414,27 +437,27 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
                 for (size_t y = 0; y < m; ++y)
                     if (before[x][y] && known_before.insert({c.incs[x].event(), c.incs[y].event()}).second)
                         progress = true;
-            for (size_t a = 0; a < m && c.unordered.first < 0; ++a)
-                for (size_t b = a + 1; b < m && c.unordered.first < 0; ++b)
-                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a]) {
-                        c.unordered = {c.incs[a].sources.front(), c.incs[b].sources.front()};
-                        c.why =
-                            c.incs[a].mode != c.incs[b].mode
-                                ? fmt::format("it is used in modes {} and {} at once", c.incs[a].mode,
-                                              c.incs[b].mode)
-                                : "two of its sets are unordered, so their increments land in either order";
-                    }
+            for (size_t a = 0; a < m; ++a)
+                for (size_t b = a + 1; b < m; ++b)
+                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a])
+                        c.unordered.push_back(
+                            {c.incs[a].sources.front(), c.incs[b].sources.front(),
+                             c.incs[a].mode != c.incs[b].mode
+                                 ? fmt::format("it is used in modes {} and {} at once{}", c.incs[a].mode,
+                                               c.incs[b].mode, split_round(c.incs[a], c.incs[b]))
+                                 : "two of its sets are unordered, so their increments land in either "
+                                   "order"});
             // Unordered waits matter only where there is an increment to compete for: with none, every
             // wait blocks in every schedule.
             const bool some_inc = std::any_of(c.incs.begin(), c.incs.end(), inc_may);
-            for (size_t a = 0; a < c.waits.size() && c.unordered.first < 0 && some_inc; ++a)
-                for (size_t b = a + 1; b < c.waits.size() && c.unordered.first < 0; ++b)
+            for (size_t a = 0; a < c.waits.size() && some_inc; ++a)
+                for (size_t b = a + 1; b < c.waits.size(); ++b)
                     if (may[static_cast<size_t>(c.waits[a])] && may[static_cast<size_t>(c.waits[b])] &&
-                        !g.ordered(c.waits[a], c.waits[b])) {
-                        c.unordered = {c.waits[a], c.waits[b]};
-                        c.why = "two unordered waits may take its increments in either order";
-                    }
-            if (c.unordered.first >= 0) continue;
+                        !g.ordered(c.waits[a], c.waits[b]))
+                        c.unordered.push_back(
+                            {c.waits[a], c.waits[b],
+                             "two unordered waits may take its increments in either order"});
+            if (!c.unordered.empty()) continue;
             // An increment that never lands (its set sits behind a wait no schedule satisfies) is taken by no
             // wait: the waits take the ones that may land, in the order they land.
             std::vector<size_t> order;
@@ -442,13 +465,16 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
                 if (inc_may(c.incs[k])) order.push_back(k);
             std::stable_sort(order.begin(), order.end(),
                              [&](size_t a, size_t b) { return before[a][b] != 0; });
-            std::vector<int> waits = c.waits;
-            std::stable_sort(waits.begin(), waits.end(), [&](int a, int b) { return g.hb(a, b); });
+            std::stable_sort(c.waits.begin(), c.waits.end(), [&](int a, int b) { return g.hb(a, b); });
+            // Likewise a wait that never executes (it sits behind a wait no schedule satisfies) takes no
+            // increment: the waits that may execute take them, in their order.
+            std::vector<int> waits;
+            std::copy_if(c.waits.begin(), c.waits.end(), std::back_inserter(waits),
+                         [&](int w) { return may[static_cast<size_t>(w)] != 0; });
             for (size_t k = 0; k < std::min(order.size(), waits.size()); ++k) {
                 for (int s : c.incs[order[k]].sources) g.edge(s, waits[k], true);
                 matched[static_cast<size_t>(waits[k])] = 1;
             }
-            c.waits = waits;
             c.resolved = true;
             progress = true;
         }
@@ -474,6 +500,30 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
         }
     if (retry) return {};
 
+    // Shapes for the fuzzers' pattern counters: of each round increment and each increment of another mode on
+    // the same counter, how many of the round's member sets the other increment's sets follow, and whether
+    // the counter was resolved. "some" is the shape in which which member completes the round decides whether
+    // the two modes look ordered; "all" and "none" with an ordered counter are one edit away from it.
+    for (const auto& [key, c] : counters)
+        for (const Increment& r : c.incs) {
+            if (!r.round || r.sources.size() < 2) continue;
+            for (const Increment& o : c.incs) {
+                if (o.mode == r.mode) continue;
+                size_t followed = 0;
+                for (int m : r.sources)
+                    followed +=
+                        std::any_of(o.sources.begin(), o.sources.end(), [&](int x) { return g.hb(m, x); });
+                v.shapes.push_back(
+                    fmt::format("round mode {} and a mode-{} increment on one counter: the increment follows "
+                                "{} member sets, {}",
+                                r.mode, o.mode,
+                                followed == 0                  ? "none of the"
+                                : followed == r.sources.size() ? "all"
+                                                               : "some",
+                                c.resolved ? "resolved" : "unresolved"));
+            }
+        }
+
     // Round members whose sets are unordered make the rounds themselves ambiguous.
     for (auto& [key, r] : rounds)
         for (int m : r.members) {
@@ -489,19 +539,24 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
         for (int j = 0; j < n; ++j)
             if (g.hb(w, j)) tainted[static_cast<size_t>(j)] = 1;
     };
-    for (auto& [key, c] : counters) {
-        if (c.resolved) continue;
+    // An unresolved counter's finding, named by its pair `u`.
+    auto counter_finding = [&](const Counter& c, const Counter::Unordered& u) {
         Finding f;
         f.kind = FindingKind::ambiguous;
         f.what = detail::counter_key(topo, c.key);
-        int a = ins[static_cast<size_t>(c.unordered.first)].id,
-            b = ins[static_cast<size_t>(c.unordered.second)].id;
+        const int a = ins[static_cast<size_t>(u.a)].id, b = ins[static_cast<size_t>(u.b)].id;
         f.instrs = {std::min(a, b), std::max(a, b)};
         f.message = fmt::format(
             "cross-core flag {} of {}: {} (#{} and #{}); which wait takes which increment "
             "depends on the schedule",
-            c.key.flag, topo.core_name(c.key.core), c.why, f.instrs[0], f.instrs[1]);
-        v.findings.push_back(f);
+            c.key.flag, topo.core_name(c.key.core), u.why, f.instrs[0], f.instrs[1]);
+        return f;
+    };
+    std::map<std::string, const Counter*> unresolved;  // by the finding's `what`
+    for (auto& [key, c] : counters) {
+        if (c.resolved) continue;
+        v.findings.push_back(counter_finding(c, c.unordered.front()));
+        unresolved[v.findings.back().what] = &c;
         for (int w : c.waits) taint_from(w);
     }
     for (auto [a, b] : round_unordered) {
@@ -545,6 +600,17 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
     {
         std::map<int, int> index_of;
         for (int i = 0; i < n; ++i) index_of[I(i).id] = i;
+        // A counter is named by its first unordered pair whose instructions both may run.
+        auto runs = [&](int i) { return L(i) || T(i); };
+        for (Finding& f : v.findings) {
+            const auto it = unresolved.find(f.what);
+            if (f.kind != FindingKind::ambiguous || it == unresolved.end()) continue;
+            for (const Counter::Unordered& u : it->second->unordered)
+                if (runs(u.a) && runs(u.b)) {
+                    f = counter_finding(*it->second, u);
+                    break;
+                }
+        }
         std::erase_if(v.findings, [&](const Finding& f) {
             if (f.kind != FindingKind::ambiguous) return false;
             for (int id : f.instrs) {

@@ -307,7 +307,9 @@ class Semantics {
             for (size_t b = a + 1; b < en.size(); ++b) {
                 int x = p_.op_id(en[a].core, en[a].op), y = p_.op_id(en[b].core, en[b].op);
                 auto it = conflicts_.find({std::min(x, y), std::max(x, y)});
-                if (it == conflicts_.end()) continue;
+                // A pair is reported once: the same pair can both execute in many states, and its finding
+                // (and message) is the same in each.
+                if (it == conflicts_.end() || !raced_.insert(it->first).second) continue;
                 Finding f;
                 f.kind = FindingKind::race;
                 f.instrs = {std::min(x, y), std::max(x, y)};
@@ -335,7 +337,8 @@ class Semantics {
     const Program& p_;
     const Topology& topo_;
     std::vector<std::vector<Instr>> ins_;
-    std::vector<std::vector<uint64_t>> need_;  // same-core ops that must have executed first (pipe rules)
+    mutable std::set<std::pair<int, int>> raced_;  // the pairs races() has reported
+    std::vector<std::vector<uint64_t>> need_;      // same-core ops that must have executed first (pipe rules)
     std::vector<std::tuple<int, Event, int>> flags_;
     std::map<std::tuple<int, Event, int>, size_t> flag_idx_;
     std::vector<CounterKey> counters_;

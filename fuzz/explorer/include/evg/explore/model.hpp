@@ -183,6 +183,10 @@ struct Verdict {
     std::set<std::vector<uint32_t>> final_memories;  // explore only: every memory cell at each finished state
     uint64_t states = 0;                             // explore only
     bool complete = true;                            // explore only: false when a limit stopped it
+    // decide only: named shapes of the happens-before graph (how a round's member sets relate to another
+    // mode's increments on the same counter), which the sync fuzzers count as patterns; no part of the
+    // verdict.
+    std::vector<std::string> shapes;
     bool has(FindingKind k) const;
     std::vector<const Finding*> of(FindingKind k) const;
     std::string text() const;
