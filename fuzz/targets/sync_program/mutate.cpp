@@ -110,12 +110,23 @@ bool within_limits(const explore::Program& p) {
     return total_ops(p) <= static_cast<size_t>(kMaxOps);
 }
 
+// Core `from`'s ops as core `to` would issue them: accesses to `from`'s local memory go to `to`'s.
+std::vector<Op> on_core(const explore::Program& p, std::vector<Op> ops, int from, int to) {
+    for (Op& op : ops)
+        for (explore::Range* r : {&op.dst, &op.src0, &op.src1})
+            if (r->mem >= 0 && p.mems[static_cast<size_t>(r->mem)].owner == from)
+                for (size_t m = 0; m < p.mems.size(); ++m)
+                    if (p.mems[m].owner == to) r->mem = static_cast<int>(m);
+    return ops;
+}
+
 // One edit; false when it does not apply to this program.
 bool edit(explore::Program& p, Rng& rng) {
     const int ncores = static_cast<int>(p.cores.size());
     const int c = static_cast<int>(below(rng, static_cast<size_t>(ncores)));
     auto& ops = p.cores[static_cast<size_t>(c)];
-    switch (rng() % 8) {
+    const uint64_t kind = rng() % 9;
+    switch (kind) {
         case 0:
         case 1: {  // insert a new op
             auto fresh = random_ops(p, c, rng);
@@ -139,18 +150,16 @@ bool edit(explore::Program& p, Rng& rng) {
             if (ops.empty()) return false;
             tweak(p, c, ops[below(rng, ops.size())], rng);
             return true;
-        case 6: {  // duplicate a core's stream onto another core of the same type (the two AIVs of a block)
+        case 6:    // duplicate a core's stream onto another core of the same type (the two AIVs of a block)
+        case 7: {  // or exchange the two streams: the same program with the roles of the two cores swapped
             const int d = static_cast<int>(below(rng, static_cast<size_t>(ncores)));
             if (d == c ||
                 p.topo.cores[static_cast<size_t>(d)].type != p.topo.cores[static_cast<size_t>(c)].type)
                 return false;
-            std::vector<Op> copy = ops;
-            for (Op& op : copy)
-                for (explore::Range* r : {&op.dst, &op.src0, &op.src1})  // local memory: the other core's
-                    if (r->mem >= 0 && p.mems[static_cast<size_t>(r->mem)].owner == c)
-                        for (size_t m = 0; m < p.mems.size(); ++m)
-                            if (p.mems[m].owner == d) r->mem = static_cast<int>(m);
-            p.cores[static_cast<size_t>(d)] = std::move(copy);
+            std::vector<Op> moved = on_core(p, ops, c, d);
+            if (kind == 7)
+                p.cores[static_cast<size_t>(c)] = on_core(p, p.cores[static_cast<size_t>(d)], d, c);
+            p.cores[static_cast<size_t>(d)] = std::move(moved);
             return true;
         }
         default: {  // copy a cross-core op to another core with the same mode and flag, as set or wait

@@ -47,7 +47,9 @@ std::string modes_text(const std::set<int>& modes) {
 // states.
 std::string ambiguity_reason(const explore::Finding& f) {
     if (f.what.rfind("round(", 0) == 0) return "round-sets-unordered";
-    if (f.message.find("used in modes") != std::string::npos) return "modes";
+    if (f.message.find("used in modes") != std::string::npos)
+        return f.message.find("member sets of the mode-") != std::string::npos ? "modes split-round"
+                                                                               : "modes";
     if (f.message.find("unordered waits") != std::string::npos) return "waits-unordered";
     return "increments-unordered";
 }
@@ -170,6 +172,8 @@ std::vector<std::string> sync_patterns(const explore::Program& p, const explore:
     }
     for (const auto& [key, modes] : modes_of_setter_flag)
         if (modes.size() > 1) out.insert(fmt::format("one core sets one id in modes {}", modes_text(modes)));
+
+    for (const std::string& shape : decided.shapes) out.insert(shape);
 
     std::map<std::string, std::string> reason_of;  // counter or round key -> ambiguity reason
     for (const auto* f : decided.of(FindingKind::ambiguous)) {

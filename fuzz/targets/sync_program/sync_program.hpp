@@ -53,10 +53,10 @@ struct Disagreement : std::runtime_error {
 std::vector<std::pair<std::string, explore::Program>> sync_program_seeds();
 
 // Structure-aware mutation: decodes the input, applies one to three edits to its ops (insert, delete, swap,
-// change a mode / pipe / flag / id / direction, duplicate a core's stream onto its sibling, copy a cross-core
-// op to another core, now and then the other chip) and encodes the result. Returns an input of at most
-// `max_size` bytes that decodes to the edited program, which differs from the input's, or nothing when no
-// edit fit (the caller then mutates bytes). Deterministic in `seed`.
+// change a mode / pipe / flag / id / direction, duplicate a core's stream onto its sibling or exchange the
+// two, copy a cross-core op to another core, now and then the other chip) and encodes the result. Returns an
+// input of at most `max_size` bytes that decodes to the edited program, which differs from the input's, or
+// nothing when no edit fit (the caller then mutates bytes). Deterministic in `seed`.
 std::vector<uint8_t> mutate_sync_program(const uint8_t* data, size_t size, size_t max_size, uint64_t seed);
 
 // The sync patterns a program reaches (patterns.cpp): stable names of features of its flag and cross-core
