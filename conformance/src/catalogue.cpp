@@ -91,18 +91,6 @@ CaseSpec model_case(std::string id, std::string suite, std::string node_kind, st
 
 }  // namespace detail
 
-const char* to_string(Status s) {
-    switch (s) {
-        case Status::pass:
-            return "pass";
-        case Status::fail:
-            return "fail";
-        case Status::not_applicable:
-            return "not applicable";
-    }
-    return "?";
-}
-
 bool glob_match(const std::string& glob, const std::string& text) {
     // Iterative '*' / '?' matching with backtracking to the last star.
     std::size_t g = 0, t = 0, star = std::string::npos, mark = 0;

@@ -184,9 +184,10 @@ std::string alive_html(const std::vector<AliveCell>& cells) {
                 continue;
             }
             const AliveCell& c = *it->second;
-            const char* cls = c.state == Alive::proven       ? "pass"
-                              : c.state == Alive::not_proven ? "fail"
-                                                             : "na";
+            const char* cls = status_text(c.state == Alive::proven       ? Status::pass
+                                          : c.state == Alive::not_proven ? Status::fail
+                                                                         : Status::not_applicable)
+                                  .css;
             // cell_text escapes the ids; the n/a reason is plain text
             std::string text = c.state == Alive::not_applicable
                                    ? html_escape(cell_text(c, code, strong, "<br>"))

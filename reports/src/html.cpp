@@ -3,6 +3,7 @@
 // border), so it also reads in monochrome. The matrix of both archs fits a 1280-px window; a failing case
 // gives its message, graph and replay command the table's full width.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -41,28 +42,11 @@ std::string esc(std::string_view s) {
 }
 
 const char* css_class(Status s) {
-    switch (s) {
-        case Status::pass:
-            return "pass";
-        case Status::fail:
-            return "fail";
-        case Status::not_applicable:
-            return "na";
-    }
-    return "na";
+    return status_text(s).css;
 }
 
 std::string badge(Status s) {
-    return fmt::format("<span class=\"badge {}\">{}</span>", css_class(s),
-                       s == Status::pass   ? "PASS"
-                       : s == Status::fail ? "FAIL"
-                                           : "n/a");
-}
-
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : std::string(sep)) + x;
-    return s;
+    return fmt::format("<span class=\"badge {}\">{}</span>", css_class(s), status_text(s).badge);
 }
 
 constexpr const char* kStyle = R"(
@@ -228,7 +212,7 @@ void details_section(std::string& o, const Matrix& m) {
                     esc(kind), esc(arch), esc(dtype), badge(c->status()), c->pass, c->fail, c->not_applicable,
                     format_ulp(c->worst_ulp), format_bytes(c->ub_peak), format_bytes(c->ub_predicted),
                     c->instr_per_tile, c->nan, c->inf,
-                    c->events_used.empty() ? "-" : esc(join(c->events_used, " ")));
+                    c->events_used.empty() ? "-" : esc(fmt::format("{}", fmt::join(c->events_used, " "))));
             }
     o += "</table>\n";
 }
@@ -271,7 +255,7 @@ std::string html(const ReportInput& in) {
                      t.failed || dead ? "FAILED" : (ok ? "ALL PASSED" : "PARTIAL"), esc(summary_line(in)));
     if (!alive.empty()) o += fmt::format("<p class=\"meta\">{}</p>\n", esc(alive_summary(alive)));
     o += fmt::format("<p class=\"meta\">{} cases{}{}{}</p>\n", in.results.size(),
-                     in.archs.empty() ? "" : "; archs " + esc(join(in.archs, ", ")),
+                     in.archs.empty() ? "" : "; archs " + esc(fmt::format("{}", fmt::join(in.archs, ", "))),
                      in.filter.empty() ? "" : "; filter <code>" + esc(in.filter) + "</code>",
                      in.command.empty() ? "" : "; command <code>" + esc(in.command) + "</code>");
     matrix_section(o, m);

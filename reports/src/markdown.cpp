@@ -1,5 +1,6 @@
 // The report as Markdown: the same sections as the HTML page, as GitHub-flavoured tables.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "evg/reports/report.hpp"
 
@@ -61,12 +62,6 @@ std::string cell_counts(const Cell& c) {
     return "?";
 }
 
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : std::string(sep)) + x;
-    return s;
-}
-
 }  // namespace
 
 std::string markdown(const ReportInput& in) {
@@ -74,7 +69,7 @@ std::string markdown(const ReportInput& in) {
     const Totals t = totals(in.results);
     std::string o = "# evgcheck conformance report\n\n";
     o += fmt::format("**{}** &nbsp; {} cases{}{}\n\n", summary_line(in), in.results.size(),
-                     in.archs.empty() ? "" : ", archs " + join(in.archs, ", "),
+                     in.archs.empty() ? "" : ", archs " + fmt::format("{}", fmt::join(in.archs, ", ")),
                      in.filter.empty() ? "" : ", filter `" + in.filter + "`");
     if (!in.command.empty()) o += fmt::format("Command: `{}`\n\n", in.command);
     const std::vector<AliveCell> alive = proven_alive(in);
@@ -117,7 +112,8 @@ std::string markdown(const ReportInput& in) {
                         arch, dtype, c->status() == Status::fail ? "**FAIL**" : status_word(c->status()),
                         c->pass, c->fail, c->not_applicable, format_ulp(c->worst_ulp),
                         format_bytes(c->ub_peak), format_bytes(c->ub_predicted), c->instr_per_tile, c->nan,
-                        c->inf, c->events_used.empty() ? "-" : join(c->events_used, " "));
+                        c->inf,
+                        c->events_used.empty() ? "-" : fmt::format("{}", fmt::join(c->events_used, " ")));
                 }
     }
 

@@ -142,16 +142,18 @@ std::string summary_line(const ReportInput& in) {
     return line;
 }
 
-const char* status_word(Status s) {
+const StatusText& status_text(Status s) {
+    static constexpr StatusText kPass{"pass", "PASS", "pass"}, kFail{"fail", "FAIL", "fail"},
+        kNotApplicable{"n/a", "n/a", "na"};
     switch (s) {
         case Status::pass:
-            return "pass";
+            return kPass;
         case Status::fail:
-            return "fail";
+            return kFail;
         case Status::not_applicable:
-            return "n/a";
+            break;
     }
-    return "?";
+    return kNotApplicable;
 }
 
 PropsCoverage parse_props_coverage(std::string_view log, std::string source) {

@@ -2,6 +2,7 @@
 #include "evg/reports/sync_table.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -25,12 +26,6 @@ std::string caught_by_text(const SyncTableRow& r) {
     std::string s;
     for (const auto& [kind, n] : r.caught_by) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", kind, n);
     return s.empty() ? "-" : s;
-}
-
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : std::string(sep)) + x;
-    return s;
 }
 
 }  // namespace
@@ -173,7 +168,8 @@ std::string sync_table_markdown(const SyncTableData& t, std::string_view heading
         "or a non-sync checker show it (a checker miss); harmless: the explorer proves no hazard and {} "
         "adversarial schedules run clean with the unmutated outputs; missed / false alarm / divergent: the "
         "checkers and the explorer disagree.\n\n",
-        t.subjects, t.graphs, t.seed, t.archs.empty() ? "-" : join(t.archs, ", "), t.adversarial);
+        t.subjects, t.graphs, t.seed, t.archs.empty() ? "-" : fmt::format("{}", fmt::join(t.archs, ", ")),
+        t.adversarial);
     if (!t.command.empty()) o += fmt::format("Command: `{}`\n\n", t.command);
     o += "| operator | node kind | points | caught | caught by | output-only | harmless | missed | false "
          "alarm | "
@@ -286,8 +282,9 @@ namespace {
 SyncVerdict verdict_of(const std::string& name) {
     for (int i = 0; i < kSyncVerdictCount; ++i)
         if (name == kVerdictNames[i]) return static_cast<SyncVerdict>(i);
-    throw std::runtime_error(fmt::format("sync table JSON: unknown verdict '{}' (expected one of: {})", name,
-                                         join({std::begin(kVerdictNames), std::end(kVerdictNames)}, ", ")));
+    throw std::runtime_error(
+        fmt::format("sync table JSON: unknown verdict '{}' (expected one of: {})", name,
+                    fmt::join(std::begin(kVerdictNames), std::end(kVerdictNames), ", ")));
 }
 
 template <class T>

@@ -1,6 +1,7 @@
 // The cycle-model timeline as one self-contained page (evg/reports/timeline.hpp): the data inline, drawn on a
 // canvas by the page's own script; no network, no trace viewer.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <ostream>
@@ -194,14 +195,6 @@ void write_timeline_html(std::ostream& out, const TimelineInput& in, size_t max_
     std::string track_names;
     for (int track = 0; track <= h::kPipeSlots; ++track)
         track_names += fmt::format("{}{}", track ? "," : "", json_string(detail::track_name(track)));
-    auto join = [](const std::vector<std::string>& v) {
-        std::string s;
-        for (const std::string& x : v) {
-            if (!s.empty()) s += ',';
-            s += x;
-        }
-        return s;
-    };
     const uint64_t total = windowed ? cut : tl.summary.total;
 
     out << kHead;
@@ -228,7 +221,7 @@ void write_timeline_html(std::ostream& out, const TimelineInput& in, size_t max_
     out << "</span></div>\n<div id=\"wrap\"><canvas id=\"cv\"></canvas><div id=\"tip\"></div></div>\n";
     std::string data =
         fmt::format("\"total\":{},\"ubmax\":{},\"tracks\":[{}],\"cores\":[{}],\"ops\":[{}],\"nodes\":[{}],",
-                    total, ub_max, track_names, cores, join(ops), join(nodes));
+                    total, ub_max, track_names, cores, fmt::join(ops, ","), fmt::join(nodes, ","));
     data += "\"slices\":[" + slices + "],\"flows\":[" + flows + "],\"ub\":[" + ub + "]";
     // Inside <script>, "</" would end the element: JSON allows "<\/" for it.
     out << "<script type=\"application/json\" id=\"data\">{";

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <exception>
@@ -16,13 +17,8 @@ std::vector<std::string> sorted_unique(std::vector<std::string> v) {
     return v;
 }
 
-std::string join(const std::vector<std::string>& v) {
-    std::string s;
-    for (const std::string& x : v) {
-        if (!s.empty()) s += ',';
-        s += x;
-    }
-    return s.empty() ? "none" : s;
+std::string list_or_none(const std::vector<std::string>& v) {
+    return v.empty() ? "none" : fmt::format("{}", fmt::join(v, ","));
 }
 
 // Legality checkers judge the program text, not a schedule: the explorer does not decide them, so a
@@ -152,7 +148,7 @@ Classification classify(const Subject& s, const Reference& ref, const std::vecto
     }
     if (!run.report.mutations_unapplied.empty()) {
         c.verdict = SyncVerdict::unapplied;
-        c.detail = "not applied: " + join(run.report.mutations_unapplied);
+        c.detail = "not applied: " + list_or_none(run.report.mutations_unapplied);
         return c;
     }
     bool rule_only = true;
@@ -183,10 +179,10 @@ Classification classify(const Subject& s, const Reference& ref, const std::vecto
         return c;
     }
     c.explorer = ex.kinds;
-    const std::string said =
-        fmt::format("checkers: {}; other checkers: {}; explorer: {}{}; outputs {}", join(c.checkers),
-                    join(c.others), join(c.explorer), ex.first.empty() ? "" : " (" + ex.first + ")",
-                    c.outputs_differ ? "differ: " + differ.substr(0, differ.find('\n')) : "equal");
+    const std::string said = fmt::format(
+        "checkers: {}; other checkers: {}; explorer: {}{}; outputs {}", list_or_none(c.checkers),
+        list_or_none(c.others), list_or_none(c.explorer), ex.first.empty() ? "" : " (" + ex.first + ")",
+        c.outputs_differ ? "differ: " + differ.substr(0, differ.find('\n')) : "equal");
     const bool hazard = !c.explorer.empty();
     if (hazard) {
         if (!c.checkers.empty())

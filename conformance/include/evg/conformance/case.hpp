@@ -85,9 +85,6 @@ std::vector<ControlRequirement> required_controls();
 // A test-only case that always fails (not in all_cases()), for the report writers' tests.
 CaseSpec planted_failing_case();
 
-// The text of a Status: "pass", "fail", "not applicable".
-const char* to_string(Status);
-
 // Glob match over ids: '*' matches any run of characters, '?' one character.
 bool glob_match(const std::string& glob, const std::string& text);
 

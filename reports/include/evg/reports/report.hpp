@@ -114,8 +114,17 @@ Totals totals(const std::vector<CaseResult>& results);
 // "conformance: 812 passed, 0 failed, 40 not applicable in 212 s"
 std::string summary_line(const ReportInput& in);
 
-// "pass", "fail", "n/a"
-const char* status_word(Status s);
+// How each report names a Status: the word of text, Markdown and JSON ("pass", "fail", "n/a"), the HTML badge
+// ("PASS", "FAIL", "n/a") and the HTML cell class ("pass", "fail", "na"). One table for every writer.
+struct StatusText {
+    const char* word;
+    const char* badge;
+    const char* css;
+};
+const StatusText& status_text(Status s);
+inline const char* status_word(Status s) {
+    return status_text(s).word;
+}
 
 // The matrix as plain text for a terminal: one row per node kind, one column per arch/dtype; cells "pass 12",
 // "FAIL 1/12", "n/a 3" or "-" (no case).
