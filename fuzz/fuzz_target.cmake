@@ -1,4 +1,4 @@
-# evg_fuzz_target(<name> SOURCES <file>... [LIBS <lib>...] [TIMEOUT <seconds>])
+# evg_fuzz_target(<name> SOURCES <file>... [LIBS <lib>...] [TIMEOUT <seconds>] [REPLAY_OBJECTS <objlib>])
 #
 # A fuzz target is one or more sources defining LLVMFuzzerTestOneInput (relative paths are relative to fuzz/).
 # It builds:
@@ -9,6 +9,8 @@
 #    ${EVG_FUZZ_ENGINE} when fuzz/build.sh gives OSS-Fuzz's LIB_FUZZING_ENGINE). Its sources are compiled with
 #    EVG_LIBFUZZER defined: what needs libFuzzer (LLVMFuzzerCustomMutator calling LLVMFuzzerMutate, extra
 #    counters) sits under #ifdef EVG_LIBFUZZER, so that the replay program builds without it.
+# REPLAY_OBJECTS: an object library of the same SOURCES that the replay program links instead of compiling
+# them again (the libFuzzer binary always compiles its own, with EVG_LIBFUZZER).
 # TIMEOUT is the time one input may take (default 10 s): the replay's -timeout, and libFuzzer's -timeout in
 # fuzz_<name>.options, which `evgcheck fuzz` and fuzz/build.sh read. A fuzz/targets/<name>.dict is the
 # target's libFuzzer dictionary. Both binaries land in <build>/fuzz/; <build>/fuzz/targets.txt lists the
@@ -18,7 +20,7 @@ set(EVG_FUZZ_BIN_DIR ${PROJECT_BINARY_DIR}/fuzz CACHE INTERNAL "where the fuzz b
 file(WRITE ${EVG_FUZZ_BIN_DIR}/targets.txt "")
 
 function(evg_fuzz_target name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;REPLAY_OBJECTS" "SOURCES;LIBS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "evg_fuzz_target(${name}): SOURCES is required")
   endif()
@@ -31,8 +33,13 @@ function(evg_fuzz_target name)
     list(APPEND sources ${abs})
   endforeach()
 
-  add_executable(fuzz_${name}_replay ${sources} ${EVG_FUZZ_DIR}/replay/replay_main.cpp)
-  target_link_libraries(fuzz_${name}_replay PRIVATE ${ARG_LIBS})
+  if(ARG_REPLAY_OBJECTS)  # an object library already holding the sources, compiled the replay's way
+    add_executable(fuzz_${name}_replay ${EVG_FUZZ_DIR}/replay/replay_main.cpp)
+    target_link_libraries(fuzz_${name}_replay PRIVATE ${ARG_REPLAY_OBJECTS} ${ARG_LIBS})
+  else()
+    add_executable(fuzz_${name}_replay ${sources} ${EVG_FUZZ_DIR}/replay/replay_main.cpp)
+    target_link_libraries(fuzz_${name}_replay PRIVATE ${ARG_LIBS})
+  endif()
   target_include_directories(fuzz_${name}_replay PRIVATE ${EVG_FUZZ_DIR}/common)
   set_target_properties(fuzz_${name}_replay PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${EVG_FUZZ_BIN_DIR})
   add_test(NAME fuzz_replay_${name}
