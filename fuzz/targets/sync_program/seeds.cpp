@@ -139,6 +139,29 @@ Program cross_two_waiting_pipes() {
     return b.program();
 }
 
+// Mix launch: one flag id handed over from mode 1 to mode 2, as the hardware model asks. AIV0.0 stores G0 and
+// sets flag 2 (mode 1) from MTE3; AIV0.1 sets it from MTE2; each then tells the AIC on flag 1 (mode 2) from
+// the same pipe, so the AIC's wait on that round follows both mode-1 sets, and only then does the AIC use
+// flag 2 in mode 2. AIV0.1 reads G0 after its mode-1 wait. Clean; moving a mode-2 set to another pipe than
+// the core's mode-1 set breaks the hand-over.
+Program cross_modes_handed_over(Chip chip) {
+    ProgramBuilder b(chip, true, 1);
+    Mems m = mems(b);
+    b.cross_wait(0, 2, FIX, 1);
+    b.cross_set(0, 2, FIX, 2);
+    b.copy_out(1, blk(m.g0, 0), blk(m.local[1], 0));
+    b.cross_set(1, 1, MTE3, 2);
+    b.cross_set(1, 2, MTE3, 1);
+    b.cross_wait(1, 1, MTE2, 2);
+    b.cross_wait(1, 2, MTE2, 2);
+    b.cross_set(2, 1, MTE2, 2);
+    b.cross_set(2, 2, MTE2, 1);
+    b.cross_wait(2, 1, MTE2, 2);
+    b.copy_in(2, blk(m.local[2], 0), blk(m.g0, 0));
+    b.cross_wait(2, 2, MTE2, 2);
+    return b.program();
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, explore::Program>> sync_program_seeds() {
@@ -158,6 +181,8 @@ std::vector<std::pair<std::string, explore::Program>> sync_program_seeds() {
         {"cross-two-setting-pipes", cross_two_setting_pipes()},
         {"cross-two-modes", cross_two_modes()},
         {"cross-two-waiting-pipes", cross_two_waiting_pipes()},
+        {"cross-modes-handed-over-a2", cross_modes_handed_over(Chip::AtlasA2)},
+        {"cross-modes-handed-over-950", cross_modes_handed_over(Chip::Ascend950)},
     };
 }
 
