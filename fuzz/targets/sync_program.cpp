@@ -100,10 +100,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // such inputs run in a fraction of the time and are compared even where the exploration would stop at
     // its budget.
     if (decided.has(explore::FindingKind::ambiguous)) {
-        ++stats.ambiguous;
         ++stats.compared;
         if (std::string diff = fuzz::compare_verdicts(p, m.report, explore::Verdict{}, true); !diff.empty())
             disagree(diff, p, m.report, decided);
+        ++stats.ambiguous;  // counted as named by both only once they agree
         return 0;
     }
     const explore::Verdict e = explore::explore(p, {kMaxStates});
