@@ -131,9 +131,16 @@ bool inc_before(const Graph& g, const Increment& a, const Increment& b) {
 
 namespace {
 
-// One attempt. `min_round`: per round set (instruction index), the first round it may join, learned from
-// earlier attempts; with `learn`, `retry` is set (and the verdict is empty) when this attempt learned more.
-Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn, bool& retry) {
+// What earlier attempts learned: per round set (instruction index), the first round it may join; and the
+// waits that never execute in any schedule (a resolved counter has no increment left for them).
+struct Learned {
+    std::map<int, size_t> min_round;
+    std::set<int> never;
+};
+
+// One attempt. With `learn`, `retry` is set (and the verdict is empty) when this attempt learned more.
+Verdict decide_once(const Run& run, Learned& learned, bool learn, bool& retry) {
+    std::map<int, size_t>& min_round = learned.min_round;
     const auto& ins = run.instrs;
     const int n = static_cast<int>(ins.size());
     const Topology& topo = run.topo;
@@ -273,7 +280,7 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < n; ++i) {
-            if (may[static_cast<size_t>(i)]) continue;
+            if (may[static_cast<size_t>(i)] || learned.never.count(i)) continue;
             if (I(i).kind == Kind::wait && !matched[static_cast<size_t>(i)]) continue;
             if (I(i).kind == Kind::cross_wait) {
                 const CounterKey k = wait_counter(I(i).core, I(i).mode, I(i).flag);
@@ -475,6 +482,13 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
                 for (int s : c.incs[order[k]].sources) g.edge(s, waits[k], true);
                 matched[static_cast<size_t>(waits[k])] = 1;
             }
+            // The waits past the last increment that may land never execute: at most order.size()
+            // increments land and the waits take them in their order. What may execute was judged before
+            // this counter ordered its waits (a wait behind another one on the same counter, ordered so
+            // only through a counter resolved since), so decide again without them: what sits behind them
+            // then competes for nothing.
+            for (size_t k = order.size(); k < waits.size() && learn; ++k)
+                if (learned.never.insert(waits[k]).second) retry = true;
             c.resolved = true;
             progress = true;
         }
@@ -533,11 +547,11 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
         }
 
     // Ambiguity: what depends on an unresolved counter is not claimed.
+    // What no schedule executes stays untainted: it is stuck whatever the ambiguous counter does.
     std::vector<char> tainted(static_cast<size_t>(n), 0);
     auto taint_from = [&](int w) {
-        tainted[static_cast<size_t>(w)] = 1;
         for (int j = 0; j < n; ++j)
-            if (g.hb(w, j)) tainted[static_cast<size_t>(j)] = 1;
+            if ((j == w || g.hb(w, j)) && may[static_cast<size_t>(j)]) tainted[static_cast<size_t>(j)] = 1;
     };
     // An unresolved counter's finding, named by its pair `u`.
     auto counter_finding = [&](const Counter& c, const Counter::Unordered& u) {
@@ -726,10 +740,10 @@ Verdict decide_once(const Run& run, std::map<int, size_t>& min_round, bool learn
 }  // namespace
 
 Verdict decide(const Run& run) {
-    std::map<int, size_t> min_round;
-    for (int attempt = 0;; ++attempt) {  // each retry holds one more set back; a few suffice
+    Learned learned;
+    for (int attempt = 0;; ++attempt) {  // each retry learns one more fact; a few suffice
         bool retry = false;
-        Verdict v = decide_once(run, min_round, attempt < 64, retry);
+        Verdict v = decide_once(run, learned, attempt < 64, retry);
         if (!retry) return v;
     }
 }

@@ -203,6 +203,31 @@ TEST(SyncProgramRegressions, ACounterIsNamedByAPairThatRuns) {
     expect_ambiguity_named_by_both("explorer-a-counter-is-named-by-a-pair-that-runs.bin");
 }
 
+// The AIC waits twice on flag 1, which one mode-2 round increments once: on MTE2, then on FIX behind a mode-0
+// round that the MTE2 pipe sets after its wait. The MTE2 wait takes the increment and the FIX wait is stuck
+// (deadlock), so the AIC's mode-2 set on FIX behind it never runs. The explorer judged what may run before
+// the mode-0 round ordered the two waits, so it let that set compete with the AIC's mode-2 set on M for the
+// AIVs' flag 2, called that counter ambiguous, and the ambiguity hid the deadlock.
+TEST(SyncProgramRegressions, AWaitBehindTheOneThatTookTheOnlyIncrementNeverRuns) {
+    for (int i = 0; i < 5; ++i) {
+        const std::string file =
+            fmt::format("explorer-a-wait-behind-the-one-that-took-the-only-increment-never-runs-{}.bin", i);
+        const std::vector<uint8_t> bytes = regression(file);
+        ASSERT_FALSE(bytes.empty()) << file;
+        const explore::Program p = decode_sync_program(bytes.data(), bytes.size());
+        const explore::Verdict d = explore::decide(explore::record(p, 1));
+        EXPECT_FALSE(d.has(explore::FindingKind::ambiguous)) << file << "\n" << d.text();
+        EXPECT_TRUE(d.has(explore::FindingKind::deadlock)) << file << "\n" << d.text();
+        const MachineRun m = run_on_machine(p, hw::SchedulerKind::in_order, 0);
+        EXPECT_EQ(m.report.count(hw::ViolationKind::cross_core_ambiguous), 0u) << file << "\n"
+                                                                               << m.report.text();
+        EXPECT_GE(m.report.count(hw::ViolationKind::deadlock), 1u) << file << "\n" << m.report.text();
+        const explore::Verdict e = explore::explore(p);
+        ASSERT_TRUE(e.complete) << file;
+        EXPECT_EQ(compare_verdicts(p, m.report, e, false), "") << file;
+    }
+}
+
 // Two mode-2 rounds into the AIC's flag 1, each AIV setting twice from one pipe: the rounds land in order, so
 // neither engine calls the counter ambiguous (the explorer did, wanting one set of the second round after
 // both of the first), and they agree on the races and the AIC's deadlock.
