@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -138,228 +139,280 @@ struct Learned {
     std::set<int> never;
 };
 
-// One attempt. With `learn`, `retry` is set (and the verdict is empty) when this attempt learned more.
-Verdict decide_once(const Run& run, Learned& learned, bool learn, bool& retry) {
-    std::map<int, size_t>& min_round = learned.min_round;
-    const auto& ins = run.instrs;
-    const int n = static_cast<int>(ins.size());
-    const Topology& topo = run.topo;
-    Graph g(ins.size());
-    Verdict v;
-    auto I = [&](int i) -> const Instr& { return ins[static_cast<size_t>(i)]; };
-    auto scalar = [&](int i) { return I(i).pipe == Pipe::S || I(i).blocking; };
+// An intra-core flag: one source pipe, one sink pipe; the k-th wait takes the k-th set.
+struct Flag {
+    std::vector<int> sets, waits;
+    int core = 0;
+    Event e{};
+    int id = 0;
+};
+
+// The sets of one round flag (mode, group, flag): the k-th increment takes the k-th set of every member.
+struct Round {
+    int mode = 0, group = 0, flag = 0;
+    std::vector<int> members;
+    std::map<int, std::vector<int>>
+        sets;  // member -> its sets, issue order (then the order they join rounds)
+};
+
+using EventPair = std::pair<std::pair<const void*, size_t>, std::pair<const void*, size_t>>;
+
+// One attempt at deciding a run, a phase per method in the order decide() calls them: the happens-before
+// graph (program order, intra-core flags, cross-core counters), what may run, the rounds' increments, the
+// counters' resolution, then the findings. An attempt that learns a fact for the next one (a round set held
+// back, a wait that never runs) ends without a verdict.
+class Decider {
+  public:
+    Decider(const Run& run, Learned& learned, bool learn)
+        : ins_(run.instrs),
+          topo_(run.topo),
+          n_(static_cast<int>(run.instrs.size())),
+          learned_(learned),
+          learn_(learn),
+          g_(run.instrs.size()),
+          matched_(run.instrs.size(), 0),
+          may_(run.instrs.size(), 0),
+          tainted_(run.instrs.size(), 0),
+          live_(run.instrs.size(), 0) {}
+
+    // The verdict, or nothing when this attempt learned something and another one is due.
+    std::optional<Verdict> decide() {
+        order_programs();
+        match_intra_core_flags();
+        collect_cross_core();
+        g_.close();  // the order known so far: issue order, pipe order, intra-core flags
+        judge_what_may_run();
+        place_round_sets();
+        resolve_counters();
+        g_.close();
+        hold_back_sets_on_cycles();
+        if (retry_) return std::nullopt;
+        name_shapes();
+        find_round_ambiguity();
+        judge_liveness();
+        drop_ambiguity_that_never_runs();
+        const bool deadlock = find_deadlocks();
+        find_sets_twice();
+        find_races();
+        if (!deadlock) find_leftovers();  // only a run that completes leaves something at the end
+        detail::normalise(v_.findings);
+        return std::move(v_);
+    }
+
+  private:
+    const Instr& instr(int i) const { return ins_[static_cast<size_t>(i)]; }
+    bool may(int i) const { return may_[static_cast<size_t>(i)] != 0; }
+    bool live(int i) const { return live_[static_cast<size_t>(i)] != 0; }
+    bool tainted(int i) const { return tainted_[static_cast<size_t>(i)] != 0; }
+    bool is_matched(int i) const { return matched_[static_cast<size_t>(i)] != 0; }
+    // Executes in some schedule as far as the verdict claims: live, or after an unresolved counter.
+    bool runs(int i) const { return live(i) || tainted(i); }
 
     // Program order of each core: issue order of the scalar unit, and each pipe under the chip's rules.
-    std::map<int, std::vector<int>> by_core;
-    for (int i = 0; i < n; ++i) by_core[I(i).core].push_back(i);
-    for (auto& [core, list] : by_core) {
-        int last_scalar = -1;
-        struct PipeOrder {
-            int last_set = -1, last_wait = -1, prev = -1;
-            std::vector<int> since_set;  // instructions after the last set-like one
-        };
-        std::map<Pipe, PipeOrder> by_pipe;
-        for (size_t k = 0; k < list.size(); ++k) {
-            int j = list[k];
-            if (last_scalar >= 0) g.edge(last_scalar, j);  // issued after what the scalar unit executed
-            if (I(j).kind == Kind::barrier && I(j).barrier_pipe == Pipe::ALL)
-                for (size_t e = 0; e < k; ++e) g.edge(list[e], j);  // waits for every pipe of its core
-            if (scalar(j)) {
-                last_scalar = j;
-            } else {
+    void order_programs() {
+        auto scalar = [&](int i) { return instr(i).pipe == Pipe::S || instr(i).blocking; };
+        std::map<int, std::vector<int>> by_core;
+        for (int i = 0; i < n_; ++i) by_core[instr(i).core].push_back(i);
+        for (auto& [core, list] : by_core) {
+            int last_scalar = -1;
+            struct PipeOrder {
+                int last_set = -1, last_wait = -1, prev = -1;
+                std::vector<int> since_set;  // instructions after the last set-like one
+            };
+            std::map<Pipe, PipeOrder> by_pipe;
+            for (size_t k = 0; k < list.size(); ++k) {
+                const int j = list[k];
+                if (last_scalar >= 0) g_.edge(last_scalar, j);  // issued after what the scalar unit executed
+                if (instr(j).kind == Kind::barrier && instr(j).barrier_pipe == Pipe::ALL)
+                    for (size_t e = 0; e < k; ++e) g_.edge(list[e], j);  // waits for every pipe of its core
+                if (scalar(j)) {
+                    last_scalar = j;
+                    continue;
+                }
                 // The same relation as "i before j if the pipe keeps order, j is set-like or i is wait-like",
                 // with the edges transitivity implies left out: the last set-like instruction follows
                 // everything before it, and the last wait-like one follows every earlier wait-like one.
-                PipeOrder& po = by_pipe[I(j).pipe];
-                if (pipe_keeps_order(topo.chip, I(j).pipe)) {
-                    if (po.prev >= 0) g.edge(po.prev, j);
+                PipeOrder& po = by_pipe[instr(j).pipe];
+                if (pipe_keeps_order(topo_.chip, instr(j).pipe)) {
+                    if (po.prev >= 0) g_.edge(po.prev, j);
                 } else {
-                    if (set_like(I(j).kind)) {
-                        for (int i : po.since_set) g.edge(i, j);
-                        if (po.last_set >= 0) g.edge(po.last_set, j);
+                    if (set_like(instr(j).kind)) {
+                        for (int i : po.since_set) g_.edge(i, j);
+                        if (po.last_set >= 0) g_.edge(po.last_set, j);
                     }
-                    if (po.last_wait >= 0) g.edge(po.last_wait, j);
+                    if (po.last_wait >= 0) g_.edge(po.last_wait, j);
                 }
-                if (set_like(I(j).kind)) {
+                if (set_like(instr(j).kind)) {
                     po.last_set = j;
                     po.since_set.clear();
                 } else {
                     po.since_set.push_back(j);
                 }
-                if (wait_like(I(j).kind)) po.last_wait = j;
+                if (wait_like(instr(j).kind)) po.last_wait = j;
                 po.prev = j;
             }
         }
     }
 
-    // Intra-core flags: one source pipe, one sink pipe; the k-th wait takes the k-th set.
-    struct Flag {
-        std::vector<int> sets, waits;
-        int core = 0;
-        Event e;
-        int id = 0;
-    };
-    std::map<std::tuple<int, Event, int>, Flag> flags;
-    for (int i = 0; i < n; ++i) {
-        if (I(i).kind != Kind::set && I(i).kind != Kind::wait) continue;
-        auto& f = flags[{I(i).core, I(i).event, I(i).event_id}];
-        f.core = I(i).core;
-        f.e = I(i).event;
-        f.id = I(i).event_id;
-        (I(i).kind == Kind::set ? f.sets : f.waits).push_back(i);
-    }
-    std::vector<int> matched(static_cast<size_t>(n), 0);  // waits: 1 when a source was matched
-    for (auto& [key, f] : flags)
-        for (size_t k = 0; k < std::min(f.sets.size(), f.waits.size()); ++k) {
-            g.edge(f.sets[k], f.waits[k], true);
-            matched[static_cast<size_t>(f.waits[k])] = 1;
+    void match_intra_core_flags() {
+        for (int i = 0; i < n_; ++i) {
+            if (instr(i).kind != Kind::set && instr(i).kind != Kind::wait) continue;
+            auto& f = flags_[{instr(i).core, instr(i).event, instr(i).event_id}];
+            f.core = instr(i).core;
+            f.e = instr(i).event;
+            f.id = instr(i).event_id;
+            (instr(i).kind == Kind::set ? f.sets : f.waits).push_back(i);
         }
-
-    // Cross-core counters: increments from direct sets and from completed rounds.
-    std::map<CounterKey, Counter> counters;
-    struct Round {
-        int mode, group, flag;
-        std::vector<int> members;
-        std::map<int, std::vector<int>> sets;  // member -> its sets, issue order
-    };
-    std::map<std::tuple<int, int, int>, Round> rounds;
-    for (int i = 0; i < n; ++i) {
-        if (I(i).kind == Kind::cross_wait) {
-            CounterKey k = wait_counter(I(i).core, I(i).mode, I(i).flag);
-            counters[k].key = k;
-            counters[k].waits.push_back(i);
-        }
-        if (I(i).kind != Kind::cross_set) continue;
-        CrossEffect e = cross_effect(topo, I(i).core, I(i).mode, I(i).flag);
-        if (!e.round) {
-            for (const auto& t : e.targets) {
-                counters[t].key = t;
-                counters[t].incs.push_back({{i}, e.mode, nullptr, static_cast<size_t>(i)});
+        for (auto& [key, f] : flags_)
+            for (size_t k = 0; k < std::min(f.sets.size(), f.waits.size()); ++k) {
+                g_.edge(f.sets[k], f.waits[k], true);
+                matched_[static_cast<size_t>(f.waits[k])] = 1;
             }
-            continue;
-        }
-        auto& r = rounds[{e.mode, e.group, e.flag}];
-        r.mode = e.mode;
-        r.group = e.group;
-        r.flag = e.flag;
-        r.members = e.members;
-        r.sets[I(i).core].push_back(i);
     }
-    // The counters each round increments.
-    std::map<CounterKey, std::vector<const Round*>> rounds_into;
-    for (const auto& [key, r] : rounds)
-        for (const auto& t : cross_effect(topo, r.members.front(), r.mode, r.flag).targets) {
-            counters[t].key = t;
-            rounds_into[t].push_back(&r);
+
+    // Cross-core counters: increments from direct sets now, from completed rounds once their sets are placed.
+    void collect_cross_core() {
+        for (int i = 0; i < n_; ++i) {
+            if (instr(i).kind == Kind::cross_wait) {
+                const CounterKey k = wait_counter(instr(i).core, instr(i).mode, instr(i).flag);
+                counters_[k].key = k;
+                counters_[k].waits.push_back(i);
+            }
+            if (instr(i).kind != Kind::cross_set) continue;
+            const CrossEffect e = cross_effect(topo_, instr(i).core, instr(i).mode, instr(i).flag);
+            if (!e.round) {
+                for (const auto& t : e.targets) {
+                    counters_[t].key = t;
+                    counters_[t].incs.push_back({{i}, e.mode, nullptr, static_cast<size_t>(i)});
+                }
+                continue;
+            }
+            auto& r = rounds_[{e.mode, e.group, e.flag}];
+            r.mode = e.mode;
+            r.group = e.group;
+            r.flag = e.flag;
+            r.members = e.members;
+            r.sets[instr(i).core].push_back(i);
         }
+        for (const auto& [key, r] : rounds_)
+            for (const auto& t : targets(r)) {
+                counters_[t].key = t;
+                rounds_into_[t].push_back(&r);
+            }
+    }
+
+    std::vector<CounterKey> targets(const Round& r) const {
+        return cross_effect(topo_, r.members.front(), r.mode, r.flag).targets;
+    }
+    bool inc_may(const Increment& inc) const {
+        return std::all_of(inc.sources.begin(), inc.sources.end(), [&](int s) { return may(s); });
+    }
+    // How many times a round may fire: as often as its member with the fewest sets that may execute sets.
+    size_t round_times(const Round& r) const {
+        size_t times = SIZE_MAX;
+        for (int m : r.members) {
+            const auto it = r.sets.find(m);
+            times =
+                std::min(times, it == r.sets.end()
+                                    ? size_t{0}
+                                    : static_cast<size_t>(std::count_if(it->second.begin(), it->second.end(),
+                                                                        [&](int s) { return may(s); })));
+        }
+        return times == SIZE_MAX ? size_t{0} : times;
+    }
 
     // What may execute in some schedule, optimistically: everything ordered before it may, an intra-core wait
     // has its set, and a cross-core wait has an increment left for it: more increments may land on its
     // counter (a direct set that may execute; a round as many times as each member has sets that may execute)
     // than there are waits on that counter ordered before it, each of which takes one first. Increments and
-    // waits that can never execute compete for nothing, so they make no counter ambiguous.
-    std::vector<char> may(static_cast<size_t>(n), 0);
-    auto inc_may = [&](const Increment& inc) {
-        for (int s : inc.sources)
-            if (!may[static_cast<size_t>(s)]) return false;
-        return true;
-    };
-    auto round_times = [&](const Round& r) {
-        size_t times = SIZE_MAX;
-        for (int m : r.members) {
-            const auto it = r.sets.find(m);
-            times = std::min(times, it == r.sets.end()
-                                        ? size_t{0}
-                                        : static_cast<size_t>(std::count_if(
-                                              it->second.begin(), it->second.end(),
-                                              [&](int s) { return may[static_cast<size_t>(s)] != 0; })));
-        }
-        return times == SIZE_MAX ? size_t{0} : times;
-    };
-    g.close();  // the order known so far: issue order, pipe order, intra-core flags
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < n; ++i) {
-            if (may[static_cast<size_t>(i)] || learned.never.count(i)) continue;
-            if (I(i).kind == Kind::wait && !matched[static_cast<size_t>(i)]) continue;
-            if (I(i).kind == Kind::cross_wait) {
-                const CounterKey k = wait_counter(I(i).core, I(i).mode, I(i).flag);
-                size_t incs = 0, waits_before = 0;
-                if (auto it = counters.find(k); it != counters.end()) {
-                    for (const auto& inc : it->second.incs) incs += inc_may(inc) ? 1 : 0;
-                    for (int w : it->second.waits) waits_before += g.hb(w, i) ? 1 : 0;
+    // waits that can never execute compete for nothing, so they make no counter ambiguous. A wait an earlier
+    // attempt found to never execute does not.
+    void judge_what_may_run() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int i = 0; i < n_; ++i) {
+                if (may(i) || learned_.never.count(i)) continue;
+                if (instr(i).kind == Kind::wait && !is_matched(i)) continue;
+                if (instr(i).kind == Kind::cross_wait && !has_increment_left(i)) continue;
+                const auto& ps = g_.preds(i);
+                if (std::all_of(ps.begin(), ps.end(), [&](int p) { return may(p); })) {
+                    may_[static_cast<size_t>(i)] = 1;
+                    changed = true;
                 }
-                if (auto it = rounds_into.find(k); it != rounds_into.end())
-                    for (const Round* r : it->second) incs += round_times(*r);
-                if (incs <= waits_before) continue;
-            }
-            bool ok = true;
-            for (int p : g.preds(i)) ok &= may[static_cast<size_t>(p)] != 0;
-            if (ok) {
-                may[static_cast<size_t>(i)] = 1;
-                changed = true;
             }
         }
+    }
+    bool has_increment_left(int wait) const {
+        const CounterKey k = wait_counter(instr(wait).core, instr(wait).mode, instr(wait).flag);
+        size_t incs = 0, waits_before = 0;
+        if (auto it = counters_.find(k); it != counters_.end()) {
+            for (const auto& inc : it->second.incs) incs += inc_may(inc) ? 1 : 0;
+            for (int w : it->second.waits) waits_before += g_.hb(w, wait) ? 1 : 0;
+        }
+        if (auto it = rounds_into_.find(k); it != rounds_into_.end())
+            for (const Round* r : it->second) incs += round_times(*r);
+        return incs > waits_before;
+    }
+
+    // The first round (0-based) set s of round r may join: when j waits on a counter the round increments
+    // come before the set, and at most o of that counter's increments come from elsewhere, the round fired j
+    // - o times first, so the set joins round j - o + 1 or later.
+    size_t first_round(const Round& r, int s) {
+        size_t first = learned_.min_round.count(s) ? learned_.min_round.at(s) : 0;
+        for (const auto& t : targets(r)) {
+            size_t others = direct_may_[t], before = 0;
+            if (auto it = rounds_into_.find(t); it != rounds_into_.end())
+                for (const Round* o : it->second)
+                    if (o != &r) others += round_times(*o);
+            for (int w : counters_[t].waits) before += g_.hb(w, s) ? 1 : 0;
+            if (before > others) first = std::max(first, before - others);
+        }
+        return first;
     }
 
     // A round takes, from each member, the next set that executes: a set that never executes (it sits behind
     // a wait no schedule satisfies) joins no round, and the member's next set takes its place. Nor does a set
-    // join a round that lands before it runs: when j waits on a counter the round increments come before the
-    // set, and at most o of that counter's increments come from elsewhere, the round fired j - o times first,
-    // so the set joins round j - o + 1 or later (a member that sets from V behind a wait for the round and
-    // from MTE3 with nothing before: the MTE3 set joins the first round, the V set the next). The k-th
-    // increment of a round pairs the k-th such set of every member.
-    std::map<CounterKey, size_t> direct_may;  // increments of direct sets that may land, per counter
-    for (const auto& [key, c] : counters)
-        direct_may[key] = static_cast<size_t>(std::count_if(c.incs.begin(), c.incs.end(), inc_may));
-    auto first_round = [&](const Round& r, int s) {  // the first round (0-based) set s may join
-        size_t first = min_round.count(s) ? min_round.at(s) : 0;
-        for (const auto& t : cross_effect(topo, r.members.front(), r.mode, r.flag).targets) {
-            size_t others = direct_may[t], before = 0;
-            if (auto it = rounds_into.find(t); it != rounds_into.end())
-                for (const Round* o : it->second)
-                    if (o != &r) others += round_times(*o);
-            for (int w : counters[t].waits) before += g.hb(w, s) ? 1 : 0;
-            if (before > others) first = std::max(first, before - others);
-        }
-        return first;
-    };
-    std::vector<Finding> round_left;
-    std::vector<std::pair<int, int>> round_unordered;
-    for (auto& [key, r] : rounds) {
-        const Round& round = r;  // clang 14 cannot capture a structured binding
-        for (auto& [m, sets] : r.sets) {
-            std::erase_if(sets, [&](int s) { return !may[static_cast<size_t>(s)]; });
-            std::vector<int> left = sets, placed;
-            while (!left.empty()) {  // round k takes the first set left that may join it
-                auto it = std::find_if(left.begin(), left.end(),
-                                       [&](int s) { return first_round(round, s) <= placed.size(); });
-                if (it == left.end()) it = left.begin();  // none may: the round never fires
-                placed.push_back(*it);
-                left.erase(it);
+    // join a round that lands before it runs (first_round: a member that sets from V behind a wait for the
+    // round and from MTE3 with nothing before: the MTE3 set joins the first round, the V set the next). The
+    // k-th increment of a round pairs the k-th such set of every member.
+    void place_round_sets() {
+        for (const auto& [key, c] : counters_)
+            direct_may_[key] = static_cast<size_t>(
+                std::count_if(c.incs.begin(), c.incs.end(), [&](const Increment& i) { return inc_may(i); }));
+        for (auto& [key, r] : rounds_) {
+            const Round& round = r;  // clang 14 cannot capture a structured binding
+            for (auto& [m, sets] : r.sets) {
+                std::erase_if(sets, [&](int s) { return !may(s); });
+                std::vector<int> left = sets, placed;
+                while (!left.empty()) {  // round k takes the first set left that may join it
+                    auto it = std::find_if(left.begin(), left.end(),
+                                           [&](int s) { return first_round(round, s) <= placed.size(); });
+                    if (it == left.end()) it = left.begin();  // none may: the round never fires
+                    placed.push_back(*it);
+                    left.erase(it);
+                }
+                sets = placed;
             }
-            sets = placed;
-        }
-        size_t full = SIZE_MAX;
-        for (int m : r.members) full = std::min(full, r.sets[m].size());
-        CrossEffect eff = cross_effect(topo, r.members.front(), r.mode, r.flag);
-        for (size_t k = 0; k < full; ++k) {
-            Increment inc{{}, r.mode, &r, k};
-            for (int m : r.members) inc.sources.push_back(r.sets[m][k]);
-            for (const auto& t : eff.targets) counters[t].incs.push_back(inc);
-        }
-        for (int m : r.members)
-            if (r.sets[m].size() > full) {
-                Finding f;
-                f.kind = FindingKind::counter_left;
-                f.what = detail::round_key(r.mode, r.group, r.flag);
-                f.message = fmt::format(
-                    "mode {} cross-core flag {} was set by {} (#{}) but not by every participant: the round "
-                    "never "
-                    "fires",
-                    r.mode, r.flag, topo.core_name(m), ins[static_cast<size_t>(r.sets[m][full])].id);
-                round_left.push_back(f);
+            size_t full = SIZE_MAX;
+            for (int m : r.members) full = std::min(full, r.sets[m].size());
+            for (size_t k = 0; k < full; ++k) {
+                Increment inc{{}, r.mode, &r, k};
+                for (int m : r.members) inc.sources.push_back(r.sets[m][k]);
+                for (const auto& t : targets(r)) counters_[t].incs.push_back(inc);
             }
+            for (int m : r.members)
+                if (r.sets[m].size() > full) {
+                    Finding f;
+                    f.kind = FindingKind::counter_left;
+                    f.what = detail::round_key(r.mode, r.group, r.flag);
+                    f.message = fmt::format(
+                        "mode {} cross-core flag {} was set by {} (#{}) but not by every participant: the "
+                        "round "
+                        "never fires",
+                        r.mode, r.flag, topo_.core_name(m), instr(r.sets[m][full]).id);
+                    round_left_.push_back(f);
+                }
+        }
     }
 
     // Increment a of counter c lands before increment b in every schedule: by the graph, or by counting. When
@@ -368,23 +421,22 @@ Verdict decide_once(const Run& run, Learned& learned, bool learn, bool& retry) {
     // them does. (One AIV waits for the AIC's increment and only then joins a round on the same counter: the
     // round's increment comes second although no edge says so until the counter is resolved.) Facts found by
     // counting rule out more increments for the next count, and the order is transitive, so the relation is
-    // grown to a fixpoint.
-    // Landing order found on one counter holds on every counter the same two events increment.
-    std::set<std::pair<std::pair<const void*, size_t>, std::pair<const void*, size_t>>> known_before;
-    auto landing_order = [&](const Counter& c) {
+    // grown to a fixpoint. Landing order found on one counter holds on every counter the same two events
+    // increment (known_before_).
+    std::vector<std::vector<char>> landing_order(const Counter& c) const {
         const size_t m = c.incs.size();
         std::vector<std::vector<char>> before(m, std::vector<char>(m, 0));
         std::vector<size_t> waits_before(m, 0);
         for (size_t x = 0; x < m; ++x) {
             for (int w : c.waits) {
                 bool hb = false;
-                for (int s : c.incs[x].sources) hb |= g.hb(w, s);
+                for (int s : c.incs[x].sources) hb |= g_.hb(w, s);
                 waits_before[x] += hb ? 1 : 0;
             }
             for (size_t y = 0; y < m; ++y)
                 before[x][y] = x != y && inc_may(c.incs[x]) && inc_may(c.incs[y]) &&
-                               (inc_before(g, c.incs[x], c.incs[y]) ||
-                                known_before.count({c.incs[x].event(), c.incs[y].event()}) != 0);
+                               (inc_before(g_, c.incs[x], c.incs[y]) ||
+                                known_before_.count({c.incs[x].event(), c.incs[y].event()}) != 0);
         }
         for (bool changed = true; changed;) {
             changed = false;
@@ -408,343 +460,373 @@ Verdict decide_once(const Run& run, Learned& learned, bool learn, bool& retry) {
                         }
         }
         return before;
-    };
+    }
+
+    // How many of round increment r's member sets some source of increment o follows.
+    size_t member_sets_followed(const Increment& r, const Increment& o) const {
+        size_t followed = 0;
+        for (int m : r.sources)
+            followed += std::any_of(o.sources.begin(), o.sources.end(), [&](int s) { return g_.hb(m, s); });
+        return followed;
+    }
 
     // Of two unordered increments of different modes, one a round's: whether the other increment's sets
     // follow some of the round's member sets and not others. A checker that remembers only the member set
     // that completed the round then sees the two modes ordered or not depending on which member completed it.
-    auto split_round = [&](const Increment& x, const Increment& y) -> std::string {
+    std::string split_round(const Increment& x, const Increment& y) const {
         for (const auto& [r, o] : {std::pair{&x, &y}, std::pair{&y, &x}}) {
             if (!r->round || r->sources.size() < 2) continue;
-            size_t followed = 0;
-            for (int m : r->sources)
-                followed +=
-                    std::any_of(o->sources.begin(), o->sources.end(), [&](int s) { return g.hb(m, s); });
+            const size_t followed = member_sets_followed(*r, *o);
             if (followed > 0 && followed < r->sources.size())
                 return fmt::format(" (the mode-{} sets follow {} of the {} member sets of the mode-{} round)",
                                    o->mode, followed, r->sources.size(), r->mode);
         }
         return {};
-    };
+    }
 
     // Resolve counters whose increments and waits are totally ordered; new edges may order more of them.
-    bool progress = true;
-    while (progress) {
-        progress = false;
-        g.close();
-        for (auto& entry : counters) {
-            Counter& c = entry.second;
-            if (c.resolved) continue;
-            c.unordered.clear();
-            // before[a][b]: increment a lands before b in every schedule (the AIC's increment before a first
-            // round, and that round before a second, order the AIC's before the second).
-            const size_t m = c.incs.size();
-            const std::vector<std::vector<char>> before = landing_order(c);
-            for (size_t x = 0; x < m; ++x)
-                for (size_t y = 0; y < m; ++y)
-                    if (before[x][y] && known_before.insert({c.incs[x].event(), c.incs[y].event()}).second)
-                        progress = true;
-            for (size_t a = 0; a < m; ++a)
-                for (size_t b = a + 1; b < m; ++b)
-                    if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a])
-                        c.unordered.push_back(
-                            {c.incs[a].sources.front(), c.incs[b].sources.front(),
-                             c.incs[a].mode != c.incs[b].mode
-                                 ? fmt::format("it is used in modes {} and {} at once{}", c.incs[a].mode,
-                                               c.incs[b].mode, split_round(c.incs[a], c.incs[b]))
-                                 : "two of its sets are unordered, so their increments land in either "
-                                   "order"});
-            // Unordered waits matter only where there is an increment to compete for: with none, every
-            // wait blocks in every schedule.
-            const bool some_inc = std::any_of(c.incs.begin(), c.incs.end(), inc_may);
-            for (size_t a = 0; a < c.waits.size() && some_inc; ++a)
-                for (size_t b = a + 1; b < c.waits.size(); ++b)
-                    if (may[static_cast<size_t>(c.waits[a])] && may[static_cast<size_t>(c.waits[b])] &&
-                        !g.ordered(c.waits[a], c.waits[b]))
-                        c.unordered.push_back(
-                            {c.waits[a], c.waits[b],
-                             "two unordered waits may take its increments in either order"});
-            if (!c.unordered.empty()) continue;
-            // An increment that never lands (its set sits behind a wait no schedule satisfies) is taken by no
-            // wait: the waits take the ones that may land, in the order they land.
-            std::vector<size_t> order;
-            for (size_t k = 0; k < c.incs.size(); ++k)
-                if (inc_may(c.incs[k])) order.push_back(k);
-            std::stable_sort(order.begin(), order.end(),
-                             [&](size_t a, size_t b) { return before[a][b] != 0; });
-            std::stable_sort(c.waits.begin(), c.waits.end(), [&](int a, int b) { return g.hb(a, b); });
-            // Likewise a wait that never executes (it sits behind a wait no schedule satisfies) takes no
-            // increment: the waits that may execute take them, in their order.
-            std::vector<int> waits;
-            std::copy_if(c.waits.begin(), c.waits.end(), std::back_inserter(waits),
-                         [&](int w) { return may[static_cast<size_t>(w)] != 0; });
-            for (size_t k = 0; k < std::min(order.size(), waits.size()); ++k) {
-                for (int s : c.incs[order[k]].sources) g.edge(s, waits[k], true);
-                matched[static_cast<size_t>(waits[k])] = 1;
-            }
-            // The waits past the last increment that may land never execute: at most order.size()
-            // increments land and the waits take them in their order. What may execute was judged before
-            // this counter ordered its waits (a wait behind another one on the same counter, ordered so
-            // only through a counter resolved since), so decide again without them: what sits behind them
-            // then competes for nothing.
-            for (size_t k = order.size(); k < waits.size() && learn; ++k)
-                if (learned.never.insert(waits[k]).second) retry = true;
-            c.resolved = true;
-            progress = true;
+    void resolve_counters() {
+        for (bool progress = true; progress;) {
+            progress = false;
+            g_.close();
+            for (auto& entry : counters_) progress |= resolve(entry.second);
         }
     }
-    g.close();
+    // One counter: records why it is unresolved, or matches its waits to its increments. True when it learned
+    // something (a landing order, a resolution).
+    bool resolve(Counter& c) {
+        if (c.resolved) return false;
+        bool progress = false;
+        c.unordered.clear();
+        // before[a][b]: increment a lands before b in every schedule (the AIC's increment before a first
+        // round, and that round before a second, order the AIC's before the second).
+        const size_t m = c.incs.size();
+        const std::vector<std::vector<char>> before = landing_order(c);
+        for (size_t x = 0; x < m; ++x)
+            for (size_t y = 0; y < m; ++y)
+                if (before[x][y] && known_before_.insert({c.incs[x].event(), c.incs[y].event()}).second)
+                    progress = true;
+        for (size_t a = 0; a < m; ++a)
+            for (size_t b = a + 1; b < m; ++b)
+                if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a])
+                    c.unordered.push_back(
+                        {c.incs[a].sources.front(), c.incs[b].sources.front(),
+                         c.incs[a].mode != c.incs[b].mode
+                             ? fmt::format("it is used in modes {} and {} at once{}", c.incs[a].mode,
+                                           c.incs[b].mode, split_round(c.incs[a], c.incs[b]))
+                             : "two of its sets are unordered, so their increments land in either order"});
+        // Unordered waits matter only where there is an increment to compete for: with none, every wait
+        // blocks in every schedule.
+        const bool some_inc =
+            std::any_of(c.incs.begin(), c.incs.end(), [&](const Increment& i) { return inc_may(i); });
+        for (size_t a = 0; a < c.waits.size() && some_inc; ++a)
+            for (size_t b = a + 1; b < c.waits.size(); ++b)
+                if (may(c.waits[a]) && may(c.waits[b]) && !g_.ordered(c.waits[a], c.waits[b]))
+                    c.unordered.push_back({c.waits[a], c.waits[b],
+                                           "two unordered waits may take its increments in either order"});
+        if (!c.unordered.empty()) return progress;
+        // An increment that never lands (its set sits behind a wait no schedule satisfies) is taken by no
+        // wait: the waits take the ones that may land, in the order they land.
+        std::vector<size_t> order;
+        for (size_t k = 0; k < c.incs.size(); ++k)
+            if (inc_may(c.incs[k])) order.push_back(k);
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return before[a][b] != 0; });
+        std::stable_sort(c.waits.begin(), c.waits.end(), [&](int a, int b) { return g_.hb(a, b); });
+        // Likewise a wait that never executes (it sits behind a wait no schedule satisfies) takes no
+        // increment: the waits that may execute take them, in their order.
+        std::vector<int> waits;
+        std::copy_if(c.waits.begin(), c.waits.end(), std::back_inserter(waits),
+                     [&](int w) { return may(w); });
+        for (size_t k = 0; k < std::min(order.size(), waits.size()); ++k) {
+            for (int s : c.incs[order[k]].sources) g_.edge(s, waits[k], true);
+            matched_[static_cast<size_t>(waits[k])] = 1;
+        }
+        // The waits past the last increment that may land never execute: at most order.size() increments land
+        // and the waits take them in their order. What may execute was judged before this counter ordered its
+        // waits (a wait behind another one on the same counter, ordered so only through a counter resolved
+        // since), so decide again without them: what sits behind them then competes for nothing.
+        for (size_t k = order.size(); k < waits.size() && learn_; ++k)
+            if (learned_.never.insert(waits[k]).second) retry_ = true;
+        c.resolved = true;
+        return true;
+    }
 
     // A round's set that the graph puts on a cycle through the increment it is a source of cannot have joined
     // that round (on Ascend950: a set behind a wait whose increment the AIC sets only after the round fired);
     // when the member has a later set to take its place, decide again with the set held back to the next
     // round.
-    for (const auto& [key, c] : counters)
-        for (const auto& inc : c.incs) {
-            if (!inc.round) continue;
-            const auto* r = static_cast<const Round*>(inc.round);
-            for (int src : inc.sources) {
-                const auto& sets = r->sets.at(I(src).core);
-                if (learn && g.cyclic(src) && inc.nth + 1 < sets.size() &&
-                    (!min_round.count(src) || min_round[src] < inc.nth + 1)) {
-                    min_round[src] = inc.nth + 1;
-                    retry = true;
+    void hold_back_sets_on_cycles() {
+        for (const auto& [key, c] : counters_)
+            for (const auto& inc : c.incs) {
+                if (!inc.round) continue;
+                const auto* r = static_cast<const Round*>(inc.round);
+                for (int src : inc.sources) {
+                    const auto& sets = r->sets.at(instr(src).core);
+                    auto& min_round = learned_.min_round;
+                    if (learn_ && g_.cyclic(src) && inc.nth + 1 < sets.size() &&
+                        (!min_round.count(src) || min_round[src] < inc.nth + 1)) {
+                        min_round[src] = inc.nth + 1;
+                        retry_ = true;
+                    }
                 }
             }
-        }
-    if (retry) return {};
+    }
 
     // Shapes for the fuzzers' pattern counters: of each round increment and each increment of another mode on
     // the same counter, how many of the round's member sets the other increment's sets follow, and whether
     // the counter was resolved. "some" is the shape in which which member completes the round decides whether
     // the two modes look ordered; "all" and "none" with an ordered counter are one edit away from it.
-    for (const auto& [key, c] : counters)
-        for (const Increment& r : c.incs) {
-            if (!r.round || r.sources.size() < 2) continue;
-            for (const Increment& o : c.incs) {
-                if (o.mode == r.mode) continue;
-                size_t followed = 0;
-                for (int m : r.sources)
-                    followed +=
-                        std::any_of(o.sources.begin(), o.sources.end(), [&](int x) { return g.hb(m, x); });
-                v.shapes.push_back(
-                    fmt::format("round mode {} and a mode-{} increment on one counter: the increment follows "
-                                "{} member sets, {}",
-                                r.mode, o.mode,
-                                followed == 0                  ? "none of the"
-                                : followed == r.sources.size() ? "all"
-                                                               : "some",
-                                c.resolved ? "resolved" : "unresolved"));
+    void name_shapes() {
+        for (const auto& [key, c] : counters_)
+            for (const Increment& r : c.incs) {
+                if (!r.round || r.sources.size() < 2) continue;
+                for (const Increment& o : c.incs) {
+                    if (o.mode == r.mode) continue;
+                    const size_t followed = member_sets_followed(r, o);
+                    v_.shapes.push_back(fmt::format(
+                        "round mode {} and a mode-{} increment on one counter: the increment follows "
+                        "{} member sets, {}",
+                        r.mode, o.mode,
+                        followed == 0                  ? "none of the"
+                        : followed == r.sources.size() ? "all"
+                                                       : "some",
+                        c.resolved ? "resolved" : "unresolved"));
+                }
             }
-        }
+    }
 
-    // Round members whose sets are unordered make the rounds themselves ambiguous.
-    for (auto& [key, r] : rounds)
-        for (int m : r.members) {
-            const auto& s = r.sets[m];
-            for (size_t a = 0; a + 1 < s.size(); ++a)
-                if (!g.ordered(s[a], s[a + 1])) round_unordered.push_back({s[a], s[a + 1]});
-        }
-
-    // Ambiguity: what depends on an unresolved counter is not claimed.
     // What no schedule executes stays untainted: it is stuck whatever the ambiguous counter does.
-    std::vector<char> tainted(static_cast<size_t>(n), 0);
-    auto taint_from = [&](int w) {
-        for (int j = 0; j < n; ++j)
-            if ((j == w || g.hb(w, j)) && may[static_cast<size_t>(j)]) tainted[static_cast<size_t>(j)] = 1;
-    };
+    void taint_from(int w) {
+        for (int j = 0; j < n_; ++j)
+            if ((j == w || g_.hb(w, j)) && may(j)) tainted_[static_cast<size_t>(j)] = 1;
+    }
+
     // An unresolved counter's finding, named by its pair `u`.
-    auto counter_finding = [&](const Counter& c, const Counter::Unordered& u) {
+    Finding counter_finding(const Counter& c, const Counter::Unordered& u) const {
         Finding f;
         f.kind = FindingKind::ambiguous;
-        f.what = detail::counter_key(topo, c.key);
-        const int a = ins[static_cast<size_t>(u.a)].id, b = ins[static_cast<size_t>(u.b)].id;
+        f.what = detail::counter_key(topo_, c.key);
+        const int a = instr(u.a).id, b = instr(u.b).id;
         f.instrs = {std::min(a, b), std::max(a, b)};
         f.message = fmt::format(
-            "cross-core flag {} of {}: {} (#{} and #{}); which wait takes which increment "
-            "depends on the schedule",
-            c.key.flag, topo.core_name(c.key.core), u.why, f.instrs[0], f.instrs[1]);
+            "cross-core flag {} of {}: {} (#{} and #{}); which wait takes which increment depends on the "
+            "schedule",
+            c.key.flag, topo_.core_name(c.key.core), u.why, f.instrs[0], f.instrs[1]);
         return f;
-    };
-    std::map<std::string, const Counter*> unresolved;  // by the finding's `what`
-    for (auto& [key, c] : counters) {
-        if (c.resolved) continue;
-        v.findings.push_back(counter_finding(c, c.unordered.front()));
-        unresolved[v.findings.back().what] = &c;
-        for (int w : c.waits) taint_from(w);
     }
-    for (auto [a, b] : round_unordered) {
-        Finding f;
-        f.kind = FindingKind::ambiguous;
-        const Instr& x = I(a);
-        f.what = detail::round_key(x.mode, cross_effect(topo, x.core, x.mode, x.flag).group, x.flag);
-        f.instrs = {std::min(x.id, I(b).id), std::max(x.id, I(b).id)};
-        f.message = fmt::format(
-            "cross-core flag {} (mode {}) is set twice by {} from unordered pipes (#{} and "
-            "#{}): which set joins which round depends on the schedule",
-            x.flag, x.mode, topo.core_name(x.core), f.instrs[0], f.instrs[1]);
-        v.findings.push_back(f);
-        for (auto& [key, c] : counters)
-            for (const auto& inc : c.incs)
-                if (std::find(inc.sources.begin(), inc.sources.end(), a) != inc.sources.end())
-                    for (int w : c.waits) taint_from(w);
+
+    // Ambiguity: an unresolved counter, or a round member whose sets are unordered (which set joins which
+    // round depends on the schedule). What depends on either is not claimed (tainted).
+    void find_round_ambiguity() {
+        for (auto& [key, c] : counters_) {
+            if (c.resolved) continue;
+            v_.findings.push_back(counter_finding(c, c.unordered.front()));
+            unresolved_[v_.findings.back().what] = &c;
+            for (int w : c.waits) taint_from(w);
+        }
+        std::vector<std::pair<int, int>> round_unordered;
+        for (auto& [key, r] : rounds_)
+            for (int m : r.members) {
+                const auto& s = r.sets[m];
+                for (size_t a = 0; a + 1 < s.size(); ++a)
+                    if (!g_.ordered(s[a], s[a + 1])) round_unordered.push_back({s[a], s[a + 1]});
+            }
+        for (auto [a, b] : round_unordered) {
+            Finding f;
+            f.kind = FindingKind::ambiguous;
+            const Instr& x = instr(a);
+            f.what = detail::round_key(x.mode, cross_effect(topo_, x.core, x.mode, x.flag).group, x.flag);
+            f.instrs = {std::min(x.id, instr(b).id), std::max(x.id, instr(b).id)};
+            f.message = fmt::format(
+                "cross-core flag {} (mode {}) is set twice by {} from unordered pipes (#{} and #{}): which "
+                "set "
+                "joins which round depends on the schedule",
+                x.flag, x.mode, topo_.core_name(x.core), f.instrs[0], f.instrs[1]);
+            v_.findings.push_back(f);
+            for (auto& [key, c] : counters_)
+                for (const auto& inc : c.incs)
+                    if (std::find(inc.sources.begin(), inc.sources.end(), a) != inc.sources.end())
+                        for (int w : c.waits) taint_from(w);
+        }
     }
 
     // Liveness: an instruction executes iff all its predecessors do and, for a wait, it has a source.
-    std::vector<char> live(static_cast<size_t>(n), 0);
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < n; ++i) {
-            if (live[static_cast<size_t>(i)]) continue;
-            bool is_wait = I(i).kind == Kind::wait || I(i).kind == Kind::cross_wait;
-            if (is_wait && !matched[static_cast<size_t>(i)] && !tainted[static_cast<size_t>(i)]) continue;
-            bool ok = true;
-            for (int p : g.preds(i)) ok &= live[static_cast<size_t>(p)] != 0;
-            if (ok) {
-                live[static_cast<size_t>(i)] = 1;
-                changed = true;
+    void judge_liveness() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int i = 0; i < n_; ++i) {
+                if (live(i)) continue;
+                const bool is_wait = instr(i).kind == Kind::wait || instr(i).kind == Kind::cross_wait;
+                if (is_wait && !is_matched(i) && !tainted(i)) continue;
+                const auto& ps = g_.preds(i);
+                if (std::all_of(ps.begin(), ps.end(), [&](int p) { return live(p); })) {
+                    live_[static_cast<size_t>(i)] = 1;
+                    changed = true;
+                }
             }
         }
     }
-    auto L = [&](int i) { return live[static_cast<size_t>(i)] != 0; };
-    auto T = [&](int i) { return tainted[static_cast<size_t>(i)] != 0; };
 
     // An ambiguity between instructions of which one never executes (it sits behind a wait that is never
-    // satisfied, in every schedule) decides nothing: no schedule runs both.
-    {
+    // satisfied, in every schedule) decides nothing: no schedule runs both. A counter is named by its first
+    // unordered pair whose instructions both may run.
+    void drop_ambiguity_that_never_runs() {
         std::map<int, int> index_of;
-        for (int i = 0; i < n; ++i) index_of[I(i).id] = i;
-        // A counter is named by its first unordered pair whose instructions both may run.
-        auto runs = [&](int i) { return L(i) || T(i); };
-        for (Finding& f : v.findings) {
-            const auto it = unresolved.find(f.what);
-            if (f.kind != FindingKind::ambiguous || it == unresolved.end()) continue;
+        for (int i = 0; i < n_; ++i) index_of[instr(i).id] = i;
+        for (Finding& f : v_.findings) {
+            const auto it = unresolved_.find(f.what);
+            if (f.kind != FindingKind::ambiguous || it == unresolved_.end()) continue;
             for (const Counter::Unordered& u : it->second->unordered)
                 if (runs(u.a) && runs(u.b)) {
                     f = counter_finding(*it->second, u);
                     break;
                 }
         }
-        std::erase_if(v.findings, [&](const Finding& f) {
+        std::erase_if(v_.findings, [&](const Finding& f) {
             if (f.kind != FindingKind::ambiguous) return false;
-            for (int id : f.instrs) {
-                auto it = index_of.find(id);
-                if (it != index_of.end() && !L(it->second) && !T(it->second)) return true;
-            }
-            return false;
+            return std::any_of(f.instrs.begin(), f.instrs.end(), [&](int id) {
+                const auto it = index_of.find(id);
+                return it != index_of.end() && !runs(it->second);
+            });
         });
     }
 
-    // Deadlock: a wait that never executes although everything ordering it before its set does.
-    bool deadlock = false;
-    for (int i = 0; i < n; ++i) {
-        if (L(i) || T(i) || (I(i).kind != Kind::wait && I(i).kind != Kind::cross_wait)) continue;
-        bool order_live = true;
-        const auto& ps = g.preds(i);
-        for (size_t k = 0; k < ps.size(); ++k)
-            if (!g.is_match(i, k)) order_live &= L(ps[k]);
-        // The match edge's source may itself be dead: the wait is stuck, and it is a root when its own order
-        // predecessors all run.
-        if (!order_live) continue;
-        deadlock = true;
-        Finding f;
-        f.kind = FindingKind::deadlock;
-        f.instrs = {I(i).id};
-        f.message = fmt::format(
-            "#{} on {} ({}) can never be satisfied: the set it needs never executes, so "
-            "everything after it on its {} is stuck",
-            I(i).id, topo.core_name(I(i).core),
-            I(i).kind == Kind::wait ? fmt::format("WaitFlag<{}>({})", event_name(I(i).event), I(i).event_id)
-                                    : fmt::format("CrossCoreWaitFlag<{}>({})", I(i).mode, I(i).flag),
-            I(i).blocking ? std::string("scalar unit") : fmt::format("pipe {}", pipe_name(I(i).pipe)));
-        v.findings.push_back(f);
+    // Deadlock: a wait that never executes although everything ordering it before its set does. The match
+    // edge's source may itself be dead: the wait is stuck, and it is a root when its own order predecessors
+    // all run. True when there is one.
+    bool find_deadlocks() {
+        bool deadlock = false;
+        for (int i = 0; i < n_; ++i) {
+            if (runs(i) || (instr(i).kind != Kind::wait && instr(i).kind != Kind::cross_wait)) continue;
+            bool order_live = true;
+            const auto& ps = g_.preds(i);
+            for (size_t k = 0; k < ps.size(); ++k)
+                if (!g_.is_match(i, k)) order_live &= live(ps[k]);
+            if (!order_live) continue;
+            deadlock = true;
+            const Instr& w = instr(i);
+            Finding f;
+            f.kind = FindingKind::deadlock;
+            f.instrs = {w.id};
+            f.message = fmt::format(
+                "#{} on {} ({}) can never be satisfied: the set it needs never executes, so everything after "
+                "it "
+                "on its {} is stuck",
+                w.id, topo_.core_name(w.core),
+                w.kind == Kind::wait ? fmt::format("WaitFlag<{}>({})", event_name(w.event), w.event_id)
+                                     : fmt::format("CrossCoreWaitFlag<{}>({})", w.mode, w.flag),
+                w.blocking ? std::string("scalar unit") : fmt::format("pipe {}", pipe_name(w.pipe)));
+            v_.findings.push_back(f);
+        }
+        return deadlock;
     }
 
     // Set twice: the k-th set must come after the wait that consumes the (k-1)-th.
-    for (auto& [key, f] : flags)
-        for (size_t k = 1; k < f.sets.size(); ++k) {
-            int s = f.sets[k];
-            if (!L(s) || T(s)) continue;
-            bool ok = k - 1 < f.waits.size() && L(f.waits[k - 1]) && g.hb(f.waits[k - 1], s);
-            if (ok) continue;
-            Finding x;
-            x.kind = FindingKind::set_twice;
-            x.instrs = {I(s).id};
-            x.what = detail::flag_key(topo, f.core, f.e, f.id);
-            x.message = fmt::format(
-                "SetFlag<{}>({}) #{} on {} may execute while the flag is still set by #{}: no "
-                "WaitFlag consumes the earlier set before it",
-                event_name(f.e), f.id, I(s).id, topo.core_name(f.core), I(f.sets[k - 1]).id);
-            v.findings.push_back(x);
-        }
+    void find_sets_twice() {
+        for (auto& [key, f] : flags_)
+            for (size_t k = 1; k < f.sets.size(); ++k) {
+                const int s = f.sets[k];
+                if (!live(s) || tainted(s)) continue;
+                if (k - 1 < f.waits.size() && live(f.waits[k - 1]) && g_.hb(f.waits[k - 1], s)) continue;
+                Finding x;
+                x.kind = FindingKind::set_twice;
+                x.instrs = {instr(s).id};
+                x.what = detail::flag_key(topo_, f.core, f.e, f.id);
+                x.message = fmt::format(
+                    "SetFlag<{}>({}) #{} on {} may execute while the flag is still set by #{}: no WaitFlag "
+                    "consumes the earlier set before it",
+                    event_name(f.e), f.id, instr(s).id, topo_.core_name(f.core), instr(f.sets[k - 1]).id);
+                v_.findings.push_back(x);
+            }
+    }
 
     // Races: conflicting accesses of two executed instructions with no path between them.
-    for (int a = 0; a < n; ++a) {
-        if (!L(a) || T(a) || I(a).accesses.empty()) continue;
-        for (int b = a + 1; b < n; ++b) {
-            if (!L(b) || T(b) || I(b).accesses.empty() || g.ordered(a, b)) continue;
-            for (const auto& x : I(a).accesses) {
-                const Access* hit = nullptr;
-                for (const auto& y : I(b).accesses)
-                    if (conflict(x, y)) {
-                        hit = &y;
-                        break;
-                    }
-                if (!hit) continue;
-                Finding f;
-                f.kind = FindingKind::race;
-                f.instrs = {std::min(I(a).id, I(b).id), std::max(I(a).id, I(b).id)};
-                f.mem = x.mem;
-                f.begin = std::max(x.begin, hit->begin);
-                f.end = std::min(x.end, hit->end);
-                f.message = fmt::format(
-                    "{} race on memory {} bytes [{}, {}) between #{} ({} {}) and #{} ({} {}): "
-                    "no chain of flags, barriers or issue order orders them",
-                    x.write ? (hit->write ? "WAW" : "RAW") : "WAR", f.mem, f.begin, f.end, I(a).id,
-                    topo.core_name(I(a).core), pipe_name(I(a).pipe), I(b).id, topo.core_name(I(b).core),
-                    pipe_name(I(b).pipe));
-                v.findings.push_back(f);
-                break;
+    void find_races() {
+        auto claimed = [&](int i) { return live(i) && !tainted(i) && !instr(i).accesses.empty(); };
+        for (int a = 0; a < n_; ++a) {
+            if (!claimed(a)) continue;
+            for (int b = a + 1; b < n_; ++b) {
+                if (!claimed(b) || g_.ordered(a, b)) continue;
+                for (const auto& x : instr(a).accesses) {
+                    const auto hit = std::find_if(instr(b).accesses.begin(), instr(b).accesses.end(),
+                                                  [&](const Access& y) { return conflict(x, y); });
+                    if (hit == instr(b).accesses.end()) continue;
+                    v_.findings.push_back(race(a, b, x, *hit));
+                    break;
+                }
             }
         }
     }
+    Finding race(int a, int b, const Access& x, const Access& y) const {
+        Finding f;
+        f.kind = FindingKind::race;
+        f.instrs = {std::min(instr(a).id, instr(b).id), std::max(instr(a).id, instr(b).id)};
+        f.mem = x.mem;
+        f.begin = std::max(x.begin, y.begin);
+        f.end = std::min(x.end, y.end);
+        f.message = fmt::format(
+            "{} race on memory {} bytes [{}, {}) between #{} ({} {}) and #{} ({} {}): no chain of flags, "
+            "barriers or issue order orders them",
+            x.write ? (y.write ? "WAW" : "RAW") : "WAR", f.mem, f.begin, f.end, instr(a).id,
+            topo_.core_name(instr(a).core), pipe_name(instr(a).pipe), instr(b).id,
+            topo_.core_name(instr(b).core), pipe_name(instr(b).pipe));
+        return f;
+    }
 
-    // What is left at the end (only for a run that completes).
-    if (!deadlock) {
-        for (auto& [key, f] : flags) {
-            size_t sets = 0;
-            for (int s : f.sets) sets += L(s) ? 1 : 0;
+    // What is left at the end of a run that completes: intra-core flags set more often than waited, counters
+    // with unconsumed increments, rounds that never fire.
+    void find_leftovers() {
+        for (auto& [key, f] : flags_) {
+            const auto sets = static_cast<size_t>(
+                std::count_if(f.sets.begin(), f.sets.end(), [&](int s) { return live(s); }));
             if (sets <= f.waits.size()) continue;
             Finding x;
             x.kind = FindingKind::flag_left;
-            x.what = detail::flag_key(topo, f.core, f.e, f.id);
+            x.what = detail::flag_key(topo_, f.core, f.e, f.id);
             x.message = fmt::format("SetFlag<{}>({}) of {} is still set at the end ({} sets, {} waits)",
-                                    event_name(f.e), f.id, topo.core_name(f.core), sets, f.waits.size());
-            v.findings.push_back(x);
+                                    event_name(f.e), f.id, topo_.core_name(f.core), sets, f.waits.size());
+            v_.findings.push_back(x);
         }
-        for (auto& [key, c] : counters) {
+        for (auto& [key, c] : counters_) {
             if (!c.resolved || c.incs.size() <= c.waits.size()) continue;
             Finding x;
             x.kind = FindingKind::counter_left;
-            x.what = detail::counter_key(topo, c.key);
+            x.what = detail::counter_key(topo_, c.key);
             x.message = fmt::format("cross-core flag {} of {} holds {} unconsumed increment(s) at the end",
-                                    c.key.flag, topo.core_name(c.key.core), c.incs.size() - c.waits.size());
-            v.findings.push_back(x);
+                                    c.key.flag, topo_.core_name(c.key.core), c.incs.size() - c.waits.size());
+            v_.findings.push_back(x);
         }
-        for (auto& f : round_left) v.findings.push_back(f);
+        for (auto& f : round_left_) v_.findings.push_back(f);
     }
-    detail::normalise(v.findings);
-    return v;
-}
+
+    const std::vector<Instr>& ins_;
+    const Topology& topo_;
+    const int n_;
+    Learned& learned_;
+    const bool learn_;
+    bool retry_ = false;
+    Graph g_;
+    Verdict v_;
+    std::map<std::tuple<int, Event, int>, Flag> flags_;
+    std::vector<char> matched_;  // waits: 1 when a source was matched
+    std::map<CounterKey, Counter> counters_;
+    std::map<std::tuple<int, int, int>, Round> rounds_;
+    std::map<CounterKey, std::vector<const Round*>> rounds_into_;  // the rounds that increment each counter
+    std::vector<char> may_;
+    std::map<CounterKey, size_t> direct_may_;  // increments of direct sets that may land, per counter
+    std::vector<Finding> round_left_;
+    std::set<EventPair> known_before_;
+    std::vector<char> tainted_;
+    std::map<std::string, const Counter*> unresolved_;  // by the finding's `what`
+    std::vector<char> live_;
+};
 
 }  // namespace
 
 Verdict decide(const Run& run) {
     Learned learned;
     for (int attempt = 0;; ++attempt) {  // each retry learns one more fact; a few suffice
-        bool retry = false;
-        Verdict v = decide_once(run, learned, attempt < 64, retry);
-        if (!retry) return v;
+        if (auto v = Decider(run, learned, attempt < 64).decide()) return std::move(*v);
     }
 }
 
