@@ -489,8 +489,35 @@ class Decider {
         for (bool progress = true; progress;) {
             progress = false;
             g_.close();
+            for (auto& entry : counters_) progress |= order_waits_behind_every_increment(entry.second);
+            if (progress) continue;
             for (auto& entry : counters_) progress |= resolve(entry.second);
         }
+    }
+    // A wait with j waits of its counter before it runs once j + 1 increments have landed: when no more than
+    // j + 1 may land, it follows every one of them, whichever order they land in. (The AIC waits twice on a
+    // flag that a direct set and a round increment: the second wait follows the round, so what sits behind it
+    // follows the round's member sets, before the counter itself can be resolved.) True when it added an
+    // edge.
+    bool order_waits_behind_every_increment(const Counter& c) {
+        if (c.resolved) return false;
+        std::vector<const Increment*> incs;
+        for (const Increment& inc : c.incs)
+            if (inc_may(inc)) incs.push_back(&inc);
+        bool added = false;
+        for (int w : c.waits) {
+            if (!may(w)) continue;
+            const auto before = static_cast<size_t>(
+                std::count_if(c.waits.begin(), c.waits.end(), [&](int x) { return may(x) && g_.hb(x, w); }));
+            if (before + 1 != incs.size()) continue;
+            for (const Increment* inc : incs)
+                for (int s : inc->sources)
+                    if (!g_.hb(s, w)) {
+                        g_.edge(s, w);
+                        added = true;
+                    }
+        }
+        return added;
     }
     // One counter: records why it is unresolved, or matches its waits to its increments. True when it learned
     // something (a landing order, a resolution).

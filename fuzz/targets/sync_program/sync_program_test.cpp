@@ -228,6 +228,26 @@ TEST(SyncProgramRegressions, AWaitBehindTheOneThatTookTheOnlyIncrementNeverRuns)
     }
 }
 
+// The AIC waits twice on flag 1 (on MTE2, then on FIX behind a mode-0 round the MTE2 pipe sets after its
+// wait), and exactly two increments may land: its own mode-0 set on M and the AIVs' mode-2 round. The second
+// wait runs only once both landed, so the AIC's mode-2 set on FIX behind it follows the round, and with it
+// AIV1's wait that the round's member set sits behind: AIV1 takes the AIC's set on M first. The explorer
+// could order nothing (each counter waited for the other to be resolved) and called three counters ambiguous.
+TEST(SyncProgramRegressions, AWaitThatNeedsEveryIncrementFollowsThem) {
+    const std::vector<uint8_t> bytes =
+        regression("explorer-a-wait-that-needs-every-increment-follows-them.bin");
+    ASSERT_FALSE(bytes.empty());
+    const explore::Program p = decode_sync_program(bytes.data(), bytes.size());
+    const explore::Verdict d = explore::decide(explore::record(p, 1));
+    EXPECT_FALSE(d.has(explore::FindingKind::ambiguous)) << d.text();
+    const MachineRun m = run_on_machine(p, hw::SchedulerKind::in_order, 0);
+    EXPECT_EQ(m.report.count(hw::ViolationKind::cross_core_ambiguous), 0u) << m.report.text();
+    const explore::Verdict e = explore::explore(p);
+    ASSERT_TRUE(e.complete);
+    EXPECT_FALSE(e.has(explore::FindingKind::ambiguous)) << e.text();
+    EXPECT_EQ(compare_verdicts(p, m.report, e, false), "");
+}
+
 // Two mode-2 rounds into the AIC's flag 1, each AIV setting twice from one pipe: the rounds land in order, so
 // neither engine calls the counter ambiguous (the explorer did, wanting one set of the second round after
 // both of the first), and they agree on the races and the AIC's deadlock.
