@@ -865,6 +865,16 @@ TEST(EvgcheckRun, HazardSwitchesUpstreamBehaviourOn) {
         << bad.err;
 }
 
+// "<file>:<line>" of the first line of the EVG library's fusion header `file` that holds `text`.
+std::string line_of(const std::string& file, const std::string& text) {
+    std::ifstream in(fs::path(EVGCHECK_FUSION_DIR) / file);
+    int n = 1;
+    for (std::string l; std::getline(in, l); ++n)
+        if (l.find(text) != std::string::npos) return file + ":" + std::to_string(n);
+    ADD_FAILURE() << text << " is not in " << file;
+    return file;
+}
+
 // A finding names the graph nodes beside the library line: "%1 RowBroadcast float bias (<file>:5:1)".
 TEST(EvgcheckRun, RowBroadcastHazardRaceNamesBothNodesWithTheirLines) {
     const std::string g = write_file("bias_nodes.evg",
@@ -881,9 +891,12 @@ TEST(EvgcheckRun, RowBroadcastHazardRaceNamesBothNodesWithTheirLines) {
     const std::string add = "node %2 Compute Add float (" + g + ":6:1)";
     EXPECT_NE(r.out.find("(DataCopy UB->UB, " + bcast + ") and V read #"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("(Add, " + add + "): no PipeBarrier<PIPE_V>"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("issued at visitor_row_broadcast.hpp:109 by " + bcast + "\n"), std::string::npos)
-        << r.out;
-    EXPECT_NE(r.out.find("issued at operations.hpp:144 by " + add + "\n"), std::string::npos) << r.out;
+    const std::string copy = line_of("visitor_row_broadcast.hpp", "AscendC::DataCopy(ubOut[r * alignedCols]");
+    const std::string sum = line_of("operations.hpp", "CATLASS_EVG_NARY_FUNCTOR(Add)");
+    EXPECT_NE(r.out.find("issued at " + copy + " by " + bcast + "\n"), std::string::npos) << copy << "\n"
+                                                                                          << r.out;
+    EXPECT_NE(r.out.find("issued at " + sum + " by " + add + "\n"), std::string::npos) << sum << "\n"
+                                                                                       << r.out;
 }
 
 // Two AuxStores of one output (a multiple-writers warning, not an error): the WAW race names both stores.

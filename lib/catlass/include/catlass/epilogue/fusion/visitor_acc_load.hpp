@@ -14,6 +14,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
 #include "catlass/epilogue/tile/copy_tla.hpp"
@@ -23,7 +24,7 @@
 namespace Catlass::Epilogue::Fusion {
 
 template <class Element, bool USE_UB_WORKSPACE = false>
-struct VisitorAccLoad : VisitorImpl<> {
+struct VisitorAccLoad : detail::NodeHostDefaults {
     using ElementOutput = Element;
     static constexpr std::array<UbAccounting::NodeBuffers, 1> UB_NODES = {UbAccounting::node_buffers(
         USE_UB_WORKSPACE ? UbAccounting::NodeClass::AccLoadUb : UbAccounting::NodeClass::AccLoadGm,
@@ -32,24 +33,7 @@ struct VisitorAccLoad : VisitorImpl<> {
     struct Callbacks;
 
     struct Arguments {};
-    struct Params {};
-
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments&, void*) {
-        return {};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
-    template <class ProblemShape>
-    static bool can_implement(const ProblemShape&, const Arguments&) {
-        return true;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
-    }
+    using Params = Arguments;
 
     CATLASS_HOST_DEVICE VisitorAccLoad() = default;
     CATLASS_HOST_DEVICE explicit VisitorAccLoad(const Params& params_) : params(params_) {}
@@ -62,6 +46,7 @@ struct VisitorAccLoad : VisitorImpl<> {
         if constexpr (USE_UB_WORKSPACE) {
             return Callbacks({}, compute_length);
         } else {
+            // CL elements of UB
             auto ubAcc = resource.ubBuf.template GetBufferByByte<Element>(ub_offset);
             ub_offset += compute_length * sizeof(Element);
             return Callbacks(ubAcc, compute_length);
@@ -91,6 +76,7 @@ struct VisitorAccLoad : VisitorImpl<> {
                 // The tile already sits in UB: point at it (row pitch RoundUp<32>(nBlock) = alignedCols).
                 ubAcc = tensorTile.data()[static_cast<uint32_t>(tensorTile.offset())];
             } else if constexpr (Stage == VisitStage::LOAD) {
+                // (rows, cols) of the tile in UB, at row pitch alignedCols
                 auto ubView = tla::MakeTensor(
                     ubAcc,
                     tla::MakeLayout<Element, layout::RowMajor>(

@@ -11,6 +11,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
 #include "catlass/epilogue/tile/copy_tla.hpp"
@@ -21,7 +22,7 @@
 namespace Catlass::Epilogue::Fusion {
 
 template <class Element, class Layout = layout::RowMajor>
-struct VisitorAuxLoad : VisitorImpl<> {
+struct VisitorAuxLoad : detail::NodeHostDefaults {
     using ElementOutput = Element;
     static constexpr std::array<UbAccounting::NodeBuffers, 1> UB_NODES = {
         UbAccounting::node_buffers(UbAccounting::NodeClass::AuxLoad, sizeof(Element))};
@@ -32,26 +33,11 @@ struct VisitorAuxLoad : VisitorImpl<> {
         GM_ADDR ptr_aux = nullptr;
         Layout layout = {};
     };
-    struct Params {
-        GM_ADDR ptr_aux = nullptr;
-        Layout layout = {};
-    };
+    using Params = Arguments;
 
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments& args, void*) {
-        return {args.ptr_aux, args.layout};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
     template <class ProblemShape>
     static bool can_implement(const ProblemShape&, const Arguments& args) {
         return args.ptr_aux != nullptr;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
     }
 
     CATLASS_HOST_DEVICE VisitorAuxLoad() = default;
@@ -62,6 +48,7 @@ struct VisitorAuxLoad : VisitorImpl<> {
     template <class ArchTag>
     CATLASS_DEVICE Callbacks get_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                            uint32_t compute_length) {
+        // CL elements of UB
         auto ubAux = resource.ubBuf.template GetBufferByByte<Element>(ub_offset);
         ub_offset += compute_length * sizeof(Element);
         return Callbacks(ubAux, params);
@@ -83,14 +70,11 @@ struct VisitorAuxLoad : VisitorImpl<> {
             static_assert(sizeof...(Inputs) == 0, "VisitorAuxLoad is a leaf node: it takes no inputs");
             ((void)inputs, ...);
             if constexpr (Stage == VisitStage::LOAD) {
-                AscendC::GlobalTensor<Element> gm;
-                gm.SetGlobalBuffer(reinterpret_cast<__gm__ Element*>(params.ptr_aux));
-                // The whole tensor (rows, cols, row stride) as a tla tensor, whichever layout family.
-                auto tensor = tla::MakeTensor(gm, tla::MakeLayout<Element, layout::RowMajor>(
-                                                      Catlass::detail::layout_rows(params.layout),
-                                                      Catlass::detail::layout_cols(params.layout),
-                                                      Catlass::detail::layout_row_stride(params.layout)));
+                // (rows, cols) of the whole M x N tensor, at its row stride
+                auto tensor = detail::MakeGmTensor<Element>(params.ptr_aux, params.layout);
+                // (rows, cols) of the tile, at the tensor's row stride
                 auto gmTile = tla::GetTile(tensor, globalOffset, tensorTile.shape());
+                // (rows, cols) of the tile in UB, at row pitch alignedCols
                 auto ubView = tla::MakeTensor(
                     ubAux,
                     tla::MakeLayout<Element, layout::RowMajor>(

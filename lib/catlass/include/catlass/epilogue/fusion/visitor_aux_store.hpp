@@ -12,6 +12,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
 #include "catlass/epilogue/tile/copy_tla.hpp"
@@ -22,7 +23,7 @@
 namespace Catlass::Epilogue::Fusion {
 
 template <class Element, class Layout = layout::RowMajor>
-struct VisitorAuxStore : VisitorImpl<> {
+struct VisitorAuxStore : detail::NodeHostDefaults {
     using ElementOutput = Element;
     static constexpr std::array<UbAccounting::NodeBuffers, 1> UB_NODES = {
         UbAccounting::node_buffers(UbAccounting::NodeClass::AuxStore, sizeof(Element))};
@@ -33,26 +34,11 @@ struct VisitorAuxStore : VisitorImpl<> {
         GM_ADDR ptr_aux = nullptr;
         Layout layout = {};
     };
-    struct Params {
-        GM_ADDR ptr_aux = nullptr;
-        Layout layout = {};
-    };
+    using Params = Arguments;
 
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments& args, void*) {
-        return {args.ptr_aux, args.layout};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
     template <class ProblemShape>
     static bool can_implement(const ProblemShape&, const Arguments& args) {
         return args.ptr_aux != nullptr;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
     }
 
     CATLASS_HOST_DEVICE VisitorAuxStore() = default;
@@ -84,13 +70,11 @@ struct VisitorAuxStore : VisitorImpl<> {
             ((ubIn = inputs), ...);
             if constexpr (Stage == VisitStage::STORE) {
                 if (params.ptr_aux != nullptr) {
-                    AscendC::GlobalTensor<Element> gm;
-                    gm.SetGlobalBuffer(reinterpret_cast<__gm__ Element*>(params.ptr_aux));
-                    auto tensor = tla::MakeTensor(gm, tla::MakeLayout<Element, layout::RowMajor>(
-                                                          Catlass::detail::layout_rows(params.layout),
-                                                          Catlass::detail::layout_cols(params.layout),
-                                                          Catlass::detail::layout_row_stride(params.layout)));
+                    // (rows, cols) of the whole M x N tensor, at its row stride
+                    auto tensor = detail::MakeGmTensor<Element>(params.ptr_aux, params.layout);
+                    // (rows, cols) of the tile, at the tensor's row stride
                     auto gmTile = tla::GetTile(tensor, globalOffset, tensorTile.shape());
+                    // (rows, cols) of the tile in UB, at row pitch alignedCols
                     auto ubView = tla::MakeTensor(
                         ubIn,
                         tla::MakeLayout<Element, layout::RowMajor>(

@@ -12,6 +12,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/operations.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
@@ -19,7 +20,7 @@
 namespace Catlass::Epilogue::Fusion {
 
 template <class ElementTo, class ElementFrom, AscendC::RoundMode RoundStyle = AscendC::RoundMode::CAST_NONE>
-struct VisitorCast : VisitorImpl<> {
+struct VisitorCast : detail::NodeHostDefaults {
     using ElementOutput = ElementTo;
     static constexpr std::array<UbAccounting::NodeBuffers, 1> UB_NODES = {
         UbAccounting::node_buffers(UbAccounting::NodeClass::Cast, sizeof(ElementTo))};
@@ -27,24 +28,7 @@ struct VisitorCast : VisitorImpl<> {
     struct Callbacks;
 
     struct Arguments {};
-    struct Params {};
-
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments&, void*) {
-        return {};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
-    template <class ProblemShape>
-    static bool can_implement(const ProblemShape&, const Arguments&) {
-        return true;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
-    }
+    using Params = Arguments;
 
     CATLASS_HOST_DEVICE VisitorCast() = default;
     CATLASS_HOST_DEVICE explicit VisitorCast(const Params& params_) : params(params_) {}
@@ -54,6 +38,7 @@ struct VisitorCast : VisitorImpl<> {
     template <class ArchTag>
     CATLASS_DEVICE Callbacks get_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                            uint32_t compute_length) {
+        // CL elements of UB
         auto ubOut = resource.ubBuf.template GetBufferByByte<ElementTo>(ub_offset);
         ub_offset += compute_length * sizeof(ElementTo);
         return Callbacks(ubOut, compute_length);

@@ -19,6 +19,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/operations.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
@@ -29,7 +30,7 @@ namespace Catlass::Epilogue::Fusion {
 
 template <template <class> class ReduceFn, class Element, class Layout = layout::RowMajor,
           ReduceStrategy Strategy = ReduceStrategy::ATOMIC_REDUCE>
-struct VisitorColReduce : VisitorImpl<> {
+struct VisitorColReduce : detail::NodeHostDefaults {
     using ElementOutput = Element;
     using Op = ReduceOp<ReduceFn, Element>;
     static_assert(Op::SUPPORTED,
@@ -45,27 +46,11 @@ struct VisitorColReduce : VisitorImpl<> {
         Layout layout = {};
         Element identity = Element(0);  // unused, as upstream: the output's initial contents are the identity
     };
-    struct Params {
-        GM_ADDR ptr_col_out = nullptr;
-        Layout layout = {};
-        Element identity = Element(0);
-    };
+    using Params = Arguments;
 
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments& args, void*) {
-        return {args.ptr_col_out, args.layout, args.identity};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
     template <class ProblemShape>
     static bool can_implement(const ProblemShape&, const Arguments& args) {
         return args.ptr_col_out != nullptr;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
     }
 
     CATLASS_HOST_DEVICE VisitorColReduce() = default;
@@ -76,8 +61,10 @@ struct VisitorColReduce : VisitorImpl<> {
     template <class ArchTag>
     CATLASS_DEVICE Callbacks get_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                            uint32_t compute_length) {
+        // CL elements of UB
         auto ubRowReduce = resource.ubBuf.template GetBufferByByte<Element>(ub_offset);
         ub_offset += compute_length * sizeof(Element);
+        // CL elements of UB
         auto ubWork = resource.ubBuf.template GetBufferByByte<Element>(ub_offset);
         ub_offset += compute_length * sizeof(Element);
         return Callbacks(ubRowReduce, ubWork, params);

@@ -16,6 +16,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/operations.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
@@ -24,7 +25,7 @@
 namespace Catlass::Epilogue::Fusion {
 
 template <template <class> class ComputeFn, class ElementCompute, typename... Scalars>
-struct VisitorCompute : VisitorImpl<> {
+struct VisitorCompute : detail::NodeHostDefaults {
     using ElementOutput = ElementCompute;
     static constexpr std::array<UbAccounting::NodeBuffers, 1> UB_NODES = {
         UbAccounting::node_buffers(UbAccounting::NodeClass::Compute, sizeof(ElementCompute))};
@@ -34,26 +35,7 @@ struct VisitorCompute : VisitorImpl<> {
     struct Arguments {
         tla::tuple<Scalars...> scalars;
     };
-    struct Params {
-        tla::tuple<Scalars...> scalars;
-    };
-
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments& args, void*) {
-        return {args.scalars};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
-    template <class ProblemShape>
-    static bool can_implement(const ProblemShape&, const Arguments&) {
-        return true;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
-    }
+    using Params = Arguments;
 
     CATLASS_HOST_DEVICE VisitorCompute() = default;
     CATLASS_HOST_DEVICE explicit VisitorCompute(const Params& params_) : params(params_) {}
@@ -63,6 +45,7 @@ struct VisitorCompute : VisitorImpl<> {
     template <class ArchTag>
     CATLASS_DEVICE Callbacks get_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                            uint32_t compute_length) {
+        // CL elements of UB
         auto ubOut = resource.ubBuf.template GetBufferByByte<ElementCompute>(ub_offset);
         ub_offset += compute_length * sizeof(ElementCompute);
         return Callbacks(ubOut, compute_length, params.scalars);

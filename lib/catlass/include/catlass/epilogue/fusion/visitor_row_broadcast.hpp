@@ -16,6 +16,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
@@ -27,7 +28,7 @@
 namespace Catlass::Epilogue::Fusion {
 
 template <class Element, class Layout = layout::RowMajor>
-struct VisitorRowBroadcast : VisitorImpl<> {
+struct VisitorRowBroadcast : detail::NodeHostDefaults {
     using ElementOutput = Element;
     static constexpr std::array<UbAccounting::NodeBuffers, 1> UB_NODES = {
         UbAccounting::node_buffers(UbAccounting::NodeClass::RowBroadcast, sizeof(Element))};
@@ -38,26 +39,11 @@ struct VisitorRowBroadcast : VisitorImpl<> {
         GM_ADDR ptr_row = nullptr;
         Layout layout = {};
     };
-    struct Params {
-        GM_ADDR ptr_row = nullptr;
-        Layout layout = {};
-    };
+    using Params = Arguments;
 
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments& args, void*) {
-        return {args.ptr_row, args.layout};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
     template <class ProblemShape>
     static bool can_implement(const ProblemShape&, const Arguments& args) {
         return args.ptr_row != nullptr;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
     }
 
     CATLASS_HOST_DEVICE VisitorRowBroadcast() = default;
@@ -68,6 +54,7 @@ struct VisitorRowBroadcast : VisitorImpl<> {
     template <class ArchTag>
     CATLASS_DEVICE Callbacks get_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                            uint32_t compute_length) {
+        // CL elements of UB
         auto ubOut = resource.ubBuf.template GetBufferByByte<Element>(ub_offset);
         ub_offset += compute_length * sizeof(Element);
         return Callbacks(ubOut, params);
@@ -92,14 +79,12 @@ struct VisitorRowBroadcast : VisitorImpl<> {
             const uint32_t tileCols = tensorTile.shape().column();
             const uint32_t alignedCols = alignedTileShape.column();
             if constexpr (Stage == VisitStage::LOAD) {
-                AscendC::GlobalTensor<Element> gm;
-                gm.SetGlobalBuffer(reinterpret_cast<__gm__ Element*>(params.ptr_row));
-                auto vector = tla::MakeTensor(gm, tla::MakeLayout<Element, layout::RowMajor>(
-                                                      Catlass::detail::layout_rows(params.layout),
-                                                      Catlass::detail::layout_cols(params.layout),
-                                                      Catlass::detail::layout_row_stride(params.layout)));
+                // (1, N): the whole row vector, at its row stride
+                auto vector = detail::MakeGmTensor<Element>(params.ptr_row, params.layout);
+                // (1, cols): the tile's columns of the vector
                 auto gmTile =
                     tla::GetTile(vector, MatrixCoord(0, globalOffset.column()), MatrixCoord(1, tileCols));
+                // (1, cols) of the tile in UB
                 auto ubView = tla::MakeTensor(
                     ubOut, tla::MakeLayout<Element, layout::RowMajor>(1, tileCols, alignedCols),
                     Arch::PositionUB{});

@@ -19,6 +19,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/operations.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
@@ -31,7 +32,7 @@ namespace Catlass::Epilogue::Fusion {
 
 template <template <class> class ReduceFn, class Element, class Layout = layout::RowMajor,
           ReduceStrategy Strategy = ReduceStrategy::ATOMIC_REDUCE>
-struct VisitorRowReduce : VisitorImpl<> {
+struct VisitorRowReduce : detail::NodeHostDefaults {
     using ElementOutput = Element;
     using Op = ReduceOp<ReduceFn, Element>;
     static_assert(Op::SUPPORTED,
@@ -47,27 +48,11 @@ struct VisitorRowReduce : VisitorImpl<> {
         Layout layout = {};
         Element identity = Element(0);
     };
-    struct Params {
-        GM_ADDR ptr_row_out = nullptr;
-        Layout layout = {};
-        Element identity = Element(0);
-    };
+    using Params = Arguments;
 
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments& args, void*) {
-        return {args.ptr_row_out, args.layout, args.identity};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
     template <class ProblemShape>
     static bool can_implement(const ProblemShape&, const Arguments& args) {
         return args.ptr_row_out != nullptr;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
     }
 
     CATLASS_HOST_DEVICE VisitorRowReduce() = default;
@@ -78,6 +63,7 @@ struct VisitorRowReduce : VisitorImpl<> {
     template <class ArchTag>
     CATLASS_DEVICE Callbacks get_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                            uint32_t compute_length) {
+        // CL elements of UB
         auto ubReduce = resource.ubBuf.template GetBufferByByte<Element>(ub_offset);
         ub_offset += compute_length * sizeof(Element);
         return Callbacks(ubReduce, params);
@@ -114,14 +100,12 @@ struct VisitorRowReduce : VisitorImpl<> {
                     Op::combine(ubReduce, ubReduce, ubIn[r * alignedCols], alignedCols);
                 }
             } else if constexpr (Stage == VisitStage::STORE) {
-                AscendC::GlobalTensor<Element> gm;
-                gm.SetGlobalBuffer(reinterpret_cast<__gm__ Element*>(params.ptr_row_out));
-                auto vector = tla::MakeTensor(gm, tla::MakeLayout<Element, layout::RowMajor>(
-                                                      Catlass::detail::layout_rows(params.layout),
-                                                      Catlass::detail::layout_cols(params.layout),
-                                                      Catlass::detail::layout_row_stride(params.layout)));
+                // (1, N): the whole output row, at its row stride
+                auto vector = detail::MakeGmTensor<Element>(params.ptr_row_out, params.layout);
+                // (1, cols): the tile's columns of the vector
                 auto gmTile =
                     tla::GetTile(vector, MatrixCoord(0, globalOffset.column()), MatrixCoord(1, tileCols));
+                // (1, cols) of the tile in UB
                 auto ubView = tla::MakeTensor(
                     ubReduce, tla::MakeLayout<Element, layout::RowMajor>(1, tileCols, alignedCols),
                     Arch::PositionUB{});

@@ -13,6 +13,7 @@
 #include "catlass/arch/resource.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/coord.hpp"
+#include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
 #include "catlass/layout/layout.hpp"
@@ -21,7 +22,7 @@
 namespace Catlass::Epilogue::Fusion {
 
 template <class Element, class Layout = layout::RowMajor>
-struct VisitorScalarBroadcast : VisitorImpl<> {
+struct VisitorScalarBroadcast : detail::NodeHostDefaults {
     using ElementOutput = Element;
     static_assert(std::is_same_v<Element, int16_t> || std::is_same_v<Element, half> ||
                       std::is_same_v<Element, bfloat16_t> || std::is_same_v<Element, int32_t> ||
@@ -38,26 +39,11 @@ struct VisitorScalarBroadcast : VisitorImpl<> {
         GM_ADDR ptr_scalar = nullptr;
         Layout layout = {};
     };
-    struct Params {
-        GM_ADDR ptr_scalar = nullptr;
-        Layout layout = {};
-    };
+    using Params = Arguments;
 
-    template <class ProblemShape>
-    static constexpr Params to_underlying_arguments(const ProblemShape&, const Arguments& args, void*) {
-        return {args.ptr_scalar, args.layout};
-    }
-    template <class ProblemShape>
-    static size_t get_workspace_size(const ProblemShape&, const Arguments&) {
-        return 0;
-    }
     template <class ProblemShape>
     static bool can_implement(const ProblemShape&, const Arguments& args) {
         return args.ptr_scalar != nullptr;
-    }
-    template <class ProblemShape>
-    static Status initialize_workspace(const ProblemShape&, const Arguments&, void*) {
-        return Status::kSuccess;
     }
 
     CATLASS_HOST_DEVICE VisitorScalarBroadcast() = default;
@@ -68,6 +54,7 @@ struct VisitorScalarBroadcast : VisitorImpl<> {
     template <class ArchTag>
     CATLASS_DEVICE Callbacks get_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                            uint32_t compute_length) {
+        // CL elements of UB
         auto ubOut = resource.ubBuf.template GetBufferByByte<Element>(ub_offset);
         ub_offset += compute_length * sizeof(Element);
         return Callbacks(ubOut, params);
