@@ -62,8 +62,10 @@ struct Counter {
     // Why the counter is not resolved: every unordered pair of increments (each named by its first source) or
     // of waits, with the reason. The finding names the first pair whose instructions both execute.
     struct Unordered {
-        int a, b;
+        int a, b;  // the instructions that name it: two waits, or the first sources of two increments
         std::string why;
+        std::vector<int> needs;  // what must execute for the two to compete: both waits, or every source
+        bool waits = false;      // two waits: they compete only for an increment that lands
     };
     std::vector<Unordered> unordered;
 };
@@ -186,6 +188,7 @@ class Decider {
         resolve_counters();
         g_.close();
         hold_back_sets_on_cycles();
+        learn_waits_that_never_run();
         if (retry_) return std::nullopt;
         name_shapes();
         find_round_ambiguity();
@@ -358,7 +361,8 @@ class Decider {
     // come before the set, and at most o of that counter's increments come from elsewhere, the round fired j
     // - o times first, so the set joins round j - o + 1 or later.
     size_t first_round(const Round& r, int s) {
-        size_t first = learned_.min_round.count(s) ? learned_.min_round.at(s) : 0;
+        size_t first =
+            std::max(learned_.min_round.count(s) ? learned_.min_round.at(s) : 0, member_sets_before(r, s));
         for (const auto& t : targets(r)) {
             size_t others = direct_may_[t], before = 0;
             if (auto it = rounds_into_.find(t); it != rounds_into_.end())
@@ -368,6 +372,14 @@ class Decider {
             if (before > others) first = std::max(first, before - others);
         }
         return first;
+    }
+
+    // A member's sets join its rounds in the order they execute, so a set that k of the member's sets (that
+    // may execute) come before joins round k or later.
+    size_t member_sets_before(const Round& r, int s) const {
+        const auto& sets = r.sets.at(instr(s).core);
+        return static_cast<size_t>(
+            std::count_if(sets.begin(), sets.end(), [&](int o) { return may(o) && g_.hb(o, s); }));
     }
 
     // A round takes, from each member, the next set that executes: a set that never executes (it sits behind
@@ -535,13 +547,17 @@ class Decider {
                     progress = true;
         for (size_t a = 0; a < m; ++a)
             for (size_t b = a + 1; b < m; ++b)
-                if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a])
+                if (inc_may(c.incs[a]) && inc_may(c.incs[b]) && !before[a][b] && !before[b][a]) {
+                    std::vector<int> needs = c.incs[a].sources;
+                    needs.insert(needs.end(), c.incs[b].sources.begin(), c.incs[b].sources.end());
                     c.unordered.push_back(
                         {c.incs[a].sources.front(), c.incs[b].sources.front(),
                          c.incs[a].mode != c.incs[b].mode
                              ? fmt::format("it is used in modes {} and {} at once{}", c.incs[a].mode,
                                            c.incs[b].mode, split_round(c.incs[a], c.incs[b]))
-                             : "two of its sets are unordered, so their increments land in either order"});
+                             : "two of its sets are unordered, so their increments land in either order",
+                         needs});
+                }
         // Unordered waits matter only where there is an increment to compete for: with none, every wait
         // blocks in every schedule.
         const bool some_inc =
@@ -549,8 +565,11 @@ class Decider {
         for (size_t a = 0; a < c.waits.size() && some_inc; ++a)
             for (size_t b = a + 1; b < c.waits.size(); ++b)
                 if (may(c.waits[a]) && may(c.waits[b]) && !g_.ordered(c.waits[a], c.waits[b]))
-                    c.unordered.push_back({c.waits[a], c.waits[b],
-                                           "two unordered waits may take its increments in either order"});
+                    c.unordered.push_back({c.waits[a],
+                                           c.waits[b],
+                                           "two unordered waits may take its increments in either order",
+                                           {c.waits[a], c.waits[b]},
+                                           true});
         if (!c.unordered.empty()) return progress;
         // An increment that never lands (its set sits behind a wait no schedule satisfies) is taken by no
         // wait: the waits take the ones that may land, in the order they land.
@@ -572,8 +591,7 @@ class Decider {
         // and the waits take them in their order. What may execute was judged before this counter ordered its
         // waits (a wait behind another one on the same counter, ordered so only through a counter resolved
         // since), so decide again without them: what sits behind them then competes for nothing.
-        for (size_t k = order.size(); k < waits.size() && learn_; ++k)
-            if (learned_.never.insert(waits[k]).second) retry_ = true;
+        for (size_t k = order.size(); k < waits.size(); ++k) never_found_.push_back(waits[k]);
         c.resolved = true;
         return true;
     }
@@ -582,7 +600,22 @@ class Decider {
     // that round (on Ascend950: a set behind a wait whose increment the AIC sets only after the round fired);
     // when the member has a later set to take its place, decide again with the set held back to the next
     // round.
+    //
+    // Likewise a set that the resolved graph puts after more of its member's sets than its round's number
+    // (a mode-0 flag that one AIC sets from MTE2 and then, unordered in program order, from M, where the M
+    // set is found to come first only through another counter) joins a later round: decide again with it held
+    // back.
     void hold_back_sets_on_cycles() {
+        for (const auto& [key, r] : rounds_)
+            for (const auto& [m, sets] : r.sets)
+                for (size_t k = 0; k < sets.size(); ++k) {
+                    const size_t before = member_sets_before(r, sets[k]);
+                    auto& min_round = learned_.min_round;
+                    if (learn_ && before > k && (!min_round.count(sets[k]) || min_round[sets[k]] < before)) {
+                        min_round[sets[k]] = before;
+                        retry_ = true;
+                    }
+                }
         for (const auto& [key, c] : counters_)
             for (const auto& inc : c.incs) {
                 if (!inc.round) continue;
@@ -597,6 +630,15 @@ class Decider {
                     }
                 }
             }
+    }
+
+    // The waits the resolution found to never run, learned for the next attempt. Not from an attempt that
+    // held a round set back: its rounds took a set that cannot have joined them, and what it resolved from
+    // them is void.
+    void learn_waits_that_never_run() {
+        if (!learn_ || retry_) return;
+        for (int w : never_found_)
+            if (learned_.never.insert(w).second) retry_ = true;
     }
 
     // Shapes for the fuzzers' pattern counters: of each round increment and each increment of another mode on
@@ -623,9 +665,10 @@ class Decider {
     }
 
     // What no schedule executes stays untainted: it is stuck whatever the ambiguous counter does.
+    // Nor does what the graph puts on a cycle: every edge of it holds in every schedule.
     void taint_from(int w) {
         for (int j = 0; j < n_; ++j)
-            if ((j == w || g_.hb(w, j)) && may(j)) tainted_[static_cast<size_t>(j)] = 1;
+            if ((j == w || g_.hb(w, j)) && may(j) && !g_.cyclic(j)) tainted_[static_cast<size_t>(j)] = 1;
     }
 
     // An unresolved counter's finding, named by its pair `u`.
@@ -695,22 +738,33 @@ class Decider {
     }
 
     // An ambiguity between instructions of which one never executes (it sits behind a wait that is never
-    // satisfied, in every schedule) decides nothing: no schedule runs both. A counter is named by its first
-    // unordered pair whose instructions both may run.
+    // satisfied, in every schedule, or on a cycle) decides nothing: no schedule runs both. A counter is named by
+    // its first unordered pair that may compete: two increments whose sources all execute, or two waits that
+    // execute while some increment lands; a counter with none is not ambiguous.
     void drop_ambiguity_that_never_runs() {
         std::map<int, int> index_of;
         for (int i = 0; i < n_; ++i) index_of[instr(i).id] = i;
+        std::set<std::string> none_runs;  // unresolved counters none of whose pairs both execute
         for (Finding& f : v_.findings) {
             const auto it = unresolved_.find(f.what);
             if (f.kind != FindingKind::ambiguous || it == unresolved_.end()) continue;
-            for (const Counter::Unordered& u : it->second->unordered)
-                if (runs(u.a) && runs(u.b)) {
-                    f = counter_finding(*it->second, u);
-                    break;
-                }
+            const Counter& c = *it->second;
+            const bool some_lands = std::any_of(c.incs.begin(), c.incs.end(), [&](const Increment& inc) {
+                return std::all_of(inc.sources.begin(), inc.sources.end(), [&](int i) { return runs(i); });
+            });
+            const auto& pairs = c.unordered;
+            const auto u = std::find_if(pairs.begin(), pairs.end(), [&](const Counter::Unordered& x) {
+                return std::all_of(x.needs.begin(), x.needs.end(), [&](int i) { return runs(i); }) &&
+                       (!x.waits || some_lands);
+            });
+            if (u == pairs.end())
+                none_runs.insert(f.what);
+            else
+                f = counter_finding(c, *u);
         }
         std::erase_if(v_.findings, [&](const Finding& f) {
             if (f.kind != FindingKind::ambiguous) return false;
+            if (unresolved_.count(f.what)) return none_runs.count(f.what) != 0;
             return std::any_of(f.instrs.begin(), f.instrs.end(), [&](int id) {
                 const auto it = index_of.find(id);
                 return it != index_of.end() && !runs(it->second);
@@ -832,6 +886,7 @@ class Decider {
     Learned& learned_;
     const bool learn_;
     bool retry_ = false;
+    std::vector<int> never_found_;  // waits past the last increment of a resolved counter
     Graph g_;
     Verdict v_;
     std::map<std::tuple<int, Event, int>, Flag> flags_;

@@ -248,6 +248,38 @@ TEST(SyncProgramRegressions, AWaitThatNeedsEveryIncrementFollowsThem) {
     EXPECT_EQ(compare_verdicts(p, m.report, e, false), "");
 }
 
+// The machine's in-order report and the explorer agree as the campaign compares them: an input decide calls
+// ambiguous on that verdict alone, any other against the exhaustive exploration.
+void expect_engines_agree(const std::string& file) {
+    const std::vector<uint8_t> bytes = regression(file);
+    ASSERT_FALSE(bytes.empty()) << file;
+    const explore::Program p = decode_sync_program(bytes.data(), bytes.size());
+    const MachineRun m = run_on_machine(p, hw::SchedulerKind::in_order, 0);
+    const explore::Verdict d = explore::decide(explore::record(p, 1));
+    if (d.has(explore::FindingKind::ambiguous)) {
+        EXPECT_EQ(compare_verdicts(p, m.report, explore::Verdict{}, true), "") << file << "\n" << d.text();
+        return;
+    }
+    const explore::Verdict e = explore::explore(p);
+    ASSERT_TRUE(e.complete) << file;
+    EXPECT_EQ(compare_verdicts(p, m.report, e, false), "") << file << "\n" << d.text();
+}
+
+// A campaign on the fixes above found three more (each input fails on the explorer before its fix):
+// - an attempt that held a round set back (it sat on a cycle through its round) had resolved counters from
+//   that impossible round, and the waits it found never to run were learned for the next attempt: the AIC's
+//   two unordered waits on flag 3 lost their ambiguity;
+// - a mode-0 flag the AIC sets from MTE2 and, unordered in program order, from M: the M set comes first
+//   (found through another counter), so the AIC's wait takes its increment, not the MTE2 set's; the explorer
+//   paired the rounds by issue order and ordered two waits that are not;
+// - two waits unordered on an AIV counter whose only increment sits on a cycle (it never lands): they
+//   compete for nothing, and the counter is not ambiguous (the machine reports the deadlock).
+TEST(SyncProgramRegressions, AttemptsLearnOnlyFromPossibleRoundsAndRoundsFollowExecutionOrder) {
+    expect_engines_agree("explorer-nothing-is-learned-from-an-attempt-that-held-a-set-back.bin");
+    expect_engines_agree("explorer-a-member-joins-rounds-in-the-order-its-sets-execute.bin");
+    expect_engines_agree("explorer-waits-compete-only-for-an-increment-that-lands.bin");
+}
+
 // Two mode-2 rounds into the AIC's flag 1, each AIV setting twice from one pipe: the rounds land in order, so
 // neither engine calls the counter ambiguous (the explorer did, wanting one set of the second round after
 // both of the first), and they agree on the races and the AIC's deadlock.
