@@ -636,9 +636,17 @@ class Decider {
     // held a round set back: its rounds took a set that cannot have joined them, and what it resolved from
     // them is void.
     void learn_waits_that_never_run() {
-        if (!learn_ || retry_) return;
+        if (!learn_) return;
+        if (retry_) {  // a set was held back: what earlier attempts found never to run was found on its
+                       // rounds
+            learned_.never.clear();
+            return;
+        }
         for (int w : never_found_)
             if (learned_.never.insert(w).second) retry_ = true;
+        // What the graph puts on a cycle never executes either: an increment with such a source never lands.
+        for (int i = 0; i < n_; ++i)
+            if (g_.cyclic(i) && may(i) && learned_.never.insert(i).second) retry_ = true;
     }
 
     // Shapes for the fuzzers' pattern counters: of each round increment and each increment of another mode on
@@ -738,9 +746,9 @@ class Decider {
     }
 
     // An ambiguity between instructions of which one never executes (it sits behind a wait that is never
-    // satisfied, in every schedule, or on a cycle) decides nothing: no schedule runs both. A counter is named by
-    // its first unordered pair that may compete: two increments whose sources all execute, or two waits that
-    // execute while some increment lands; a counter with none is not ambiguous.
+    // satisfied, in every schedule, or on a cycle) decides nothing: no schedule runs both. A counter is named
+    // by its first unordered pair that may compete: two increments whose sources all execute, or two waits
+    // that execute while some increment lands; a counter with none is not ambiguous.
     void drop_ambiguity_that_never_runs() {
         std::map<int, int> index_of;
         for (int i = 0; i < n_; ++i) index_of[instr(i).id] = i;

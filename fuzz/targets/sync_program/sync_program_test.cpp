@@ -280,6 +280,15 @@ TEST(SyncProgramRegressions, AttemptsLearnOnlyFromPossibleRoundsAndRoundsFollowE
     expect_engines_agree("explorer-waits-compete-only-for-an-increment-that-lands.bin");
 }
 
+// And two more from the campaign on those: a wait found never to run by an attempt whose rounds a later
+// attempt held back was still taken as never running (the AIC's two waits on flag 1 lost their ambiguity);
+// and a round whose AIV set sits on a cycle (behind a wait for the AIC's set behind the AIC's wait for that
+// round) was counted as an increment that may land, so two AIV waits looked as if they competed for it.
+TEST(SyncProgramRegressions, HeldBackRoundsVoidWhatWasLearnedAndCyclesNeverRun) {
+    expect_engines_agree("explorer-what-was-learned-on-held-back-rounds-is-forgotten.bin");
+    expect_engines_agree("explorer-an-increment-with-a-source-on-a-cycle-never-lands.bin");
+}
+
 // Two mode-2 rounds into the AIC's flag 1, each AIV setting twice from one pipe: the rounds land in order, so
 // neither engine calls the counter ambiguous (the explorer did, wanting one set of the second round after
 // both of the first), and they agree on the races and the AIC's deadlock.
