@@ -507,10 +507,10 @@ class Decider {
         }
     }
     // A wait with j waits of its counter before it runs once j + 1 increments have landed: when no more than
-    // j + 1 may land, it follows every one of them, whichever order they land in. (The AIC waits twice on a
-    // flag that a direct set and a round increment: the second wait follows the round, so what sits behind it
-    // follows the round's member sets, before the counter itself can be resolved.) True when it added an
-    // edge.
+    // j + 1 may land before it (an increment with a source after the wait cannot), it follows every one of
+    // them, whichever order they land in. (The AIC waits twice on a flag that a direct set and a round
+    // increment: the second wait follows the round, so what sits behind it follows the round's member sets,
+    // before the counter itself can be resolved.) True when it added an edge.
     bool order_waits_behind_every_increment(const Counter& c) {
         if (c.resolved) return false;
         std::vector<const Increment*> incs;
@@ -521,8 +521,14 @@ class Decider {
             if (!may(w)) continue;
             const auto before = static_cast<size_t>(
                 std::count_if(c.waits.begin(), c.waits.end(), [&](int x) { return may(x) && g_.hb(x, w); }));
-            if (before + 1 != incs.size()) continue;
-            for (const Increment* inc : incs)
+            // Only an increment none of whose sources follows w can land before w runs.
+            std::vector<const Increment*> can;
+            std::copy_if(incs.begin(), incs.end(), std::back_inserter(can), [&](const Increment* inc) {
+                return std::none_of(inc->sources.begin(), inc->sources.end(),
+                                    [&](int s) { return g_.hb(w, s); });
+            });
+            if (before + 1 != can.size()) continue;
+            for (const Increment* inc : can)
                 for (int s : inc->sources)
                     if (!g_.hb(s, w)) {
                         g_.edge(s, w);

@@ -289,6 +289,13 @@ TEST(SyncProgramRegressions, HeldBackRoundsVoidWhatWasLearnedAndCyclesNeverRun) 
     expect_engines_agree("explorer-an-increment-with-a-source-on-a-cycle-never-lands.bin");
 }
 
+// An AIV's first wait on flag 2 has three increments on its counter, but two are rounds whose sets follow
+// that wait: only the AIC's mode-2 set can land before it, so the wait follows that set (and what sits behind
+// the set), which shows that the AIVs' other rounds can never fire.
+TEST(SyncProgramRegressions, AWaitFollowsEveryIncrementThatCanLandBeforeIt) {
+    expect_engines_agree("explorer-a-wait-follows-every-increment-that-can-land-before-it.bin");
+}
+
 // Two mode-2 rounds into the AIC's flag 1, each AIV setting twice from one pipe: the rounds land in order, so
 // neither engine calls the counter ambiguous (the explorer did, wanting one set of the second round after
 // both of the first), and they agree on the races and the AIC's deadlock.
