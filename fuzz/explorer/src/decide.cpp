@@ -527,6 +527,10 @@ class Decider {
                 return std::none_of(inc->sources.begin(), inc->sources.end(),
                                     [&](int s) { return g_.hb(w, s); });
             });
+            if (can.size() < before + 1) {  // fewer can land before it than it needs: it never passes
+                never_found_.push_back(w);
+                continue;
+            }
             if (before + 1 != can.size()) continue;
             for (const Increment* inc : can)
                 for (int s : inc->sources)

@@ -296,6 +296,19 @@ TEST(SyncProgramRegressions, AWaitFollowsEveryIncrementThatCanLandBeforeIt) {
     expect_engines_agree("explorer-a-wait-follows-every-increment-that-can-land-before-it.bin");
 }
 
+// Counters that wait on each other: AIV0's first wait on flag 2 precedes (through the AIVs' mode-2 round into
+// the AIC's flag 1 and the AIC's second wait on it) the AIC's only set that could satisfy it, and the AIVs'
+// other round on flag 2 needs AIV1's set behind AIV1's own wait for that AIC set. No increment can land
+// before AIV0's wait, so it never passes; the explorer called the AIC's flag 1 ambiguous through a round that
+// never fires, where the machine and the exhaustive explorer both see the deadlock only (three inputs of the
+// class, from campaigns).
+TEST(SyncProgramRegressions, AWaitWithFewerIncrementsThatCanLandBeforeItThanItNeedsNeverRuns) {
+    for (const char* suffix : {"", "-2", "-3"})
+        expect_engines_agree(fmt::format(
+            "explorer-a-wait-with-fewer-increments-that-can-land-before-it-than-it-needs-never-runs{}.bin",
+            suffix));
+}
+
 // Two mode-2 rounds into the AIC's flag 1, each AIV setting twice from one pipe: the rounds land in order, so
 // neither engine calls the counter ambiguous (the explorer did, wanting one set of the second round after
 // both of the first), and they agree on the races and the AIC's deadlock.
