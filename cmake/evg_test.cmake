@@ -10,8 +10,8 @@ endfunction()
 # Every test binary reuses one precompiled header of gtest, fmt and the standard headers tests include most:
 # parsing gtest alone is about 1.7 s of a test file's 2-4.5 s. The header only adds declarations a test file
 # includes itself anyway (each keeps its own #include lines). A target whose compile options differ from the
-# header's (an -include of its own, another language mode) passes NO_PCH; GCC would reject the header there
-# (-Winvalid-pch, an error under -Werror), so a mismatch cannot pass unnoticed.
+# header's would have it rejected by GCC (-Winvalid-pch, an error under -Werror): a mismatch cannot pass
+# unnoticed.
 add_library(evg_test_pch STATIC ${CMAKE_CURRENT_LIST_DIR}/evg_test_pch.cpp)
 target_link_libraries(evg_test_pch PRIVATE GTest::gtest fmt::fmt Threads::Threads)
 evg_test_compile_options(evg_test_pch)
@@ -19,24 +19,22 @@ target_precompile_headers(evg_test_pch PRIVATE
   <gtest/gtest.h> <fmt/format.h>
   <algorithm> <cmath> <cstdint> <cstring> <filesystem> <fstream> <map> <set> <sstream> <string> <vector>)
 
-# evg_add_gtest(<target> LABELS <label>... SOURCES <file>... [LIBS <lib>...] [NO_PCH])
+# evg_add_gtest(<target> LABELS <label>... SOURCES <file>... [LIBS <lib>...])
 # Builds a GoogleTest binary and registers each of its tests with ctest under the given labels.
 function(evg_add_gtest target)
-  cmake_parse_arguments(ARG "NO_PCH" "TIMEOUT" "LABELS;SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "LABELS;SOURCES;LIBS" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
   # fmt for every test binary: the precompiled header holds fmt, whose shared-library macro must match.
   target_link_libraries(${target} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main fmt::fmt Threads::Threads)
   evg_test_compile_options(${target})
-  if(NOT ARG_NO_PCH)
-    target_precompile_headers(${target} REUSE_FROM evg_test_pch)
-    # GCC 12 reports its known false positives on std::string concatenation (-Warray-bounds,
-    # -Wstringop-overflow, -Wstringop-overread on the memcpy in char_traits.h, inlined into
-    # `std::string(DIR) + "/file"`) once the standard headers come from a precompiled header: without one they
-    # are silenced as system-header code. The test sources only: the libraries keep these warnings, and so do
-    # the tests in a clang build (preset clang).
-    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-      target_compile_options(${target} PRIVATE -Wno-array-bounds -Wno-stringop-overflow -Wno-stringop-overread)
-    endif()
+  target_precompile_headers(${target} REUSE_FROM evg_test_pch)
+  # GCC 12 reports its known false positives on std::string concatenation (-Warray-bounds,
+  # -Wstringop-overflow, -Wstringop-overread on the memcpy in char_traits.h, inlined into
+  # `std::string(DIR) + "/file"`) once the standard headers come from a precompiled header: without one they
+  # are silenced as system-header code. The test sources only: the libraries keep these warnings, and so do
+  # the tests in a clang build (preset clang).
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wno-array-bounds -Wno-stringop-overflow -Wno-stringop-overread)
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
