@@ -87,17 +87,17 @@ std::unique_ptr<Instr> Core::make(Pipe p, InstrKind k, std::string_view op, Site
 void Core::issue(std::unique_ptr<Instr> in) {
     if (abort_guard()) return;
     begin_call(false, in->site);
-    push(std::move(in), !machine_.dcache().empty());
+    push(std::move(in));
     end_call();
 }
 
-void Core::push(std::unique_ptr<Instr> in, bool dcache) {
+void Core::push(std::unique_ptr<Instr> in) {
     if (aborting_) return;
     in->core = this;
     auto& q = pipes_[static_cast<size_t>(pipe_slot(in->pipe))];
     in->epoch = q.issued + 1;
     if (!machine_.register_instr(*in)) return;
-    if (dcache) dcache_check_issue(*in);
+    machine_.notify_issue(*this, *in);
     q.issued = in->epoch;
     in->issued = scalar_snapshot();
     q.queue.push_back(std::move(in));
@@ -111,6 +111,7 @@ bool Core::on_scalar(Instr& in) {
     auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
     in.epoch = q.issued + 1;
     if (!machine_.register_instr(in)) return false;
+    machine_.notify_issue(*this, in);
     q.issued = in.epoch;
     s_known_.set(agent(Pipe::S), in.epoch);  // the scalar unit is in order: it knows all it did before
     s_snapshot_.reset();
@@ -121,40 +122,10 @@ void Core::scalar(std::unique_ptr<Instr> in) {
     if (abort_guard()) return;
     begin_call(false, in->site);
     if (!on_scalar(*in)) return;
-    if (machine_.config().checks.race) machine_.race_check(*this, *in, s_known_);
-    DataCache& dc = machine_.dcache();
-    if (!dc.empty())
-        for (const auto& a : in->accesses)
-            if (!a.write && a.mem && a.mem->kind() == MemKind::GM)
-                if (auto* d = dc.find(a.mem, a.begin, a.end, index_, DataCache::Holder::others))
-                    machine_.dcache_violation(*this, *in, *d);
+    machine_.notify_execute(*this, *in, s_known_);
     if (in->exec) in->exec(*in);
-    for (const auto& a : in->accesses)
-        if (a.write && a.mem && a.mem->kind() == MemKind::GM && a.begin < a.end)
-            dc.write(a.mem, a.begin, a.end, index_, in->id);
     recycle_instr(std::move(in));
     end_call();
-}
-
-// A DMA or vector read of GM bytes this core's scalar unit left dirty is wrong whatever the schedule: the
-// clean comes later in program order. Bytes dirty in another core's cache are judged when the read executes.
-void Core::dcache_check_issue(Instr& in) {
-    bool reads_gm = false;
-    for (const auto& a : in.accesses) {
-        if (a.write || !a.mem || a.mem->kind() != MemKind::GM) continue;
-        reads_gm = true;
-        if (auto* d = machine_.dcache().find(a.mem, a.begin, a.end, index_, DataCache::Holder::self))
-            machine_.dcache_violation(*this, in, *d);
-    }
-    if (!reads_gm) return;
-    in.exec = [this, inner = std::move(in.exec)](Instr& self) mutable {
-        for (const auto& a : self.accesses)
-            if (!a.write && a.mem && a.mem->kind() == MemKind::GM)
-                if (auto* d =
-                        machine_.dcache().find(a.mem, a.begin, a.end, index_, DataCache::Holder::others))
-                    machine_.dcache_violation(*this, self, *d);
-        if (inner) inner(self);
-    };
 }
 
 void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string_view op,
@@ -163,7 +134,13 @@ void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, 
     begin_call(false, site);
     auto in = make(Pipe::S, InstrKind::plain, op, site);
     if (!on_scalar(*in)) return;
-    if (entire || mem) machine_.dcache().clean(index_, entire ? nullptr : mem, begin, end);
+    if (entire || mem) {
+        SyncEvent e{.kind = SyncKind::dcache_clean, .core = index_, .in = in.get()};
+        e.mem = entire ? nullptr : mem;
+        e.begin = begin;
+        e.end = end;
+        machine_.notify_sync(e);
+    }
     end_call();
 }
 
@@ -179,20 +156,7 @@ void Core::violate(ViolationKind k, std::string message, std::vector<Location> l
 }
 
 Location Core::location(const Instr& i, const Access* a) const {
-    Location l;
-    l.instr = i.id;
-    l.core = index_;
-    l.core_name = name_;
-    l.pipe = std::string(pipe_name(i.pipe));
-    l.op = i.op;
-    l.site = i.site.str();
-    if (a && a->mem) {
-        l.memory = a->mem->name();
-        l.begin = a->begin;
-        l.end = a->end;
-        l.access = a->write ? "write" : "read";
-    }
-    return l;
+    return location_of(index_, name_, i, a);
 }
 
 Location Core::site_location(std::string op, Site site) const {

@@ -91,7 +91,6 @@ const Report& Device::launch(int block_dim, KernelType type, const std::function
                 "model's limit is {} GiB; they grow with the square of the core count): launch fewer blocks",
                 block_dim, cores, static_cast<double>(clock_bytes) / (1u << 30), kClockLimit >> 30));
     }
-    for (auto& [base, mem] : gm_) mem->reset_shadow();
     Config cfg = cfg_;
     cfg.arch = arch;
     Machine m(*this, cfg, block_dim, type);
@@ -99,10 +98,6 @@ const Report& Device::launch(int block_dim, KernelType type, const std::function
     last_trace_ = m.take_trace();
     last_records_peak_ = m.records_peak();
     return last_;
-}
-
-void Device::gm_shadow_instrs(std::vector<uint64_t>& out) const {
-    for (const auto& [base, mem] : gm_) mem->shadow_instrs(out);
 }
 
 namespace {

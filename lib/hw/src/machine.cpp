@@ -1,5 +1,6 @@
-// One kernel launch: the cores, the launch loop, end-of-kernel checks and the report. Race checking
-// (race_check.cpp), flags and cross-core rounds (flags.cpp) and scheduling (schedule.cpp) are beside it.
+// One kernel launch: the cores, the launch loop, the checkers' host (checker.hpp) and the report. Flag
+// matching and cross-core rounds (flags.cpp) and scheduling (schedule.cpp) are beside it; the checkers are in
+// checkers/.
 #include "evg/hw/machine.hpp"
 
 #include <fmt/format.h>
@@ -41,7 +42,7 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
         cores_[static_cast<size_t>(idx)] =
             std::make_unique<Core>(*this, idx, CoreType::AIV, v / sub_num, v % sub_num, sub_num);
     }
-    dcache_ = std::make_unique<DataCache>();
+    checkers_ = make_checkers(*this, cfg_.checks);
     plan_mutations();
     next_compact_ = cfg_.record_floor;
 }
@@ -166,56 +167,32 @@ const TraceEntry* Machine::traced(uint64_t id) const {
     return &records_[static_cast<size_t>(it - record_ids_.begin())];
 }
 
-// Bounds what a long launch keeps. Two parts:
-// - waits_by_event_ (every executed WaitFlag, for race explanations) keeps, per list, the last wait issued
-//   before the oldest instruction still to execute, and every later one: a race found from now on pairs an
-//   instruction still to execute with any earlier one, so the later of the two (which explain_same_core
-//   looks up) is at least that oldest instruction, and an older wait is never the last one before it.
-// - without keep_trace, the records no checker state names any more are dropped: the race histories, flag
-//   and counter states, data-cache lines, cross-core descriptions, the waits kept above, queued instructions
-//   and each core's last instruction (still in flight when it is a blocked scalar wait).
+// Bounds what a long launch keeps: each checker forgets what no pair with an instruction still to execute
+// needs, and, without keep_trace, the records nobody names any more are dropped: those the checkers' state
+// names, the flag and counter states' pending sets, queued instructions and each core's last instruction
+// (still in flight when it is a blocked scalar wait).
 void Machine::compact() {
     uint64_t oldest = instr_count_ + 1;
     for (auto& cp : cores_)
         for (auto& q : cp->pipes_)
             if (!q.queue.empty()) oldest = std::min(oldest, q.queue.front()->id);
-    for (auto& [key, v] : waits_by_event_) {
-        auto w = std::lower_bound(v.begin(), v.end(), std::make_pair(oldest, uint64_t{0}));
-        if (w != v.begin()) v.erase(v.begin(), std::prev(w));
-    }
+    for (auto& ch : checkers_) ch->forget_before(oldest);
     if (cfg_.keep_trace) {
         next_compact_ = std::max<uint64_t>(cfg_.record_floor, 2 * instr_count_);
         return;
     }
     std::vector<uint64_t> live;
-    dev_.gm_shadow_instrs(live);
+    for (auto& ch : checkers_) ch->live_instrs(live);
     for (auto& cp : cores_) {
         Core& c = *cp;
-        for (auto& [kind, mem] : c.local_) mem->shadow_instrs(live);
-        for (auto& [key, f] : c.flags_) {
+        for (auto& [key, f] : c.flags_)
             for (const auto& s : f.pending) live.push_back(s.instr);
-            live.push_back(f.last_set_instr);
-        }
-        for (auto& [key, st] : c.counters_) {
+        for (auto& [key, st] : c.counters_)
             for (const auto& i : st.pending) live.push_back(i.instr);
-            live.push_back(st.last_set_instr);
-        }
         for (auto& q : c.pipes_)
             for (const auto& in : q.queue) live.push_back(in->id);
         live.push_back(c.last_instr_);
     }
-    dcache_->instrs(live);
-    for (const auto& [key, v] : waits_by_event_)
-        for (const auto& [wait, set] : v) {
-            live.push_back(wait);
-            live.push_back(set);
-        }
-    for (const auto& [key, d] : last_cross_set_) live.push_back(d.instr);
-    for (const auto& [key, d] : last_cross_wait_) live.push_back(d.instr);
-    for (const auto& [key, u] : mode_use_)
-        for (const auto& [agent, d] : u.ops) live.push_back(d.instr);
-    for (const auto& [key, v] : cross_links_)
-        for (const auto& d : v) live.push_back(d.instr);
     std::sort(live.begin(), live.end());
     live.erase(std::unique(live.begin(), live.end()), live.end());
     // Both lists ascend: keep the records whose id is live, in order.
@@ -239,6 +216,57 @@ int32_t Machine::intern_node(std::string_view label) {
     node_labels_.emplace_back(label);
     node_index_.emplace(std::string(label), i);
     return i;
+}
+
+const std::string& Machine::core_name(int core) const {
+    return cores_[static_cast<size_t>(core)]->name();
+}
+
+CoreType Machine::core_type(int core) const {
+    return cores_[static_cast<size_t>(core)]->type();
+}
+
+void Machine::notify_issue(Core& c, const Instr& in) {
+    const IssueEvent e{in, c.index()};
+    for (auto& ch : checkers_) ch->on_issue(e);
+}
+
+void Machine::notify_execute(Core& c, const Instr& in, const VectorClock& known) {
+    const ExecuteEvent e{in, c.index(), c.agent(in.pipe), known};
+    for (auto& ch : checkers_) ch->on_execute(e);
+}
+
+void Machine::notify_sync(const SyncEvent& e) {
+    for (auto& ch : checkers_) ch->on_sync(e);
+}
+
+void Machine::violate(Violation v) {
+    // The node of a location: its instruction's, or, for a location without one, the node its core runs now
+    // (an issue-time check, or the call a deadlocked core is blocked in). Not part of the folding key: one
+    // fault of the library reached through several nodes stays one violation, named by its first.
+    for (auto& l : v.locations) {
+        if (!l.node.empty()) continue;
+        int32_t n = -1;
+        if (const TraceEntry* t = traced(l.instr))
+            n = t->node;
+        else if (l.instr == 0 && l.core >= 0 && l.core < core_count())
+            n = core(l.core).node_;
+        if (n >= 0) l.node = node_labels_[static_cast<size_t>(n)];
+    }
+    std::string key(violation_kind_name(v.kind));
+    for (const auto& l : v.locations) key += fmt::format("|{}|{}|{}", l.site, l.op, l.pipe);
+    if (v.locations.empty()) key += "|" + v.message;
+    auto it = violation_index_.find(key);
+    if (it != violation_index_.end()) {
+        violations_[it->second].occurrences++;
+        return;
+    }
+    if (violations_.size() >= cfg_.max_violations) {
+        ++dropped_violations_;
+        return;
+    }
+    violation_index_.emplace(key, violations_.size());
+    violations_.push_back(std::move(v));
 }
 
 std::string Machine::node_suffix(int32_t node) const {
@@ -305,10 +333,10 @@ void Machine::report_deadlock() {
             // A scalar unit blocked in a cross-core wait may, like a stuck pipe wait, have lost its increment
             // to an unordered waiter on another pipe (Ascend950: CrossCoreWaitFlag<4, PIPE_S> next to one on
             // MTE3).
-            if (cfg_.checks.flags && c.blocked_cross_wait_) {
+            if (c.blocked_cross_wait_) {
                 VectorClock before = c.s_known_;
                 if (c.blocked_cross_wait_->issued) before.join(*c.blocked_cross_wait_->issued);
-                check_waiters(c, *c.blocked_cross_wait_, before);
+                wait_stuck(c, *c.blocked_cross_wait_, before);
             }
             parts.push_back(fmt::format("the scalar unit of {} is blocked in {}", c.name(), r.blocked_on));
             locs.push_back(c.site_location(r.blocked_on, {}));
@@ -328,12 +356,11 @@ void Machine::report_deadlock() {
                                       event_name(head.event), head.event_id,
                                       consumed_text(it->second.waits, it->second.sets));
             } else if (head.kind == InstrKind::cross_wait) {
-                if (cfg_.checks
-                        .flags) {  // a wait that never ran may have lost its increment to another waiter
+                {  // a wait that never ran may have lost its increment to another waiter
                     auto f = q.frozen.find(head.epoch);
                     VectorClock before = f != q.frozen.end() ? f->second : q.known;
                     if (head.issued) before.join(*head.issued);
-                    check_waiters(c, head, before);
+                    wait_stuck(c, head, before);
                 }
                 auto it = c.counters_.find({head.cross_mode == 4 ? 4 : 0, head.cross_flag});
                 if (it == c.counters_.end() || it->second.increments == 0)
@@ -359,70 +386,15 @@ void Machine::report_deadlock() {
 }
 
 void Machine::end_checks() {
-    if (!cfg_.checks.flags) return;
-    for (auto& cp : cores_) {
-        Core& c = *cp;
-        for (auto& [key, f] : c.flags_) {
-            if (f.pending.empty()) continue;
-            // A unitFlag release by the last Fixpipe (FIX -> M) needs no Mmad after it.
-            if (key.first == static_cast<int>(HardEvent::FIX_M) && key.second == kUnitFlagId) continue;
-            auto e = static_cast<HardEvent>(key.first);
-            Location l;
-            if (const TraceEntry* t = traced(f.pending.back().instr)) {
-                l.instr = f.pending.back().instr;
-                l.core = c.index();
-                l.core_name = c.name();
-                l.pipe = std::string(pipe_name(t->pipe));
-                l.op = t->op();
-                l.site = t->site().str();
-            }
-            violate({ViolationKind::flag_left_set,
-                     Severity::error,
-                     fmt::format(
-                         "SetFlag<{}>({}) of {} is still set at kernel end ({} unconsumed set(s)); the next "
-                         "kernel on this core would inherit it",
-                         event_name(e), key.second, c.name(), f.pending.size()),
-                     {l},
-                     1});
-        }
-        for (auto& [key, st] : c.counters_) {
-            if (st.pending.empty()) continue;
-            Location l;
-            if (const TraceEntry* t = traced(st.last_set_instr)) {
-                l.instr = st.last_set_instr;
-                l.core = t->core;
-                l.core_name = core(t->core).name();
-                l.pipe = std::string(pipe_name(t->pipe));
-                l.op = t->op();
-                l.site = t->site().str();
-            }
-            violate({ViolationKind::counter_left_nonzero,
-                     Severity::error,
-                     fmt::format("cross-core flag {}{} of {} holds {} unconsumed set(s) at kernel end",
-                                 key.second, key.first == 4 ? " (mode 4)" : "", c.name(), st.pending.size()),
-                     {l},
-                     1});
-        }
-        if (c.atomic_ != AtomicOp::none)
-            violate(
-                {ViolationKind::atomic_left_on,
-                 Severity::error,
-                 fmt::format("{} ends the kernel with GM atomic mode on (set at {}); call SetAtomicNone()",
-                             c.name(), c.atomic_site_.str()),
-                 {c.site_location("SetAtomic", c.atomic_site_)},
-                 1});
-    }
-    for (auto& [key, r] : rounds_)
-        for (auto& [m, sets] : r.sets)
-            if (!sets.empty())
-                violate({ViolationKind::counter_left_nonzero,
-                         Severity::error,
-                         fmt::format(
-                             "mode {} cross-core flag {} was set by {} but not by every participant, so it "
-                             "never fired",
-                             std::get<0>(key), std::get<2>(key), core(m).name()),
-                         {},
-                         1});
+    std::vector<KernelEndEvent::AtomicLeftOn> atomic_on;
+    for (auto& c : cores_)
+        if (c->atomic_ != AtomicOp::none) atomic_on.push_back({c->index(), c->atomic_site_});
+    std::vector<KernelEndEvent::OpenRound> open_rounds;
+    for (const auto& [key, r] : rounds_)
+        for (const auto& [m, sets] : r.sets)
+            if (!sets.empty()) open_rounds.push_back({std::get<0>(key), std::get<2>(key), m});
+    const KernelEndEvent e{core_count(), atomic_on, open_rounds};
+    for (auto& ch : checkers_) ch->on_kernel_end(e);
 }
 
 Report Machine::make_report() {

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "evg/hw/error.hpp"
-#include "evg/hw/race_shadow.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -160,19 +159,6 @@ Memory::~Memory() {
     free_block(base_, base_bytes_, pooled(), skew + peak_, false, &touched_pages_);
     // Only Memory writes the flag bytes, and it notes how far (flags_dirty_).
     free_block(written_, written_bytes_, pooled(), flags_dirty_, true);
-}
-
-RaceShadow& Memory::shadow() {
-    if (!shadow_) shadow_ = std::make_unique<RaceShadow>();
-    return *shadow_;
-}
-
-void Memory::reset_shadow() {
-    if (shadow_) shadow_->clear();
-}
-
-void Memory::shadow_instrs(std::vector<uint64_t>& out) const {
-    if (shadow_) shadow_->instrs(out);
 }
 
 void Memory::note_touch(uint64_t begin, uint64_t end) {

@@ -88,7 +88,7 @@ void Machine::execute(Core& c, int slot, size_t pos) {
     if (in->issued) known.join(*in->issued);
     switch (in->kind) {
         case InstrKind::plain:
-            if (cfg_.checks.race) race_check(c, *in, known);
+            notify_execute(c, *in, known);
             if (in->exec) in->exec(*in);
             break;
         case InstrKind::barrier:

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "evg/hw/arch.hpp"
+#include "evg/hw/checker.hpp"
 #include "evg/hw/clock.hpp"
 #include "evg/hw/cube_state.hpp"
 #include "evg/hw/instruction.hpp"
@@ -52,28 +53,15 @@ struct PipeQueue {
     std::map<uint32_t, VectorClock> frozen;
 };
 
-// The executed waits of a flag or counter, in order, as far as a check or a message can still ask for them:
-// the epochs from index `base` on (a set checks against one wait, and later sets against later ones, so
-// older epochs are dropped; see drop_before) and the instructions of the first kFirstWaiters (a deadlock
-// message names those and counts the rest). Bounded however many waits a long kernel executes.
+// The executed waits of a flag or counter, as far as a deadlock message names them: how many, and the
+// instructions of the first kFirstWaiters (the message names those and counts the rest).
 struct WaitLog {
     static constexpr size_t kFirstWaiters = 8;
-    std::deque<Epoch> epochs;             // waits base, base + 1, ...
-    uint64_t base = 0;                    // index of epochs.front()
     uint64_t count = 0;                   // executed waits
     std::vector<uint64_t> first_waiters;  // the instructions of the first kFirstWaiters waits
-    void add(Epoch e, uint64_t instr) {
-        epochs.push_back(e);
+    void add(uint64_t instr) {
         if (first_waiters.size() < kFirstWaiters) first_waiters.push_back(instr);
         ++count;
-    }
-    const Epoch& at(uint64_t i) const { return epochs[static_cast<size_t>(i - base)]; }  // base <= i < count
-    // Drops the epochs of waits before index i (no check asks for them any more).
-    void drop_before(uint64_t i) {
-        while (base < i && !epochs.empty()) {
-            epochs.pop_front();
-            ++base;
-        }
     }
 };
 
@@ -86,7 +74,6 @@ struct FlagState {
     std::deque<Set> pending;  // sets not yet consumed
     WaitLog waits;            // executed waits
     uint64_t sets = 0;        // executed sets
-    uint64_t last_set_instr = 0;
 };
 
 // A cross-core flag counter of one core.
@@ -98,7 +85,6 @@ struct CounterState {
     std::deque<Increment> pending;  // increments not yet consumed
     WaitLog waits;                  // executed waits
     uint64_t increments = 0;
-    uint64_t last_set_instr = 0;
 };
 
 class Core {
@@ -115,7 +101,7 @@ class Core {
     const std::string& name() const { return name_; }
     // The name sync mutations use: "AIC<b>", "AIV<b>.<s>" in a mix launch, "AIV<v>" in an AIV-only launch.
     std::string short_name() const;
-    AgentId agent(Pipe p) const { return static_cast<AgentId>(index_ * kPipeSlots + pipe_slot(p)); }
+    AgentId agent(Pipe p) const { return agent_of(index_, p); }
     bool owns(Pipe p) const;
 
     // The local memory of this core, or nullptr if this core type has none of that kind.
@@ -220,9 +206,8 @@ class Core {
     int32_t begin_call(bool sync, Site site);
     void end_call();
     void finish_kernel();  // the kernel body returned: moved WaitFlags still pending are issued now
-    // Queues an instruction on its pipe (numbered by the current tags); `dcache`: check its GM reads against
-    // the data caches.
-    void push(std::unique_ptr<Instr> in, bool dcache = false);
+    // Queues an instruction on its pipe (numbered by the current tags).
+    void push(std::unique_ptr<Instr> in);
     void do_set(HardEvent e, int id, Site site);
     void do_wait(HardEvent e, int id, Site site);
     void do_barrier(Pipe p, Site site);
@@ -233,7 +218,6 @@ class Core {
     const SyncMutation* mutate(int32_t n, InstrKind kind, Site site, HardEvent e = HardEvent::MAX,
                                int id = -1);
     bool barrier_legal(Pipe p, Site site);
-    void dcache_check_issue(Instr& in);
 };
 
 // The core the calling kernel thread runs on. Throws evg::hw::HostError outside a kernel.

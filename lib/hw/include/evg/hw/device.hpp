@@ -50,8 +50,6 @@ class Device {
     Trace take_last_trace() { return std::move(last_trace_); }
     // The most instruction records the last launch held at once (Machine::records_peak).
     uint64_t last_records_peak() const { return last_records_peak_; }
-    // Appends the instructions the race histories of the GM allocations name.
-    void gm_shadow_instrs(std::vector<uint64_t>& out) const;
 
   private:
     Config cfg_;

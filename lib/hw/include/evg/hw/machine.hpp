@@ -1,4 +1,5 @@
-// One kernel launch: the cores, their fibers, the scheduler that runs pipe queues, and the checkers.
+// One kernel launch: the cores, their fibers, the scheduler that runs pipe queues, flag matching, and the
+// events it tells the checkers (checker.hpp).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -11,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "evg/hw/checker.hpp"
 #include "evg/hw/config.hpp"
 #include "evg/hw/core.hpp"
-#include "evg/hw/dcache.hpp"
 #include "evg/hw/report.hpp"
 
 namespace evg::hw {
@@ -24,16 +25,18 @@ class Fiber;
 
 class Device;
 
-class Machine {
+class Machine : private CheckerHost {
   public:
     Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);
     ~Machine();
+    Machine(const Machine&) = delete;
+    Machine& operator=(const Machine&) = delete;
 
     // Runs `kernel` on every core (each core runs it with its own identity) to completion or deadlock.
     Report run(const std::function<void()>& kernel);
 
-    const Config& config() const { return cfg_; }
-    const ArchSpec& arch() const { return arch_spec(cfg_.arch); }
+    const Config& config() const override { return cfg_; }
+    const ArchSpec& arch() const override { return arch_spec(cfg_.arch); }
     Device& device() { return dev_; }
     int block_dim() const { return block_dim_; }
     KernelType kernel_type() const { return type_; }
@@ -45,7 +48,7 @@ class Machine {
     Trace take_trace() { return std::move(trace_); }
     // The description of instruction `id`: from the trace, or, without one, from the records the checkers'
     // state still names (nullptr for id 0).
-    const TraceEntry* traced(uint64_t id) const;
+    const TraceEntry* traced(uint64_t id) const override;
     // The most instruction records held at once: the trace's length with Config::keep_trace; without it, the
     // high-water mark of the retained records, which does not grow with the instruction count.
     uint64_t records_peak() const { return cfg_.keep_trace ? trace_.size() : records_peak_; }
@@ -66,11 +69,18 @@ class Machine {
     // reports.
     void block_until(Core& c, const std::function<bool()>& ready, const std::string& what);
     // Records a violation; each location of an instruction gets that instruction's node label.
-    void violate(Violation v);
+    void violate(Violation v) override;
+    const std::string& core_name(int core) const override;
+    CoreType core_type(int core) const override;
     // The index of `label` in node_labels(), added on first use.
     int32_t intern_node(std::string_view label);
     // ", node <label>" for a message naming an instruction of that node; empty for -1.
-    std::string node_suffix(int32_t node) const;
+    std::string node_suffix(int32_t node) const override;
+    // The checkers of this launch (checker.hpp), told of every event in the registry's order.
+    std::vector<std::unique_ptr<Checker>> checkers_;
+    void notify_issue(Core& c, const Instr& in);
+    void notify_execute(Core& c, const Instr& in, const VectorClock& known);
+    void notify_sync(const SyncEvent& e);
     void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
     // Checks a cross-core set or wait; false when it does nothing. A flag id above the mode's range is
     // reported and replaced by the id the hardware uses (its low 4 bits; 5 for the AIC's mode-4 flags).
@@ -82,14 +92,10 @@ class Machine {
     // Consumes the oldest set of the flag `in` waits on; adds what the set knew to `learned`.
     void flag_wait(Core& c, const Instr& in, VectorClock& learned);
     void counter_wait(Core& c, const Instr& in, VectorClock& learned);
-    void race_check(Core& c, Instr& in, const VectorClock& known);
     // Sync mutations: mutation i found its call (`part` 1: the call, or the set of a drop_pair; 2: the wait
     // of a drop_pair), or found a call of the wrong kind (`reason`; listed in Report::mutations_unapplied).
     void mutation_applied(int i, uint8_t part = 1);
     void mutation_mismatch(int i, std::string reason);
-    DataCache& dcache() { return *dcache_; }
-    // A read by `in` of GM bytes dirty in a core's data cache (`d`, from DataCache::find): dcache_not_clean.
-    void dcache_violation(Core& reader, const Instr& in, const DataCache::Dirty& d);
 
     Device& dev_;
     Config cfg_;
@@ -118,64 +124,20 @@ class Machine {
     bool deadlocked_ = false;
     std::mt19937_64 rng_;
 
-    // ---- cross-core ambiguity (which set a wait consumes must not depend on timing) ----
-    struct SetDesc {  // an executed sync instruction, kept for messages
-        Epoch at;
-        uint64_t instr = 0;
-        int core = -1;
-        Pipe pipe = Pipe::S;
-        std::string op;
-        Site site;
-    };
-
-    // Cross-core rounds: sets of participants not yet matched (mode 0: all cores of a type; mode 1 and the
-    // AIV->AIC direction of mode 2: the two AIVs of one AI core). key: (mode, group, flag). Each pending set
-    // keeps its clock and its description: the round's increment follows every member's set, and a later use
-    // of the counter in another mode is checked against each of them.
+    // ---- cross-core rounds ----
+    // Sets of participants not yet matched (mode 0: all cores of a type; mode 1 and the AIV->AIC direction of
+    // mode 2: the two AIVs of one AI core). key: (mode, group, flag). Each pending set keeps its clock and
+    // its record: the round's increment follows every member's set.
     struct RoundSet {
         VectorClock clock;
-        SetDesc desc;
+        SyncRecord record;
     };
     struct Round {
         std::vector<int> members;
         std::map<int, std::deque<RoundSet>> sets;
     };
     std::map<std::tuple<int, int, int>, Round> rounds_;
-    SetDesc desc(Core& c, const Instr& in) const;
-    std::string describe(const SetDesc& d);
-    Location loc_of(const SetDesc& d);
-    void ambiguous(std::string msg, std::vector<Location> locs);  // reports a cross_core_ambiguous violation
-    // The last executed cross-core set of each (setter core, mode, flag).
-    std::map<std::tuple<int, int, int>, SetDesc> last_cross_set_;
-    // The last executed cross-core wait on each counter (core, namespace, flag).
-    std::map<std::tuple<int, int, int>, SetDesc> last_cross_wait_;
-    // Modes 0-2 share a core's flag ids: per (core, flag), the mode in use and its operations on that core
-    // (its sets, its waits, the increments it received), the latest per agent.
-    struct ModeUse {
-        int mode = -1;
-        std::map<AgentId, SetDesc> ops;
-    };
-    std::map<std::pair<int, int>, ModeUse> mode_use_;
-    // Reports when the wait `in`, knowing `before`, is unordered with the last executed wait on its counter.
-    void check_waiters(Core& c, const Instr& in, const VectorClock& before);
-    // Records an increment of mode `mode` on (c, flag), delivered by `op` knowing `before` and caused by the
-    // sets `sources` (a round: every member's set; a direct set: `op` itself), and reports it when the flag
-    // is in use in another mode by an operation `before` does not cover.
-    void use_mode(Core& c, int mode, int flag, const VectorClock& before, const SetDesc& op,
-                  const std::vector<SetDesc>& sources);
-
-    // ---- race explanations ----
-    // Executed WaitFlags per (core, pipe slot, HardEvent): (wait, the set it consumed), in execution order.
-    std::map<std::tuple<int, int, int>, std::vector<std::pair<uint64_t, uint64_t>>> waits_by_event_;
-    // Executed cross-core sets per (setter core, receiving core), in execution order.
-    std::map<std::pair<int, int>, std::vector<SetDesc>> cross_links_;
-    // Why the wait of event `ev` on the second pipe does not order the pair (empty if no such wait ran).
-    std::string explain_same_core(int c, uint64_t id1, const std::string& first, Pipe p2, uint64_t id2,
-                                  HardEvent ev);
-    // Which cross-core flag exists between the two cores but does not order the pair, and which edge is
-    // missing.
-    std::string explain_cross_core(int c1, Pipe p1, uint64_t id1, bool w1, const std::string& first, int c2,
-                                   uint64_t id2, bool w2);
+    SyncRecord record(Core& c, const Instr& in) const;
 
     // ---- schedule statistics ----
     uint64_t steps_ = 0;
@@ -216,8 +178,10 @@ class Machine {
     // One increment of counter (ns, flag) of `target`, knowing `clock`, delivered by `set`; `sources` are the
     // sets it follows (a round's members' sets; empty: `set` alone).
     void deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set,
-                 const std::vector<SetDesc>& sources = {});
+                 const std::vector<SyncRecord>& sources = {});
     std::string consumed_text(const WaitLog& waits, uint64_t sets);
+    // A CrossCoreWaitFlag that can never run (`before`: what it knew): the checkers are told.
+    void wait_stuck(Core& c, const Instr& in, const VectorClock& before);
     void end_checks();
     Report make_report();
 
@@ -225,7 +189,6 @@ class Machine {
     std::vector<std::string> unapplied_mutations() const;
     std::vector<uint8_t> mut_applied_;  // per Config::mutations entry: parts found (see mutation_applied)
     std::vector<std::string> mut_reason_;
-    std::unique_ptr<DataCache> dcache_;
 };
 
 }  // namespace evg::hw

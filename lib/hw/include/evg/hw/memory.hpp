@@ -1,4 +1,4 @@
-// A memory is bytes plus a shadow of which bytes were ever written, plus the race checker's access history.
+// A memory is bytes plus a shadow of which bytes were ever written.
 // GM allocations, and each core's UB / L1 / L0A / L0B / L0C / BT / FB, are each one Memory.
 #pragma once
 #include <cstdint>
@@ -9,8 +9,6 @@
 #include "evg/hw/arch.hpp"
 
 namespace evg::hw {
-
-class RaceShadow;
 
 // memmove(dst, src, bytes). A large copy between disjoint ranges goes as several interleaved streams of cache
 // lines: one stream of a copy from far memory waits on one miss after another, several keep more misses in
@@ -34,10 +32,6 @@ class Memory {
     uint64_t size() const { return size_; }
     uint8_t* data() { return data_; }
     const uint8_t* data() const { return data_; }
-    RaceShadow& shadow();
-    void reset_shadow();  // forget access history (a new launch starts after the previous one completed)
-    // Appends the instructions the access history names (Machine keeps their descriptions).
-    void shadow_instrs(std::vector<uint64_t>& out) const;
 
     bool contains(uint64_t offset, uint64_t bytes) const {
         return offset <= size_ && bytes <= size_ - offset;
@@ -98,7 +92,6 @@ class Memory {
     void unfold_chunk(uint64_t c);
     // Sets the bit of chunk c (whose flag bytes are authoritative) if they are all 1.
     void refold_chunk(uint64_t c);
-    std::unique_ptr<RaceShadow> shadow_;
 };
 
 }  // namespace evg::hw

@@ -1,0 +1,161 @@
+// The checkers' interface to the execution engine. The engine (Machine, Core: scheduling, fibers, pipe
+// queues, flag matching, vector clocks, the trace) tells every checker what happens through four kinds of
+// event (an instruction is issued, an instruction with accesses executes, a synchronisation takes effect,
+// the kernel ends); a checker keeps its own state and reports what it finds through CheckerHost::violate.
+// A checker sees the engine only through this header: it cannot change what executes, and it can be
+// driven alone by a scripted stream of events (lib/hw/tests/checkers/).
+//
+// The checkers are listed in one table (lib/hw/src/checkers/registry.cpp: name, the Config switch that
+// enables it, its factory); the engine builds one of each enabled checker per launch and calls them in the
+// table's order. docs/checkers.md lists them and is the recipe for adding one.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evg/hw/arch.hpp"
+#include "evg/hw/clock.hpp"
+#include "evg/hw/config.hpp"
+#include "evg/hw/instruction.hpp"
+#include "evg/hw/report.hpp"
+#include "evg/hw/site.hpp"
+#include "evg/hw/trace.hpp"
+
+namespace evg::hw {
+
+class Memory;
+
+// What a checker may ask of the engine.
+class CheckerHost {
+  public:
+    virtual const Config& config() const = 0;
+    virtual const ArchSpec& arch() const = 0;
+    // The description of instruction `id` (nullptr for 0). Descriptions of the instructions a checker's
+    // live_instrs() names are kept for as long as it names them.
+    virtual const TraceEntry* traced(uint64_t id) const = 0;
+    // Records a violation (folded with identical ones; the engine adds each location's graph node).
+    virtual void violate(Violation v) = 0;
+    // The report name of launch-wide core `core` ("AIV 3 (block 1, sub 1)").
+    virtual const std::string& core_name(int core) const = 0;
+    virtual CoreType core_type(int core) const = 0;
+    // ", node <label>" for a message naming an instruction of graph node `node`; empty for -1.
+    virtual std::string node_suffix(int32_t node) const = 0;
+
+  protected:
+    ~CheckerHost() = default;
+};
+
+// The happens-before agent of pipe `p` of launch-wide core `core`.
+constexpr AgentId agent_of(int core, Pipe p) {
+    return static_cast<AgentId>(core * kPipeSlots + pipe_slot(p));
+}
+
+// A synchronisation instruction as the checkers remember it for their messages.
+struct SyncRecord {
+    Epoch at;  // its agent (core, pipe) and epoch
+    uint64_t instr = 0;
+    int core = -1;
+    Pipe pipe = Pipe::S;
+    std::string op;
+    Site site;
+};
+SyncRecord sync_record(int core, AgentId agent, const Instr& in);
+// "#12 CrossCoreSetFlag<...>(1) on MTE3 of AIV 0 (block 0, sub 0) (issued at kernel.cpp:40)"
+std::string describe(const CheckerHost& host, const SyncRecord& r);
+Location location_of(const CheckerHost& host, const SyncRecord& r);
+// The location of instruction `in` of core `core` (and of its access `a`, when given).
+Location location_of(int core, const std::string& core_name, const Instr& in, const Access* a = nullptr);
+
+// An instruction has its number (Instr::id) and is about to be queued on its pipe, or, on the scalar unit,
+// to run.
+struct IssueEvent {
+    const Instr& in;
+    int core;
+};
+
+// An instruction with accesses executes: a pipe's plain instruction when the scheduler runs it, or a scalar
+// access (GetValue, SetValue) when it is issued. Before its data effect.
+struct ExecuteEvent {
+    const Instr& in;
+    int core;
+    AgentId agent;             // of (core, in.pipe)
+    const VectorClock& known;  // what the instruction happens-after
+};
+
+enum class SyncKind : uint8_t {
+    flag_set,            // a SetFlag executed; `clock`: what it knew (its completion)
+    flag_wait,           // a WaitFlag consumed the set `matched`
+    cross_set,           // a CrossCoreSetFlag executed (`record`); `clock`: what it knew; `targets`: the
+                         // cores it signals (not the setter)
+    counter_increment,   // an increment landed on counter (ns, flag) of `core`, delivered by the set `record`
+                         // (`in`) knowing `clock`; `sources`: the sets it follows (a round's members' sets)
+    counter_wait,        // a CrossCoreWaitFlag (`record`) is about to consume an increment of (ns, flag);
+                         // `clock`: what it knew before
+    counter_wait_stuck,  // a CrossCoreWaitFlag that can never run (the launch deadlocked); `clock` as above
+    dcache_clean,        // DataCacheCleanAndInvalid by `core`: [begin, end) of `mem`, or everything the core
+                         // holds when `mem` is null
+};
+
+struct SyncEvent {
+    SyncKind kind;
+    int core = -1;
+    const Instr* in = nullptr;
+    AgentId agent = 0;  // of `in` (counter_increment: of the set, on its own core)
+    const VectorClock* clock = nullptr;
+    uint64_t matched = 0;
+    int ns = 0;  // counters: 0 for modes 0-2, 4 for mode 4
+    int flag = 0;
+    const SyncRecord* record = nullptr;
+    std::span<const int> targets = {};
+    std::span<const SyncRecord> sources = {};
+    const Memory* mem = nullptr;
+    uint64_t begin = 0, end = 0;
+};
+
+// The state the kernel left behind that a checker may judge.
+struct KernelEndEvent {
+    struct AtomicLeftOn {
+        int core;
+        Site site;  // of the SetAtomic call
+    };
+    struct OpenRound {  // a mode 0/1/2 round some member set but not every member
+        int mode;
+        int flag;
+        int core;  // a member that set
+    };
+    int cores = 0;                            // launch-wide core indices 0 .. cores - 1
+    std::span<const AtomicLeftOn> atomic_on;  // by core, ascending
+    std::span<const OpenRound> open_rounds;
+};
+
+class Checker {
+  public:
+    virtual ~Checker() = default;
+    virtual void on_issue(const IssueEvent&) {}
+    virtual void on_execute(const ExecuteEvent&) {}
+    virtual void on_sync(const SyncEvent&) {}
+    virtual void on_kernel_end(const KernelEndEvent&) {}
+    // Appends the instructions the checker's state names (their descriptions must stay available).
+    virtual void live_instrs(std::vector<uint64_t>&) const {}
+    // No instruction issued before `oldest` is still to execute: state kept only for pairs with such an
+    // instruction may go.
+    virtual void forget_before(uint64_t /*oldest*/) {}
+};
+
+// The checkers, in the registry's order.
+struct CheckerInfo {
+    std::string_view name;    // "race", "flags", "dcache"
+    std::string_view finds;   // what it reports
+    bool CheckerConfig::*on;  // the switch that enables it; nullptr: always on
+    std::unique_ptr<Checker> (*make)(CheckerHost&);
+};
+std::span<const CheckerInfo> checker_registry();
+// One of each checker `checks` enables, in the registry's order.
+std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks);
+// The checker named `name` (for tests and tools); nullptr for an unknown name.
+std::unique_ptr<Checker> make_checker(std::string_view name, CheckerHost& host);
+
+}  // namespace evg::hw

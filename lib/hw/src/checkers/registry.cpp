@@ -1,0 +1,42 @@
+// The checkers, in one table: what each finds, the Config switch that enables it, and its factory. The
+// engine builds one of each enabled checker per launch and calls them in this order (the race checker runs
+// before the data-cache checker on the same access, as the report's order of findings expects).
+#include "evg/hw/checker.hpp"
+
+namespace evg::hw {
+
+std::unique_ptr<Checker> make_race_checker(CheckerHost& host);
+std::unique_ptr<Checker> make_flag_checker(CheckerHost& host);
+std::unique_ptr<Checker> make_dcache_checker(CheckerHost& host);
+
+namespace {
+constexpr CheckerInfo kCheckers[] = {
+    {"race", "race: unordered accesses to the same bytes, with the missing edge", &CheckerConfig::race,
+     make_race_checker},
+    {"flags",
+     "flag_set_twice, counter_overflow, cross_core_ambiguous, flag_left_set, counter_left_nonzero, "
+     "atomic_left_on",
+     &CheckerConfig::flags, make_flag_checker},
+    {"dcache", "dcache_not_clean: GM reads of bytes a scalar write left in a core's data cache", nullptr,
+     make_dcache_checker},
+};
+}  // namespace
+
+std::span<const CheckerInfo> checker_registry() {
+    return kCheckers;
+}
+
+std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks) {
+    std::vector<std::unique_ptr<Checker>> out;
+    for (const auto& c : kCheckers)
+        if (!c.on || checks.*c.on) out.push_back(c.make(host));
+    return out;
+}
+
+std::unique_ptr<Checker> make_checker(std::string_view name, CheckerHost& host) {
+    for (const auto& c : kCheckers)
+        if (c.name == name) return c.make(host);
+    return nullptr;
+}
+
+}  // namespace evg::hw
