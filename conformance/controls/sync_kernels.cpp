@@ -533,4 +533,40 @@ HazardRun sync_all_unmodelled(const hw::Config& cfg, bool fault) {
     return r;
 }
 
+HazardRun redundant_wait(const hw::Config& cfg, bool fault) {
+    // The opt-in checker watches this run. Two rounds of load, scale and store through one buffer; the
+    // fault hands each load over twice: the wait on id 1 consumes a set issued before the one V has already
+    // waited for, so it orders nothing.
+    hw::Config with = cfg;
+    with.checks.redundant_waits = true;
+    Bench b(with);
+    const std::vector<float> x = ramp(kN, 1.0f);
+    GM_ADDR gx = b.input("X", x), gy = b.zeros("Y", kN);
+    HazardRun r = b.launch(1, hw::KernelType::aiv_only, [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 2 * kN * 4);
+        LocalTensor<float> a = buf.Get<float>(), t = a[kN];
+        for (int round = 0; round < 2; ++round) {
+            if (round > 0) {  // V has read A and MTE3 has stored T: both buffers are free again
+                WaitFlag<HardEvent::V_MTE2>(0);
+                WaitFlag<HardEvent::MTE3_V>(0);
+            }
+            DataCopy(a, gm(gx), kN);
+            if (fault) SetFlag<HardEvent::MTE2_V>(1);
+            SetFlag<HardEvent::MTE2_V>(0);
+            WaitFlag<HardEvent::MTE2_V>(0);
+            if (fault) WaitFlag<HardEvent::MTE2_V>(1);
+            Muls(t, a, 2.0f, kLen);
+            if (round == 0) SetFlag<HardEvent::V_MTE2>(0);
+            SetFlag<HardEvent::V_MTE3>(0);
+            WaitFlag<HardEvent::V_MTE3>(0);
+            DataCopy(gm(gy), t, kN);
+            if (round == 0) SetFlag<HardEvent::MTE3_V>(0);
+        }
+    });
+    r.mismatch = b.compare(gy, scaled(x, 2.0f, 0.0f), "Y");
+    return r;
+}
+
 }  // namespace evg::conformance::controls

@@ -91,6 +91,7 @@ constexpr Control kControls[] = {
     {"null_gm_buffer", c::null_gm_buffer, ViolationKind::null_pointer, RS::none, kBoth, "", 0},
     {"kernel_throws", c::kernel_throws, ViolationKind::kernel_exception, RS::none, kBoth, "", 0},
     {"dcache_not_cleaned", c::dcache_not_cleaned, ViolationKind::dcache_not_clean, RS::none, kBoth, "", 0},
+    {"redundant_wait", c::redundant_wait, ViolationKind::redundant_wait, RS::none, kBoth, "", 0},
     // Upstream's faults.
     // Without the FIX_M wait the second Mmad is ordered after nothing of the first tile: it accumulates onto
     // the first Mmad's C unordered (RAW on M), overwrites C while the Fixpipe reads it (WAR), and sets M_FIX

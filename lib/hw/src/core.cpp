@@ -329,7 +329,7 @@ void Core::do_wait(HardEvent e, int id, Site site) {
             fmt::format("{} (issued at {})", in->op, site.str()));
         if (aborting_) return;
         VectorClock learned;
-        machine_.flag_wait(*this, *in, learned);
+        machine_.flag_wait(*this, *in, learned, s_known_);
         s_learn(learned);
         return;
     }

@@ -20,7 +20,7 @@ void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
     f.pending.push_back({clock, in.id});
 }
 
-void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned) {
+void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before) {
     auto& f = c.flags_[{static_cast<int>(in.event), in.event_id}];
     const FlagState::Set& set = f.pending.front();
     learned.join(set.clock);
@@ -30,7 +30,9 @@ void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned) {
                  .core = c.index(),
                  .in = &in,
                  .agent = c.agent(in.pipe),
-                 .matched = set.instr});
+                 .clock = &before,
+                 .matched = set.instr,
+                 .matched_clock = &set.clock});
     f.pending.pop_front();
     f.waits.add(in.id);
 }

@@ -100,7 +100,7 @@ void Machine::execute(Core& c, int slot, size_t pos) {
             break;
         }
         case InstrKind::wait_flag:
-            flag_wait(c, *in, q.known);
+            flag_wait(c, *in, q.known, known);
             break;
         case InstrKind::cross_set: {
             known.raise(me, in->epoch);

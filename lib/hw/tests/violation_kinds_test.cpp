@@ -12,7 +12,7 @@ namespace evg::hw {
 namespace {
 
 TEST(ViolationKinds, TheTableGivesEveryKindInOrderWithANameAndAMeaning) {
-    ASSERT_EQ(std::size(kViolationKinds), static_cast<size_t>(ViolationKind::dcache_not_clean) + 1);
+    ASSERT_EQ(std::size(kViolationKinds), static_cast<size_t>(ViolationKind::redundant_wait) + 1);
     std::set<std::string> names;
     for (size_t i = 0; i < std::size(kViolationKinds); ++i) {
         const ViolationKind k = kViolationKinds[i];

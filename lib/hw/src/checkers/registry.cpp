@@ -8,6 +8,7 @@ namespace evg::hw {
 std::unique_ptr<Checker> make_race_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_flag_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_dcache_checker(CheckerHost& host);
+std::unique_ptr<Checker> make_redundant_wait_checker(CheckerHost& host);
 
 namespace {
 constexpr CheckerInfo kCheckers[] = {
@@ -19,6 +20,8 @@ constexpr CheckerInfo kCheckers[] = {
      &CheckerConfig::flags, make_flag_checker},
     {"dcache", "dcache_not_clean: GM reads of bytes a scalar write left in a core's data cache", nullptr,
      make_dcache_checker},
+    {"redundant-waits", "redundant_wait: a WaitFlag whose pipe already happens-after the set it consumes",
+     &CheckerConfig::redundant_waits, make_redundant_wait_checker},
 };
 }  // namespace
 

@@ -87,7 +87,8 @@ struct ExecuteEvent {
 
 enum class SyncKind : uint8_t {
     flag_set,            // a SetFlag executed; `clock`: what it knew (its completion)
-    flag_wait,           // a WaitFlag consumed the set `matched`
+    flag_wait,           // a WaitFlag consumed the set `matched`, which knew `matched_clock`; `clock`: what
+                         // the wait knew before
     cross_set,           // a CrossCoreSetFlag executed (`record`); `clock`: what it knew; `targets`: the
                          // cores it signals (not the setter)
     counter_increment,   // an increment landed on counter (ns, flag) of `core`, delivered by the set `record`
@@ -106,6 +107,7 @@ struct SyncEvent {
     AgentId agent = 0;  // of `in` (counter_increment: of the set, on its own core)
     const VectorClock* clock = nullptr;
     uint64_t matched = 0;
+    const VectorClock* matched_clock = nullptr;
     int ns = 0;  // counters: 0 for modes 0-2, 4 for mode 4
     int flag = 0;
     const SyncRecord* record = nullptr;
@@ -147,7 +149,7 @@ class Checker {
 
 // The checkers, in the registry's order.
 struct CheckerInfo {
-    std::string_view name;    // "race", "flags", "dcache"
+    std::string_view name;    // "race", "redundant-waits"
     std::string_view finds;   // what it reports
     bool CheckerConfig::*on;  // the switch that enables it; nullptr: always on
     std::unique_ptr<Checker> (*make)(CheckerHost&);

@@ -30,6 +30,12 @@ class VectorClock {
         for (size_t i = 0; i < o.c_.size(); ++i) c_[i] = std::max(c_[i], o.c_[i]);
     }
     bool covers(const Epoch& e) const { return e.epoch <= get(e.agent); }
+    // Whether this clock knows everything `o` knows (joining `o` would change nothing).
+    bool includes(const VectorClock& o) const {
+        for (size_t i = 0; i < o.c_.size(); ++i)
+            if (o.c_[i] > get(static_cast<AgentId>(i))) return false;
+        return true;
+    }
     size_t size() const { return c_.size(); }
 
   private:

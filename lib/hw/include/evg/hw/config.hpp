@@ -1,4 +1,5 @@
-// What a launch checks and how it schedules. Every checker is on by default; each can be switched off.
+// What a launch checks and how it schedules. Every checker that finds faults is on by default and can be
+// switched off; a checker that finds costs (redundant_waits) is off unless switched on.
 #pragma once
 #include <cstdint>
 
@@ -10,11 +11,12 @@
 namespace evg::hw {
 
 struct CheckerConfig {
-    bool race = true;    // happens-before between pipes and cores
-    bool flags = true;   // set twice, deadlock, left set, counters, atomic mode, event legality
-    bool memory = true;  // bounds, alignment, truncated copies, UB carving, parameter ranges
-    bool uninit = true;  // never-written bytes reaching GM or a scalar read
-    static CheckerConfig none() { return {false, false, false, false}; }
+    bool race = true;              // happens-before between pipes and cores
+    bool flags = true;             // set twice, deadlock, left set, counters, atomic mode, event legality
+    bool memory = true;            // bounds, alignment, truncated copies, UB carving, parameter ranges
+    bool uninit = true;            // never-written bytes reaching GM or a scalar read
+    bool redundant_waits = false;  // WaitFlags that order nothing (checker "redundant-waits")
+    static CheckerConfig none() { return {false, false, false, false, false}; }
 };
 
 enum class SchedulerKind : uint8_t {

@@ -89,8 +89,9 @@ class Machine : private CheckerHost {
                           bool wait = false);
     // Executes a SetFlag whose completion clock is `clock`; checks that the flag cannot still be set.
     void flag_set(Core& c, const Instr& in, const VectorClock& clock);
-    // Consumes the oldest set of the flag `in` waits on; adds what the set knew to `learned`.
-    void flag_wait(Core& c, const Instr& in, VectorClock& learned);
+    // Consumes the oldest set of the flag `in` waits on; adds what the set knew to `learned`. `before`: what
+    // the wait knew.
+    void flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before);
     void counter_wait(Core& c, const Instr& in, VectorClock& learned);
     // Sync mutations: mutation i found its call (`part` 1: the call, or the set of a drop_pair; 2: the wait
     // of a drop_pair), or found a call of the wrong kind (`reason`; listed in Report::mutations_unapplied).
