@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "evg/graph/run.hpp"
+#include "evg/hw/checker.hpp"
 
 namespace evgcheck {
 
@@ -26,6 +27,7 @@ ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const Mod
     // The cycle model charges copies and vector instructions by the bytes they touch.
     ro.config.trace_accesses = options.timeline;
     ro.config.mutations = options.mutations;
+    evg::hw::enable_checks(ro.config.checks, options.checks);
     ro.source = options.source;
     if (options.scheduler_seed != 0) {
         ro.config.scheduler = evg::hw::SchedulerKind::adversarial;

@@ -19,6 +19,7 @@ struct ModelOptions {
     uint64_t scheduler_seed = 0;  // 0: the in-order scheduler; otherwise the adversarial scheduler's seed
     std::vector<evg::hw::SyncMutation> mutations;  // sync calls rewritten as they are issued
     bool list_mutation_points = false;             // keep the trace and list every mutation point
+    std::string checks;     // opt-in checkers switched on, by name (evg::hw::enable_checks)
     bool timeline = false;  // keep the trace with its accesses, for the cycle model (--timeline)
     Catlass::Epilogue::Fusion::UpstreamHazards hazards;  // upstream behaviours switched on for the run
     std::string source;  // the graph file: findings name nodes as "%1 ... (<source>:6:1)"

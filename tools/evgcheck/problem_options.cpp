@@ -5,6 +5,7 @@
 #include <string>
 
 #include "evg/hw/arch.hpp"
+#include "evg/hw/checker.hpp"
 
 namespace evgcheck {
 
@@ -40,6 +41,18 @@ Overrides read_overrides(const Args& args, std::string_view command) {
     if (const auto path = args.choice("path", kPaths))
         o.path = *path == "gm" ? evg::graph::WorkspacePath::GM : evg::graph::WorkspacePath::UB;
     return o;
+}
+
+std::string read_checks(const Args& args, std::string_view command) {
+    const std::optional<std::string> names = args.get("check");
+    if (!names) return {};
+    evg::hw::CheckerConfig probe;
+    try {
+        evg::hw::enable_checks(probe, *names);
+    } catch (const evg::Error& e) {
+        throw UsageError(fmt::format("evgcheck {}: option --check: {}", command, e.what()));
+    }
+    return *names;
 }
 
 RunLimits read_limits(const Args& args) {

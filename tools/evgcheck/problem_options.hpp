@@ -18,6 +18,13 @@ inline constexpr OptionSpec kClOption{"compute-length", "N|max",
 inline constexpr OptionSpec kPathOption{"path", "gm|ub",
                                         "GEMM result through a GM workspace or in UB (Ascend950)"};
 
+// --check, shared by `run` and `run-program`: the registry (evg/hw/checker.hpp) knows the names.
+inline constexpr OptionSpec kCheckOption{
+    "check", "NAME[,NAME]",
+    "also run these opt-in checkers, e.g. redundant-waits (WaitFlags that order nothing; docs/checkers.md)"};
+// The value of --check, validated against the registry ("" without the option).
+std::string read_checks(const Args& args, std::string_view command);
+
 inline constexpr OptionSpec kMaxMemoryOption{
     "max-memory", "MIB", "refuse a problem whose estimated memory is above this many MiB (default 8192)"};
 inline constexpr OptionSpec kMaxWorkOption{

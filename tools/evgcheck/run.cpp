@@ -39,6 +39,7 @@ constexpr std::array kRunOptions = {
         "mutate", "TEXT",
         "rewrite sync calls as they are issued, e.g. 'drop-wait core=AIV0.1 n=7' (several: ';'-separated)"},
     OptionSpec{"list-mutations", "", "list every sync mutation point of this run (each a --mutate text)"},
+    kCheckOption,
     OptionSpec{
         "hazard", "NAME[,NAME]",
         "switch on upstream Catlass's behaviour for a hazard (docs/hazards.md): row_broadcast_no_barrier, "
@@ -102,6 +103,7 @@ int run_command(std::span<const char* const> argv) {
         }
     }
     settings.list_mutation_points = args.has("list-mutations");
+    settings.checks = read_checks(args, "run");
     if (const auto h = args.get("hazard")) {
         const std::string& names = *h;
         for (size_t start = 0; start <= names.size();) {

@@ -58,6 +58,7 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     mo.scheduler_seed = settings.scheduler_seed;
     mo.mutations = settings.mutations;
     mo.list_mutation_points = settings.list_mutation_points;
+    mo.checks = settings.checks;
     mo.timeline = settings.timeline;
     mo.source = src.path;
     for (const std::string& h : settings.hazards)
@@ -90,6 +91,7 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
         out << rep.schedule_text();  // the adversarial scheduler's statistics, as the JSON has them
     if (!settings.mutations.empty())
         out << "sync mutations: " << evg::hw::to_string(settings.mutations) << "\n";
+    if (!settings.checks.empty()) out << "opt-in checkers on: " << settings.checks << "\n";
     if (settings.list_mutation_points) {
         out << run.mutation_points.size() << " mutation point(s); each replays with --mutate '<text>':\n";
         for (const auto& m : run.mutation_points) out << "  " << evg::hw::to_string(m) << "\n";

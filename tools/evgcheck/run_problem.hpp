@@ -31,6 +31,7 @@ struct RunSettings {
     RunLimits limits;                              // --max-memory, --max-work
     std::vector<evg::hw::SyncMutation> mutations;  // --mutate
     bool list_mutation_points = false;             // --list-mutations
+    std::string checks;                            // --check: opt-in checkers, by name
     std::vector<std::string> hazards;              // --hazard: upstream hazards switched on (docs/hazards.md)
     bool timeline = false;                         // --timeline: time the run with the cycle model
 };

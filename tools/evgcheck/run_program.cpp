@@ -1,7 +1,7 @@
 // evgcheck run-program BINARY [args...]: a user's Catlass program, built with evgcheck_add_program, run on
 // the model under chosen schedules, with its reports gathered, its timeline drawn and its sync mutated. The
 // program talks to evgcheck through the ACL shim's environment (lib/ascendc/include/acl/acl.h):
-// EVG_SCHEDULER, EVG_SEED, EVG_REPORT, EVG_MUTATE, EVG_LIST_MUTATIONS and EVG_TRACE_OUT.
+// EVG_SCHEDULER, EVG_SEED, EVG_REPORT, EVG_MUTATE, EVG_CHECK, EVG_LIST_MUTATIONS and EVG_TRACE_OUT.
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +25,7 @@
 #include "evg/hw/sync_mutation.hpp"
 #include "evg/hw/timing.hpp"
 #include "evg/hw/trace_file.hpp"
+#include "problem_options.hpp"
 #ifdef EVGCHECK_HAS_TIMELINE
 #include "evg/reports/timeline.hpp"
 #endif
@@ -52,6 +53,7 @@ constexpr std::array kRunProgramOptions = {
     OptionSpec{"mutate", "TEXT",
                "rewrite sync calls of every launch as they are issued, e.g. 'drop-wait core=AIV0.1 n=7' "
                "(several: ';'-separated)"},
+    kCheckOption,
     OptionSpec{
         "known", "FILE",
         "findings that do not fail a run: one '<kind> <file:line>' per line (the kind and the site of the "
@@ -77,6 +79,7 @@ struct RunSpec {
     std::string label;  // "in order", "adversarial seed 3"
     std::string scheduler;
     uint64_t seed = 0;
+    std::string checks;  // --check: opt-in checkers (EVG_CHECK)
 };
 
 struct RunResult {
@@ -153,6 +156,7 @@ std::map<std::string, std::string> program_env(const RunSpec& spec, const std::s
             {"EVG_MUTATE", mutate},
             {"EVG_TRACE_OUT", trace_out},
             {"EVG_LIST_MUTATIONS", list_mutations},
+            {"EVG_CHECK", spec.checks},
             {"EVG_STRICT", ""}};
 }
 
@@ -254,7 +258,7 @@ int list_mutations(const std::string& program, const std::vector<std::string>& a
     TempDir tmp;
     const std::string list = tmp.file("mutations.txt");
     const RunResult r =
-        run_once(program, args, {"in order", "in_order", 0}, "", tmp, "", list, timeout, Expectations{});
+        run_once(program, args, {"in order", "in_order", 0, ""}, "", tmp, "", list, timeout, Expectations{});
     if (!std::filesystem::exists(list)) {
         std::cout << "run: " << r.verdict << "\n";
         print_output(r.process.output);
@@ -365,13 +369,14 @@ int run_program_command(std::span<const char* const> argv) {
         check_timeline_file(*timeline_path, "run-program");
     }
 
+    const std::string checks = read_checks(args, "run-program");
     std::vector<RunSpec> specs;
     if (scheduler == "in_order") {
-        specs.push_back({"in order", "in_order", 0});
+        specs.push_back({"in order", "in_order", 0, checks});
     } else {
         for (long long i = 0; i < seeds; ++i) {
             const auto s = static_cast<uint64_t>(first_seed) + static_cast<uint64_t>(i);
-            specs.push_back({fmt::format("adversarial seed {}", s), "adversarial", s});
+            specs.push_back({fmt::format("adversarial seed {}", s), "adversarial", s, checks});
         }
     }
 

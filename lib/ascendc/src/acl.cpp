@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "evg/hw/checker.hpp"
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
 #include "evg/hw/sync_mutation.hpp"
@@ -55,8 +56,9 @@ void strict_exit() {
     std::_Exit(1);
 }
 
-// Applies EVG_SCHEDULER, EVG_SEED and EVG_STRICT to the process-wide device and the process. An empty
-// string: everything understood; otherwise the message naming the variable and what it accepts.
+// Applies EVG_SCHEDULER, EVG_SEED, EVG_CHECK, EVG_MUTATE and EVG_STRICT to the process-wide device and the
+// process. An empty string: everything understood; otherwise the message naming the variable and what it
+// accepts.
 std::string apply_environment() {
     auto& cfg = evg::hw::device().config();
     if (const char* s = std::getenv("EVG_SCHEDULER"); s && *s) {
@@ -76,6 +78,13 @@ std::string apply_environment() {
         if (errno != 0 || *end != '\0' || *s == '-')
             return fmt::format("EVG_SEED='{}': expected a decimal integer from 0 to 18446744073709551615", s);
         cfg.seed = seed;
+    }
+    if (const char* s = std::getenv("EVG_CHECK"); s && *s) {
+        try {
+            evg::hw::enable_checks(cfg.checks, s);
+        } catch (const evg::Error& e) {
+            return fmt::format("EVG_CHECK='{}': {}", s, e.what());
+        }
     }
     if (const char* s = std::getenv("EVG_MUTATE"); s && *s) {
         try {

@@ -173,4 +173,22 @@ TEST(CannHost, EnvironmentSelectsTheScheduleAndRejectsBadValues) {
     EXPECT_EQ(run_racy(true), ACL_ERROR_RT_KERNEL_CHECK);
 }
 
+TEST(CannHost, EvgCheckSwitchesOnOptInCheckersAndRejectsUnknownNames) {
+    evg::hw::reset_device();
+    setenv("EVG_CHECK", "redundant-waits", 1);
+    EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_TRUE(evg::hw::device().config().checks.redundant_waits);
+    setenv("EVG_CHECK", "redundant-waits,dcache", 1);
+    EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(
+        std::string(aclGetRecentErrMsg())
+            .find("EVG_CHECK='redundant-waits,dcache': unknown checker 'dcache': the checkers switched on by "
+                  "name are redundant-waits"),
+        std::string::npos)
+        << aclGetRecentErrMsg();
+    unsetenv("EVG_CHECK");
+    evg::hw::reset_device();
+    EXPECT_FALSE(evg::hw::device().config().checks.redundant_waits);
+}
+
 }  // namespace

@@ -924,6 +924,19 @@ TEST(EvgcheckRun, TwoStoresOfOneTensorRaceNamingBothStoreNodes) {
 
 namespace {
 
+// `run --check` names the opt-in checkers it switched on; the epilogue has no redundant wait; a wrong name
+// is a usage error.
+TEST(EvgcheckCli, RunCheckSwitchesOnOptInCheckers) {
+    const std::string g = example("add_relu.evg") + " --m 32 --n 64";
+    Result on = evgcheck("run " + g + " --check redundant-waits");
+    EXPECT_EQ(on.code, 0) << on.out << on.err;
+    EXPECT_NE(on.out.find("opt-in checkers on: redundant-waits\n"), std::string::npos) << on.out;
+    Result bad = evgcheck("run " + g + " --check races");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("evgcheck run: option --check: unknown checker 'races'"), std::string::npos)
+        << bad.err;
+}
+
 // Every listed mutation point replays with --mutate as printed; a dropped WaitFlag of the epilogue is caught.
 TEST(EvgcheckCli, RunListsMutationPointsAndReplaysOne) {
     const std::string g = example("add_relu.evg") + " --m 32 --n 64";
@@ -1023,6 +1036,26 @@ TEST(EvgcheckRunProgram, KnownFindingsExpectedOutputAndReport) {
     EXPECT_EQ(bad_known.code, 2);
     EXPECT_NE(bad_known.err.find(bad + ":1: expected '<kind> <file:line>'"), std::string::npos)
         << bad_known.err;
+}
+
+// An opt-in checker runs in the program's launches only when asked for (EVG_CHECK), and its finding fails the
+// run; an unknown name is refused with the names there are.
+TEST(EvgcheckRunProgram, CheckSwitchesOnAnOptInCheckerForTheProgramsLaunches) {
+    Result plain = evgcheck("run-program " + subject("rewait"));
+    EXPECT_EQ(plain.code, 0) << plain.out << plain.err;
+    Result checked = evgcheck("run-program --check redundant-waits " + subject("rewait"));
+    EXPECT_EQ(checked.code, 1) << checked.out << checked.err;
+    EXPECT_NE(checked.out.find("redundant_wait"), std::string::npos) << checked.out;
+    EXPECT_NE(checked.out.find("WaitFlag<MTE2_V>(1)"), std::string::npos) << checked.out;
+    Result quiet = evgcheck("run-program --check redundant-waits " + subject("clean"));
+    EXPECT_EQ(quiet.code, 0) << quiet.out << quiet.err;
+    Result bad = evgcheck("run-program --check redundant-wait " + subject("clean"));
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(
+        bad.err.find("evgcheck run-program: option --check: unknown checker 'redundant-wait': the checkers "
+                     "switched on by name are redundant-waits"),
+        std::string::npos)
+        << bad.err;
 }
 
 // Every listed mutation point replays with --mutate as printed; dropping the program's one WaitFlag is

@@ -1,8 +1,10 @@
 // A small host program with one AIV kernel, written as a Catlass example program is (ACL calls, a golden
 // comparison that prints "Compare success."), for `evgcheck run-program`'s tests (cli_test.cpp):
-//   subject_program [clean|racy|twice|nolaunch|fail]
+//   subject_program [clean|racy|twice|rewait|nolaunch|fail]
 // clean: one launch, correct and clean; racy: the vector op does not wait for its input copy (a race the
-// checkers report; the numbers are still right in order); twice: two clean launches; nolaunch: prints
+// checkers report; the numbers are still right in order); twice: two clean launches; rewait: one launch that
+// scales in two rounds and hands each load over twice, the second wait ordering nothing (clean, except for
+// the opt-in checker redundant-waits); nolaunch: prints
 // "Compare success." without launching anything; fail: exits 3 after a clean launch.
 #include <cstdio>
 #include <cstring>
@@ -35,6 +37,34 @@ void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy) {
     if (racy) WaitFlag<HardEvent::MTE2_V>(0);
 }
 
+// Two rounds through one buffer; each load is handed over on ids 1 and 0, and V waits on 0, then on 1.
+void rewait_kernel(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * kN * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    for (int round = 0; round < 2; ++round) {
+        if (round > 0) {
+            WaitFlag<HardEvent::V_MTE2>(0);
+            WaitFlag<HardEvent::MTE3_V>(0);
+        }
+        DataCopy(t, gx, kN);
+        SetFlag<HardEvent::MTE2_V>(1);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(1);
+        Muls(t[kN], t, 3.0f, kN);
+        if (round == 0) SetFlag<HardEvent::V_MTE2>(0);
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopy(gy, t[kN], kN);
+        if (round == 0) SetFlag<HardEvent::MTE3_V>(0);
+    }
+}
+
 int check(aclError e, const char* what) {
     if (e != ACL_SUCCESS) std::fprintf(stderr, "%s: aclError %d: %s\n", what, e, aclGetRecentErrMsg());
     return e;
@@ -59,10 +89,11 @@ int main(int argc, char** argv) {
     check(aclrtMemcpy(dx, kN * sizeof(float), hx.data(), kN * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE),
           "aclrtMemcpy");
     auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
-    const bool racy = std::strcmp(mode, "racy") == 0;
+    const bool racy = std::strcmp(mode, "racy") == 0, rewait = std::strcmp(mode, "rewait") == 0;
     const int launches = std::strcmp(mode, "twice") == 0 ? 2 : 1;
     for (int l = 0; l < launches; ++l) {
-        check(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { scale_kernel(x, y, racy); }),
+        check(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only,
+                               [&] { rewait ? rewait_kernel(x, y) : scale_kernel(x, y, racy); }),
               "launch");
         check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
     }

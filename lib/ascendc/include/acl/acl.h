@@ -51,6 +51,7 @@ aclError aclrtCreateStream(aclrtStream* stream);
 //                  whose own error macro only prints would otherwise exit 0);
 //   EVG_MUTATE="drop-wait core=AIV0.1 n=7[; ...]"   the sync mutations every launch runs with
 //                  (evg/hw/sync_mutation.hpp);
+//   EVG_CHECK=redundant-waits[,...]   opt-in checkers every launch runs with (evg/hw/checker.hpp);
 //   EVG_LIST_MUTATIONS=path   every launch's sync mutation points, one text per line under "# launch N";
 //   EVG_TRACE_OUT=path   every launch's trace with its accesses (evg/hw/trace_file.hpp), which
 //                  `evgcheck run-program --timeline` times and draws.

@@ -1,7 +1,10 @@
 // The checkers, in one table: what each finds, the Config switch that enables it, and its factory. The
 // engine builds one of each enabled checker per launch and calls them in this order (the race checker runs
 // before the data-cache checker on the same access, as the report's order of findings expects).
+#include <fmt/format.h>
+
 #include "evg/hw/checker.hpp"
+#include "evg/hw/error.hpp"
 
 namespace evg::hw {
 
@@ -12,16 +15,16 @@ std::unique_ptr<Checker> make_redundant_wait_checker(CheckerHost& host);
 
 namespace {
 constexpr CheckerInfo kCheckers[] = {
-    {"race", "race: unordered accesses to the same bytes, with the missing edge", &CheckerConfig::race,
+    {"race", "race: unordered accesses to the same bytes, with the missing edge", &CheckerConfig::race, false,
      make_race_checker},
     {"flags",
      "flag_set_twice, counter_overflow, cross_core_ambiguous, flag_left_set, counter_left_nonzero, "
      "atomic_left_on",
-     &CheckerConfig::flags, make_flag_checker},
+     &CheckerConfig::flags, false, make_flag_checker},
     {"dcache", "dcache_not_clean: GM reads of bytes a scalar write left in a core's data cache", nullptr,
-     make_dcache_checker},
+     false, make_dcache_checker},
     {"redundant-waits", "redundant_wait: a WaitFlag whose pipe already happens-after the set it consumes",
-     &CheckerConfig::redundant_waits, make_redundant_wait_checker},
+     &CheckerConfig::redundant_waits, true, make_redundant_wait_checker},
 };
 }  // namespace
 
@@ -40,6 +43,26 @@ std::unique_ptr<Checker> make_checker(std::string_view name, CheckerHost& host) 
     for (const auto& c : kCheckers)
         if (c.name == name) return c.make(host);
     return nullptr;
+}
+
+void enable_checks(CheckerConfig& checks, std::string_view names) {
+    std::vector<std::string_view> opt_in;
+    for (const auto& c : kCheckers)
+        if (c.opt_in) opt_in.push_back(c.name);
+    while (!names.empty()) {
+        const size_t comma = names.find(',');
+        const std::string_view name = names.substr(0, comma);
+        names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 1);
+        const CheckerInfo* found = nullptr;
+        for (const auto& c : kCheckers)
+            if (c.opt_in && c.name == name) found = &c;
+        if (!found)
+            throw HostError(
+                fmt::format("unknown checker '{}': the checkers switched on by name are {} (the others "
+                            "run by default)",
+                            name, fmt::join(opt_in, ", ")));
+        checks.*found->on = true;
+    }
 }
 
 }  // namespace evg::hw

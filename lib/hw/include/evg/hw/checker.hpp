@@ -152,9 +152,13 @@ struct CheckerInfo {
     std::string_view name;    // "race", "redundant-waits"
     std::string_view finds;   // what it reports
     bool CheckerConfig::*on;  // the switch that enables it; nullptr: always on
+    bool opt_in;              // off unless switched on by name (it finds costs, not faults)
     std::unique_ptr<Checker> (*make)(CheckerHost&);
 };
 std::span<const CheckerInfo> checker_registry();
+// Switches on the opt-in checkers named in `names` (','-separated registry names). Throws HostError naming
+// an unknown name and the opt-in checkers there are.
+void enable_checks(CheckerConfig& checks, std::string_view names);
 // One of each checker `checks` enables, in the registry's order.
 std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks);
 // The checker named `name` (for tests and tools); nullptr for an unknown name.

@@ -1,5 +1,6 @@
 // What a launch checks and how it schedules. Every checker that finds faults is on by default and can be
-// switched off; a checker that finds costs (redundant_waits) is off unless switched on.
+// switched off; a checker that finds costs (redundant_waits) is switched on by name (enable_checks,
+// `evgcheck run --check`, EVG_CHECK).
 #pragma once
 #include <cstdint>
 
