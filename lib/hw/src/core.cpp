@@ -259,19 +259,11 @@ bool Core::check_event(HardEvent e, int& id, Site site, const char* what) {
 void Core::set_flag(HardEvent e, int id, Site site) {
     if (abort_guard()) return;
     if (!check_event(e, id, site, "SetFlag")) return;
-    int32_t n = begin_call(true, site);
-    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::set_flag, site, e, id);
-    if (!m) {
+    const CallTag tag = begin_call(true, site);
+    if (interceptor_)
+        interceptor_->set_flag(*this, tag, e, id, site);
+    else
         do_set(e, id, site);
-    } else if (m->op == SyncOp::dup_set) {
-        do_set(e, id, site);
-        tag_sync_ = -1;
-        do_set(e, id, site);
-    } else if (m->op == SyncOp::set_id) {
-        if (int mid = m->id; check_event(e, mid, site, "SetFlag")) do_set(e, mid, site);
-    } else if (m->op == SyncOp::set_event) {
-        if (check_event(m->event, id, site, "SetFlag")) do_set(m->event, id, site);
-    }  // drop_set, drop_pair, move_set (issued earlier): nothing now
     end_call();
 }
 
@@ -300,20 +292,12 @@ void Core::unit_flag(bool set, HardEvent e, Site site) {
 void Core::wait_flag(HardEvent e, int id, Site site) {
     if (abort_guard()) return;
     if (!check_event(e, id, site, "WaitFlag")) return;
-    int32_t n = begin_call(true, site);
-    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::wait_flag, site, e, id);
-    std::optional<Deferred> later;
-    if (!m) {
+    const CallTag tag = begin_call(true, site);
+    if (interceptor_)
+        interceptor_->wait_flag(*this, tag, e, id, site);
+    else
         do_wait(e, id, site);
-    } else if (m->op == SyncOp::wait_id) {
-        if (int mid = m->id; check_event(e, mid, site, "WaitFlag")) do_wait(e, mid, site);
-    } else if (m->op == SyncOp::wait_event) {
-        if (check_event(m->event, id, site, "WaitFlag")) do_wait(m->event, id, site);
-    } else if (m->op == SyncOp::move_wait) {
-        later = Deferred{m->by, e, id, site, tag_stream_, tag_sync_};
-    }  // drop_wait, drop_pair: nothing
     end_call();
-    if (later) deferred_.push_back(*later);
 }
 
 void Core::do_wait(HardEvent e, int id, Site site) {
@@ -356,9 +340,11 @@ bool Core::barrier_legal(Pipe p, Site site) {
 void Core::pipe_barrier(Pipe p, Site site) {
     if (abort_guard()) return;
     if (!barrier_legal(p, site)) return;
-    int32_t n = begin_call(true, site);
-    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::barrier, site);
-    if (!m) do_barrier(p, site);  // drop_barrier: nothing
+    const CallTag tag = begin_call(true, site);
+    if (interceptor_)
+        interceptor_->pipe_barrier(*this, tag, p, site);
+    else
+        do_barrier(p, site);
     end_call();
 }
 
@@ -397,21 +383,12 @@ void Core::do_barrier(Pipe p, Site site) {
 
 void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
-    const std::string& op = cross_op_name(true, mode, p, flag);
-    if (!machine_.cross_core_legal(*this, mode, p, flag, site, op)) return;
-    int32_t n = begin_call(true, site);
-    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::cross_set, site);
-    if (!m) {
+    if (!machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(true, mode, p, flag))) return;
+    const CallTag tag = begin_call(true, site);
+    if (interceptor_)
+        interceptor_->cross_core_set(*this, tag, mode, p, flag, site);
+    else
         do_cross_set(mode, p, flag, site);
-    } else if (m->op == SyncOp::dup_cross_set) {
-        do_cross_set(mode, p, flag, site);
-        tag_sync_ = -1;
-        do_cross_set(mode, p, flag, site);
-    } else if (m->op == SyncOp::cross_set_flag) {
-        auto f = static_cast<uint16_t>(m->id);
-        if (machine_.cross_core_legal(*this, mode, p, f, site, cross_op_name(true, mode, p, f)))
-            do_cross_set(mode, p, f, site);
-    }  // drop_cross_set: nothing
     end_call();
 }
 
@@ -429,18 +406,14 @@ void Core::do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 
 void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
-    const std::string& op = cross_op_name(false, mode, p, flag);
-    if (!machine_.cross_core_legal(*this, mode, p, flag, site, op, /*wait=*/true)) return;
-    int32_t n = begin_call(true, site);
-    const SyncMutation* m = muts_.empty() ? nullptr : mutate(n, InstrKind::cross_wait, site);
-    if (!m) {
+    if (!machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(false, mode, p, flag),
+                                   /*wait=*/true))
+        return;
+    const CallTag tag = begin_call(true, site);
+    if (interceptor_)
+        interceptor_->cross_core_wait(*this, tag, mode, p, flag, site);
+    else
         do_cross_wait(mode, p, flag, site);
-    } else if (m->op == SyncOp::cross_wait_flag) {
-        auto f = static_cast<uint16_t>(m->id);
-        if (machine_.cross_core_legal(*this, mode, p, f, site, cross_op_name(false, mode, p, f),
-                                      /*wait=*/true))
-            do_cross_wait(mode, p, f, site);
-    }  // drop_cross_wait: nothing
     end_call();
 }
 
@@ -466,6 +439,70 @@ void Core::do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
         return;
     }
     push(std::move(in));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Program calls and the sync interceptor
+
+std::string Core::short_name() const {
+    return core_short_name(machine_.kernel_type(), machine_.block_dim(), index_);
+}
+
+SyncInterceptor& Core::interceptor(MutationPlan& plan) {
+    if (!interceptor_) interceptor_ = std::make_unique<SyncInterceptor>(plan);
+    return *interceptor_;
+}
+
+CallTag Core::begin_call(bool sync, Site site) {
+    const uint32_t pos = stream_ + 1;
+    if (interceptor_) interceptor_->before_call(*this, pos, site);
+    stream_ = pos;
+    call_ = {pos, sync ? sync_count_++ : -1};
+    return call_;
+}
+
+void Core::end_call() {
+    if (interceptor_) interceptor_->after_call(*this, call_);
+}
+
+void Core::finish_kernel() {
+    if (interceptor_) interceptor_->finish(*this);
+}
+
+void Core::issue_set(HardEvent e, int id, Site site, CallTag tag, bool check) {
+    if (check && !check_event(e, id, site, "SetFlag")) return;
+    tagged(tag, [&] { do_set(e, id, site); });
+}
+
+void Core::issue_wait(HardEvent e, int id, Site site, CallTag tag, bool check) {
+    if (check && !check_event(e, id, site, "WaitFlag")) return;
+    tagged(tag, [&] { do_wait(e, id, site); });
+}
+
+void Core::issue_barrier(Pipe p, Site site, CallTag tag) {
+    if (!barrier_legal(p, site)) return;
+    tagged(tag, [&] { do_barrier(p, site); });
+}
+
+void Core::issue_pair(HardEvent e, int id, Site site, CallTag tag) {
+    if (!check_event(e, id, site, "SetFlag")) return;
+    tagged(tag, [&] {
+        do_set(e, id, site);
+        do_wait(e, id, site);
+    });
+}
+
+void Core::issue_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site, CallTag tag, bool check) {
+    if (check && !machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(true, mode, p, flag)))
+        return;
+    tagged(tag, [&] { do_cross_set(mode, p, flag, site); });
+}
+
+void Core::issue_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site, CallTag tag, bool check) {
+    if (check && !machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(false, mode, p, flag),
+                                            /*wait=*/true))
+        return;
+    tagged(tag, [&] { do_cross_wait(mode, p, flag, site); });
 }
 
 void Core::set_atomic(AtomicOp op, DType t, Site site) {

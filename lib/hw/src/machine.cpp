@@ -63,6 +63,28 @@ Machine::~Machine() {
     }
 }
 
+void Machine::plan_mutations() {
+    // Each sync mutation goes to the interceptor of the core it names.
+    plan_ = std::make_unique<MutationPlan>(cfg_.mutations);
+    for (size_t i = 0; i < cfg_.mutations.size(); ++i) {
+        const SyncMutation& m = cfg_.mutations[i];
+        Core* target = nullptr;
+        for (auto& c : cores_)
+            if (c->short_name() == m.core) target = c.get();
+        if (!target) {
+            plan_->no_core(
+                static_cast<int>(i),
+                fmt::format("no core named {} in this launch ({}, blockDim {}: cores {} to {})", m.core,
+                            type_ == KernelType::mix_aic_1_2 ? "mix"
+                            : type_ == KernelType::aiv_only  ? "AIV-only"
+                                                             : "AIC-only",
+                            block_dim_, cores_.front()->short_name(), cores_.back()->short_name()));
+            continue;
+        }
+        target->interceptor(*plan_).add(static_cast<int>(i));
+    }
+}
+
 Core* Machine::aic_of(int block) {
     if (type_ == KernelType::aiv_only || block < 0 || block >= block_dim_) return nullptr;
     return cores_[static_cast<size_t>(block)].get();
@@ -124,8 +146,8 @@ bool Machine::register_instr(Instr& in) {
             break;
     }
     t.epoch = in.epoch;
-    t.stream = c.tag_stream_;
-    t.sync_index = c.tag_sync_;
+    t.stream = c.call_tag().stream;
+    t.sync_index = c.call_tag().sync;
     t.blocking = in.pipe == Pipe::S && (in.kind == InstrKind::wait_flag || in.kind == InstrKind::cross_wait ||
                                         in.kind == InstrKind::barrier);
     per_pipe_[static_cast<size_t>(in.pipe) & (per_pipe_.size() - 1)]++;
@@ -402,7 +424,11 @@ Report Machine::make_report() {
     r.arch = std::string(arch().name);
     r.block_dim = block_dim_;
     r.kernel_type = type_;
-    r.mutations_unapplied = unapplied_mutations();
+    r.mutations_unapplied = plan_->unapplied([&](const std::string& name) {
+        for (auto& c : cores_)
+            if (c->short_name() == name) return c->sync_calls();
+        return 0;
+    });
     r.violations = violations_;
     r.node_labels = node_labels_;
     if (dropped_violations_)

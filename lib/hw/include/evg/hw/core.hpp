@@ -19,6 +19,7 @@
 #include "evg/hw/memory.hpp"
 #include "evg/hw/numeric/types.hpp"
 #include "evg/hw/report.hpp"
+#include "evg/hw/sync_interceptor.hpp"
 #include "evg/hw/sync_mutation.hpp"
 
 namespace evg::hw {
@@ -87,7 +88,7 @@ struct CounterState {
     uint64_t increments = 0;
 };
 
-class Core {
+class Core : private SyncIssuer {
   public:
     Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num);
 
@@ -100,7 +101,7 @@ class Core {
     int sub_num() const { return sub_num_; }
     const std::string& name() const { return name_; }
     // The name sync mutations use: "AIC<b>", "AIV<b>.<s>" in a mix launch, "AIV<v>" in an AIV-only launch.
-    std::string short_name() const;
+    std::string short_name() const override;
     AgentId agent(Pipe p) const { return agent_of(index_, p); }
     bool owns(Pipe p) const;
 
@@ -142,7 +143,14 @@ class Core {
     Location location(const Instr& i, const Access* a = nullptr) const;
     Location site_location(std::string op, Site site) const;
 
-    bool aborting() const { return aborting_; }
+    bool aborting() const override { return aborting_; }
+
+    // The interceptor of the sync mutations that name this core (made on first use; sync_interceptor.hpp).
+    SyncInterceptor& interceptor(MutationPlan& plan);
+    // The sync calls the program made so far.
+    int sync_calls() const { return sync_count_; }
+    // The program call the instruction being issued belongs to (what the trace records).
+    CallTag call_tag() const { return call_; }
 
   private:
     friend class Machine;
@@ -175,21 +183,8 @@ class Core {
     // Stream positions and sync indices, counted over the program's own calls (see TraceEntry::stream).
     uint32_t stream_ = 0;
     int32_t sync_count_ = 0;
-    uint32_t tag_stream_ = 0;  // what register_instr records for the instruction being issued
-    int32_t tag_sync_ = -1;
-    // Sync mutations of Config::mutations that name this core: sync index -> mutation indices.
-    std::map<int, std::vector<int>> muts_;
-    std::vector<int> early_sets_;  // move_set mutations of this core
-    std::vector<int> early_done_;  // those already issued at their `at`
-    struct Deferred {              // a moved WaitFlag waiting for its `by` instructions
-        int left;
-        HardEvent event;
-        int id;
-        Site site;
-        uint32_t stream;
-        int32_t sync;
-    };
-    std::vector<Deferred> deferred_;
+    CallTag call_;  // what register_instr records for the instruction being issued
+    std::unique_ptr<SyncInterceptor> interceptor_;  // null: no sync mutation names this core
 
     std::shared_ptr<const VectorClock> scalar_snapshot();
     void s_learn(const VectorClock& c);
@@ -201,9 +196,10 @@ class Core {
     bool on_scalar(Instr& in);
     std::unique_ptr<Instr> make(Pipe p, InstrKind k, std::string_view op, Site site);
 
-    // Program calls: begin_call numbers the call (stream position, and sync index when `sync`), issuing first
-    // any moved SetFlag due before this position; end_call releases moved WaitFlags whose distance ran out.
-    int32_t begin_call(bool sync, Site site);
+    // Program calls: begin_call numbers the call (stream position, and sync index when `sync`), the
+    // interceptor first issuing any moved SetFlag due before this position; end_call lets it release moved
+    // WaitFlags whose distance ran out.
+    CallTag begin_call(bool sync, Site site);
     void end_call();
     void finish_kernel();  // the kernel body returned: moved WaitFlags still pending are issued now
     // Queues an instruction on its pipe (numbered by the current tags).
@@ -213,10 +209,21 @@ class Core {
     void do_barrier(Pipe p, Site site);
     void do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site);
     void do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site);
-    // Applies the mutations at sync index n of a call of kind `kind` (inserted calls first). Returns the
-    // mutation that rewrites the call itself, or nullptr when it is issued unchanged.
-    const SyncMutation* mutate(int32_t n, InstrKind kind, Site site, HardEvent e = HardEvent::MAX,
-                               int id = -1);
+    // SyncIssuer: what the interceptor issues, tagged as the call it stands for.
+    void issue_set(HardEvent e, int id, Site site, CallTag tag, bool check) override;
+    void issue_wait(HardEvent e, int id, Site site, CallTag tag, bool check) override;
+    void issue_barrier(Pipe p, Site site, CallTag tag) override;
+    void issue_pair(HardEvent e, int id, Site site, CallTag tag) override;
+    void issue_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site, CallTag tag, bool check) override;
+    void issue_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site, CallTag tag, bool check) override;
+    // Runs `issue` with the instructions it registers tagged `tag`.
+    template <class F>
+    void tagged(CallTag tag, F&& issue) {
+        const CallTag saved = call_;
+        call_ = tag;
+        issue();
+        call_ = saved;
+    }
     bool barrier_legal(Pipe p, Site site);
 };
 

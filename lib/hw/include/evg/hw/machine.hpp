@@ -93,10 +93,6 @@ class Machine : private CheckerHost {
     // the wait knew.
     void flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before);
     void counter_wait(Core& c, const Instr& in, VectorClock& learned);
-    // Sync mutations: mutation i found its call (`part` 1: the call, or the set of a drop_pair; 2: the wait
-    // of a drop_pair), or found a call of the wrong kind (`reason`; listed in Report::mutations_unapplied).
-    void mutation_applied(int i, uint8_t part = 1);
-    void mutation_mismatch(int i, std::string reason);
 
     Device& dev_;
     Config cfg_;
@@ -186,10 +182,8 @@ class Machine : private CheckerHost {
     void end_checks();
     Report make_report();
 
-    void plan_mutations();  // hands each mutation of the plan to the core it names
-    std::vector<std::string> unapplied_mutations() const;
-    std::vector<uint8_t> mut_applied_;  // per Config::mutations entry: parts found (see mutation_applied)
-    std::vector<std::string> mut_reason_;
+    void plan_mutations();  // hands each mutation of the plan to the interceptor of the core it names
+    std::unique_ptr<MutationPlan> plan_;
 };
 
 }  // namespace evg::hw
