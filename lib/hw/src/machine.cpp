@@ -43,6 +43,11 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
             std::make_unique<Core>(*this, idx, CoreType::AIV, v / sub_num, v % sub_num, sub_num);
     }
     checkers_ = make_checkers(*this, cfg_.checks);
+    for (auto& ch : checkers_) {
+        if (ch->events() & Checker::kIssue) on_issue_.push_back(ch.get());
+        if (ch->events() & Checker::kExecute) on_execute_.push_back(ch.get());
+        if (ch->events() & Checker::kSync) on_sync_.push_back(ch.get());
+    }
     plan_mutations();
     next_compact_ = cfg_.record_floor;
 }
@@ -250,16 +255,16 @@ CoreType Machine::core_type(int core) const {
 
 void Machine::notify_issue(Core& c, const Instr& in) {
     const IssueEvent e{in, c.index()};
-    for (auto& ch : checkers_) ch->on_issue(e);
+    for (Checker* ch : on_issue_) ch->on_issue(e);
 }
 
 void Machine::notify_execute(Core& c, const Instr& in, const VectorClock& known) {
     const ExecuteEvent e{in, c.index(), c.agent(in.pipe), known};
-    for (auto& ch : checkers_) ch->on_execute(e);
+    for (Checker* ch : on_execute_) ch->on_execute(e);
 }
 
 void Machine::notify_sync(const SyncEvent& e) {
-    for (auto& ch : checkers_) ch->on_sync(e);
+    for (Checker* ch : on_sync_) ch->on_sync(e);
 }
 
 void Machine::violate(Violation v) {
@@ -416,7 +421,8 @@ void Machine::end_checks() {
         for (const auto& [m, sets] : r.sets)
             if (!sets.empty()) open_rounds.push_back({std::get<0>(key), std::get<2>(key), m});
     const KernelEndEvent e{core_count(), atomic_on, open_rounds};
-    for (auto& ch : checkers_) ch->on_kernel_end(e);
+    for (auto& ch : checkers_)
+        if (ch->events() & Checker::kKernelEnd) ch->on_kernel_end(e);
 }
 
 Report Machine::make_report() {

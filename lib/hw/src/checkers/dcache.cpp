@@ -29,6 +29,7 @@ enum class Holder : uint8_t { self, others };
 class DcacheChecker final : public Checker {
   public:
     explicit DcacheChecker(CheckerHost& host) : host_(host) {}
+    unsigned events() const override { return kIssue | kExecute | kSync; }
 
     void on_issue(const IssueEvent& e) override;
     void on_execute(const ExecuteEvent& e) override;

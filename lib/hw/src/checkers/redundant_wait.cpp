@@ -32,6 +32,7 @@ namespace {
 class RedundantWaitChecker final : public Checker {
   public:
     explicit RedundantWaitChecker(CheckerHost& host) : host_(host) {}
+    unsigned events() const override { return kSync | kKernelEnd; }
 
     void on_sync(const SyncEvent& e) override {
         if (e.kind != SyncKind::flag_wait || e.in->event_id == kUnitFlagId)

@@ -135,7 +135,11 @@ struct KernelEndEvent {
 
 class Checker {
   public:
+    // The events a checker is told of (a bit per kind): the engine calls only the checkers that want an
+    // event, so an instruction costs nothing to a checker that does not look at it.
+    enum Events : unsigned { kIssue = 1, kExecute = 2, kSync = 4, kKernelEnd = 8 };
     virtual ~Checker() = default;
+    virtual unsigned events() const = 0;
     virtual void on_issue(const IssueEvent&) {}
     virtual void on_execute(const ExecuteEvent&) {}
     virtual void on_sync(const SyncEvent&) {}

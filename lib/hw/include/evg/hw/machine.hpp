@@ -78,6 +78,7 @@ class Machine : private CheckerHost {
     std::string node_suffix(int32_t node) const override;
     // The checkers of this launch (checker.hpp), told of every event in the registry's order.
     std::vector<std::unique_ptr<Checker>> checkers_;
+    std::vector<Checker*> on_issue_, on_execute_, on_sync_;  // the checkers that want each event
     void notify_issue(Core& c, const Instr& in);
     void notify_execute(Core& c, const Instr& in, const VectorClock& known);
     void notify_sync(const SyncEvent& e);
