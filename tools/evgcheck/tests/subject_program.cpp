@@ -19,14 +19,24 @@ using namespace AscendC;
 
 constexpr uint32_t kN = 256;
 
-void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy) {
+// The kernels' buffers: two rows of kN floats in UB (t, t[kN]), X and Y in GM.
+struct Buffers {
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 2 * kN * sizeof(float));
-    LocalTensor<float> t = buf.Get<float>();
+    LocalTensor<float> t;
     GlobalTensor<float> gx, gy;
-    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
-    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    Buffers(GM_ADDR x, GM_ADDR y) {
+        pipe.InitBuffer(buf, 2 * kN * sizeof(float));
+        t = buf.Get<float>();
+        gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
+        gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    }
+};
+
+void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy) {
+    Buffers b(x, y);
+    LocalTensor<float>& t = b.t;
+    GlobalTensor<float>&gx = b.gx, &gy = b.gy;
     DataCopy(t, gx, kN);
     SetFlag<HardEvent::MTE2_V>(0);
     if (!racy) WaitFlag<HardEvent::MTE2_V>(0);
@@ -39,13 +49,9 @@ void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy) {
 
 // Two rounds through one buffer; each load is handed over on ids 1 and 0, and V waits on 0, then on 1.
 void rewait_kernel(GM_ADDR x, GM_ADDR y) {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 2 * kN * sizeof(float));
-    LocalTensor<float> t = buf.Get<float>();
-    GlobalTensor<float> gx, gy;
-    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
-    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    Buffers b(x, y);
+    LocalTensor<float>& t = b.t;
+    GlobalTensor<float>&gx = b.gx, &gy = b.gy;
     for (int round = 0; round < 2; ++round) {
         if (round > 0) {
             WaitFlag<HardEvent::V_MTE2>(0);

@@ -1,5 +1,6 @@
 // The flags and counters checker alone, driven by a scripted event stream: each finding fires on the stream
 // that has the fault and stays quiet on the same stream with it fixed.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "evg/hw/cube_state.hpp"

@@ -3,6 +3,7 @@
 // engine does (ids in issue order, epochs per (core, pipe)). The checkers' tests drive one checker with a
 // stream of events made here.
 #pragma once
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <deque>

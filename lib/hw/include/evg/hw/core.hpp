@@ -88,7 +88,7 @@ struct CounterState {
     uint64_t increments = 0;
 };
 
-class Core : private SyncIssuer {
+class Core final : private SyncIssuer {
   public:
     Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num);
 

@@ -25,7 +25,7 @@ class Fiber;
 
 class Device;
 
-class Machine : private CheckerHost {
+class Machine final : private CheckerHost {
   public:
     Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);
     ~Machine();
