@@ -16,7 +16,9 @@
 
 #include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
+#include "evg/reports/cycle_summary.hpp"
 #include "evg/reports/timeline.hpp"
+#include "evg/thousands.hpp"
 
 namespace evg::reports {
 namespace {
@@ -60,8 +62,24 @@ TimedRun run_three_tiles() {
 nlohmann::json json_of(const TimedRun& r) {
     std::ostringstream out;
     write_timeline_json(out, {r.run.trace, r.timeline, r.run.report.node_labels, "three tiles",
-                              hw::timing::summary_text(r.timeline, r.run.trace, r.launch)});
+                              reports::cycle_summary_text(r.timeline, r.run.trace, r.launch)});
     return nlohmann::json::parse(out.str());
+}
+
+// The summary names the chip, the total and every core's pipes; a timeline the model could not finish (a
+// deadlock left instructions untimed) says so on its first line.
+TEST(CycleSummary, NamesTheTotalAndSaysWhenTheTimelineIsIncomplete) {
+    TimedRun r = run_three_tiles();
+    const std::string text = reports::cycle_summary_text(r.timeline, r.run.trace, r.launch);
+    EXPECT_EQ(text.rfind(fmt::format("cycle model (AtlasA2, "), 0), 0u) << text;
+    EXPECT_NE(text.find(fmt::format("{} cycles", thousands(r.timeline.summary.total))), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("INCOMPLETE"), std::string::npos) << text;
+    r.timeline.complete = false;
+    const std::string cut = reports::cycle_summary_text(r.timeline, r.run.trace, r.launch);
+    EXPECT_NE(cut.substr(0, cut.find('\n')).find("INCOMPLETE: some instructions never ran (deadlock)"),
+              std::string::npos)
+        << cut;
 }
 
 TEST(TimelineJson, ParsesAndItsSlicesNest) {
@@ -212,7 +230,7 @@ TEST(TimelineHtml, IsOnePageWithItsDataAndNoNetwork) {
     const TimedRun r = run_three_tiles();
     std::ostringstream out;
     write_timeline_html(out, {r.run.trace, r.timeline, r.run.report.node_labels, "three <tiles>",
-                              hw::timing::summary_text(r.timeline, r.run.trace, r.launch)});
+                              reports::cycle_summary_text(r.timeline, r.run.trace, r.launch)});
     const std::string page = out.str();
     EXPECT_NE(page.find("<canvas"), std::string::npos);
     EXPECT_NE(page.find("three &lt;tiles&gt;"), std::string::npos);  // escaped
@@ -238,7 +256,7 @@ TEST(TimelineHtml, ALargeRunIsCutByTimeForEveryCoreAndThePageSaysSo) {
     std::ostringstream out;
     write_timeline_html(out,
                         {r.run.trace, r.timeline, r.run.report.node_labels, "cut",
-                         hw::timing::summary_text(r.timeline, r.run.trace, r.launch)},
+                         reports::cycle_summary_text(r.timeline, r.run.trace, r.launch)},
                         limit);
     const std::string page = out.str();
     const size_t b = page.find("id=\"data\">") + 10, e = page.find("</script>", b);

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
 #ifdef EVGCHECK_HAS_TIMELINE
+#include "evg/reports/cycle_summary.hpp"
 #include "evg/reports/timeline.hpp"
 #endif
 #include "load.hpp"
@@ -132,6 +133,9 @@ int run_command(std::span<const char* const> argv) {
 #endif
         check_timeline_file(*timeline_path, "run");
         settings.timeline = true;
+#ifdef EVGCHECK_HAS_TIMELINE
+        settings.cycle_summary = evg::reports::cycle_summary_text;
+#endif
     }
     arm_time_budget(timeout, "--timeout");
 

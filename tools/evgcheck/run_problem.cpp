@@ -102,7 +102,8 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
         const evg::hw::timing::Launch launch{problem.arch, rep.block_dim, evg::hw::KernelType::mix_aic_1_2};
         timed.emplace();
         timed->timeline = evg::hw::timing::simulate(run.run.trace, launch);
-        timed->summary = evg::hw::timing::summary_text(timed->timeline, run.run.trace, launch);
+        if (settings.cycle_summary)
+            timed->summary = settings.cycle_summary(timed->timeline, run.run.trace, launch);
         timed->node_labels = rep.node_labels;
         out << timed->summary;
         const evg::hw::timing::Summary& s = timed->timeline.summary;

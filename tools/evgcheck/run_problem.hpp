@@ -33,7 +33,10 @@ struct RunSettings {
     bool list_mutation_points = false;             // --list-mutations
     std::string checks;                            // --check: opt-in checkers, by name
     std::vector<std::string> hazards;              // --hazard: upstream hazards switched on (docs/hazards.md)
-    bool timeline = false;                         // --timeline: time the run with the cycle model
+    bool timeline = false;                         // --timeline: time the run with the cycle model ...
+    // ... and write its summary with this (reports/' cycle_summary_text, which the CLI links).
+    std::string (*cycle_summary)(const evg::hw::timing::Timeline&, const evg::hw::Trace&,
+                                 const evg::hw::timing::Launch&) = nullptr;
 };
 
 // The cycle model's view of the run (--timeline): what the timeline writers of reports/ need.
@@ -41,7 +44,7 @@ struct TimedRun {
     evg::hw::Trace trace;
     evg::hw::timing::Timeline timeline;
     std::vector<std::string> node_labels;
-    std::string summary;  // evg::hw::timing::summary_text, also part of RunOutcome::text
+    std::string summary;  // evg::reports::cycle_summary_text, also part of RunOutcome::text
 };
 
 struct RunOutcome {

@@ -27,6 +27,7 @@
 #include "evg/hw/trace_file.hpp"
 #include "problem_options.hpp"
 #ifdef EVGCHECK_HAS_TIMELINE
+#include "evg/reports/cycle_summary.hpp"
 #include "evg/reports/timeline.hpp"
 #endif
 #include "subprocess.hpp"
@@ -282,7 +283,7 @@ void write_timeline(const std::string& trace_file, int launch_k, const std::stri
                         launches.size(), launch_k));
     const evg::hw::LaunchRecord& l = launches[static_cast<size_t>(launch_k - 1)];
     const evg::hw::timing::Timeline t = evg::hw::timing::simulate(l.trace, l.launch);
-    const std::string summary = evg::hw::timing::summary_text(t, l.trace, l.launch);
+    const std::string summary = evg::reports::cycle_summary_text(t, l.trace, l.launch);
     std::cout << summary;
     const evg::reports::TimelineInput in{
         l.trace, t, l.node_labels,

@@ -171,8 +171,8 @@ TEST(CycleModel, DoubleBufferOverlapsAndItsSerialisedTwinDoesNot) {
     const timing::Summary& b = se.timeline.summary;
     const uint64_t sum_a = busy(a, Pipe::MTE2) + busy(a, Pipe::V) + busy(a, Pipe::MTE3);
     const uint64_t sum_b = busy(b, Pipe::MTE2) + busy(b, Pipe::V) + busy(b, Pipe::MTE3);
-    EXPECT_LT(a.total, sum_a) << timing::summary_text(tdb, db.trace, tdb.launch);
-    EXPECT_GE(b.total, sum_b) << timing::summary_text(se.timeline, se.trace, se.timeline.launch);
+    EXPECT_LT(a.total, sum_a) << "double-buffered: " << a.total << " cycles, MTE2+V+MTE3 busy " << sum_a;
+    EXPECT_GE(b.total, sum_b) << "serialised: " << b.total << " cycles, MTE2+V+MTE3 busy " << sum_b;
     EXPECT_GT(a.overlap, 1.3);
     EXPECT_DOUBLE_EQ(b.overlap, 1.0);
     EXPECT_EQ(b.mte_v_two_or_more, 0u);
@@ -235,8 +235,6 @@ TEST(CycleModel, ADeadlockLeavesTheRestUntimed) {
     });
     EXPECT_FALSE(r.report.clean());
     EXPECT_FALSE(r.timeline.complete);
-    EXPECT_NE(timing::summary_text(r.timeline, r.trace, r.timeline.launch).find("INCOMPLETE"),
-              std::string::npos);
 }
 
 TEST(CycleModel, EveryCostHasASource) {

@@ -22,7 +22,7 @@ struct TimelineInput {
     const hw::timing::Timeline& timeline;
     std::span<const std::string> node_labels;  // hw::Report::node_labels (TraceEntry::node indexes them)
     std::string title;                         // e.g. the graph file and its problem line
-    std::string summary;                       // hw::timing::summary_text
+    std::string summary;                       // cycle_summary_text (cycle_summary.hpp)
 };
 
 void write_timeline_json(std::ostream& out, const TimelineInput& in);

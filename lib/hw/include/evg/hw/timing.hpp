@@ -119,7 +119,4 @@ struct Timeline {
 // Times every entry of `trace` (a launch's, with its accesses recorded).
 Timeline simulate(const Trace& trace, const Launch& launch);
 
-// The summary as `evgcheck run --timeline` prints it.
-std::string summary_text(const Timeline& t, const Trace& trace, const Launch& launch);
-
 }  // namespace evg::hw::timing
