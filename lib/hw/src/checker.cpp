@@ -28,6 +28,17 @@ Location location_of(const CheckerHost& host, const SyncRecord& r) {
     return l;
 }
 
+Location location_of(const CheckerHost& host, const TraceEntry& t) {
+    Location l;
+    l.instr = t.id;
+    l.core = t.core;
+    l.core_name = host.core_name(t.core);
+    l.pipe = std::string(pipe_name(t.pipe));
+    l.op = t.op();
+    l.site = t.site().str();
+    return l;
+}
+
 Location location_of(int core, const std::string& core_name, const Instr& in, const Access* a) {
     Location l;
     l.instr = in.id;

@@ -462,7 +462,7 @@ CallTag Core::begin_call(bool sync, Site site) {
 }
 
 void Core::end_call() {
-    if (interceptor_) interceptor_->after_call(*this, call_);
+    if (interceptor_) interceptor_->after_call(*this);
 }
 
 void Core::finish_kernel() {

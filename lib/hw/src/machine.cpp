@@ -77,7 +77,7 @@ void Machine::plan_mutations() {
         for (auto& c : cores_)
             if (c->short_name() == m.core) target = c.get();
         if (!target) {
-            plan_->no_core(
+            plan_->mismatch(
                 static_cast<int>(i),
                 fmt::format("no core named {} in this launch ({}, blockDim {}: cores {} to {})", m.core,
                             type_ == KernelType::mix_aic_1_2 ? "mix"

@@ -108,7 +108,7 @@ void SyncInterceptor::before_call(SyncIssuer& core, uint32_t pos, Site site) {
     }
 }
 
-void SyncInterceptor::after_call(SyncIssuer& core, CallTag /*current*/) {
+void SyncInterceptor::after_call(SyncIssuer& core) {
     std::vector<Deferred> due;
     for (auto it = deferred_.begin(); it != deferred_.end();) {
         if (--it->left <= 0) {

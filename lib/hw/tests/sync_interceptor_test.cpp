@@ -58,17 +58,17 @@ struct Script {
     void set(HardEvent e, int id) {
         const CallTag t = begin(true);
         interceptor.set_flag(core, t, e, id, {});
-        interceptor.after_call(core, t);
+        interceptor.after_call(core);
     }
     void wait(HardEvent e, int id) {
         const CallTag t = begin(true);
         interceptor.wait_flag(core, t, e, id, {});
-        interceptor.after_call(core, t);
+        interceptor.after_call(core);
     }
     void plain() {
         const CallTag t = begin(false);
         core.issued.push_back(fmt::format("plain @{}", t.stream));
-        interceptor.after_call(core, t);
+        interceptor.after_call(core);
     }
     std::vector<std::string> unapplied() const {
         return plan.unapplied([this](const std::string&) { return sync; });

@@ -935,6 +935,10 @@ TEST(EvgcheckCli, RunCheckSwitchesOnOptInCheckers) {
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("evgcheck run: option --check: unknown checker 'races'"), std::string::npos)
         << bad.err;
+    Result trailing = evgcheck("run " + g + " --check redundant-waits,");
+    EXPECT_EQ(trailing.code, 2);
+    EXPECT_NE(trailing.err.find("'redundant-waits,' has an empty checker name"), std::string::npos)
+        << trailing.err;
 }
 
 // Every listed mutation point replays with --mutate as printed; a dropped WaitFlag of the epilogue is caught.

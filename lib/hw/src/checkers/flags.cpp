@@ -77,7 +77,7 @@ class FlagChecker final : public Checker {
     void use_mode(int core, int mode, int flag, const VectorClock& before, const SyncRecord& op,
                   std::span<const SyncRecord> sources);
     void ambiguous(std::string msg, std::vector<Location> locs);
-    Location set_location(int core, uint64_t instr) const;
+    Location set_location(uint64_t instr) const;  // of a set the trace still describes; empty if none
 };
 
 void FlagChecker::on_sync(const SyncEvent& e) {
@@ -107,17 +107,9 @@ void FlagChecker::on_sync(const SyncEvent& e) {
     }
 }
 
-Location FlagChecker::set_location(int core, uint64_t instr) const {
-    Location l;
-    if (const TraceEntry* t = host_.traced(instr)) {
-        l.instr = instr;
-        l.core = core;
-        l.core_name = host_.core_name(core);
-        l.pipe = std::string(pipe_name(t->pipe));
-        l.op = t->op();
-        l.site = t->site().str();
-    }
-    return l;
+Location FlagChecker::set_location(uint64_t instr) const {
+    const TraceEntry* t = host_.traced(instr);
+    return t ? location_of(host_, *t) : Location{};
 }
 
 void FlagChecker::flag_set(const SyncEvent& e) {
@@ -136,7 +128,7 @@ void FlagChecker::flag_set(const SyncEvent& e) {
                              "consumes the earlier set first (setting a set flag is undefined behaviour)",
                              in.op, host_.core_name(e.core), f.last_set_instr, event_name(in.event),
                              in.event_id),
-                 {set_location(e.core, f.last_set_instr), location_of(e.core, host_.core_name(e.core), in)},
+                 {set_location(f.last_set_instr), location_of(e.core, host_.core_name(e.core), in)},
                  1});
     }
     // The next set checks against the wait matching this one, never against an earlier wait.
@@ -261,16 +253,14 @@ void FlagChecker::on_kernel_end(const KernelEndEvent& e) {
                  fmt::format("SetFlag<{}>({}) of {} is still set at kernel end ({} unconsumed set(s)); "
                              "the next kernel on this core would inherit it",
                              event_name(ev), id, host_.core_name(c), f.pending()),
-                 {set_location(c, f.last_set_instr)},
+                 {set_location(f.last_set_instr)},
                  1});
         }
         for (auto it = counters_.lower_bound({c, 0, 0}); it != counters_.end() && std::get<0>(it->first) == c;
              ++it) {
             const auto& [key, st] = *it;
             if (st.pending() == 0) continue;
-            Location l;
-            if (const TraceEntry* t = host_.traced(st.last_set_instr))
-                l = set_location(t->core, st.last_set_instr);
+            const Location l = set_location(st.last_set_instr);
             host_.violate({ViolationKind::counter_left_nonzero,
                            Severity::error,
                            fmt::format("cross-core flag {}{} of {} holds {} unconsumed set(s) at kernel end",

@@ -67,7 +67,7 @@ class RedundantWaitChecker final : public Checker {
                      "call sites: the pair costs a set, a wait and a flag id, and can go",
                      p.wait.op(), p.wait.id, pipe, host_.core_name(p.wait.core), p.wait.site().str(),
                      p.executions, pipe, p.set.op(), p.set.id, pipe_name(p.set.pipe), p.set.site().str()),
-                 {location(p.set), location(p.wait)},
+                 {location_of(host_, p.set), location_of(host_, p.wait)},
                  p.executions});
         }
     }
@@ -84,17 +84,6 @@ class RedundantWaitChecker final : public Checker {
     std::map<std::pair<uint32_t, uint32_t>, size_t> index_;  // (wait op_site, set op_site) -> pairs_
     std::map<uint32_t, uint64_t> waits_at_,
         sets_at_;  // executed waits per wait site, consumed sets per set site
-
-    Location location(const TraceEntry& t) const {
-        Location l;
-        l.instr = t.id;
-        l.core = t.core;
-        l.core_name = host_.core_name(t.core);
-        l.pipe = std::string(pipe_name(t.pipe));
-        l.op = t.op();
-        l.site = t.site().str();
-        return l;
-    }
 };
 
 }  // namespace

@@ -49,10 +49,14 @@ void enable_checks(CheckerConfig& checks, std::string_view names) {
     std::vector<std::string_view> opt_in;
     for (const auto& c : kCheckers)
         if (c.opt_in) opt_in.push_back(c.name);
-    while (!names.empty()) {
-        const size_t comma = names.find(',');
-        const std::string_view name = names.substr(0, comma);
-        names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 1);
+    const std::string_view all = names;
+    for (size_t from = 0; !all.empty() && from <= all.size();) {
+        const size_t comma = std::min(all.find(',', from), all.size());
+        const std::string_view name = all.substr(from, comma - from);
+        from = comma + 1;
+        if (name.empty())
+            throw HostError(
+                fmt::format("'{}' has an empty checker name: names are separated by single commas", all));
         const CheckerInfo* found = nullptr;
         for (const auto& c : kCheckers)
             if (c.opt_in && c.name == name) found = &c;

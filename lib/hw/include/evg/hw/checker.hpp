@@ -66,6 +66,8 @@ SyncRecord sync_record(int core, AgentId agent, const Instr& in);
 // "#12 CrossCoreSetFlag<...>(1) on MTE3 of AIV 0 (block 0, sub 0) (issued at kernel.cpp:40)"
 std::string describe(const CheckerHost& host, const SyncRecord& r);
 Location location_of(const CheckerHost& host, const SyncRecord& r);
+// The location of a described instruction (CheckerHost::traced): its id, core, pipe, op and site.
+Location location_of(const CheckerHost& host, const TraceEntry& t);
 // The location of instruction `in` of core `core` (and of its access `a`, when given).
 Location location_of(int core, const std::string& core_name, const Instr& in, const Access* a = nullptr);
 
@@ -161,7 +163,7 @@ struct CheckerInfo {
 };
 std::span<const CheckerInfo> checker_registry();
 // Switches on the opt-in checkers named in `names` (','-separated registry names). Throws HostError naming
-// an unknown name and the opt-in checkers there are.
+// an unknown or empty name and the opt-in checkers there are; "" switches nothing on.
 void enable_checks(CheckerConfig& checks, std::string_view names);
 // One of each checker `checks` enables, in the registry's order.
 std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks);

@@ -54,10 +54,8 @@ class MutationPlan {
     const std::vector<SyncMutation>& mutations() const { return plan_; }
     // Mutation i found its call (`part` 1: the call, or the set of a drop_pair; 2: the wait of a drop_pair).
     void applied(int i, uint8_t part = 1);
-    // Mutation i found a call of the wrong kind, or none (the first reason is kept).
+    // Mutation i found a call of the wrong kind, or names no core of the launch (the first reason is kept).
     void mismatch(int i, std::string reason);
-    // Mutation i names no core of the launch.
-    void no_core(int i, std::string reason) { mismatch(i, std::move(reason)); }
     // "<mutation>: <why>" for each mutation that did not find every call it rewrites; `sync_calls(name)`
     // gives how many sync calls the named core made.
     template <class SyncCalls>
@@ -91,7 +89,7 @@ class SyncInterceptor {
     // Before the call at stream position `pos`: the moved sets due there are issued first.
     void before_call(SyncIssuer& core, uint32_t pos, Site site);
     // After a call: moved waits whose distance ran out are issued.
-    void after_call(SyncIssuer& core, CallTag current);
+    void after_call(SyncIssuer& core);
     // The kernel body returned: moved waits still pending are issued.
     void finish(SyncIssuer& core);
 
