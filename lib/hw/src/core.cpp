@@ -28,8 +28,16 @@ Core* current_core_or_null() {
     return detail::tls_core;
 }
 
-Core::Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num)
-    : machine_(m), index_(index), type_(type), block_(block), sub_(sub), sub_num_(sub_num) {
+Core::Core(Machine& m, CoreHost& host, CoreState& state, int index, CoreType type, int block, int sub,
+           int sub_num)
+    : machine_(m),
+      host_(host),
+      state_(state),
+      index_(index),
+      type_(type),
+      block_(block),
+      sub_(sub),
+      sub_num_(sub_num) {
     const ArchSpec& a = m.arch();
     if (type == CoreType::AIV) {
         const int vid = block * sub_num + sub;
@@ -43,7 +51,7 @@ Core::Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num
                                                  mem_capacity(a, k), 512);
     }
     s_known_ = VectorClock(m.agents());
-    for (auto& p : pipes_) p.known = VectorClock(m.agents());
+    for (auto& p : state_.pipes) p.known = VectorClock(m.agents());
 }
 
 const ArchSpec& Core::arch() const {
@@ -70,7 +78,7 @@ void Core::s_learn(const VectorClock& c) {
 }
 
 bool Core::abort_guard() {
-    if (!aborting_) return false;
+    if (!state_.aborting) return false;
     if (++calls_after_abort_ > 10'000'000 && std::uncaught_exceptions() == 0) throw detail::CoreAbortTag{};
     return true;
 }
@@ -92,26 +100,26 @@ void Core::issue(std::unique_ptr<Instr> in) {
 }
 
 void Core::push(std::unique_ptr<Instr> in) {
-    if (aborting_) return;
+    if (state_.aborting) return;
     in->core = this;
-    auto& q = pipes_[static_cast<size_t>(pipe_slot(in->pipe))];
+    auto& q = state_.pipes[static_cast<size_t>(pipe_slot(in->pipe))];
     in->epoch = q.issued + 1;
-    if (!machine_.register_instr(*in)) return;
-    machine_.notify_issue(*this, *in);
+    if (!host_.register_instr(*in)) return;
+    host_.notify_issue(*this, *in);
     q.issued = in->epoch;
     in->issued = scalar_snapshot();
     q.queue.push_back(std::move(in));
-    ++machine_.queued_[static_cast<size_t>(index_)];
-    machine_.after_issue(*this);
+    ++state_.queued;
+    host_.after_issue(*this);
 }
 
 bool Core::on_scalar(Instr& in) {
     in.core = this;
     in.pipe = Pipe::S;
-    auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+    auto& q = state_.pipes[static_cast<size_t>(pipe_slot(Pipe::S))];
     in.epoch = q.issued + 1;
-    if (!machine_.register_instr(in)) return false;
-    machine_.notify_issue(*this, in);
+    if (!host_.register_instr(in)) return false;
+    host_.notify_issue(*this, in);
     q.issued = in.epoch;
     s_known_.set(agent(Pipe::S), in.epoch);  // the scalar unit is in order: it knows all it did before
     s_snapshot_.reset();
@@ -122,7 +130,7 @@ void Core::scalar(std::unique_ptr<Instr> in) {
     if (abort_guard()) return;
     begin_call(false, in->site);
     if (!on_scalar(*in)) return;
-    machine_.notify_execute(*this, *in, s_known_);
+    host_.notify_execute(*this, *in, s_known_);
     if (in->exec) in->exec(*in);
     recycle_instr(std::move(in));
     end_call();
@@ -139,20 +147,20 @@ void Core::dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, 
         e.mem = entire ? nullptr : mem;
         e.begin = begin;
         e.end = end;
-        machine_.notify_sync(e);
+        host_.notify_sync(e);
     }
     end_call();
 }
 
 int32_t Core::enter_node(std::string_view label) {
     const int32_t previous = node_;
-    node_ = machine_.intern_node(label);
+    node_ = host_.intern_node(label);
     return previous;
 }
 
 void Core::violate(ViolationKind k, std::string message, std::vector<Location> locs, Severity sev) {
     Violation v{k, sev, std::move(message), std::move(locs), 1};
-    machine_.violate(std::move(v));
+    host_.violate(std::move(v));
 }
 
 Location Core::location(const Instr& i, const Access* a) const {
@@ -268,12 +276,12 @@ void Core::set_flag(HardEvent e, int id, Site site) {
 }
 
 void Core::do_set(HardEvent e, int id, Site site) {
-    if (aborting_) return;
+    if (state_.aborting) return;
     auto in = make(event_src(e), InstrKind::set_flag, flag_op_name(true, e, id), site);
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {
-        if (on_scalar(*in)) machine_.flag_set(*this, *in, s_known_);
+        if (on_scalar(*in)) host_.flag_set(*this, *in, s_known_);
         return;
     }
     push(std::move(in));
@@ -301,19 +309,19 @@ void Core::wait_flag(HardEvent e, int id, Site site) {
 }
 
 void Core::do_wait(HardEvent e, int id, Site site) {
-    if (aborting_) return;
+    if (state_.aborting) return;
     auto in = make(event_dst(e), InstrKind::wait_flag, flag_op_name(false, e, id), site);
     in->event = e;
     in->event_id = id;
     if (in->pipe == Pipe::S) {
         if (!on_scalar(*in)) return;
         auto key = std::make_pair(static_cast<int>(e), id);
-        machine_.block_until(
-            *this, [this, key] { return !flags_[key].pending.empty(); },
+        host_.block_until(
+            *this, [this, key] { return !state_.flags[key].pending.empty(); },
             fmt::format("{} (issued at {})", in->op, site.str()));
-        if (aborting_) return;
+        if (state_.aborting) return;
         VectorClock learned;
-        machine_.flag_wait(*this, *in, learned, s_known_);
+        host_.flag_wait(*this, *in, learned, s_known_);
         s_learn(learned);
         return;
     }
@@ -349,30 +357,30 @@ void Core::pipe_barrier(Pipe p, Site site) {
 }
 
 void Core::do_barrier(Pipe p, Site site) {
-    if (aborting_) return;
+    if (state_.aborting) return;
     const std::string& op = barrier_op_name(p);
     if (p != Pipe::ALL) {
         push(make(p, InstrKind::barrier, op, site));
         return;
     }
     // PIPE_ALL: the scalar unit waits until every pipe has drained, then goes on knowing all of it.
-    machine_.block_until(
+    host_.block_until(
         *this,
         [this] {
-            for (auto& q : pipes_)
+            for (auto& q : state_.pipes)
                 if (!q.queue.empty()) return false;
             return true;
         },
         fmt::format("{} (issued at {}) waiting for every pipe to drain", op, site.str()));
-    if (aborting_) return;
+    if (state_.aborting) return;
     auto in = make(Pipe::S, InstrKind::barrier, op, site);
     in->core = this;
-    auto& q = pipes_[static_cast<size_t>(pipe_slot(Pipe::S))];
+    auto& q = state_.pipes[static_cast<size_t>(pipe_slot(Pipe::S))];
     in->epoch = q.issued + 1;
-    if (!machine_.register_instr(*in)) return;
+    if (!host_.register_instr(*in)) return;
     for (int s = 0; s < kPipeSlots; ++s) {
-        s_known_.join(pipes_[static_cast<size_t>(s)].known);
-        s_known_.raise(agent(slot_pipe(s)), pipes_[static_cast<size_t>(s)].issued);
+        s_known_.join(state_.pipes[static_cast<size_t>(s)].known);
+        s_known_.raise(agent(slot_pipe(s)), state_.pipes[static_cast<size_t>(s)].issued);
     }
     s_known_.set(agent(Pipe::S), ++q.issued);
     s_snapshot_.reset();
@@ -383,7 +391,9 @@ void Core::do_barrier(Pipe p, Site site) {
 
 void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
-    if (!machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(true, mode, p, flag))) return;
+    if (!host_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(true, mode, p, flag),
+                                /*wait=*/false))
+        return;
     const CallTag tag = begin_call(true, site);
     if (interceptor_)
         interceptor_->cross_core_set(*this, tag, mode, p, flag, site);
@@ -393,12 +403,12 @@ void Core::cross_core_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 }
 
 void Core::do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
-    if (aborting_) return;
+    if (state_.aborting) return;
     auto in = make(p, InstrKind::cross_set, cross_op_name(true, mode, p, flag), site);
     in->cross_mode = mode;
     in->cross_flag = flag;
     if (p == Pipe::S) {
-        if (on_scalar(*in)) machine_.deliver_cross(*this, *in, s_known_);
+        if (on_scalar(*in)) host_.deliver_cross(*this, *in, s_known_);
         return;
     }
     push(std::move(in));
@@ -406,8 +416,8 @@ void Core::do_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 
 void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (abort_guard()) return;
-    if (!machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(false, mode, p, flag),
-                                   /*wait=*/true))
+    if (!host_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(false, mode, p, flag),
+                                /*wait=*/true))
         return;
     const CallTag tag = begin_call(true, site);
     if (interceptor_)
@@ -418,7 +428,7 @@ void Core::cross_core_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
 }
 
 void Core::do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
-    if (aborting_) return;
+    if (state_.aborting) return;
     auto in = make(p, InstrKind::cross_wait, cross_op_name(false, mode, p, flag), site);
     in->cross_mode = mode;
     in->cross_flag = flag;
@@ -427,14 +437,14 @@ void Core::do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     if (p == Pipe::S || arch().cross_wait_blocks_all) {
         if (!on_scalar(*in)) return;
         auto key = std::make_pair(mode == 4 ? 4 : 0, static_cast<int>(flag));
-        blocked_cross_wait_ = in.get();
-        machine_.block_until(
-            *this, [this, key] { return !counters_[key].pending.empty(); },
+        state_.blocked_cross_wait = in.get();
+        host_.block_until(
+            *this, [this, key] { return !state_.counters[key].pending.empty(); },
             fmt::format("{} (issued at {})", in->op, site.str()));
-        blocked_cross_wait_ = nullptr;
-        if (aborting_) return;
+        state_.blocked_cross_wait = nullptr;
+        if (state_.aborting) return;
         VectorClock learned;
-        machine_.counter_wait(*this, *in, learned);
+        host_.counter_wait(*this, *in, learned);
         s_learn(learned);
         return;
     }
@@ -465,8 +475,9 @@ void Core::end_call() {
     if (interceptor_) interceptor_->after_call(*this);
 }
 
-void Core::finish_kernel() {
-    if (interceptor_) interceptor_->finish(*this);
+void Core::run_kernel(const std::function<void()>& kernel) {
+    kernel();
+    if (interceptor_) interceptor_->finish(*this);  // moved WaitFlags still pending are issued now
 }
 
 void Core::issue_set(HardEvent e, int id, Site site, CallTag tag, bool check) {
@@ -493,14 +504,15 @@ void Core::issue_pair(HardEvent e, int id, Site site, CallTag tag) {
 }
 
 void Core::issue_cross_set(uint8_t mode, Pipe p, uint16_t flag, Site site, CallTag tag, bool check) {
-    if (check && !machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(true, mode, p, flag)))
+    if (check && !host_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(true, mode, p, flag),
+                                         /*wait=*/false))
         return;
     tagged(tag, [&] { do_cross_set(mode, p, flag, site); });
 }
 
 void Core::issue_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site, CallTag tag, bool check) {
-    if (check && !machine_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(false, mode, p, flag),
-                                            /*wait=*/true))
+    if (check && !host_.cross_core_legal(*this, mode, p, flag, site, cross_op_name(false, mode, p, flag),
+                                         /*wait=*/true))
         return;
     tagged(tag, [&] { do_cross_wait(mode, p, flag, site); });
 }

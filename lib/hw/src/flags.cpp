@@ -10,7 +10,7 @@
 namespace evg::hw {
 
 void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
-    auto& f = c.flags_[{static_cast<int>(in.event), in.event_id}];
+    auto& f = state(c).flags[{static_cast<int>(in.event), in.event_id}];
     ++f.sets;
     notify_sync({.kind = SyncKind::flag_set,
                  .core = c.index(),
@@ -21,7 +21,7 @@ void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
 }
 
 void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before) {
-    auto& f = c.flags_[{static_cast<int>(in.event), in.event_id}];
+    auto& f = state(c).flags[{static_cast<int>(in.event), in.event_id}];
     const FlagState::Set& set = f.pending.front();
     learned.join(set.clock);
     if (cfg_.keep_trace && in.id && in.id <= trace_.size())
@@ -83,7 +83,7 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Si
 
 void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set,
                       const std::vector<SyncRecord>& sources) {
-    auto& st = target.counters_[{ns, flag}];
+    auto& st = state(target).counters[{ns, flag}];
     ++st.increments;
     const SyncRecord me = record(*set.core, set);
     SyncEvent e{.kind = SyncKind::counter_increment,
@@ -180,10 +180,10 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
 
 void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
     const int ns = in.cross_mode == 4 ? 4 : 0;
-    auto& st = c.counters_[{ns, in.cross_flag}];
+    auto& st = state(c).counters[{ns, in.cross_flag}];
     // What the wait happens-after before it consumes: a scalar-unit wait knows what the scalar unit knows; a
     // pipe wait what its pipe passed on to it (`learned`) and what the scalar unit knew at issue.
-    VectorClock before = in.pipe == Pipe::S ? c.s_known_ : learned;
+    VectorClock before = in.pipe == Pipe::S ? c.scalar_known() : learned;
     if (in.issued) before.join(*in.issued);
     const SyncRecord me = record(c, in);
     notify_sync({.kind = SyncKind::counter_wait,

@@ -34,13 +34,16 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
     cores_.reserve(static_cast<size_t>(aics) + static_cast<size_t>(aivs));
     // Clocks need the agent count before cores build them.
     cores_.resize(static_cast<size_t>(aics) + static_cast<size_t>(aivs));
-    queued_.assign(cores_.size(), 0);
+    states_ = std::vector<CoreState>(cores_.size());  // never resized: the cores hold references into it
+    CoreHost& host = *this;
     for (int b = 0; b < aics; ++b)
-        cores_[static_cast<size_t>(b)] = std::make_unique<Core>(*this, b, CoreType::AIC, b, 0, 1);
+        cores_[static_cast<size_t>(b)] =
+            std::make_unique<Core>(*this, host, states_[static_cast<size_t>(b)], b, CoreType::AIC, b, 0, 1);
     for (int v = 0; v < aivs; ++v) {
         int idx = aics + v;
         cores_[static_cast<size_t>(idx)] =
-            std::make_unique<Core>(*this, idx, CoreType::AIV, v / sub_num, v % sub_num, sub_num);
+            std::make_unique<Core>(*this, host, states_[static_cast<size_t>(idx)], idx, CoreType::AIV,
+                                   v / sub_num, v % sub_num, sub_num);
     }
     checkers_ = make_checkers(*this, cfg_.checks);
     for (auto& ch : checkers_) {
@@ -59,7 +62,7 @@ Machine::~Machine() {
     for (size_t i = 0; i < runners_.size(); ++i) {
         auto& f = runners_[i].fiber;
         if (!f) continue;
-        cores_[i]->aborting_ = true;
+        states_[i].aborting = true;
         while (f->suspended()) {
             detail::tls_core = cores_[i].get();
             f->resume();
@@ -114,7 +117,7 @@ bool Machine::register_instr(Instr& in) {
                                  cfg_.max_instructions),
                      {in.core->location(in)},
                      1});
-            for (auto& c : cores_) c->aborting_ = true;
+            for (auto& st : states_) st.aborting = true;
         }
         return false;
     }
@@ -122,13 +125,13 @@ bool Machine::register_instr(Instr& in) {
     if ((cfg_.keep_trace ? instr_count_ : records_.size()) >= next_compact_) compact();
     in.id = ++instr_count_;
     Core& c = *in.core;
-    c.last_instr_ = in.id;
+    state(c).last_instr = in.id;
     TraceEntry t;
     t.id = static_cast<uint32_t>(in.id);  // with keep_trace, ids fit (the constructor checked)
     t.core = static_cast<uint16_t>(c.index());
     t.pipe = in.pipe;
     t.kind = in.kind;
-    in.node = c.node_;
+    in.node = c.node();
     t.node = in.node;
     t.op_site = intern_op_site(in.op, in.site);
     t.dtype = in.dtype;
@@ -200,8 +203,8 @@ const TraceEntry* Machine::traced(uint64_t id) const {
 // (still in flight when it is a blocked scalar wait).
 void Machine::compact() {
     uint64_t oldest = instr_count_ + 1;
-    for (auto& cp : cores_)
-        for (auto& q : cp->pipes_)
+    for (auto& st : states_)
+        for (auto& q : st.pipes)
             if (!q.queue.empty()) oldest = std::min(oldest, q.queue.front()->id);
     for (auto& ch : checkers_) ch->forget_before(oldest);
     if (cfg_.keep_trace) {
@@ -210,15 +213,14 @@ void Machine::compact() {
     }
     std::vector<uint64_t> live;
     for (auto& ch : checkers_) ch->live_instrs(live);
-    for (auto& cp : cores_) {
-        Core& c = *cp;
-        for (auto& [key, f] : c.flags_)
+    for (auto& st : states_) {
+        for (auto& [key, f] : st.flags)
             for (const auto& s : f.pending) live.push_back(s.instr);
-        for (auto& [key, st] : c.counters_)
-            for (const auto& i : st.pending) live.push_back(i.instr);
-        for (auto& q : c.pipes_)
+        for (auto& [key, counter] : st.counters)
+            for (const auto& i : counter.pending) live.push_back(i.instr);
+        for (auto& q : st.pipes)
             for (const auto& in : q.queue) live.push_back(in->id);
-        live.push_back(c.last_instr_);
+        live.push_back(st.last_instr);
     }
     std::sort(live.begin(), live.end());
     live.erase(std::unique(live.begin(), live.end()), live.end());
@@ -277,7 +279,7 @@ void Machine::violate(Violation v) {
         if (const TraceEntry* t = traced(l.instr))
             n = t->node;
         else if (l.instr == 0 && l.core >= 0 && l.core < core_count())
-            n = core(l.core).node_;
+            n = core(l.core).node();
         if (n >= 0) l.node = node_labels_[static_cast<size_t>(n)];
     }
     std::string key(violation_kind_name(v.kind));
@@ -333,7 +335,7 @@ Report Machine::run(const std::function<void()>& kernel) {
         // Nobody can move: report, then let every stuck thread run to its end with its API calls
         // disabled.
         report_deadlock();
-        for (auto& c : cores_) c->aborting_ = true;
+        for (auto& st : states_) st.aborting = true;
         for (size_t i = 0; i < runners_.size(); ++i)
             while (runners_[i].state != Runner::State::finished) give_turn(static_cast<int>(i));
         break;
@@ -341,8 +343,8 @@ Report Machine::run(const std::function<void()>& kernel) {
     drain();
     if (!deadlocked_) {
         bool stuck = false;
-        for (auto& c : cores_)
-            for (auto& q : c->pipes_) stuck |= !q.queue.empty();
+        for (auto& st : states_)
+            for (auto& q : st.pipes) stuck |= !q.queue.empty();
         if (stuck) report_deadlock();
     }
     if (!deadlocked_) end_checks();
@@ -355,27 +357,28 @@ void Machine::report_deadlock() {
     std::vector<std::string> parts;
     for (size_t i = 0; i < cores_.size(); ++i) {
         Core& c = *cores_[i];
+        CoreState& st = states_[i];
         auto& r = runners_[i];
         if (r.state == Runner::State::blocked) {
             // A scalar unit blocked in a cross-core wait may, like a stuck pipe wait, have lost its increment
             // to an unordered waiter on another pipe (Ascend950: CrossCoreWaitFlag<4, PIPE_S> next to one on
             // MTE3).
-            if (c.blocked_cross_wait_) {
-                VectorClock before = c.s_known_;
-                if (c.blocked_cross_wait_->issued) before.join(*c.blocked_cross_wait_->issued);
-                wait_stuck(c, *c.blocked_cross_wait_, before);
+            if (st.blocked_cross_wait) {
+                VectorClock before = c.scalar_known();
+                if (st.blocked_cross_wait->issued) before.join(*st.blocked_cross_wait->issued);
+                wait_stuck(c, *st.blocked_cross_wait, before);
             }
             parts.push_back(fmt::format("the scalar unit of {} is blocked in {}", c.name(), r.blocked_on));
             locs.push_back(c.site_location(r.blocked_on, {}));
         }
         for (int s = 0; s < kPipeSlots; ++s) {
-            auto& q = c.pipes_[static_cast<size_t>(s)];
+            auto& q = st.pipes[static_cast<size_t>(s)];
             if (q.queue.empty()) continue;
             const Instr& head = *q.queue.front();
             std::string why;
             if (head.kind == InstrKind::wait_flag) {
-                auto it = c.flags_.find({static_cast<int>(head.event), head.event_id});
-                if (it == c.flags_.end() || it->second.sets == 0)
+                auto it = st.flags.find({static_cast<int>(head.event), head.event_id});
+                if (it == st.flags.end() || it->second.sets == 0)
                     why = fmt::format("which no SetFlag<{}>({}) will ever satisfy", event_name(head.event),
                                       head.event_id);
                 else
@@ -389,8 +392,8 @@ void Machine::report_deadlock() {
                     if (head.issued) before.join(*head.issued);
                     wait_stuck(c, head, before);
                 }
-                auto it = c.counters_.find({head.cross_mode == 4 ? 4 : 0, head.cross_flag});
-                if (it == c.counters_.end() || it->second.increments == 0)
+                auto it = st.counters.find({head.cross_mode == 4 ? 4 : 0, head.cross_flag});
+                if (it == st.counters.end() || it->second.increments == 0)
                     why = fmt::format("whose cross-core flag {} is never set", head.cross_flag);
                 else
                     why =
@@ -415,7 +418,7 @@ void Machine::report_deadlock() {
 void Machine::end_checks() {
     std::vector<KernelEndEvent::AtomicLeftOn> atomic_on;
     for (auto& c : cores_)
-        if (c->atomic_ != AtomicOp::none) atomic_on.push_back({c->index(), c->atomic_site_});
+        if (c->atomic_op() != AtomicOp::none) atomic_on.push_back({c->index(), c->atomic_site()});
     std::vector<KernelEndEvent::OpenRound> open_rounds;
     for (const auto& [key, r] : rounds_)
         for (const auto& [m, sets] : r.sets)

@@ -22,7 +22,8 @@ bool is_wait(InstrKind k) {
 }  // namespace
 
 bool Machine::executable(Core& c, int slot, size_t pos) const {
-    auto& q = c.pipes_[static_cast<size_t>(slot)];
+    const CoreState& st = states_[static_cast<size_t>(c.index())];
+    auto& q = st.pipes[static_cast<size_t>(slot)];
     if (pos >= q.queue.size()) return false;
     const Instr& in = *q.queue[pos];
     if (pos > 0) {
@@ -41,18 +42,19 @@ bool Machine::executable(Core& c, int slot, size_t pos) const {
         }
     }
     if (in.kind == InstrKind::wait_flag) {
-        auto it = c.flags_.find({static_cast<int>(in.event), in.event_id});
-        return it != c.flags_.end() && !it->second.pending.empty();
+        auto it = st.flags.find({static_cast<int>(in.event), in.event_id});
+        return it != st.flags.end() && !it->second.pending.empty();
     }
     if (in.kind == InstrKind::cross_wait) {
-        auto it = c.counters_.find({in.cross_mode == 4 ? 4 : 0, in.cross_flag});
-        return it != c.counters_.end() && !it->second.pending.empty();
+        auto it = st.counters.find({in.cross_mode == 4 ? 4 : 0, in.cross_flag});
+        return it != st.counters.end() && !it->second.pending.empty();
     }
     return true;
 }
 
 void Machine::execute(Core& c, int slot, size_t pos) {
-    auto& q = c.pipes_[static_cast<size_t>(slot)];
+    CoreState& st = state(c);
+    auto& q = st.pipes[static_cast<size_t>(slot)];
     ++steps_;
     if (pos > 0) {
         bool over_plain = false, over_set = false;
@@ -74,7 +76,7 @@ void Machine::execute(Core& c, int slot, size_t pos) {
         q.queue.pop_front();  // in order: the usual case, without erase's general path
     else
         q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
-    --queued_[static_cast<size_t>(c.index())];
+    --st.queued;
     AgentId me = c.agent(in->pipe);
     Pipe p = in->pipe;
     bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
@@ -120,7 +122,7 @@ bool Machine::drain_in_order() {
     while (progress) {
         progress = false;
         for (size_t i = 0; i < cores_.size(); ++i) {
-            if (queued_[i] == 0) continue;
+            if (states_[i].queued == 0) continue;
             Core& c = *cores_[i];
             for (int s = 0; s < kPipeSlots; ++s)
                 while (executable(c, s, 0)) {
@@ -136,10 +138,11 @@ bool Machine::random_step() {
     std::vector<Cand>& cands = step_cands_;  // a member: its storage is reused
     cands.clear();
     for (size_t i = 0; i < cores_.size(); ++i) {
-        if (queued_[i] == 0) continue;
+        if (states_[i].queued == 0) continue;
         Core* c = cores_[i].get();
         for (int s = 0; s < kPipeSlots; ++s) {
-            size_t n = std::min<size_t>(c->pipes_[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
+            size_t n =
+                std::min<size_t>(states_[i].pipes[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
             for (size_t pos = 0; pos < n; ++pos)
                 if (executable(*c, s, pos)) cands.push_back({c, s, pos});
         }
@@ -169,7 +172,8 @@ void Machine::after_issue(Core& c) {
     int steps = std::uniform_int_distribution<int>(0, 3)(rng_);
     for (int i = 0; i < steps && random_step(); ++i) {
     }
-    if (std::uniform_int_distribution<int>(0, 7)(rng_) == 0 && !c.aborting_) yield_to_scheduler(c.index());
+    if (std::uniform_int_distribution<int>(0, 7)(rng_) == 0 && !state(c).aborting)
+        yield_to_scheduler(c.index());
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -187,7 +191,7 @@ void Machine::block_until(Core& c, const std::function<bool()>& ready, const std
             while (!ready() && random_step()) {
             }
         }
-        if (ready() || c.aborting_) return;
+        if (ready() || state(c).aborting) return;
         auto& r = runners_[static_cast<size_t>(c.index())];
         r.state = Runner::State::blocked;
         r.ready = ready;
@@ -195,7 +199,7 @@ void Machine::block_until(Core& c, const std::function<bool()>& ready, const std
         yield_to_scheduler(c.index());
         r.state = Runner::State::ready;
         r.ready = nullptr;
-        if (c.aborting_) return;
+        if (state(c).aborting) return;
     }
 }
 
@@ -209,8 +213,7 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
                  1});
     };
     try {
-        kernel();
-        c.finish_kernel();
+        c.run_kernel(kernel);
     } catch (const detail::CoreAbortTag&) {
     } catch (const UnmodelledCall& e) {
         // The kernel reached a call evgcheck declares but does not execute: this core stops here.
@@ -225,7 +228,7 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
         fail(e.what());
     } catch (...) {
         // A kernel thread that was stopped unwinds with an internal token; anything else is reported.
-        if (!c.aborting_) fail("an exception of unknown type");
+        if (!state(c).aborting) fail("an exception of unknown type");
     }
     runners_[static_cast<size_t>(i)].state = Runner::State::finished;
 }

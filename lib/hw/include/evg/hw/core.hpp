@@ -3,7 +3,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "evg/hw/arch.hpp"
 #include "evg/hw/checker.hpp"
 #include "evg/hw/clock.hpp"
+#include "evg/hw/core_state.hpp"
 #include "evg/hw/cube_state.hpp"
 #include "evg/hw/instruction.hpp"
 #include "evg/hw/memory.hpp"
@@ -43,54 +43,44 @@ struct VectorMask {
     uint64_t low = ~uint64_t{0};
 };
 
-struct PipeQueue {
-    std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
-    uint32_t issued = 0;                       // epochs handed out
-    VectorClock known;  // what every not-yet-executed instruction of this pipe happens-after, except those in
-                        // `frozen`
-    // Knowledge of queued instructions that a later wait of the pipe overtook (epoch -> knowledge): what an
-    // instruction happens-after depends on its place in the pipe, not on when it executes, so it does not
-    // learn what a wait issued after it learned.
-    std::map<uint32_t, VectorClock> frozen;
-};
+// What a core asks of the launch it runs in: numbering and recording its instructions, telling the checkers,
+// scheduling, flag matching and the calls' legality where it depends on the launch. Machine implements it
+// (privately: nothing else calls these) and hands it to each core it makes.
+class CoreHost {
+  public:
+    // Numbers an instruction and records it; false when the instruction budget is exhausted.
+    virtual bool register_instr(Instr& in) = 0;
+    virtual void notify_issue(Core& c, const Instr& in) = 0;
+    virtual void notify_execute(Core& c, const Instr& in, const VectorClock& known) = 0;
+    virtual void notify_sync(const SyncEvent& e) = 0;
+    virtual void after_issue(Core& c) = 0;  // gives the scheduler a chance to execute
+    // Blocks the core's scalar unit until `ready()` holds; `what` describes the wait for deadlock reports.
+    virtual void block_until(Core& c, const std::function<bool()>& ready, const std::string& what) = 0;
+    virtual void violate(Violation v) = 0;
+    // The index of a graph node's label in the launch's node labels, added on first use.
+    virtual int32_t intern_node(std::string_view label) = 0;
+    // Executes a SetFlag whose completion clock is `clock`.
+    virtual void flag_set(Core& c, const Instr& in, const VectorClock& clock) = 0;
+    // Consumes the oldest set of the flag `in` waits on; adds what the set knew to `learned`. `before`: what
+    // the wait knew.
+    virtual void flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before) = 0;
+    virtual void counter_wait(Core& c, const Instr& in, VectorClock& learned) = 0;
+    // Delivers a CrossCoreSetFlag whose completion clock is `clock` to the cores its mode names.
+    virtual void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock) = 0;
+    // Checks a cross-core set or wait; false when it does nothing. A flag id above the mode's range is
+    // reported and replaced by the id the hardware uses. wait: the call is a CrossCoreWaitFlag.
+    virtual bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site,
+                                  const std::string& op, bool wait) = 0;
 
-// The executed waits of a flag or counter, as far as a deadlock message names them: how many, and the
-// instructions of the first kFirstWaiters (the message names those and counts the rest).
-struct WaitLog {
-    static constexpr size_t kFirstWaiters = 8;
-    uint64_t count = 0;                   // executed waits
-    std::vector<uint64_t> first_waiters;  // the instructions of the first kFirstWaiters waits
-    void add(uint64_t instr) {
-        if (first_waiters.size() < kFirstWaiters) first_waiters.push_back(instr);
-        ++count;
-    }
-};
-
-// One-bit intra-core flag, kept as the sequence of its sets and waits (the k-th wait consumes the k-th set).
-struct FlagState {
-    struct Set {
-        VectorClock clock;
-        uint64_t instr;
-    };
-    std::deque<Set> pending;  // sets not yet consumed
-    WaitLog waits;            // executed waits
-    uint64_t sets = 0;        // executed sets
-};
-
-// A cross-core flag counter of one core.
-struct CounterState {
-    struct Increment {
-        VectorClock clock;  // what the set (for a mode 0/1/2 round: every set of the round) knew
-        uint64_t instr;     // the set that delivered it (for a round: the set that completed it)
-    };
-    std::deque<Increment> pending;  // increments not yet consumed
-    WaitLog waits;                  // executed waits
-    uint64_t increments = 0;
+  protected:
+    ~CoreHost() = default;
 };
 
 class Core final : private SyncIssuer {
   public:
-    Core(Machine& m, int index, CoreType type, int block, int sub, int sub_num);
+    // `host` is `m` seen as what a core asks of it; `state` is this core's pipes and flags, which `m` owns.
+    Core(Machine& m, CoreHost& host, CoreState& state, int index, CoreType type, int block, int sub,
+         int sub_num);
 
     Machine& machine() { return machine_; }
     const ArchSpec& arch() const;
@@ -123,6 +113,7 @@ class Core final : private SyncIssuer {
     // `entire`: the whole cache (ENTIRE_DATA_CACHE); else the bytes [begin, end) of `mem` (none when null).
     void dcache_clean(bool entire, Memory* mem, uint64_t begin, uint64_t end, std::string_view op, Site site);
     AtomicOp atomic_op() const { return atomic_; }
+    Site atomic_site() const { return atomic_site_; }  // the SetAtomic call that set atomic_op()
     // The cube unit's mode registers and unitFlag bits (AIC); unit_flag issues the implicit SetFlag (set) or
     // WaitFlag<e>(kUnitFlagId) that carries one unitFlag hand-over between PIPE_M and PIPE_FIX.
     CubeState& cube() { return cube_; }
@@ -143,7 +134,12 @@ class Core final : private SyncIssuer {
     Location location(const Instr& i, const Access* a = nullptr) const;
     Location site_location(std::string op, Site site) const;
 
-    bool aborting() const override { return aborting_; }
+    bool aborting() const override { return state_.aborting; }
+    // What the scalar unit knows (it has issued, or learned from the waits it ran).
+    const VectorClock& scalar_known() const { return s_known_; }
+
+    // Runs the kernel body on this core; then the moved WaitFlags still pending are issued.
+    void run_kernel(const std::function<void()>& kernel);
 
     // The interceptor of the sync mutations that name this core (made on first use; sync_interceptor.hpp).
     SyncInterceptor& interceptor(MutationPlan& plan);
@@ -153,32 +149,24 @@ class Core final : private SyncIssuer {
     CallTag call_tag() const { return call_; }
 
   private:
-    friend class Machine;
     Machine& machine_;
+    CoreHost& host_;
+    CoreState& state_;
     int index_;
     CoreType type_;
     int block_, sub_, sub_num_;
     std::string name_;
     std::map<MemKind, std::unique_ptr<Memory>> local_;
-    std::array<PipeQueue, kPipeSlots> pipes_;
     // Scalar unit: its knowledge, shared copy-on-write with the instructions it issues.
     VectorClock s_known_;
     std::shared_ptr<const VectorClock> s_snapshot_;
-    uint32_t s_epoch_ = 0;
-    std::map<std::pair<int, int>, FlagState> flags_;        // (HardEvent, id)
-    std::map<std::pair<int, int>, CounterState> counters_;  // (namespace: 0 = modes 0-2, 4 = mode 4; flag id)
-    // The CrossCoreWaitFlag the scalar unit is blocked in, if any (a deadlock names who took its increment).
-    const Instr* blocked_cross_wait_ = nullptr;
     AtomicOp atomic_ = AtomicOp::none;
     CubeState cube_;
     VectorMask vector_mask_;
     DType atomic_dtype_ = DType::f32;
     Site atomic_site_;
-    bool aborting_ = false;
     uint64_t calls_after_abort_ = 0;
-    int32_t node_ = -1;        // index into Machine's node labels; -1: no graph node
-    uint64_t last_instr_ = 0;  // the instruction this core registered last (it may still be in flight: a
-                               // blocked scalar wait), kept described when the trace is not
+    int32_t node_ = -1;  // index into Machine's node labels; -1: no graph node
 
     // Stream positions and sync indices, counted over the program's own calls (see TraceEntry::stream).
     uint32_t stream_ = 0;
@@ -201,7 +189,6 @@ class Core final : private SyncIssuer {
     // WaitFlags whose distance ran out.
     CallTag begin_call(bool sync, Site site);
     void end_call();
-    void finish_kernel();  // the kernel body returned: moved WaitFlags still pending are issued now
     // Queues an instruction on its pipe (numbered by the current tags).
     void push(std::unique_ptr<Instr> in);
     void do_set(HardEvent e, int id, Site site);

@@ -25,7 +25,7 @@ class Fiber;
 
 class Device;
 
-class Machine final : private CheckerHost {
+class Machine final : private CheckerHost, private CoreHost {
   public:
     Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);
     ~Machine();
@@ -58,47 +58,44 @@ class Machine final : private CheckerHost {
     const std::vector<std::string>& node_labels() const { return node_labels_; }
 
   private:
-    friend class Core;
-
-    // ---- Core's interface to the machine (private: only Core calls these; lib/ascendc and tests go through
-    // Core's public calls) ----
-    // Numbers an instruction and records it in the trace; false when the instruction budget is exhausted.
-    bool register_instr(Instr& in);
-    void after_issue(Core& c);  // gives the scheduler a chance to execute (in order: everything it can)
-    // Blocks the calling core's scalar unit until `ready()` holds; `what` describes the wait for deadlock
-    // reports.
-    void block_until(Core& c, const std::function<bool()>& ready, const std::string& what);
-    // Records a violation; each location of an instruction gets that instruction's node label.
+    // ---- CoreHost: what the cores ask (core.hpp) ----
+    bool register_instr(Instr& in) override;
+    void after_issue(Core& c) override;
+    void block_until(Core& c, const std::function<bool()>& ready, const std::string& what) override;
+    // Records a violation (for the cores and the checkers); each location of an instruction gets that
+    // instruction's node label.
     void violate(Violation v) override;
+    int32_t intern_node(std::string_view label) override;
+    void notify_issue(Core& c, const Instr& in) override;
+    void notify_execute(Core& c, const Instr& in, const VectorClock& known) override;
+    void notify_sync(const SyncEvent& e) override;
+    void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock) override;
+    // A flag id above the mode's range is replaced by the id the hardware uses (its low 4 bits; 5 for the
+    // AIC's mode-4 flags). A CrossCoreWaitFlag's pipe may be S, the default, in any mode.
+    bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site, const std::string& op,
+                          bool wait) override;
+    // Checks that the flag cannot still be set (through the checkers).
+    void flag_set(Core& c, const Instr& in, const VectorClock& clock) override;
+    void flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before) override;
+    void counter_wait(Core& c, const Instr& in, VectorClock& learned) override;
+
+    // ---- CheckerHost ----
     const std::string& core_name(int core) const override;
     CoreType core_type(int core) const override;
-    // The index of `label` in node_labels(), added on first use.
-    int32_t intern_node(std::string_view label);
     // ", node <label>" for a message naming an instruction of that node; empty for -1.
     std::string node_suffix(int32_t node) const override;
+
     // The checkers of this launch (checker.hpp), told of every event in the registry's order.
     std::vector<std::unique_ptr<Checker>> checkers_;
     std::vector<Checker*> on_issue_, on_execute_, on_sync_;  // the checkers that want each event
-    void notify_issue(Core& c, const Instr& in);
-    void notify_execute(Core& c, const Instr& in, const VectorClock& known);
-    void notify_sync(const SyncEvent& e);
-    void deliver_cross(Core& setter, const Instr& set, const VectorClock& clock);
-    // Checks a cross-core set or wait; false when it does nothing. A flag id above the mode's range is
-    // reported and replaced by the id the hardware uses (its low 4 bits; 5 for the AIC's mode-4 flags).
-    // wait: the call is a CrossCoreWaitFlag (its pipe may be S, the default, in any mode).
-    bool cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site, const std::string& op,
-                          bool wait = false);
-    // Executes a SetFlag whose completion clock is `clock`; checks that the flag cannot still be set.
-    void flag_set(Core& c, const Instr& in, const VectorClock& clock);
-    // Consumes the oldest set of the flag `in` waits on; adds what the set knew to `learned`. `before`: what
-    // the wait knew.
-    void flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before);
-    void counter_wait(Core& c, const Instr& in, VectorClock& learned);
-
     Device& dev_;
     Config cfg_;
     int block_dim_;
     KernelType type_;
+    // Each core's pipes and flags (core_state.hpp), indexed like cores_; sized once, before the cores that
+    // hold references to its elements are made.
+    std::vector<CoreState> states_;
+    CoreState& state(const Core& c) { return states_[static_cast<size_t>(c.index())]; }
     std::vector<std::unique_ptr<Core>> cores_;
     Trace trace_;
     // Without Config::keep_trace: the records of the instructions the checkers may still describe, ids
@@ -148,10 +145,6 @@ class Machine final : private CheckerHost {
         size_t pos;
     };
     std::vector<Cand> step_cands_;
-    // Per core index, how many instructions its pipes hold (Core::issue adds, execute removes): the
-    // schedulers look only at cores with queued work instead of walking every pipe queue of every core after
-    // each issue.
-    std::vector<uint32_t> queued_;
     ScheduleCoverage coverage_;
 
     // ---- cores as fibers (stackful coroutines on the launching thread) ----

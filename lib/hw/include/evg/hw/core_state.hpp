@@ -1,0 +1,77 @@
+// What a core's pipes and flags hold while a launch runs: the queues the core issues into, the flag and
+// counter states the machine matches sets and waits on. The machine owns one CoreState per core and executes
+// from it; the core it belongs to holds a reference and issues into it. Neither class reaches into the other.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "evg/hw/arch.hpp"
+#include "evg/hw/clock.hpp"
+#include "evg/hw/instruction.hpp"
+
+namespace evg::hw {
+
+struct PipeQueue {
+    std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
+    uint32_t issued = 0;                       // epochs handed out
+    VectorClock known;  // what every not-yet-executed instruction of this pipe happens-after, except those in
+                        // `frozen`
+    // Knowledge of queued instructions that a later wait of the pipe overtook (epoch -> knowledge): what an
+    // instruction happens-after depends on its place in the pipe, not on when it executes, so it does not
+    // learn what a wait issued after it learned.
+    std::map<uint32_t, VectorClock> frozen;
+};
+
+// The executed waits of a flag or counter, as far as a deadlock message names them: how many, and the
+// instructions of the first kFirstWaiters (the message names those and counts the rest).
+struct WaitLog {
+    static constexpr size_t kFirstWaiters = 8;
+    uint64_t count = 0;                   // executed waits
+    std::vector<uint64_t> first_waiters;  // the instructions of the first kFirstWaiters waits
+    void add(uint64_t instr) {
+        if (first_waiters.size() < kFirstWaiters) first_waiters.push_back(instr);
+        ++count;
+    }
+};
+
+// One-bit intra-core flag, kept as the sequence of its sets and waits (the k-th wait consumes the k-th set).
+struct FlagState {
+    struct Set {
+        VectorClock clock;
+        uint64_t instr;
+    };
+    std::deque<Set> pending;  // sets not yet consumed
+    WaitLog waits;            // executed waits
+    uint64_t sets = 0;        // executed sets
+};
+
+// A cross-core flag counter of one core.
+struct CounterState {
+    struct Increment {
+        VectorClock clock;  // what the set (for a mode 0/1/2 round: every set of the round) knew
+        uint64_t instr;     // the set that delivered it (for a round: the set that completed it)
+    };
+    std::deque<Increment> pending;  // increments not yet consumed
+    WaitLog waits;                  // executed waits
+    uint64_t increments = 0;
+};
+
+// One core's share of a launch's execution state.
+struct CoreState {
+    std::array<PipeQueue, kPipeSlots> pipes;
+    std::map<std::pair<int, int>, FlagState> flags;        // (HardEvent, id)
+    std::map<std::pair<int, int>, CounterState> counters;  // (namespace: 0 = modes 0-2, 4 = mode 4; flag id)
+    uint32_t queued = 0;  // instructions the pipes hold (the schedulers skip cores with none)
+    // The CrossCoreWaitFlag the scalar unit is blocked in, if any (a deadlock names who took its increment).
+    const Instr* blocked_cross_wait = nullptr;
+    bool aborting = false;    // the launch was stopped: the core's API calls do nothing
+    uint64_t last_instr = 0;  // the instruction this core registered last (it may still be in flight: a
+                              // blocked scalar wait), kept described when the trace is not
+};
+
+}  // namespace evg::hw
