@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evg/reports/report.hpp"
+#include "merged_table.hpp"
 
 namespace evg::reports {
 
@@ -78,6 +79,36 @@ std::string hand_fused_json(const std::vector<HandFusedRow>& rows) {
                      {"ok", r.ok},
                      {"problem", r.problem}});
     return a.dump();
+}
+
+std::string merge_hand_fused_report(std::string_view existing, std::span<const HandFusedRow> rows) {
+    std::vector<std::string> lines;
+    lines.reserve(rows.size());
+    for (const HandFusedRow& r : rows)
+        lines.push_back(fmt::format(
+            "| {} | {} | {} | {} | {:.3f} | {:.3f} | {:.3f} | {} | {} | {} / {} | {} / {} | {} | {} |",
+            r.example, r.config, r.evg_cycles, r.hand_cycles, r.evg_over_hand, r.evg_over_roofline,
+            r.hand_over_roofline, r.evg_epilogue, r.hand_epilogue, r.evg_v_busy, r.hand_v_busy,
+            r.evg_v_barriers, r.hand_v_barriers, r.roofline_pipe, r.ok ? "pass" : "FAIL"));
+    std::string out =
+        "# Seed examples: EVG against hand-fused epilogues (cycle model)\n\n"
+        "Written by `evg_hand_fused_tests` (conformance/examples/hand_fused). One row per case: modelled "
+        "cycles of "
+        "the\nwhole launch with the EVG's BlockEpilogue and with the hand-fused epilogue (same kernel, AIC "
+        "matmul "
+        "and data),\ntheir ratio, each against its roofline (the busiest pipe's busy time), the busiest "
+        "AIV's time "
+        "with MTE2, V or\nMTE3 busy, the AIVs' V busy time and PIPE_V barriers, and whether every check held "
+        "(clean reports, outputs\nbit-identical, both judged against the oracle). docs/evg-vs-hand-fused.md "
+        "explains the differences.\n\n"
+        "| example | arch / dtype / shape / CL | EVG cycles | hand-fused cycles | EVG / hand | EVG / "
+        "roofline | "
+        "hand / roofline | AIV epilogue EVG | AIV epilogue hand | V busy EVG / hand | PIPE_V barriers EVG / "
+        "hand "
+        "| roofline pipe (EVG) | checks |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+    for (const auto& [k, line] : detail::merged_rows(existing, "example", lines)) out += line + '\n';
+    return out;
 }
 
 }  // namespace evg::reports

@@ -267,15 +267,29 @@ TEST(ReportFiles, WriteAllWritesTheFourFormats) {
 namespace evg::reports {
 namespace {
 
+HandFusedRow hand_fused_row(std::string example, std::string config, uint64_t evg, uint64_t hand,
+                            double evg_over_roofline, std::string problem) {
+    HandFusedRow r;
+    r.example = std::move(example);
+    r.config = std::move(config);
+    r.evg_cycles = evg;
+    r.hand_cycles = hand;
+    r.evg_over_hand = static_cast<double>(evg) / static_cast<double>(hand);
+    r.evg_over_roofline = evg_over_roofline;
+    r.ok = problem.empty();
+    r.problem = std::move(problem);
+    return r;
+}
+
 // The hand-fused section in every format: each row with its ratios, a failing row marked, the summary's range
 // over the rows that passed.
 TEST(ReportHandFused, EveryFormatHasTheRowsAndMarksAFailure) {
     ReportInput in = sample_input();
     EXPECT_EQ(markdown(in).find("hand-fused"), std::string::npos);  // not run: no section
     in.hand_fused = std::vector<HandFusedRow>{
-        {"Seed000_32_Add", "AtlasA2_half_m65_n100_k40_CL256", 1615, 1589, 1615.0 / 1589, 1.79, true, ""},
-        {"Seed003_Silu", "Ascend950_float_m65_n100_k40_CLmax", 5364, 1627, 5364.0 / 1627, 1.31, true, ""},
-        {"Seed003_Bias", "AtlasA2_float_m65_n1_k40_CL256", 700, 700, 1.0, 2.0, false, "output D differs"},
+        hand_fused_row("Seed000_32_Add", "AtlasA2_half_m65_n100_k40_CL256", 1615, 1589, 1.79, ""),
+        hand_fused_row("Seed003_Silu", "Ascend950_float_m65_n100_k40_CLmax", 5364, 1627, 1.31, ""),
+        hand_fused_row("Seed003_Bias", "AtlasA2_float_m65_n1_k40_CL256", 700, 700, 2.0, "output D differs"),
     };
     EXPECT_EQ(hand_fused_summary(*in.hand_fused),
               "3 cases, 1 FAILED, EVG / hand-fused 1.02x to 3.30x (median 3.30x)");
@@ -292,6 +306,44 @@ TEST(ReportHandFused, EveryFormatHasTheRowsAndMarksAFailure) {
     ASSERT_EQ(j["hand_fused"].size(), 3u);
     EXPECT_EQ(j["hand_fused"][1]["evg_cycles"], 5364);
     EXPECT_EQ(j["hand_fused"][2]["ok"], false);
+}
+
+// hand-fused-report.md: each test process adds its rows; earlier rows stay, a re-run replaces its row, the
+// detail columns are the row's, a failing case says FAIL.
+TEST(ReportHandFused, TheReportFileMergesTheRowsOfEachProcess) {
+    HandFusedRow add =
+        hand_fused_row("Seed000_32_Add", "AtlasA2_half_m65_n100_k40_CL256", 1615, 1589, 1.79, "");
+    add.hand_over_roofline = 1.5;
+    add.evg_epilogue = 900;
+    add.hand_epilogue = 800;
+    add.evg_v_busy = 300;
+    add.hand_v_busy = 200;
+    add.evg_v_barriers = 12;
+    add.hand_v_barriers = 0;
+    add.roofline_pipe = "AIV0.0 MTE2";
+    const std::vector<HandFusedRow> first = {
+        add, hand_fused_row("Seed003_Silu", "Ascend950_float_m65_n100_k40_CLmax", 5364, 1627, 1.31, "")};
+    const std::string once = merge_hand_fused_report("", first);
+    EXPECT_EQ(once.rfind("# Seed examples: EVG against hand-fused epilogues (cycle model)\n", 0), 0u);
+    EXPECT_NE(once.find("| Seed000_32_Add | AtlasA2_half_m65_n100_k40_CL256 | 1615 | 1589 | 1.016 | 1.790 | "
+                        "1.500 | 900 | 800 | 300 / 200 | 12 / 0 | AIV0.0 MTE2 | pass |"),
+              std::string::npos)
+        << once;
+    const std::vector<HandFusedRow> second = {
+        hand_fused_row("Seed003_Silu", "Ascend950_float_m65_n100_k40_CLmax", 5364, 1627, 1.31,
+                       "hand differs"),
+        hand_fused_row("QuantMatmul_12", "AtlasA2_int8_m65_n128_k64_CL256", 800, 700, 1.1, "")};
+    const std::string twice = merge_hand_fused_report(once, second);
+    const size_t q = twice.find("| QuantMatmul_12 |"), a = twice.find("| Seed000_32_Add |"),
+                 s = twice.find("| Seed003_Silu |");
+    ASSERT_NE(q, std::string::npos);
+    ASSERT_NE(a, std::string::npos);
+    ASSERT_NE(s, std::string::npos);
+    EXPECT_LT(q, a);  // sorted by example and configuration
+    EXPECT_LT(a, s);
+    EXPECT_EQ(twice.find("| Seed003_Silu |", s + 1), std::string::npos);  // one row per case
+    EXPECT_NE(twice.find("| FAIL |", s), std::string::npos);              // the re-run's row
+    EXPECT_EQ(merge_hand_fused_report(twice, second), twice);
 }
 
 }  // namespace

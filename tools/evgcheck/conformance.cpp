@@ -28,7 +28,7 @@
 #include "evg/conformance/model_case.hpp"
 #include "evg/reports/report.hpp"
 #ifdef EVGCHECK_HAS_HAND_FUSED
-#include "comparison.hpp"
+#include "report_row.hpp"
 #endif
 #endif
 
@@ -103,11 +103,7 @@ std::vector<reports::HandFusedRow> run_hand_fused(const std::vector<std::string>
             return spec.config.starts_with(a + "_");
         });
         if (!wanted) continue;
-        const evg::hand_fused::Comparison c = spec.run();
-        std::string problem;
-        for (const std::string& p : c.problems) problem += (problem.empty() ? "" : "; ") + p;
-        rows.push_back({c.example, c.config, c.evg.total, c.hand.total, c.evg_over_hand(),
-                        c.evg_over_roofline(), c.ok(), problem});
+        rows.push_back(evg::hand_fused::report_row(spec.run()));
     }
 #else
     (void)archs;

@@ -22,12 +22,14 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "args.hpp"
 #include "commands.hpp"
 #include "fuzz_output.hpp"
 #include "subprocess.hpp"
+
+#ifdef EVGCHECK_HAS_REPORTS
+#include "evg/reports/fuzz_session.hpp"
 
 namespace evgcheck {
 
@@ -289,8 +291,7 @@ int fuzz_command(std::span<const char* const> argv) {
     const fs::path replay = fs::path(self_dir()) / ".." / "fuzz" / ("fuzz_" + target + "_replay");
     const bool replay_exists = fs::exists(replay);
     const std::string replay_cmd = absolute_path(replay);
-    nlohmann::json jf = nlohmann::json::array();
-    std::string md_findings;
+    evg::reports::FuzzSession session;
     for (auto& [sig, f] : totals.findings) {
         const fs::path dir = out / "findings" / f.hash;
         fs::create_directories(dir, ec);
@@ -339,18 +340,14 @@ int fuzz_command(std::span<const char* const> argv) {
         const uintmax_t size = fs::exists(input) ? fs::file_size(input) : 0;
         std::cerr << "finding " << f.hash << " (" << f.count << "x, " << size << " B"
                   << (minimised ? ", minimised" : "") << "): " << sig << "\n  replay: " << command << "\n";
-        jf.push_back({{"signature", sig},
-                      {"hash", f.hash},
-                      {"count", f.count},
-                      {"first_seen_s", f.first_seen},
-                      {"input", display(input)},
-                      {"input_bytes", size},
-                      {"minimised", minimised},
-                      {"replay", command}});
-        std::string md_sig;  // a '|' would end the table cell
-        for (const char c : sig) md_sig += c == '|' ? std::string("\\|") : std::string(1, c);
-        md_findings +=
-            fmt::format("| `{}` | {} | {} | {} | `{}` |\n", f.hash, md_sig, f.count, size, command);
+        session.findings.push_back({.signature = sig,
+                                    .hash = f.hash,
+                                    .count = f.count,
+                                    .first_seen_s = f.first_seen,
+                                    .input = display(input),
+                                    .input_bytes = size,
+                                    .minimised = minimised,
+                                    .replay = command});
     }
 
     // Pattern coverage, for targets that write it (EVG_FUZZ_PATTERNS): each pattern, how many corpus inputs
@@ -379,44 +376,23 @@ int fuzz_command(std::span<const char* const> argv) {
         }
         fs::remove(table, ec);
     }
-    nlohmann::json jp = nlohmann::json::array();
-    std::string md_patterns;
-    for (const auto& [name, c] : patterns) {
-        jp.push_back({{"pattern", name}, {"inputs", c.inputs}, {"disagreements", c.disagreements}});
-        md_patterns += fmt::format("| {} | {} | {} |\n", name, c.inputs, c.disagreements);
-    }
+    for (const auto& [name, c] : patterns)
+        session.patterns.push_back({.pattern = name, .inputs = c.inputs, .disagreements = c.disagreements});
 
-    uint64_t execs = totals.finished_execs;
-    nlohmann::json report = {
-        {"target", target},        {"fuzzer", display(fuzzer)},
-        {"seconds", elapsed},      {"jobs", jobs},
-        {"execs", execs},          {"exec_per_s", elapsed > 0 ? static_cast<double>(execs) / elapsed : 0.0},
-        {"coverage", totals.cov},  {"features", totals.features},
-        {"corpus", totals.corpus}, {"corpus_dir", display(corpus)},
-        {"findings", jf},          {"worker_errors", totals.unsigned_ends},
-        {"patterns", jp}};
-    std::ofstream(out / "report.json") << report.dump(2) << "\n";
-    std::ofstream md(out / "report.md");
-    md << "# Fuzz session: " << target << "\n\n"
-       << fmt::format(
-              "{:.0f} s, {} job(s), {} executions ({:.0f} exec/s), coverage {} edges, {} features, corpus {} "
-              "inputs ({}).\n\n",
-              elapsed, jobs, execs, report["exec_per_s"].get<double>(), totals.cov, totals.features,
-              totals.corpus, display(corpus));
-    if (totals.findings.empty()) {
-        md << "No finding.\n";
-    } else {
-        md << "| finding | signature | times | bytes | replay |\n|---|---|---|---|---|\n" << md_findings;
-    }
-    if (!patterns.empty()) {
-        md << "\n## Pattern coverage\n\n"
-           << patterns.size() << " sync patterns reached by the corpus (inputs: corpus inputs that reach the "
-           << "pattern; disagreements: findings whose input reaches it).\n\n"
-           << "| pattern | inputs | disagreements |\n|---|---|---|\n"
-           << md_patterns;
-        std::cerr << "pattern coverage: " << patterns.size() << " patterns (report.md)\n";
-    }
-    for (const std::string& e : totals.unsigned_ends) md << "\nWorker error: " << e << "\n";
+    const uint64_t execs = totals.finished_execs;
+    session.target = target;
+    session.fuzzer = display(fuzzer);
+    session.seconds = elapsed;
+    session.jobs = jobs;
+    session.execs = execs;
+    session.coverage = totals.cov;
+    session.features = totals.features;
+    session.corpus = totals.corpus;
+    session.corpus_dir = display(corpus);
+    session.worker_errors = totals.unsigned_ends;
+    std::ofstream(out / "report.json") << evg::reports::fuzz_session_json(session);
+    std::ofstream(out / "report.md") << evg::reports::fuzz_session_markdown(session);
+    if (!patterns.empty()) std::cerr << "pattern coverage: " << patterns.size() << " patterns (report.md)\n";
     std::cerr << "report: " << display(out / "report.md") << ", " << display(out / "report.json") << "\n";
     if (!totals.unsigned_ends.empty() && execs == 0) {
         throw UsageError("evgcheck fuzz: " + display(fuzzer) +
@@ -426,3 +402,15 @@ int fuzz_command(std::span<const char* const> argv) {
 }
 
 }  // namespace evgcheck
+
+#else  // built without reports/ (EVG_SKIP_DIRS): nothing would write the session's report
+
+namespace evgcheck {
+
+int fuzz_command(std::span<const char* const>) {
+    throw UsageError(
+        "evgcheck fuzz: this evgcheck was built without reports/, which writes the session report");
+}
+
+}  // namespace evgcheck
+#endif

@@ -800,21 +800,4 @@ bool is_headline(const std::string& config) {
            config.find("_int8_m65_n128_k64_") != std::string::npos;
 }
 
-std::string markdown_table(const std::vector<Comparison>& rows) {
-    std::string s =
-        "| example | arch / dtype / shape / CL | EVG cycles | hand-fused cycles | EVG / hand | EVG / "
-        "roofline | "
-        "hand / roofline | AIV epilogue EVG | AIV epilogue hand | V busy EVG / hand | PIPE_V barriers EVG / "
-        "hand | "
-        "roofline pipe (EVG) | checks |\n"
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
-    for (const Comparison& c : rows)
-        s += fmt::format(
-            "| {} | {} | {} | {} | {:.3f} | {:.3f} | {:.3f} | {} | {} | {} / {} | {} / {} | {} | {} |\n",
-            c.example, c.config, c.evg.total, c.hand.total, c.evg_over_hand(), c.evg_over_roofline(),
-            c.hand_over_roofline(), c.evg.epilogue, c.hand.epilogue, c.evg.aiv_v_busy, c.hand.aiv_v_busy,
-            c.evg.v_barriers, c.hand.v_barriers, c.evg.roofline_pipe, c.ok() ? "pass" : "FAIL");
-    return s;
-}
-
 }  // namespace evg::hand_fused

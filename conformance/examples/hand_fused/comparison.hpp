@@ -59,7 +59,4 @@ const std::vector<CaseSpec>& all_cases();
 // each example at CL 256 and at the seed's own computeLength.
 bool is_headline(const std::string& config);
 
-// The report table (Markdown) of a list of comparisons.
-std::string markdown_table(const std::vector<Comparison>& rows);
-
 }  // namespace evg::hand_fused

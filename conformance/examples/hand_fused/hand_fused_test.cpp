@@ -10,14 +10,12 @@
 
 #include <cstdio>
 #include <fstream>
-#include <map>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-
 #include "comparison.hpp"
+#include "report_row.hpp"
 
 namespace {
 
@@ -27,52 +25,22 @@ using evg::hand_fused::Comparison;
 
 constexpr const char* kReport = "hand-fused-report.md";
 
-// A table row's key: its first two cells.
-std::string key_of(const std::string& line) {
-    const size_t a = line.find('|', 1);
-    const size_t b = a == std::string::npos ? a : line.find('|', a + 1);
-    return b == std::string::npos ? std::string() : line.substr(0, b);
-}
-
-// Merges `rows` into the report under an exclusive lock (ctest runs each test in its own process).
+// Merges `rows` into the report under an exclusive lock (ctest runs each test in its own process); the text
+// is reports/' (evg/reports/hand_fused.hpp).
 void merge_rows(const std::vector<Comparison>& rows) {
     const std::string lock_path = std::string(kReport) + ".lock";
     const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
     if (fd >= 0) ::flock(fd, LOCK_EX);
-    std::map<std::string, std::string> table;
+    std::string existing;
     {
         std::ifstream in(kReport);
-        std::string line;
-        while (std::getline(in, line))
-            if (line.rfind("| ", 0) == 0 && line.rfind("| example ", 0) != 0) table[key_of(line)] = line;
+        existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    const std::string fresh = evg::hand_fused::markdown_table(rows);
-    size_t at = fresh.find("\n|---");
-    at = fresh.find('\n', at + 1);
-    const std::string header = fresh.substr(0, at + 1);
-    for (size_t p = at + 1; p < fresh.size();) {
-        const size_t e = fresh.find('\n', p);
-        const std::string line = fresh.substr(p, e - p);
-        table[key_of(line)] = line;
-        p = e + 1;
-    }
+    std::vector<evg::reports::HandFusedRow> report;
+    report.reserve(rows.size());
+    for (const Comparison& c : rows) report.push_back(evg::hand_fused::report_row(c));
     const std::string tmp = std::string(kReport) + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << "# Seed examples: EVG against hand-fused epilogues (cycle model)\n\n"
-            << "Written by `evg_hand_fused_tests` (conformance/examples/hand_fused). One row per case: "
-               "modelled cycles "
-               "of the\nwhole launch with the EVG's BlockEpilogue and with the hand-fused epilogue (same "
-               "kernel, AIC "
-               "matmul and data),\ntheir ratio, each against its roofline (the busiest pipe's busy time), "
-               "the busiest "
-               "AIV's time with MTE2, V or\nMTE3 busy, the AIVs' V busy time and PIPE_V barriers, and "
-               "whether every "
-               "check held (clean reports, outputs\nbit-identical, both judged against the oracle). "
-               "docs/evg-vs-hand-fused.md explains the differences.\n\n"
-            << header;
-        for (const auto& [k, line] : table) out << line << '\n';
-    }
+    std::ofstream(tmp, std::ios::trunc) << evg::reports::merge_hand_fused_report(existing, report);
     std::rename(tmp.c_str(), kReport);
     if (fd >= 0) {
         ::flock(fd, LOCK_UN);
