@@ -4,7 +4,6 @@
 // comparisons are traced), and finds each many times, so the session must de-duplicate them to two findings.
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include "finding.hpp"
 
@@ -13,9 +12,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         evg::fuzz::evg_fuzz_finding("planted: an input starting with EV", "the planted invariant");
     }
     if (size >= 2 && data[0] == 'H' && data[1] == 'B') {
-        const std::unique_ptr<uint8_t[]> copy(new uint8_t[size]);
-        for (size_t i = 0; i < size; ++i) copy[i] = data[i];
-        return copy[size];  // one past the end
+        // One buffer for the whole session, 8 bytes (a whole shadow granule): the byte past its end is always
+        // in its redzone. A buffer allocated per input, of the input's size, sometimes ended a partial
+        // granule at the end of the allocator's region, and ASan then reported an "unknown-crash": a third
+        // finding.
+        static uint8_t* const buffer = new uint8_t[8];
+        for (size_t i = 0; i < 8; ++i) buffer[i] = i < size ? data[i] : 0;
+        return buffer[8];  // one past the end
     }
     return 0;
 }
