@@ -275,7 +275,7 @@ std::optional<std::string> overlap_violation(const L0Call& call, const L0Plan& p
 std::string call_name(const L0Call& call) {
     switch (call.kind) {
         case L0Kind::element:
-            return vec_op_name(call.op);
+            return std::string(vec_op_name(call.op));
         case L0Kind::cast:
             return fmt::format("Cast<{}, {}, {}>", evg::hw::dtype_name(call.dtype),
                                evg::hw::dtype_name(call.src_dtype), evg::hw::round_mode_name(call.round));

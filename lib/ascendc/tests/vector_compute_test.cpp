@@ -4,11 +4,15 @@
 // values, and destinations that alias or overlap an input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../src/vector_compute.hpp"
@@ -154,6 +158,49 @@ TEST_P(VectorCompute, AliasedAndOverlappingDestinationsKeepTheLaneOrder) {
     const Inputs in = inputs(t);
     for (VecOp op : {VecOp::Add, VecOp::Muls, VecOp::Exp, VecOp::Max})
         for (int d_at : {1, 2, 3}) expect_same(op, t, in, 1.5, d_at);
+}
+
+// VecOp's values are the vocabulary's VectorOp values (vector.hpp): each element-wise kernel issues the
+// vocabulary's instruction of its AscendC name (whose element types the vocabulary's table rules), and the
+// second Divs form's value is no VectorOp's.
+TEST(VecOp, EachKernelIsTheVocabularysInstructionOfItsName) {
+    const std::pair<VecOp, std::string_view> kNames[] = {
+        {VecOp::Add, "Add"},
+        {VecOp::Sub, "Sub"},
+        {VecOp::Mul, "Mul"},
+        {VecOp::Div, "Div"},
+        {VecOp::Max, "Max"},
+        {VecOp::Min, "Min"},
+        {VecOp::Prelu, "Prelu"},
+        {VecOp::Adds, "Adds"},
+        {VecOp::Muls, "Muls"},
+        {VecOp::Maxs, "Maxs"},
+        {VecOp::Mins, "Mins"},
+        {VecOp::DivsTensorScalar, "Divs"},
+        {VecOp::DivsScalarTensor, "Divs"},
+        {VecOp::LeakyRelu, "LeakyRelu"},
+        {VecOp::Exp, "Exp"},
+        {VecOp::Ln, "Ln"},
+        {VecOp::Abs, "Abs"},
+        {VecOp::Relu, "Relu"},
+        {VecOp::Sqrt, "Sqrt"},
+        {VecOp::Rsqrt, "Rsqrt"},
+        {VecOp::Reciprocal, "Reciprocal"},
+        {VecOp::Silu, "Silu"},
+        {VecOp::Duplicate, "Duplicate"},
+        {VecOp::And, "And"},
+        {VecOp::Or, "Or"},
+        {VecOp::ShiftLeft, "ShiftLeft"},
+    };
+    const auto ops = evg::hw::all_vector_ops();
+    for (const auto& [op, name] : kNames) {
+        const evg::hw::VectorOp v = AscendC::detail::table_op(op);
+        EXPECT_TRUE(std::ranges::find(ops, v) != ops.end()) << name;
+        EXPECT_EQ(evg::hw::vector_op_name(v), name);
+        EXPECT_EQ(AscendC::detail::vec_op_name(op), name);
+    }
+    for (evg::hw::VectorOp v : ops)
+        EXPECT_NE(static_cast<VecOp>(v), VecOp::DivsScalarTensor) << evg::hw::vector_op_name(v);
 }
 
 INSTANTIATE_TEST_SUITE_P(FloatTypes, VectorCompute, testing::Values(DType::f32, DType::f16, DType::bf16),

@@ -1,41 +1,55 @@
 // Vector instructions on PIPE_V, count form ("first n elements"), as Catlass uses them.
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 #include "ascendc/tensor.hpp"
+#include "evg/hw/numeric/vector_rules.hpp"
 
 namespace AscendC {
 
 namespace detail {
+// The element-wise instructions the vector compute kernels implement (src/vector_compute.hpp): a subset of
+// the vocabulary's VectorOp (evg/hw/numeric/vector_rules.hpp), each with the value of its VectorOp, so that
+// the instruction's name and its element types come from the vocabulary's one table (table_op, vec_op_name).
+// A closed enumeration of its own keeps the kernels' switches exhaustive. Divs has two operand orders.
+using VectorOp = ::evg::hw::VectorOp;
+constexpr uint8_t value_of(VectorOp op) {
+    return static_cast<uint8_t>(op);
+}
 enum class VecOp : uint8_t {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Max,
-    Min,
-    Prelu,  // binary
-    Adds,
-    Muls,
-    Maxs,
-    Mins,
-    DivsTensorScalar,
-    DivsScalarTensor,
-    LeakyRelu,  // with a scalar
-    Exp,
-    Ln,
-    Abs,
-    Relu,
-    Sqrt,
-    Rsqrt,
-    Reciprocal,
-    Silu,  // unary
-    Duplicate,
-    And,
-    Or,
-    ShiftLeft,  // integer lanes only (level-0 family, vector_level0.hpp)
+    Add = value_of(VectorOp::Add),
+    Sub = value_of(VectorOp::Sub),
+    Mul = value_of(VectorOp::Mul),
+    Div = value_of(VectorOp::Div),
+    Max = value_of(VectorOp::Max),
+    Min = value_of(VectorOp::Min),
+    Prelu = value_of(VectorOp::Prelu),
+    Adds = value_of(VectorOp::Adds),
+    Muls = value_of(VectorOp::Muls),
+    Maxs = value_of(VectorOp::Maxs),
+    Mins = value_of(VectorOp::Mins),
+    DivsTensorScalar = value_of(VectorOp::Divs),  // dst = src / scalar
+    DivsScalarTensor = 0xFF,  // dst = scalar / src: Divs too (table_op), the one value not a VectorOp
+    LeakyRelu = value_of(VectorOp::LeakyRelu),
+    Exp = value_of(VectorOp::Exp),
+    Ln = value_of(VectorOp::Ln),
+    Abs = value_of(VectorOp::Abs),
+    Relu = value_of(VectorOp::Relu),
+    Sqrt = value_of(VectorOp::Sqrt),
+    Rsqrt = value_of(VectorOp::Rsqrt),
+    Reciprocal = value_of(VectorOp::Reciprocal),
+    Silu = value_of(VectorOp::Silu),
+    Duplicate = value_of(VectorOp::Duplicate),
+    And = value_of(VectorOp::And),
+    Or = value_of(VectorOp::Or),
+    ShiftLeft = value_of(VectorOp::ShiftLeft),
 };
-const char* vec_op_name(VecOp op);
+// The instruction of the vocabulary's table that `op` issues.
+constexpr VectorOp table_op(VecOp op) {
+    return op == VecOp::DivsScalarTensor ? VectorOp::Divs : static_cast<VectorOp>(op);
+}
+std::string_view vec_op_name(VecOp op);  // the vocabulary's name: "Add", "Divs", ...
 void vec_binary(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
                 uint64_t count, Site site);
 void vec_scalar(VecOp op, ::evg::hw::DType t, const LocalRef& dst, const LocalRef& a, double scalar,
