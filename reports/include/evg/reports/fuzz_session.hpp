@@ -1,6 +1,6 @@
-// The report of a fuzz session (`evgcheck fuzz`, docs/fuzzing.md): OUT/report.json and OUT/report.md. The
-// session (tools/evgcheck/fuzz.cpp) runs the workers, de-duplicates and minimises the findings and counts the
-// sync patterns; this writes what it found.
+// The report of a fuzz session (`evgcheck fuzz`, fuzz/README.md "Running a session"): OUT/report.json and
+// OUT/report.md. The session (tools/evgcheck/fuzz.cpp) runs the workers, de-duplicates and minimises the
+// findings and counts the sync patterns; this writes what it found.
 #pragma once
 #include <cstdint>
 #include <string>
