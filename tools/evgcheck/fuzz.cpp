@@ -18,10 +18,12 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -98,12 +100,13 @@ std::string find_fuzzer(const std::string& target, const std::optional<std::stri
                 return fs::weakly_canonical(p).string();
         }
     }
-    std::string looked;
-    for (const fs::path& d : dirs) looked += fmt::format(" {}", display(d));
+    std::vector<std::string> looked;  // each folder once (the build beside evgcheck may be the source tree's)
+    for (const fs::path& d : dirs)
+        if (std::find(looked.begin(), looked.end(), display(d)) == looked.end()) looked.push_back(display(d));
     throw UsageError(
-        fmt::format("evgcheck fuzz: no libFuzzer binary fuzz_{} (looked in{}); build them with: "
+        fmt::format("evgcheck fuzz: no libFuzzer binary fuzz_{} (looked in {}); build them with: "
                     "cmake --preset fuzz && cmake --build build/fuzz{}",
-                    target, looked, fuzz_bin ? "" : ", or give --fuzz-bin DIR"));
+                    target, fmt::join(looked, " "), fuzz_bin ? "" : ", or give --fuzz-bin DIR"));
 }
 
 // The `timeout = S` of fuzz_<target>.options beside the binary (evg_fuzz_target's TIMEOUT), default 10.
