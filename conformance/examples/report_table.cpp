@@ -1,15 +1,12 @@
 #include "report_table.hpp"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/file.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <mutex>
+#include <string_view>
 #include <vector>
+
+#include "locked_file.hpp"
 
 namespace evg::examples {
 namespace {
@@ -20,30 +17,14 @@ std::vector<ReportRow>& pending() {
     return rows;
 }
 
-// Under an exclusive lock on examples-report.md.lock: read the file, merge, replace it in one rename.
-void merge_into_file(const std::vector<ReportRow>& rows) {
-    const std::string lock_path = std::string(kReportFile) + ".lock";
-    const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
-    if (fd >= 0) ::flock(fd, LOCK_EX);
-    std::string existing;
-    {
-        std::ifstream in(kReportFile);
-        existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    const std::string tmp = std::string(kReportFile) + ".tmp";
-    std::ofstream(tmp, std::ios::trunc) << reports::merge_examples_report(existing, rows);
-    std::rename(tmp.c_str(), kReportFile);
-    if (fd >= 0) {
-        ::flock(fd, LOCK_UN);
-        ::close(fd);
-    }
-}
-
 class ReportEnvironment : public ::testing::Environment {
   public:
     void TearDown() override {
         std::lock_guard<std::mutex> lock(g_mutex);
-        if (!pending().empty()) merge_into_file(pending());
+        if (!pending().empty())
+            rewrite_locked(kReportFile, [](std::string_view existing) {
+                return reports::merge_examples_report(existing, pending());
+            });
         pending().clear();
     }
 };

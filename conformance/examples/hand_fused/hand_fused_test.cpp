@@ -3,18 +3,14 @@
 // when the hand-fused outputs are not bit-identical to the EVG's, or when either fails the judge against the
 // oracle. Each test merges its rows into hand-fused-report.md in the working directory (under ctest: the
 // build folder of conformance/), beside the examples' examples-report.md.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/file.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 #include "comparison.hpp"
+#include "locked_file.hpp"
 #include "report_row.hpp"
 
 namespace {
@@ -25,27 +21,15 @@ using evg::hand_fused::Comparison;
 
 constexpr const char* kReport = "hand-fused-report.md";
 
-// Merges `rows` into the report under an exclusive lock (ctest runs each test in its own process); the text
-// is reports/' (evg/reports/hand_fused.hpp).
+// Merges `rows` into the report (ctest runs each test in its own process); the text is reports/'
+// (evg/reports/hand_fused.hpp).
 void merge_rows(const std::vector<Comparison>& rows) {
-    const std::string lock_path = std::string(kReport) + ".lock";
-    const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
-    if (fd >= 0) ::flock(fd, LOCK_EX);
-    std::string existing;
-    {
-        std::ifstream in(kReport);
-        existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
     std::vector<evg::reports::HandFusedRow> report;
     report.reserve(rows.size());
     for (const Comparison& c : rows) report.push_back(evg::hand_fused::report_row(c));
-    const std::string tmp = std::string(kReport) + ".tmp";
-    std::ofstream(tmp, std::ios::trunc) << evg::reports::merge_hand_fused_report(existing, report);
-    std::rename(tmp.c_str(), kReport);
-    if (fd >= 0) {
-        ::flock(fd, LOCK_UN);
-        ::close(fd);
-    }
+    evg::examples::rewrite_locked(kReport, [&](std::string_view existing) {
+        return evg::reports::merge_hand_fused_report(existing, report);
+    });
 }
 
 // The (example, chip) groups, in case order: "Seed003_Add/Ascend950".
