@@ -151,7 +151,7 @@ void ExampleCase::check(const hw::Report& report, const std::string& problem_tex
                                   c.mismatches ? fmt::format(" ({} differ)", c.mismatches) : "",
                                   c.unwritten ? fmt::format(" ({} never written)", c.unwritten) : "");
 
-    ReportRow row;
+    reports::ExampleRow row;
     row.example = example_;
     row.config = config_;
     row.pass = !::testing::Test::HasFailure();

@@ -12,8 +12,8 @@ namespace evg::examples {
 namespace {
 
 std::mutex g_mutex;
-std::vector<ReportRow>& pending() {
-    static std::vector<ReportRow> rows;
+std::vector<reports::ExampleRow>& pending() {
+    static std::vector<reports::ExampleRow> rows;
     return rows;
 }
 
@@ -33,7 +33,7 @@ class ReportEnvironment : public ::testing::Environment {
 
 }  // namespace
 
-void record_row(const ReportRow& row) {
+void record_row(const reports::ExampleRow& row) {
     std::lock_guard<std::mutex> lock(g_mutex);
     pending().push_back(row);
 }

@@ -7,10 +7,8 @@
 
 namespace evg::examples {
 
-using ReportRow = reports::ExampleRow;
-
 // Queues the row; all queued rows are merged into examples-report.md when the test program ends.
-void record_row(const ReportRow& row);
+void record_row(const reports::ExampleRow& row);
 
 // The file name, relative to the working directory.
 inline constexpr const char* kReportFile = "examples-report.md";

@@ -11,7 +11,7 @@
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
-#ifdef EVGCHECK_HAS_TIMELINE
+#ifdef EVGCHECK_HAS_REPORTS
 #include "evg/reports/cycle_summary.hpp"
 #include "evg/reports/timeline.hpp"
 #endif
@@ -128,12 +128,12 @@ int run_command(std::span<const char* const> argv) {
     if (json_path) check_output_file(*json_path, "json", "run");
     const std::optional<std::string> timeline_path = args.get("timeline");
     if (timeline_path) {
-#ifndef EVGCHECK_HAS_TIMELINE
+#ifndef EVGCHECK_HAS_REPORTS
         throw UsageError("evgcheck run: option --timeline: this evgcheck was built without reports/");
 #endif
         check_timeline_file(*timeline_path, "run");
         settings.timeline = true;
-#ifdef EVGCHECK_HAS_TIMELINE
+#ifdef EVGCHECK_HAS_REPORTS
         settings.cycle_summary = evg::reports::cycle_summary_text;
 #endif
     }
@@ -144,7 +144,7 @@ int run_command(std::span<const char* const> argv) {
     const nlohmann::json& j = outcome.json;
     const bool ok = outcome.ok;
     std::cout << outcome.text;
-#ifdef EVGCHECK_HAS_TIMELINE
+#ifdef EVGCHECK_HAS_REPORTS
     if (timeline_path && outcome.timed) {
         const TimedRun& t = *outcome.timed;
         const std::string problem_line =

@@ -26,7 +26,7 @@
 #include "evg/hw/timing.hpp"
 #include "evg/hw/trace_file.hpp"
 #include "problem_options.hpp"
-#ifdef EVGCHECK_HAS_TIMELINE
+#ifdef EVGCHECK_HAS_REPORTS
 #include "evg/reports/cycle_summary.hpp"
 #include "evg/reports/timeline.hpp"
 #endif
@@ -273,7 +273,7 @@ int list_mutations(const std::string& program, const std::vector<std::string>& a
     return kExitOk;
 }
 
-#ifdef EVGCHECK_HAS_TIMELINE
+#ifdef EVGCHECK_HAS_REPORTS
 void write_timeline(const std::string& trace_file, int launch_k, const std::string& path,
                     const std::string& title) {
     const std::vector<evg::hw::LaunchRecord> launches = evg::hw::read_trace_file(trace_file);
@@ -364,7 +364,7 @@ int run_program_command(std::span<const char* const> argv) {
     if (args.has("launch") && !timeline_path)
         throw UsageError("evgcheck run-program: option --launch chooses the launch of --timeline");
     if (timeline_path) {
-#ifndef EVGCHECK_HAS_TIMELINE
+#ifndef EVGCHECK_HAS_REPORTS
         throw UsageError("evgcheck run-program: option --timeline: this evgcheck was built without reports/");
 #endif
         check_timeline_file(*timeline_path, "run-program");
@@ -401,7 +401,7 @@ int run_program_command(std::span<const char* const> argv) {
         }
         results.push_back(std::move(r));
     }
-#ifdef EVGCHECK_HAS_TIMELINE
+#ifdef EVGCHECK_HAS_REPORTS
     if (timeline_path) {
         if (!std::filesystem::exists(trace_out))
             std::cerr << "evgcheck run-program: no timeline: the program made no kernel launch\n";

@@ -315,7 +315,7 @@ void Core::do_wait(HardEvent e, int id, Site site) {
     in->event_id = id;
     if (in->pipe == Pipe::S) {
         if (!on_scalar(*in)) return;
-        auto key = std::make_pair(static_cast<int>(e), id);
+        const auto key = flag_key(e, id);
         host_.block_until(
             *this, [this, key] { return !state_.flags[key].pending.empty(); },
             fmt::format("{} (issued at {})", in->op, site.str()));
@@ -436,7 +436,7 @@ void Core::do_cross_wait(uint8_t mode, Pipe p, uint16_t flag, Site site) {
     // satisfied.
     if (p == Pipe::S || arch().cross_wait_blocks_all) {
         if (!on_scalar(*in)) return;
-        auto key = std::make_pair(mode == 4 ? 4 : 0, static_cast<int>(flag));
+        const auto key = counter_key(mode, flag);
         state_.blocked_cross_wait = in.get();
         host_.block_until(
             *this, [this, key] { return !state_.counters[key].pending.empty(); },

@@ -10,7 +10,7 @@
 namespace evg::hw {
 
 void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
-    auto& f = state(c).flags[{static_cast<int>(in.event), in.event_id}];
+    auto& f = state(c).flags[flag_key(in.event, in.event_id)];
     ++f.sets;
     notify_sync({.kind = SyncKind::flag_set,
                  .core = c.index(),
@@ -21,7 +21,7 @@ void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
 }
 
 void Machine::flag_wait(Core& c, const Instr& in, VectorClock& learned, const VectorClock& before) {
-    auto& f = state(c).flags[{static_cast<int>(in.event), in.event_id}];
+    auto& f = state(c).flags[flag_key(in.event, in.event_id)];
     const FlagState::Set& set = f.pending.front();
     learned.join(set.clock);
     if (cfg_.keep_trace && in.id && in.id <= trace_.size())
@@ -179,7 +179,7 @@ void Machine::deliver_cross(Core& setter, const Instr& set, const VectorClock& c
 }
 
 void Machine::counter_wait(Core& c, const Instr& in, VectorClock& learned) {
-    const int ns = in.cross_mode == 4 ? 4 : 0;
+    const int ns = counter_namespace(in.cross_mode);
     auto& st = state(c).counters[{ns, in.cross_flag}];
     // What the wait happens-after before it consumes: a scalar-unit wait knows what the scalar unit knows; a
     // pipe wait what its pipe passed on to it (`learned`) and what the scalar unit knew at issue.
@@ -209,7 +209,7 @@ void Machine::wait_stuck(Core& c, const Instr& in, const VectorClock& before) {
                  .in = &in,
                  .agent = me.at.agent,
                  .clock = &before,
-                 .ns = in.cross_mode == 4 ? 4 : 0,
+                 .ns = counter_namespace(in.cross_mode),
                  .flag = in.cross_flag,
                  .record = &me});
 }

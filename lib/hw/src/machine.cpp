@@ -377,7 +377,7 @@ void Machine::report_deadlock() {
             const Instr& head = *q.queue.front();
             std::string why;
             if (head.kind == InstrKind::wait_flag) {
-                auto it = st.flags.find({static_cast<int>(head.event), head.event_id});
+                auto it = st.flags.find(flag_key(head.event, head.event_id));
                 if (it == st.flags.end() || it->second.sets == 0)
                     why = fmt::format("which no SetFlag<{}>({}) will ever satisfy", event_name(head.event),
                                       head.event_id);
@@ -392,7 +392,7 @@ void Machine::report_deadlock() {
                     if (head.issued) before.join(*head.issued);
                     wait_stuck(c, head, before);
                 }
-                auto it = st.counters.find({head.cross_mode == 4 ? 4 : 0, head.cross_flag});
+                auto it = st.counters.find(counter_key(head.cross_mode, head.cross_flag));
                 if (it == st.counters.end() || it->second.increments == 0)
                     why = fmt::format("whose cross-core flag {} is never set", head.cross_flag);
                 else

@@ -22,7 +22,7 @@ bool is_wait(InstrKind k) {
 }  // namespace
 
 bool Machine::executable(Core& c, int slot, size_t pos) const {
-    const CoreState& st = states_[static_cast<size_t>(c.index())];
+    const CoreState& st = state(c);
     auto& q = st.pipes[static_cast<size_t>(slot)];
     if (pos >= q.queue.size()) return false;
     const Instr& in = *q.queue[pos];
@@ -42,11 +42,11 @@ bool Machine::executable(Core& c, int slot, size_t pos) const {
         }
     }
     if (in.kind == InstrKind::wait_flag) {
-        auto it = st.flags.find({static_cast<int>(in.event), in.event_id});
+        auto it = st.flags.find(flag_key(in.event, in.event_id));
         return it != st.flags.end() && !it->second.pending.empty();
     }
     if (in.kind == InstrKind::cross_wait) {
-        auto it = st.counters.find({in.cross_mode == 4 ? 4 : 0, in.cross_flag});
+        auto it = st.counters.find(counter_key(in.cross_mode, in.cross_flag));
         return it != st.counters.end() && !it->second.pending.empty();
     }
     return true;

@@ -61,6 +61,18 @@ struct CounterState {
     uint64_t increments = 0;
 };
 
+// The keys of CoreState's maps: a flag by (HardEvent, id); a cross-core counter by (namespace, flag id),
+// where modes 0-2 share namespace 0 and mode 4 has its own, 4.
+inline int counter_namespace(int mode) {
+    return mode == 4 ? 4 : 0;
+}
+inline std::pair<int, int> flag_key(HardEvent e, int id) {
+    return {static_cast<int>(e), id};
+}
+inline std::pair<int, int> counter_key(int mode, int flag) {
+    return {counter_namespace(mode), flag};
+}
+
 // One core's share of a launch's execution state.
 struct CoreState {
     std::array<PipeQueue, kPipeSlots> pipes;

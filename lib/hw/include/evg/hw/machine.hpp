@@ -96,6 +96,7 @@ class Machine final : private CheckerHost, private CoreHost {
     // hold references to its elements are made.
     std::vector<CoreState> states_;
     CoreState& state(const Core& c) { return states_[static_cast<size_t>(c.index())]; }
+    const CoreState& state(const Core& c) const { return states_[static_cast<size_t>(c.index())]; }
     std::vector<std::unique_ptr<Core>> cores_;
     Trace trace_;
     // Without Config::keep_trace: the records of the instructions the checkers may still describe, ids
