@@ -17,36 +17,29 @@ std::string describe(const CheckerHost& host, const SyncRecord& r) {
                        host.core_name(r.core), r.site.str());
 }
 
-Location location_of(const CheckerHost& host, const SyncRecord& r) {
+Location location_at(uint64_t instr, int core, std::string core_name, std::optional<Pipe> pipe,
+                     std::string op, const Site& site) {
     Location l;
-    l.instr = r.instr;
-    l.core = r.core;
-    l.core_name = host.core_name(r.core);
-    l.pipe = std::string(pipe_name(r.pipe));
-    l.op = r.op;
-    l.site = r.site.str();
+    l.instr = instr;
+    l.core = core;
+    l.core_name = std::move(core_name);
+    if (pipe) l.pipe = std::string(pipe_name(*pipe));
+    l.op = std::move(op);
+    l.site = site.str();
+    l.source = source_text(site);
     return l;
+}
+
+Location location_of(const CheckerHost& host, const SyncRecord& r) {
+    return location_at(r.instr, r.core, host.core_name(r.core), r.pipe, r.op, r.site);
 }
 
 Location location_of(const CheckerHost& host, const TraceEntry& t) {
-    Location l;
-    l.instr = t.id;
-    l.core = t.core;
-    l.core_name = host.core_name(t.core);
-    l.pipe = std::string(pipe_name(t.pipe));
-    l.op = t.op();
-    l.site = t.site().str();
-    return l;
+    return location_at(t.id, t.core, host.core_name(t.core), t.pipe, std::string(t.op()), t.site());
 }
 
 Location location_of(int core, const std::string& core_name, const Instr& in, const Access* a) {
-    Location l;
-    l.instr = in.id;
-    l.core = core;
-    l.core_name = core_name;
-    l.pipe = std::string(pipe_name(in.pipe));
-    l.op = in.op;
-    l.site = in.site.str();
+    Location l = location_at(in.id, core, core_name, in.pipe, in.op, in.site);
     if (a && a->mem) {
         l.memory = a->mem->name();
         l.begin = a->begin;

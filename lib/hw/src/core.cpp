@@ -168,12 +168,7 @@ Location Core::location(const Instr& i, const Access* a) const {
 }
 
 Location Core::site_location(std::string op, Site site) const {
-    Location l;
-    l.core = index_;
-    l.core_name = name_;
-    l.op = std::move(op);
-    l.site = site.str();
-    return l;
+    return location_at(0, index_, name_, std::nullopt, std::move(op), site);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -6,18 +6,16 @@
 
 namespace evg::hw {
 
-std::string Site::str() const {
-    std::string_view f = file ? file : "";
-    auto slash = f.find_last_of('/');
-    if (slash != std::string_view::npos) f = f.substr(slash + 1);
-    if (f.empty()) return "?";
-    return fmt::format("{}:{}", f, line);
-}
+// Each row of the table says what reports its kind and when it fires.
+#define EVG_VIOLATION_KIND(name, finder, what)                               \
+    static_assert(sizeof(finder) > 1, #name ": the finder column is empty"); \
+    static_assert(sizeof(what) > 1, #name ": the meaning column is empty");
+#include "evg/hw/violation_kinds.def"
 
 std::string_view violation_kind_name(ViolationKind k) {
     switch (k) {
-#define EVG_VIOLATION_KIND(name, what) \
-    case ViolationKind::name:          \
+#define EVG_VIOLATION_KIND(name, finder, what) \
+    case ViolationKind::name:                  \
         return #name;
 #include "evg/hw/violation_kinds.def"
     }
@@ -26,9 +24,19 @@ std::string_view violation_kind_name(ViolationKind k) {
 
 std::string_view violation_kind_meaning(ViolationKind k) {
     switch (k) {
-#define EVG_VIOLATION_KIND(name, what) \
-    case ViolationKind::name:          \
+#define EVG_VIOLATION_KIND(name, finder, what) \
+    case ViolationKind::name:                  \
         return what;
+#include "evg/hw/violation_kinds.def"
+    }
+    return "?";
+}
+
+std::string_view violation_kind_finder(ViolationKind k) {
+    switch (k) {
+#define EVG_VIOLATION_KIND(name, finder, what) \
+    case ViolationKind::name:                  \
+        return finder;
 #include "evg/hw/violation_kinds.def"
     }
     return "?";
@@ -144,6 +152,7 @@ std::string Report::json() const {
                           {"end", l.end},
                           {"access", l.access},
                           {"site", l.site},
+                          {"source", l.source},
                           {"node", l.node}});
         vs.push_back(std::move(jv));
     }

@@ -125,20 +125,13 @@ const Dirty* DcacheChecker::find(const Memory* mem, uint64_t begin, uint64_t end
 }
 
 void DcacheChecker::report(int reader, const Instr& in, const Dirty& d) {
-    Location w;
-    w.instr = d.instr;
-    w.core = d.core;
-    w.core_name = host_.core_name(d.core);
-    w.pipe = std::string(pipe_name(Pipe::S));
-    w.op = "SetValue";
+    const TraceEntry* t = host_.traced(d.instr);
+    Location w = t ? location_of(host_, *t)
+                   : location_at(d.instr, d.core, host_.core_name(d.core), Pipe::S, "SetValue", Site{});
     w.memory = d.mem->name();
     w.begin = d.begin;
     w.end = d.end;
     w.access = "write";
-    if (const TraceEntry* t = host_.traced(d.instr)) {
-        w.op = t->op();
-        w.site = t->site().str();
-    }
     Location r = location_of(reader, host_.core_name(reader), in);
     r.memory = d.mem->name();
     r.access = "read";
@@ -152,8 +145,7 @@ void DcacheChecker::report(int reader, const Instr& in, const Dirty& d) {
              "DataCacheCleanAndInvalid<T, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT> on the "
              "written GlobalTensor after the SetValue and before the read",
              in.op, pipe_name(in.pipe), in.id, in.site.str(), host_.core_name(reader), d.begin, d.end,
-             d.mem->name(), w.op, d.instr, w.site.empty() ? std::string_view("?") : std::string_view(w.site),
-             w.core_name),
+             d.mem->name(), w.op, d.instr, w.site, w.core_name),
          {w, r},
          1});
 }

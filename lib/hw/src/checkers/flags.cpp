@@ -7,7 +7,7 @@
 
 #include <deque>
 #include <map>
-#include <tuple>
+#include <utility>
 
 #include "evg/hw/checker.hpp"
 #include "evg/hw/cube_state.hpp"
@@ -55,12 +55,13 @@ class FlagChecker final : public Checker {
 
   private:
     CheckerHost& host_;
-    std::map<std::tuple<int, int, int>, History> flags_;     // (core, HardEvent, id)
-    std::map<std::tuple<int, int, int>, History> counters_;  // (core, namespace, flag)
-    // The last executed cross-core set of each (setter core, mode, flag).
-    std::map<std::tuple<int, int, int>, SyncRecord> last_cross_set_;
-    // The last executed cross-core wait on each counter (core, namespace, flag).
-    std::map<std::tuple<int, int, int>, SyncRecord> last_cross_wait_;
+    std::map<std::pair<int, FlagKey>, History> flags_;        // (core, flag_key)
+    std::map<std::pair<int, CounterKey>, History> counters_;  // (core, counter key)
+    // The last executed cross-core set of each (setter core, (mode, flag)): by mode, not by namespace, since
+    // the sets a wait may take in any order are those of one mode.
+    std::map<std::pair<int, std::pair<int, int>>, SyncRecord> last_cross_set_;
+    // The last executed cross-core wait on each counter (core, counter key).
+    std::map<std::pair<int, CounterKey>, SyncRecord> last_cross_wait_;
     // Modes 0-2 share a core's flag ids: per (core, flag), the mode in use and its operations on that core
     // (its sets, its waits, the increments it received), the latest per agent.
     struct ModeUse {
@@ -86,7 +87,7 @@ void FlagChecker::on_sync(const SyncEvent& e) {
             flag_set(e);
             break;
         case SyncKind::flag_wait:
-            flags_[{e.core, static_cast<int>(e.in->event), e.in->event_id}].waits.add({e.agent, e.in->epoch});
+            flags_[{e.core, flag_key(e.in->event, e.in->event_id)}].waits.add({e.agent, e.in->epoch});
             break;
         case SyncKind::cross_set:
             cross_set(e);
@@ -96,8 +97,8 @@ void FlagChecker::on_sync(const SyncEvent& e) {
             break;
         case SyncKind::counter_wait:
             check_waiters(e.core, e.ns, e.flag, *e.record, *e.clock);
-            last_cross_wait_[{e.core, e.ns, e.flag}] = *e.record;
-            counters_[{e.core, e.ns, e.flag}].waits.add(e.record->at);
+            last_cross_wait_[{e.core, e.counter()}] = *e.record;
+            counters_[{e.core, e.counter()}].waits.add(e.record->at);
             break;
         case SyncKind::counter_wait_stuck:
             check_waiters(e.core, e.ns, e.flag, *e.record, *e.clock);
@@ -114,7 +115,7 @@ Location FlagChecker::set_location(uint64_t instr) const {
 
 void FlagChecker::flag_set(const SyncEvent& e) {
     const Instr& in = *e.in;
-    History& f = flags_[{e.core, static_cast<int>(in.event), in.event_id}];
+    History& f = flags_[{e.core, flag_key(in.event, in.event_id)}];
     ++f.sets;
     if (f.sets >= 2) {
         // The previous set must have been consumed by a wait that happens-before this set.
@@ -139,7 +140,7 @@ void FlagChecker::flag_set(const SyncEvent& e) {
 void FlagChecker::counter_increment(const SyncEvent& e) {
     const Instr& set = *e.in;
     const SyncRecord& me = *e.record;
-    History& st = counters_[{e.core, e.ns, e.flag}];
+    History& st = counters_[{e.core, e.counter()}];
     ++st.sets;
     const auto max = static_cast<uint64_t>(host_.arch().cross_core_counter_max);
     if (st.sets > max) {
@@ -168,7 +169,7 @@ void FlagChecker::cross_set(const SyncEvent& e) {
     // Sets of one core to one flag are consumed in the order they take effect, and consecutive cross-core
     // sets may take effect in any order: unless one happens-before the other, which one a wait takes depends
     // on timing.
-    auto& last = last_cross_set_[{e.core, e.in->cross_mode, e.in->cross_flag}];
+    auto& last = last_cross_set_[{e.core, {e.in->cross_mode, e.in->cross_flag}}];
     if (last.instr && last.at.agent != me.at.agent && !e.clock->covers(last.at))
         ambiguous(
             fmt::format("{} and {} both set cross-core flag {} (mode {}) with no happens-before between "
@@ -221,7 +222,7 @@ void FlagChecker::use_mode(int core, int mode, int flag, const VectorClock& befo
 }
 
 void FlagChecker::check_waiters(int core, int ns, int flag, const SyncRecord& me, const VectorClock& before) {
-    auto it = last_cross_wait_.find({core, ns, flag});
+    auto it = last_cross_wait_.find({core, CounterKey{ns, flag}});
     if (it == last_cross_wait_.end()) return;
     const SyncRecord& last = it->second;
     if (last.at.agent == me.at.agent || before.covers(last.at)) return;
@@ -239,12 +240,11 @@ void FlagChecker::check_waiters(int core, int ns, int flag, const SyncRecord& me
 void FlagChecker::on_kernel_end(const KernelEndEvent& e) {
     auto atomic = e.atomic_on.begin();
     for (int c = 0; c < e.cores; ++c) {
-        for (auto it = flags_.lower_bound({c, 0, 0}); it != flags_.end() && std::get<0>(it->first) == c;
-             ++it) {
+        for (auto it = flags_.lower_bound({c, {}}); it != flags_.end() && it->first.first == c; ++it) {
             const auto& [key, f] = *it;
             if (f.pending() == 0) continue;
-            const auto ev = static_cast<HardEvent>(std::get<1>(key));
-            const int id = std::get<2>(key);
+            const auto ev = static_cast<HardEvent>(key.second.first);
+            const int id = key.second.second;
             // A unitFlag release by the last Fixpipe (FIX -> M) needs no Mmad after it.
             if (ev == HardEvent::FIX_M && id == kUnitFlagId) continue;
             host_.violate(
@@ -256,25 +256,20 @@ void FlagChecker::on_kernel_end(const KernelEndEvent& e) {
                  {set_location(f.last_set_instr)},
                  1});
         }
-        for (auto it = counters_.lower_bound({c, 0, 0}); it != counters_.end() && std::get<0>(it->first) == c;
-             ++it) {
+        for (auto it = counters_.lower_bound({c, {}}); it != counters_.end() && it->first.first == c; ++it) {
             const auto& [key, st] = *it;
             if (st.pending() == 0) continue;
             const Location l = set_location(st.last_set_instr);
             host_.violate({ViolationKind::counter_left_nonzero,
                            Severity::error,
                            fmt::format("cross-core flag {}{} of {} holds {} unconsumed set(s) at kernel end",
-                                       std::get<2>(key), std::get<1>(key) == 4 ? " (mode 4)" : "",
+                                       key.second.second, key.second.first == 4 ? " (mode 4)" : "",
                                        host_.core_name(c), st.pending()),
                            {l},
                            1});
         }
         for (; atomic != e.atomic_on.end() && atomic->core == c; ++atomic) {
-            Location l;
-            l.core = c;
-            l.core_name = host_.core_name(c);
-            l.op = "SetAtomic";
-            l.site = atomic->site.str();
+            const Location l = location_at(0, c, host_.core_name(c), std::nullopt, "SetAtomic", atomic->site);
             host_.violate(
                 {ViolationKind::atomic_left_on,
                  Severity::error,

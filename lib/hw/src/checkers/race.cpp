@@ -80,13 +80,14 @@ void RaceChecker::report(const ExecuteEvent& e, const Access& a, const Conflict&
         uint64_t id;
         int core;
         Pipe pipe;
-        std::string op, site;
+        std::string op;
+        Site site;
         bool write;
         int32_t node;
     };
-    Side prior{k.earlier.instr,    t->core, t->pipe, std::string(t->op()), t->site().str(),
+    Side prior{k.earlier.instr,    t->core, t->pipe, std::string(t->op()), t->site(),
                k.earlier_is_write, t->node};
-    Side now{e.in.id, e.core, e.in.pipe, e.in.op, e.in.site.str(), a.write, e.in.node};
+    Side now{e.in.id, e.core, e.in.pipe, e.in.op, e.in.site, a.write, e.in.node};
     const Side& first = prior.id < now.id ? prior : now;
     const Side& second = prior.id < now.id ? now : prior;
     std::string kind = first.write ? (second.write ? "WAW" : "RAW") : "WAR";
@@ -114,17 +115,11 @@ void RaceChecker::report(const ExecuteEvent& e, const Access& a, const Conflict&
             edge = fmt::format("no flag chain orders {} before {}", label(first), label(second));
     }
     auto loc = [&](const Side& s, const std::string& core_name) {
-        Location l;
-        l.instr = s.id;
-        l.core = s.core;
-        l.core_name = core_name;
-        l.pipe = std::string(pipe_name(s.pipe));
-        l.op = s.op;
+        Location l = location_at(s.id, s.core, core_name, s.pipe, s.op, s.site);
         l.memory = a.mem->name();
         l.begin = k.begin;
         l.end = k.end;
         l.access = s.write ? "write" : "read";
-        l.site = s.site;
         return l;
     };
     host_.violate(

@@ -1,6 +1,7 @@
-// The checkers, in one table: what each finds, the Config switch that enables it, and its factory. The
-// engine builds one of each enabled checker per launch and calls them in this order (the race checker runs
-// before the data-cache checker on the same access, as the report's order of findings expects).
+// The checkers, in one table: the Config switch that enables each, and its factory (what each finds is the
+// finder column of violation_kinds.def). The engine builds one of each enabled checker per launch and calls
+// them in this order (the race checker runs before the data-cache checker on the same access, as the report's
+// order of findings expects).
 #include <fmt/format.h>
 
 #include "evg/hw/checker.hpp"
@@ -15,16 +16,10 @@ std::unique_ptr<Checker> make_redundant_wait_checker(CheckerHost& host);
 
 namespace {
 constexpr CheckerInfo kCheckers[] = {
-    {"race", "race: unordered accesses to the same bytes, with the missing edge", &CheckerConfig::race, false,
-     make_race_checker},
-    {"flags",
-     "flag_set_twice, counter_overflow, cross_core_ambiguous, flag_left_set, counter_left_nonzero, "
-     "atomic_left_on",
-     &CheckerConfig::flags, false, make_flag_checker},
-    {"dcache", "dcache_not_clean: GM reads of bytes a scalar write left in a core's data cache", nullptr,
-     false, make_dcache_checker},
-    {"redundant-waits", "redundant_wait: a WaitFlag whose pipe already happens-after the set it consumes",
-     &CheckerConfig::redundant_waits, true, make_redundant_wait_checker},
+    {"race", &CheckerConfig::race, false, make_race_checker},
+    {"flags", &CheckerConfig::flags, false, make_flag_checker},
+    {"dcache", &CheckerConfig::dcache, false, make_dcache_checker},
+    {"redundant-waits", &CheckerConfig::redundant_waits, true, make_redundant_wait_checker},
 };
 }  // namespace
 
@@ -35,7 +30,14 @@ std::span<const CheckerInfo> checker_registry() {
 std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks) {
     std::vector<std::unique_ptr<Checker>> out;
     for (const auto& c : kCheckers)
-        if (!c.on || checks.*c.on) out.push_back(c.make(host));
+        if (checks.*c.on) out.push_back(c.make(host));
+    return out;
+}
+
+std::vector<ViolationKind> kinds_found_by(std::string_view finder) {
+    std::vector<ViolationKind> out;
+    for (const ViolationKind k : kViolationKinds)
+        if (violation_kind_finder(k) == finder) out.push_back(k);
     return out;
 }
 
@@ -46,9 +48,13 @@ std::unique_ptr<Checker> make_checker(std::string_view name, CheckerHost& host) 
 }
 
 void enable_checks(CheckerConfig& checks, std::string_view names) {
-    std::vector<std::string_view> opt_in;
-    for (const auto& c : kCheckers)
-        if (c.opt_in) opt_in.push_back(c.name);
+    std::vector<std::string> opt_in;  // "redundant-waits (redundant_wait)": each with the kinds it finds
+    for (const auto& c : kCheckers) {
+        if (!c.opt_in) continue;
+        std::vector<std::string_view> kinds;
+        for (const ViolationKind k : kinds_found_by(c.name)) kinds.push_back(violation_kind_name(k));
+        opt_in.push_back(fmt::format("{} ({})", c.name, fmt::join(kinds, ", ")));
+    }
     const std::string_view all = names;
     for (size_t from = 0; !all.empty() && from <= all.size();) {
         const size_t comma = std::min(all.find(',', from), all.size());

@@ -10,7 +10,7 @@ namespace {
 
 struct DcacheScript {
     ScriptedHost host{{CoreType::AIV, CoreType::AIV}};
-    std::unique_ptr<Checker> dcache = make_checker("dcache", host);
+    std::unique_ptr<Checker> dcache = host.make("dcache");
     Memory gm{MemKind::GM, "GM#1 (X)", 4096};
 
     void set_value(int core, uint64_t begin, uint64_t end) {

@@ -12,7 +12,7 @@ namespace {
 struct FlagScript {
     // Core 0 is the AIC of block 0, cores 1 and 2 its AIVs.
     ScriptedHost host{{CoreType::AIC, CoreType::AIV, CoreType::AIV}};
-    std::unique_ptr<Checker> flags = make_checker("flags", host);
+    std::unique_ptr<Checker> flags = host.make("flags");
     std::deque<SyncRecord> records;
     std::deque<VectorClock> clocks;
 

@@ -9,7 +9,7 @@ namespace {
 
 struct RaceScript {
     ScriptedHost host{{CoreType::AIV, CoreType::AIV}};
-    std::unique_ptr<Checker> race = make_checker("race", host);
+    std::unique_ptr<Checker> race = host.make("race");
     Memory ub{MemKind::UB, "UB[AIV 0]", 4096};
     Memory gm{MemKind::GM, "GM#1 (X)", 4096};
 

@@ -11,7 +11,7 @@ namespace {
 
 struct RedundantScript {
     ScriptedHost host{{CoreType::AIV, CoreType::AIV}};
-    std::unique_ptr<Checker> checker = make_checker("redundant-waits", host);
+    std::unique_ptr<Checker> checker = host.make("redundant-waits");
     std::deque<VectorClock> clocks;
 
     Instr& call(int core, Pipe p, const std::string& op, InstrKind kind, HardEvent e, int id) {

@@ -31,7 +31,18 @@ class ScriptedHost final : public CheckerHost {
         auto it = entries_.find(id);
         return it == entries_.end() ? nullptr : &it->second;
     }
-    void violate(Violation v) override { violations.push_back(std::move(v)); }
+    // A checker of the registry on this host. Every violation it reports must be of a kind that names it as
+    // the finder in violation_kinds.def: a checker that reports another kind fails its test.
+    std::unique_ptr<Checker> make(std::string_view name) {
+        checker_ = name;
+        return make_checker(name, *this);
+    }
+    void violate(Violation v) override {
+        EXPECT_EQ(violation_kind_finder(v.kind), checker_)
+            << "checker '" << checker_ << "' reported " << violation_kind_name(v.kind)
+            << ", a kind violation_kinds.def gives to '" << violation_kind_finder(v.kind) << "'";
+        violations.push_back(std::move(v));
+    }
     const std::string& core_name(int core) const override { return names_.at(static_cast<size_t>(core)); }
     CoreType core_type(int core) const override { return types_.at(static_cast<size_t>(core)); }
     std::string node_suffix(int32_t) const override { return {}; }
@@ -81,6 +92,7 @@ class ScriptedHost final : public CheckerHost {
     bool same_site_for_op = false;
 
   private:
+    std::string_view checker_;
     std::map<std::string, uint32_t> op_lines_;
     Config cfg_;
     std::vector<CoreType> types_;

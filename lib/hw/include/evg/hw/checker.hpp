@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "evg/hw/arch.hpp"
 #include "evg/hw/clock.hpp"
 #include "evg/hw/config.hpp"
+#include "evg/hw/flag_key.hpp"
 #include "evg/hw/instruction.hpp"
 #include "evg/hw/report.hpp"
 #include "evg/hw/site.hpp"
@@ -65,6 +67,11 @@ struct SyncRecord {
 SyncRecord sync_record(int core, AgentId agent, const Instr& in);
 // "#12 CrossCoreSetFlag<...>(1) on MTE3 of AIV 0 (block 0, sub 0) (issued at kernel.cpp:40)"
 std::string describe(const CheckerHost& host, const SyncRecord& r);
+// The one place a Location is made (every location_of, and the locations the checkers and the engine name):
+// the instruction's number (0 for none), its core, pipe (none for a call that issued no instruction), op and
+// site, with the text of the site's line (source_text).
+Location location_at(uint64_t instr, int core, std::string core_name, std::optional<Pipe> pipe,
+                     std::string op, const Site& site);
 Location location_of(const CheckerHost& host, const SyncRecord& r);
 // The location of a described instruction (CheckerHost::traced): its id, core, pipe, op and site.
 Location location_of(const CheckerHost& host, const TraceEntry& t);
@@ -110,8 +117,9 @@ struct SyncEvent {
     const VectorClock* clock = nullptr;
     uint64_t matched = 0;
     const VectorClock* matched_clock = nullptr;
-    int ns = 0;  // counters: 0 for modes 0-2, 4 for mode 4
+    int ns = 0;  // counters: 0 for modes 0-2, 4 for mode 4 (counter_namespace)
     int flag = 0;
+    CounterKey counter() const { return {ns, flag}; }
     const SyncRecord* record = nullptr;
     std::span<const int> targets = {};
     std::span<const SyncRecord> sources = {};
@@ -155,13 +163,14 @@ class Checker {
 
 // The checkers, in the registry's order.
 struct CheckerInfo {
-    std::string_view name;    // "race", "redundant-waits"
-    std::string_view finds;   // what it reports
-    bool CheckerConfig::*on;  // the switch that enables it; nullptr: always on
+    std::string_view name;    // "race", "redundant-waits": the finder of its kinds in violation_kinds.def
+    bool CheckerConfig::*on;  // the switch that enables it
     bool opt_in;              // off unless switched on by name (it finds costs, not faults)
     std::unique_ptr<Checker> (*make)(CheckerHost&);
 };
 std::span<const CheckerInfo> checker_registry();
+// The kinds a checker (or "engine") reports, from violation_kinds.def's finder column, in the table's order.
+std::vector<ViolationKind> kinds_found_by(std::string_view finder);
 // Switches on the opt-in checkers named in `names` (','-separated registry names). Throws HostError naming
 // an unknown or empty name and the opt-in checkers there are; "" switches nothing on.
 void enable_checks(CheckerConfig& checks, std::string_view names);

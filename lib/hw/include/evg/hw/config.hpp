@@ -16,8 +16,18 @@ struct CheckerConfig {
     bool flags = true;             // set twice, deadlock, left set, counters, atomic mode, event legality
     bool memory = true;            // bounds, alignment, truncated copies, UB carving, parameter ranges
     bool uninit = true;            // never-written bytes reaching GM or a scalar read
+    bool dcache = true;            // GM reads of bytes a scalar write left in a data cache (checker "dcache")
     bool redundant_waits = false;  // WaitFlags that order nothing (checker "redundant-waits")
-    static CheckerConfig none() { return {false, false, false, false, false}; }
+    // Every check off: the machine then reports only what it cannot execute (deadlock, kernel exceptions,
+    // unmodelled calls).
+    static constexpr CheckerConfig none() {
+        return {.race = false,
+                .flags = false,
+                .memory = false,
+                .uninit = false,
+                .dcache = false,
+                .redundant_waits = false};
+    }
 };
 
 enum class SchedulerKind : uint8_t {

@@ -12,6 +12,7 @@
 
 #include "evg/hw/arch.hpp"
 #include "evg/hw/clock.hpp"
+#include "evg/hw/flag_key.hpp"
 #include "evg/hw/instruction.hpp"
 
 namespace evg::hw {
@@ -61,23 +62,11 @@ struct CounterState {
     uint64_t increments = 0;
 };
 
-// The keys of CoreState's maps: a flag by (HardEvent, id); a cross-core counter by (namespace, flag id),
-// where modes 0-2 share namespace 0 and mode 4 has its own, 4.
-inline int counter_namespace(int mode) {
-    return mode == 4 ? 4 : 0;
-}
-inline std::pair<int, int> flag_key(HardEvent e, int id) {
-    return {static_cast<int>(e), id};
-}
-inline std::pair<int, int> counter_key(int mode, int flag) {
-    return {counter_namespace(mode), flag};
-}
-
 // One core's share of a launch's execution state.
 struct CoreState {
     std::array<PipeQueue, kPipeSlots> pipes;
-    std::map<std::pair<int, int>, FlagState> flags;        // (HardEvent, id)
-    std::map<std::pair<int, int>, CounterState> counters;  // (namespace: 0 = modes 0-2, 4 = mode 4; flag id)
+    std::map<FlagKey, FlagState> flags;           // flag_key (flag_key.hpp)
+    std::map<CounterKey, CounterState> counters;  // counter_key
     uint32_t queued = 0;  // instructions the pipes hold (the schedulers skip cores with none)
     // The CrossCoreWaitFlag the scalar unit is blocked in, if any (a deadlock names who took its increment).
     const Instr* blocked_cross_wait = nullptr;

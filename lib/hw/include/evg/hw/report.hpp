@@ -16,17 +16,20 @@ namespace evg::hw {
 
 // The kinds, from their one table (violation_kinds.def), in its order.
 enum class ViolationKind : uint8_t {
-#define EVG_VIOLATION_KIND(name, what) name,
+#define EVG_VIOLATION_KIND(name, finder, what) name,
 #include "evg/hw/violation_kinds.def"
 };
 // Every kind, in the table's order.
 inline constexpr ViolationKind kViolationKinds[] = {
-#define EVG_VIOLATION_KIND(name, what) ViolationKind::name,
+#define EVG_VIOLATION_KIND(name, finder, what) ViolationKind::name,
 #include "evg/hw/violation_kinds.def"
 };
 std::string_view violation_kind_name(ViolationKind k);     // "race", "flag_left_set", ...
 std::string_view violation_kind_meaning(ViolationKind k);  // when it fires, from the table
-std::string_view scheduler_name(SchedulerKind k);          // "in_order", "adversarial"
+// What reports it, from the table: a checker's registry name ("race", "flags", "dcache", "redundant-waits")
+// or "engine".
+std::string_view violation_kind_finder(ViolationKind k);
+std::string_view scheduler_name(SchedulerKind k);  // "in_order", "adversarial"
 
 enum class Severity : uint8_t { error, warning };
 
@@ -41,6 +44,8 @@ struct Location {
     uint64_t begin = 0, end = 0;  // byte range inside that memory
     std::string access;           // "read", "write"
     std::string site;             // "kernel.cpp:42"
+    std::string source;           // the text of that line, blanks at both ends dropped; empty when the file
+                                  // cannot be read (source_text, site.hpp)
     std::string node;             // the graph node that issued the instruction (or, for a location without
                                   // one, that the core was running): "%1 RowBroadcast float bias
                                   // (graph.evg:6:1)", "VisitorAuxStore<half, ...>"; empty when none

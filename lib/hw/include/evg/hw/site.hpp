@@ -15,4 +15,8 @@ struct Site {
     std::string str() const;  // "file.cpp:42" (file name without directories)
 };
 
+// The text of the site's line, blanks at both ends dropped, read from its file (once per file and process);
+// empty when the file cannot be read or has no such line.
+std::string source_text(const Site& site);
+
 }  // namespace evg::hw
