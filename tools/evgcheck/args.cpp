@@ -47,13 +47,29 @@ std::string closest(std::string_view word, std::span<const std::string_view> can
 
 Args Args::parse(std::span<const char* const> argv, std::span<const OptionSpec> specs,
                  std::string_view command, size_t max_positional) {
+    return parse_words(argv, specs, command, max_positional, nullptr);
+}
+
+Args Args::parse_options_then_operands(std::span<const char* const> argv, std::span<const OptionSpec> specs,
+                                       std::string_view command, size_t& operands_at) {
+    operands_at = argv.size();
+    return parse_words(argv, specs, command, 0, &operands_at);
+}
+
+Args Args::parse_words(std::span<const char* const> argv, std::span<const OptionSpec> specs,
+                       std::string_view command, size_t max_positional, size_t* operands_at) {
     Args args;
     args.command_ = std::string(command);
     const std::string prefix = fmt::format("evgcheck {}: ", command);
     bool options_end = false;
     for (size_t i = 0; i < argv.size(); ++i) {
         const std::string_view word = argv[i] ? argv[i] : "";
-        if (options_end || word.size() < 2 || word.substr(0, 1) != "-" || word == "-") {
+        const bool operand = options_end || word.size() < 2 || word.substr(0, 1) != "-" || word == "-";
+        if (operand && operands_at) {  // the options end at the first operand
+            *operands_at = i;
+            break;
+        }
+        if (operand) {
             if (args.positional_.size() >= max_positional) {
                 throw UsageError(prefix + fmt::format("unexpected argument '{}'", word) +
                                  (max_positional == 0 ? " (this command takes no file)"
@@ -63,6 +79,10 @@ Args Args::parse(std::span<const char* const> argv, std::span<const OptionSpec> 
             continue;
         }
         if (word == "--") {
+            if (operands_at) {
+                *operands_at = i + 1;
+                break;
+            }
             options_end = true;
             continue;
         }

@@ -28,6 +28,13 @@ class Args {
     // Parses argv (without the program and subcommand names). `max_positional` operands are allowed.
     static Args parse(std::span<const char* const> argv, std::span<const OptionSpec> specs,
                       std::string_view command, size_t max_positional);
+    // Parses the options that come first, up to the first word that is not an option (or the word after
+    // `--`), whose index goes to `operands_at` (argv.size() when there is none): what follows is another
+    // command's (`evgcheck run-program [options] BINARY [its args]`). Whether an option takes a value comes
+    // from `specs`.
+    static Args parse_options_then_operands(std::span<const char* const> argv,
+                                            std::span<const OptionSpec> specs, std::string_view command,
+                                            size_t& operands_at);
 
     bool has(std::string_view name) const { return values_.count(std::string(name)) != 0; }
     std::optional<std::string> get(std::string_view name) const;
@@ -46,6 +53,8 @@ class Args {
     int jobs() const;
 
   private:
+    static Args parse_words(std::span<const char* const> argv, std::span<const OptionSpec> specs,
+                            std::string_view command, size_t max_positional, size_t* operands_at);
     std::string command_;
     std::map<std::string, std::string> values_;
     std::vector<std::string> positional_;

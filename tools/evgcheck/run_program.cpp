@@ -1,7 +1,7 @@
 // evgcheck run-program BINARY [args...]: a user's Catlass program, built with evgcheck_add_program, run on
 // the model under chosen schedules, with its reports gathered, its timeline drawn and its sync mutated. The
-// program talks to evgcheck through the ACL shim's environment (lib/ascendc/include/acl/acl.h):
-// EVG_SCHEDULER, EVG_SEED, EVG_REPORT, EVG_MUTATE, EVG_CHECK, EVG_LIST_MUTATIONS and EVG_TRACE_OUT.
+// program talks to evgcheck through the ACL shim's environment, whose one table is
+// lib/ascendc/include/acl/program_env.def.
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,12 +19,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "acl/program_env.hpp"
 #include "args.hpp"
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
 #include "evg/hw/sync_mutation.hpp"
 #include "evg/hw/timing.hpp"
 #include "evg/hw/trace_file.hpp"
+#include "evg/verify/known_findings.hpp"
 #include "problem_options.hpp"
 #ifdef EVGCHECK_HAS_REPORTS
 #include "evg/reports/cycle_summary.hpp"
@@ -57,8 +59,10 @@ constexpr std::array kRunProgramOptions = {
     kCheckOption,
     OptionSpec{
         "known", "FILE",
-        "findings that do not fail a run: one '<kind> <file:line>' per line (the kind and the site of the "
-        "finding's first instruction; '#' starts a comment), e.g. 'race tile_mmad.hpp:148'"},
+        "findings that do not fail a run, one a line: '<kind> <file>:<line>' (the kind and the site of the "
+        "finding's first instruction) or '<kind> <file>: <start of that line's text>', which survives "
+        "edits that move the line; '#' starts a comment. Entries that matched nothing are listed at the "
+        "end"},
     OptionSpec{"expect", "TEXT",
                "a run fails unless the program prints a line equal to TEXT, e.g. 'Compare success.'"},
     OptionSpec{"timeout", "SECONDS", "give up on one run of the program after this long (default 300)"},
@@ -92,32 +96,12 @@ struct RunResult {
     bool ok = false;
 };
 
-// What a run must show besides clean reports (--known, --expect).
+// What a run must show besides clean reports (--known, --expect). The known findings count their matches
+// over every run.
 struct Expectations {
-    std::set<std::pair<std::string, std::string>> known;  // (kind, site of the first location)
+    evg::verify::KnownFindings known;
     std::string expect_line;
 };
-
-// Reads --known's file: '<kind> <file:line>' per line, '#' to the end of a line is a comment.
-std::set<std::pair<std::string, std::string>> read_known(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw UsageError("evgcheck run-program: option --known: cannot read '" + path + "'");
-    std::set<std::pair<std::string, std::string>> out;
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-        line = line.substr(0, line.find('#'));
-        std::istringstream words(line);
-        std::string kind, site, extra;
-        if (!(words >> kind)) continue;
-        if (!(words >> site) || (words >> extra))
-            throw UsageError(
-                fmt::format("evgcheck run-program: option --known: {}:{}: expected '<kind> <file:line>', "
-                            "found '{}'",
-                            path, n, line));
-        out.emplace(kind, site);
-    }
-    return out;
-}
 
 // A folder of its own for the files the program writes, removed at the end.
 class TempDir {
@@ -146,19 +130,43 @@ std::string read_file(const std::string& path) {
     return ss.str();
 }
 
-// The program's environment: every EVG_ switch it reads is set here, so that the caller's own EVG_ variables
-// never change what the run means.
+// The program's environment: every variable of the table is set here (empty when this run does not use it),
+// so that the caller's own EVG_ variables never change what the run means.
 std::map<std::string, std::string> program_env(const RunSpec& spec, const std::string& report,
                                                const std::string& mutate, const std::string& trace_out,
                                                const std::string& list_mutations) {
-    return {{"EVG_SCHEDULER", spec.scheduler},
-            {"EVG_SEED", std::to_string(spec.seed)},
-            {"EVG_REPORT", report},
-            {"EVG_MUTATE", mutate},
-            {"EVG_TRACE_OUT", trace_out},
-            {"EVG_LIST_MUTATIONS", list_mutations},
-            {"EVG_CHECK", spec.checks},
-            {"EVG_STRICT", ""}};
+    using evg::acl::ProgramEnv;
+    std::map<std::string, std::string> env;
+    for (const evg::acl::ProgramEnvVar& v : evg::acl::kProgramEnv) {
+        std::string value;
+        switch (v.id) {
+            case ProgramEnv::report:
+                value = report;
+                break;
+            case ProgramEnv::strict:
+                break;  // the verdict comes from the reports, not the exit status
+            case ProgramEnv::scheduler:
+                value = spec.scheduler;
+                break;
+            case ProgramEnv::seed:
+                value = std::to_string(spec.seed);
+                break;
+            case ProgramEnv::check:
+                value = spec.checks;
+                break;
+            case ProgramEnv::mutate:
+                value = mutate;
+                break;
+            case ProgramEnv::list_mutations:
+                value = list_mutations;
+                break;
+            case ProgramEnv::trace_out:
+                value = trace_out;
+                break;
+        }
+        env.emplace(v.name, std::move(value));
+    }
+    return env;
 }
 
 // Whether the program printed `line` as a whole line.
@@ -171,7 +179,7 @@ bool printed_line(const std::string& output, const std::string& line) {
 }
 
 // The verdict of one run from its exit status and its reports.
-void judge_run(RunResult& r, const Expectations& x) {
+void judge_run(RunResult& r, Expectations& x) {
     const ProcessResult& p = r.process;
     std::map<std::string, int> kinds;
     std::vector<std::string> unapplied;
@@ -182,7 +190,8 @@ void judge_run(RunResult& r, const Expectations& x) {
             const std::string kind = v.value("kind", "?");
             const nlohmann::json locs = v.value("locations", nlohmann::json::array());
             const std::string site = locs.empty() ? "" : locs.front().value("site", "");
-            if (x.known.count({kind, site})) {
+            const std::string source = locs.empty() ? "" : locs.front().value("source", "");
+            if (x.known.match(kind, site, source)) {
                 known.insert(fmt::format("{} at {}", kind, site));
                 continue;
             }
@@ -227,7 +236,7 @@ void judge_run(RunResult& r, const Expectations& x) {
 
 RunResult run_once(const std::string& program, const std::vector<std::string>& args, const RunSpec& spec,
                    const std::string& mutate, const TempDir& tmp, const std::string& trace_out,
-                   const std::string& list_mutations, double timeout, const Expectations& x) {
+                   const std::string& list_mutations, double timeout, Expectations& x) {
     RunResult r;
     r.spec = spec;
     const std::string report = tmp.file("report.json");
@@ -258,8 +267,9 @@ void print_output(const std::string& output) {
 int list_mutations(const std::string& program, const std::vector<std::string>& args, double timeout) {
     TempDir tmp;
     const std::string list = tmp.file("mutations.txt");
+    Expectations none;
     const RunResult r =
-        run_once(program, args, {"in order", "in_order", 0, ""}, "", tmp, "", list, timeout, Expectations{});
+        run_once(program, args, {"in order", "in_order", 0, ""}, "", tmp, "", list, timeout, none);
     if (!std::filesystem::exists(list)) {
         std::cout << "run: " << r.verdict << "\n";
         print_output(r.process.output);
@@ -304,25 +314,13 @@ void write_timeline(const std::string& trace_file, int launch_k, const std::stri
 
 int run_program_command(std::span<const char* const> argv) {
     // evgcheck's options come first; the first other word (or the word after --) is the program.
-    size_t split = 0;
-    bool dashdash = false;
-    while (split < argv.size()) {
-        const std::string_view a = argv[split];
-        if (a == "--") {
-            dashdash = true;
-            break;
-        }
-        if (!a.starts_with("-")) break;
-        const bool flag = a == "--list-mutations" || a == "--help" || a.find('=') != std::string_view::npos;
-        split += flag ? 1 : 2;
-    }
-    split = std::min(split, argv.size());
-    const Args args = Args::parse(argv.subspan(0, split), kRunProgramOptions, "run-program", 0);
+    size_t program_at = 0;
+    const Args args = Args::parse_options_then_operands(argv, kRunProgramOptions, "run-program", program_at);
     if (args.has("help")) {
         std::cout << kRunProgramUsage << options_help(kRunProgramOptions);
         return kExitOk;
     }
-    const auto rest = argv.subspan(split + (dashdash ? 1 : 0));
+    const auto rest = argv.subspan(program_at);
     if (rest.empty())
         throw UsageError(
             "evgcheck run-program: no program given (evgcheck run-program [options] BINARY [args...])");
@@ -355,7 +353,13 @@ int run_program_command(std::span<const char* const> argv) {
         return list_mutations(program, program_args, timeout);
     }
     Expectations expectations;
-    if (const auto k = args.get("known")) expectations.known = read_known(*k);
+    if (const auto k = args.get("known")) {
+        try {
+            expectations.known = evg::verify::KnownFindings::read(*k);
+        } catch (const evg::Error& e) {
+            throw UsageError(std::string("evgcheck run-program: option --known: ") + e.what());
+        }
+    }
     expectations.expect_line = args.get("expect").value_or("");
     const std::optional<std::string> report_path = args.get("report");
     if (report_path) check_output_file(*report_path, "report", "run-program");
@@ -417,6 +421,9 @@ int run_program_command(std::span<const char* const> argv) {
         j["args"] = program_args;
         j["mutate"] = mutate;
         j["ok"] = ok;
+        auto& known = j["known_findings"] = nlohmann::json::array();  // each --known entry and its matches
+        for (const evg::verify::KnownFinding& k : expectations.known.entries())
+            known.push_back({{"entry", k.spelling}, {"where", k.where}, {"hits", k.hits}});
         auto& runs = j["runs"] = nlohmann::json::array();
         for (const RunResult& r : results)
             runs.push_back({{"scheduler", r.spec.scheduler},
@@ -433,6 +440,9 @@ int run_program_command(std::span<const char* const> argv) {
             throw UsageError("evgcheck run-program: option --report: cannot write '" + *report_path + "'");
         std::cout << "report: " << *report_path << "\n";
     }
+    // As the sanitizers list the suppressions they used: each entry with its matches, and those that matched
+    // nothing in any run (an entry nobody needs any more, or one that no longer names the line it meant).
+    if (!expectations.known.empty()) std::cout << expectations.known.summary();
     const auto excused = std::count_if(results.begin(), results.end(),
                                        [](const RunResult& r) { return r.ok && !r.known.empty(); });
     std::cout << fmt::format("result: {} ({} of {} run(s) clean{})\n", ok ? "PASS" : "FAIL", passed,

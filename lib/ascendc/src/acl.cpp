@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "acl/program_env.hpp"
 #include "evg/hw/checker.hpp"
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
@@ -23,6 +24,10 @@ struct EvgAclStream {
 
 namespace {
 thread_local std::string g_last_error;
+
+// The variables' names come from their one table (acl/program_env.def).
+using evg::acl::ProgramEnv;
+constexpr auto env_name = evg::acl::program_env_name;
 
 aclError fail(aclError code, std::string msg) {
     g_last_error = std::move(msg);
@@ -48,9 +53,8 @@ void strict_exit() {
     const ProcessState& p = process();
     if (!p.strict || p.launches_with_findings == 0) return;
     std::fflush(stdout);
-    std::fprintf(stderr,
-                 "evgcheck: EVG_STRICT: %llu of %llu kernel launches reported findings; exit status 1\n",
-                 static_cast<unsigned long long>(p.launches_with_findings),
+    std::fprintf(stderr, "evgcheck: %s: %llu of %llu kernel launches reported findings; exit status 1\n",
+                 env_name(ProgramEnv::strict), static_cast<unsigned long long>(p.launches_with_findings),
                  static_cast<unsigned long long>(p.launches));
     std::fflush(stderr);
     std::_Exit(1);
@@ -61,51 +65,55 @@ void strict_exit() {
 // accepts.
 std::string apply_environment() {
     auto& cfg = evg::hw::device().config();
-    if (const char* s = std::getenv("EVG_SCHEDULER"); s && *s) {
+    if (const char* s = std::getenv(env_name(ProgramEnv::scheduler)); s && *s) {
         const std::string v(s);
         if (v == "in_order") {
             cfg.scheduler = evg::hw::SchedulerKind::in_order;
         } else if (v == "adversarial") {
             cfg.scheduler = evg::hw::SchedulerKind::adversarial;
         } else {
-            return fmt::format("EVG_SCHEDULER='{}': expected in_order or adversarial", v);
+            return fmt::format("{}='{}': expected in_order or adversarial", env_name(ProgramEnv::scheduler),
+                               v);
         }
     }
-    if (const char* s = std::getenv("EVG_SEED"); s && *s) {
+    if (const char* s = std::getenv(env_name(ProgramEnv::seed)); s && *s) {
         char* end = nullptr;
         errno = 0;
         const unsigned long long seed = std::strtoull(s, &end, 10);
         if (errno != 0 || *end != '\0' || *s == '-')
-            return fmt::format("EVG_SEED='{}': expected a decimal integer from 0 to 18446744073709551615", s);
+            return fmt::format("{}='{}': expected a decimal integer from 0 to 18446744073709551615",
+                               env_name(ProgramEnv::seed), s);
         cfg.seed = seed;
     }
-    if (const char* s = std::getenv("EVG_CHECK"); s && *s) {
+    if (const char* s = std::getenv(env_name(ProgramEnv::check)); s && *s) {
         try {
             evg::hw::enable_checks(cfg.checks, s);
         } catch (const evg::Error& e) {
-            return fmt::format("EVG_CHECK='{}': {}", s, e.what());
+            return fmt::format("{}='{}': {}", env_name(ProgramEnv::check), s, e.what());
         }
     }
-    if (const char* s = std::getenv("EVG_MUTATE"); s && *s) {
+    if (const char* s = std::getenv(env_name(ProgramEnv::mutate)); s && *s) {
         try {
             cfg.mutations = evg::hw::parse_sync_mutations(s);
         } catch (const evg::Error& e) {
-            return fmt::format("EVG_MUTATE='{}': {}", s, e.what());
+            return fmt::format("{}='{}': {}", env_name(ProgramEnv::mutate), s, e.what());
         }
     }
     // The files of EVG_TRACE_OUT and EVG_LIST_MUTATIONS need the launch's trace (with its accesses, which the
     // cycle model times).
-    for (const auto& [name, field] : {std::pair{"EVG_TRACE_OUT", &ProcessState::trace_out},
-                                      std::pair{"EVG_LIST_MUTATIONS", &ProcessState::list_mutations}}) {
+    for (const auto& [name, field] :
+         {std::pair{env_name(ProgramEnv::trace_out), &ProcessState::trace_out},
+          std::pair{env_name(ProgramEnv::list_mutations), &ProcessState::list_mutations}}) {
         const char* s = std::getenv(name);
         if (!s || !*s) continue;
         process().*field = s;
         cfg.keep_trace = true;
         if (field == &ProcessState::trace_out) cfg.trace_accesses = true;
     }
-    if (const char* s = std::getenv("EVG_STRICT"); s && *s) {
+    if (const char* s = std::getenv(env_name(ProgramEnv::strict)); s && *s) {
         const std::string v(s);
-        if (v != "0" && v != "1") return fmt::format("EVG_STRICT='{}': expected 0 or 1", v);
+        if (v != "0" && v != "1")
+            return fmt::format("{}='{}': expected 0 or 1", env_name(ProgramEnv::strict), v);
         process().strict = v == "1";
         if (process().strict && !process().exit_hook) {
             process().exit_hook = std::atexit(strict_exit) == 0;
@@ -240,7 +248,8 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
         reports.push_back(r.json());
     }
     // The file holds every launch of the process synchronised so far, in launch order.
-    if (const char* path = std::getenv("EVG_REPORT"); path && *path && !stream->reports.empty()) {
+    if (const char* path = std::getenv(env_name(ProgramEnv::report));
+        path && *path && !stream->reports.empty()) {
         std::ofstream out(path);
         out << "[";
         for (size_t i = 0; i < reports.size(); ++i) out << (i ? ",\n" : "") << reports[i];
@@ -265,7 +274,9 @@ std::string write_launch_files(evg::hw::ArchId arch, int block_dim, evg::hw::Ker
         if (first) evg::hw::write_trace_file_header(out);
         evg::hw::write_launch_record(out, {arch, block_dim, type}, trace,
                                      evg::hw::device().last_report().node_labels);
-        if (!out) return fmt::format("EVG_TRACE_OUT='{}': cannot write the file", p.trace_out);
+        if (!out)
+            return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::trace_out),
+                               p.trace_out);
     }
     if (!p.list_mutations.empty()) {
         std::ofstream out(p.list_mutations, mode);
@@ -273,7 +284,9 @@ std::string write_launch_files(evg::hw::ArchId arch, int block_dim, evg::hw::Ker
             << " block(s)\n";
         for (const evg::hw::SyncMutation& m : evg::hw::mutation_points(trace, arch, type, block_dim))
             out << evg::hw::to_string(m) << "\n";
-        if (!out) return fmt::format("EVG_LIST_MUTATIONS='{}': cannot write the file", p.list_mutations);
+        if (!out)
+            return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::list_mutations),
+                               p.list_mutations);
     }
     return {};
 }

@@ -1035,11 +1035,47 @@ TEST(EvgcheckRunProgram, KnownFindingsExpectedOutputAndReport) {
     EXPECT_EQ(expect.code, 1) << expect.out;
     EXPECT_NE(expect.out.find("the program did not print 'Compare failed.'"), std::string::npos)
         << expect.out;
-    const std::string bad = write_file("bad_known.txt", "race\n");
+    const std::string bad = write_file("bad_known.txt", "race subject_program.cpp:1\nrace\n");
     Result bad_known = evgcheck("run-program --known " + bad + " " + subject("clean"));
     EXPECT_EQ(bad_known.code, 2);
-    EXPECT_NE(bad_known.err.find(bad + ":1: expected '<kind> <file:line>'"), std::string::npos)
+    EXPECT_NE(bad_known.err.find("option --known: " + bad + ":2: the kind is not followed by a file"),
+              std::string::npos)
         << bad_known.err;
+    const std::string typo = write_file("typo_known.txt", "races subject_program.cpp:1\n");
+    Result typo_known = evgcheck("run-program --known " + typo + " " + subject("clean"));
+    EXPECT_EQ(typo_known.code, 2);
+    EXPECT_NE(typo_known.err.find(typo + ":1: 'races' is not a finding kind"), std::string::npos)
+        << typo_known.err;
+}
+
+// A known finding named by the text of its line, wherever the line is; each entry's matches are counted over
+// the runs, and an entry that matched nothing is listed (it is stale, or no longer names its line).
+TEST(EvgcheckRunProgram, KnownFindingsByLineTextAndTheUnmatchedOnesListed) {
+    Result racy =
+        evgcheck("run-program --report " + (scratch() / "rp_text.json").string() + " " + subject("racy"));
+    ASSERT_EQ(racy.code, 1) << racy.out;
+    const std::string report = slurp(scratch() / "rp_text.json");
+    const size_t source_at = report.find("\"source\": \"");
+    ASSERT_NE(source_at, std::string::npos) << "the report gives the first location's line text\n" << report;
+    const std::string source =
+        report.substr(source_at + 11, report.find('"', source_at + 11) - source_at - 11);
+    ASSERT_FALSE(source.empty()) << report;
+    // The first 12 characters of the line's text name it; a second entry names nothing.
+    const std::string known =
+        write_file("known_text.txt",
+                   "race subject_program.cpp: " + source.substr(0, 12) + "\nrace nowhere.cpp:7  # stale\n");
+    Result excused = evgcheck("run-program --known " + known + " " + subject("racy"));
+    EXPECT_EQ(excused.code, 0) << excused.out << excused.err;
+    EXPECT_NE(excused.out.find("known findings (" + known + "): 2 entries, 1 matched nothing"),
+              std::string::npos)
+        << excused.out;
+    EXPECT_NE(excused.out.find("unmatched  race nowhere.cpp:7  (" + known + ":2)"), std::string::npos)
+        << excused.out;
+    const std::string wrong = write_file("known_wrong_text.txt", "race subject_program.cpp: no such text\n");
+    Result not_excused = evgcheck("run-program --known " + wrong + " " + subject("racy"));
+    EXPECT_EQ(not_excused.code, 1) << not_excused.out;
+    EXPECT_NE(not_excused.out.find("unmatched  race subject_program.cpp: no such text"), std::string::npos)
+        << not_excused.out;
 }
 
 // An opt-in checker runs in the program's launches only when asked for (EVG_CHECK), and its finding fails the
@@ -1107,6 +1143,16 @@ TEST(EvgcheckRunProgram, BadInvocationsSayWhatIsWrong) {
     Result help = evgcheck("run-program --help");
     EXPECT_EQ(help.code, 0);
     EXPECT_NE(help.out.find("Usage: evgcheck run-program"), std::string::npos) << help.out;
+    // Which options take a value comes from the option table: a flag is followed by the program at once.
+    Result short_help = evgcheck("run-program -h " + subject("clean"));
+    EXPECT_EQ(short_help.code, 0) << short_help.err;
+    EXPECT_NE(short_help.out.find("Usage: evgcheck run-program"), std::string::npos) << short_help.out;
+    Result dashdash = evgcheck("run-program --scheduler=adversarial --seeds 2 -- " + subject("clean"));
+    EXPECT_EQ(dashdash.code, 0) << dashdash.out << dashdash.err;
+    EXPECT_NE(dashdash.out.find("result: PASS (2 of 2 run(s) clean)"), std::string::npos) << dashdash.out;
+    Result missing_value = evgcheck("run-program --known");
+    EXPECT_EQ(missing_value.code, 2);
+    EXPECT_NE(missing_value.err.find("option --known needs a value"), std::string::npos) << missing_value.err;
 }
 
 }  // namespace

@@ -44,18 +44,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
 aclError aclrtCreateStream(aclrtStream* stream);
 // Returns ACL_ERROR_RT_KERNEL_CHECK, and prints the report on stderr, when a launch on the stream found
-// violations since the last synchronisation. The environment (read by aclInit and again at every launch):
-//   EVG_REPORT=path   the JSON reports (an array) of every launch of the process synchronised so far;
-//   EVG_SCHEDULER=in_order|adversarial, EVG_SEED=N   the schedule every launch runs under;
-//   EVG_STRICT=1   at exit, the process exits with status 1 when any launch reported a finding (a program
-//                  whose own error macro only prints would otherwise exit 0);
-//   EVG_MUTATE="drop-wait core=AIV0.1 n=7[; ...]"   the sync mutations every launch runs with
-//                  (evg/hw/sync_mutation.hpp);
-//   EVG_CHECK=redundant-waits[,...]   opt-in checkers every launch runs with (evg/hw/checker.hpp);
-//   EVG_LIST_MUTATIONS=path   every launch's sync mutation points, one text per line under "# launch N";
-//   EVG_TRACE_OUT=path   every launch's trace with its accesses (evg/hw/trace_file.hpp), which
-//                  `evgcheck run-program --timeline` times and draws.
-// `evgcheck run-program` sets these for a built program; docs/check-your-program.md.
+// violations since the last synchronisation. The environment (read by aclInit and again at every launch) is
+// listed, with what each variable does, in its one table, acl/program_env.def (EVG_REPORT, EVG_STRICT,
+// EVG_SCHEDULER, EVG_SEED, EVG_CHECK, EVG_MUTATE, EVG_LIST_MUTATIONS, EVG_TRACE_OUT). `evgcheck run-program`
+// sets them for a built program; docs/check-your-program.md.
 aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtDestroyStream(aclrtStream stream);
 const char* aclGetRecentErrMsg();
