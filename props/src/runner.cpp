@@ -5,13 +5,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "attempt.hpp"
+#include "evg/hw/error.hpp"
 #include "evg/props/regression.hpp"
 #include "evg/props/require.hpp"
 #include "rc_bridge.hpp"
@@ -49,19 +54,38 @@ uint64_t worker_seed(uint64_t seed, int worker) {
     return z ^ (z >> 31);
 }
 
+namespace {
+
+// The variable's value as a whole number in [lo, hi]; nullopt when it is unset or empty. Anything else is
+// refused naming the variable, as the model's own variables are (acl.h).
+std::optional<uint64_t> env_number(const char* name, uint64_t lo, uint64_t hi) {
+    const char* s = std::getenv(name);
+    if (s == nullptr || *s == '\0') return std::nullopt;
+    uint64_t v = 0;
+    const char* end = s + std::strlen(s);
+    const auto [at, ec] = std::from_chars(s, end, v);
+    if (ec != std::errc() || at != end || v < lo || v > hi)
+        throw evg::Error(fmt::format("{}='{}': expected a whole number from {} to {}", name, s, lo, hi));
+    return v;
+}
+
+}  // namespace
+
 int env_jobs(int fallback) {
-    if (const char* j = std::getenv("EVG_PROPS_JOBS")) return std::max(1, std::atoi(j));
+    if (const auto j = env_number("EVG_PROPS_JOBS", 1, 256)) return static_cast<int>(*j);
     return fallback;
 }
 
 int scaled_cases(int cases) {
-    if (const char* n = std::getenv("EVG_PROPS_CASE_COUNT")) return std::max(1, std::atoi(n));
-    if (const char* f = std::getenv("EVG_PROPS_CASES")) return std::max(1, cases * std::atoi(f));
+    constexpr uint64_t kMax = 100'000'000;  // `evgcheck check --cases` takes as many
+    if (const auto n = env_number("EVG_PROPS_CASE_COUNT", 1, kMax)) return static_cast<int>(*n);
+    if (const auto f = env_number("EVG_PROPS_CASES", 1, kMax / std::max(1, cases)))
+        return static_cast<int>(static_cast<uint64_t>(cases) * *f);
     return cases;
 }
 
 uint64_t env_seed(uint64_t fallback) {
-    if (const char* s = std::getenv("EVG_PROPS_SEED")) return std::strtoull(s, nullptr, 10);
+    if (const auto s = env_number("EVG_PROPS_SEED", 0, std::numeric_limits<uint64_t>::max())) return *s;
     return fallback;
 }
 

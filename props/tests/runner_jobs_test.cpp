@@ -12,9 +12,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <string>
 
+#include "evg/hw/error.hpp"
 #include "evg/props/coverage.hpp"
 #include "evg/props/regression.hpp"
 #include "evg/props/runner.hpp"
@@ -159,3 +161,47 @@ TEST(RunnerJobs, APlantedFailureIsShrunkAndItsReplayLineReproducesIt) {
     EXPECT_EQ(status, 0) << out;
     EXPECT_NE(out.find(minimal + "(end)\n"), std::string::npos) << "replayed: " << line << "\n" << out;
 }
+
+namespace {
+
+// The runner's environment (EVG_PROPS_*): a value is taken when it is a whole number in range, and refused
+// otherwise naming the variable and what it takes; nothing is read as 0 or as its leading digits.
+TEST(RunnerEnvironment, ABadValueIsRefusedNamingTheVariable) {
+    struct Case {
+        const char* name;
+        const char* value;
+        std::function<void()> read;
+    };
+    const Case cases[] = {{"EVG_PROPS_JOBS", "two", [] { (void)env_jobs(1); }},
+                          {"EVG_PROPS_JOBS", "0", [] { (void)env_jobs(1); }},
+                          {"EVG_PROPS_JOBS", "4x", [] { (void)env_jobs(1); }},
+                          {"EVG_PROPS_CASE_COUNT", "-5", [] { (void)scaled_cases(10); }},
+                          {"EVG_PROPS_CASES", "1e3", [] { (void)scaled_cases(10); }},
+                          {"EVG_PROPS_SEED", "18446744073709551616", [] { (void)env_seed(1); }}};
+    for (const Case& c : cases) {
+        ::setenv(c.name, c.value, 1);
+        try {
+            c.read();
+            ADD_FAILURE() << c.name << "='" << c.value << "' was accepted";
+        } catch (const evg::Error& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(
+                          fmt::format("{}='{}': expected a whole number", c.name, c.value), 0),
+                      0u)
+                << e.what();
+        }
+        ::unsetenv(c.name);
+    }
+    ::setenv("EVG_PROPS_JOBS", "3", 1);
+    ::setenv("EVG_PROPS_CASES", "10", 1);
+    ::setenv("EVG_PROPS_SEED", "18446744073709551615", 1);
+    EXPECT_EQ(env_jobs(1), 3);
+    EXPECT_EQ(scaled_cases(7), 70);
+    EXPECT_EQ(env_seed(1), 18446744073709551615ull);
+    ::unsetenv("EVG_PROPS_JOBS");
+    ::unsetenv("EVG_PROPS_CASES");
+    ::unsetenv("EVG_PROPS_SEED");
+    EXPECT_EQ(env_jobs(2), 2);
+    EXPECT_EQ(scaled_cases(7), 7);
+}
+
+}  // namespace

@@ -102,7 +102,8 @@ uint64_t worker_seed(uint64_t seed, int worker);
 
 // Overrides from the environment: EVG_PROPS_CASE_COUNT (the case count of every property, what `evgcheck
 // check --cases` sets), else EVG_PROPS_CASES (a factor applied to every property's count, e.g. 10 for the
-// long run); EVG_PROPS_SEED; EVG_PROPS_JOBS (worker processes, what `evgcheck check --jobs` sets).
+// long run); EVG_PROPS_SEED; EVG_PROPS_JOBS (worker processes, what `evgcheck check --jobs` sets). A value
+// that is not a whole number in range throws evg::Error naming the variable and what it takes.
 int scaled_cases(int cases);
 uint64_t env_seed(uint64_t fallback);
 int env_jobs(int fallback);
