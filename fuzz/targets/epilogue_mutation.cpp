@@ -66,6 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     switch (c.verdict) {
         case reports::SyncVerdict::caught:
         case reports::SyncVerdict::harmless:
+        case reports::SyncVerdict::undecided:  // the explorer gave up: no verdict to compare with
             return 0;
         case reports::SyncVerdict::unapplied:
             // A single point that mutation_points listed must apply; with two, the first may remove the

@@ -84,6 +84,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (verbose) std::fprintf(stderr, "%s", fuzz::describe_program(p).c_str());
     const explore::Verdict decided = explore::decide(explore::record(p, 1));
     if (verbose) std::fprintf(stderr, "explorer, happens-before of one run:\n%s", decided.text().c_str());
+    // A decision that gave up is no ground truth: neither its patterns nor its ambiguity verdict count.
+    if (!decided.complete) {
+        ++stats.undecided;
+        return 0;
+    }
     g_patterns = fuzz::sync_patterns(p, decided);
     fuzz::count_patterns(g_patterns, false);
 #ifdef EVG_LIBFUZZER

@@ -14,13 +14,14 @@ namespace evg::reports {
 
 namespace {
 
-constexpr const char* kVerdictNames[kSyncVerdictCount] = {"caught",      "output-only", "harmless", "missed",
-                                                          "false-alarm", "divergent",   "unapplied"};
+constexpr const char* kVerdictNames[kSyncVerdictCount] = {
+    "caught", "output-only", "harmless", "missed", "false-alarm", "divergent", "unapplied", "undecided"};
 
 // The columns every format shows, in order (caught-by comes after "caught").
-constexpr SyncVerdict kColumns[] = {SyncVerdict::caught,   SyncVerdict::output_only, SyncVerdict::harmless,
-                                    SyncVerdict::missed,   SyncVerdict::false_alarm, SyncVerdict::divergent,
-                                    SyncVerdict::unapplied};
+constexpr SyncVerdict kColumns[] = {SyncVerdict::caught,    SyncVerdict::output_only, SyncVerdict::harmless,
+                                    SyncVerdict::missed,    SyncVerdict::false_alarm, SyncVerdict::divergent,
+                                    SyncVerdict::undecided, SyncVerdict::unapplied};
+static_assert(std::size(kColumns) == kSyncVerdictCount, "every verdict is a column");
 
 std::string caught_by_text(const SyncTableRow& r) {
     std::string s;
@@ -128,24 +129,26 @@ std::string sync_table_summary(const SyncTableData& t) {
     return fmt::format(
         "sync table: {} points over {} runs: {} caught, {} output-only, {} proven harmless, {} missed, {} "
         "false "
-        "alarms, {} divergent, {} unapplied in {:.0f} s{}{}",
+        "alarms, {} divergent, {} undecided, {} unapplied in {:.0f} s{}{}",
         s.points, t.subjects, s.count(SyncVerdict::caught), s.count(SyncVerdict::output_only),
         s.count(SyncVerdict::harmless), s.count(SyncVerdict::missed), s.count(SyncVerdict::false_alarm),
-        s.count(SyncVerdict::divergent), s.count(SyncVerdict::unapplied), t.seconds,
-        t.parts > 1 ? fmt::format(" (the sum of {} merged runs)", t.parts) : "",
+        s.count(SyncVerdict::divergent), s.count(SyncVerdict::undecided), s.count(SyncVerdict::unapplied),
+        t.seconds, t.parts > 1 ? fmt::format(" (the sum of {} merged runs)", t.parts) : "",
         t.complete ? "" : " (stopped by the time budget)");
 }
 
 std::string sync_table_text(const SyncTableData& t) {
-    std::string o = fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7}  caught by\n",
-                                "operator", "node kind", "points", "caught", "outonly", "harmless", "missed",
-                                "falarm", "diverg", "unappl");
+    std::string o =
+        fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7}  caught by\n",
+                    "operator", "node kind", "points", "caught", "outonly", "harmless", "missed", "falarm",
+                    "diverg", "undec", "unappl");
     auto line = [&](const SyncTableRow& r) {
-        o += fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7}  {}\n", r.op,
+        o += fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7}  {}\n", r.op,
                          r.node_kind, r.points, r.count(SyncVerdict::caught),
                          r.count(SyncVerdict::output_only), r.count(SyncVerdict::harmless),
                          r.count(SyncVerdict::missed), r.count(SyncVerdict::false_alarm),
-                         r.count(SyncVerdict::divergent), r.count(SyncVerdict::unapplied), caught_by_text(r));
+                         r.count(SyncVerdict::divergent), r.count(SyncVerdict::undecided),
+                         r.count(SyncVerdict::unapplied), caught_by_text(r));
     };
     if (t.rows.empty()) o += "(no mutation point)\n";
     for (const SyncTableRow& r : t.rows) line(r);
@@ -167,29 +170,31 @@ std::string sync_table_markdown(const SyncTableData& t, std::string_view heading
         "outputs "
         "or a non-sync checker show it (a checker miss); harmless: the explorer proves no hazard and {} "
         "adversarial schedules run clean with the unmutated outputs; missed / false alarm / divergent: the "
-        "checkers and the explorer disagree.\n\n",
+        "checkers and the explorer disagree; undecided: the explorer gave up (its attempt cap), neither "
+        "agreement nor disagreement.\n\n",
         t.subjects, t.graphs, t.seed, t.archs.empty() ? "-" : fmt::format("{}", fmt::join(t.archs, ", ")),
         t.adversarial);
     if (!t.command.empty()) o += fmt::format("Command: `{}`\n\n", t.command);
     o += "| operator | node kind | points | caught | caught by | output-only | harmless | missed | false "
          "alarm | "
-         "divergent | unapplied |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+         "divergent | undecided | unapplied |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     auto line = [&](const SyncTableRow& r, bool bold) {
         const auto n = [&](SyncVerdict v) {
             const uint64_t c = r.count(v);
             return c && sync_verdict_fails(v) ? fmt::format("**{}**", c) : std::to_string(c);
         };
-        o += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                         bold ? "**total**" : r.op, bold ? "" : markdown_cell(r.node_kind), r.points,
-                         n(SyncVerdict::caught), markdown_cell(caught_by_text(r)),
-                         n(SyncVerdict::output_only), n(SyncVerdict::harmless), n(SyncVerdict::missed),
-                         n(SyncVerdict::false_alarm), n(SyncVerdict::divergent), n(SyncVerdict::unapplied));
+        o +=
+            fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                        bold ? "**total**" : r.op, bold ? "" : markdown_cell(r.node_kind), r.points,
+                        n(SyncVerdict::caught), markdown_cell(caught_by_text(r)), n(SyncVerdict::output_only),
+                        n(SyncVerdict::harmless), n(SyncVerdict::missed), n(SyncVerdict::false_alarm),
+                        n(SyncVerdict::divergent), n(SyncVerdict::undecided), n(SyncVerdict::unapplied));
     };
     for (const SyncTableRow& r : t.rows) line(r, false);
     line(table_totals(t), true);
     o += fmt::format("\n{}# Mutations to read\n\n", h);
     if (t.findings.empty()) {
-        o += "None: no missed, falsely alarmed, divergent, output-only or unapplied mutation.\n";
+        o += "None: no missed, falsely alarmed, divergent, output-only, undecided or unapplied mutation.\n";
     } else {
         o += "| verdict | run | node kind | mutation | detail |\n|---|---|---|---|---|\n";
         for (const SyncTableFinding& f : t.findings)
@@ -216,13 +221,14 @@ std::string sync_table_html(const SyncTableData& t) {
         fmt::format("<h2>Sync mutation table</h2>\n<p><b>{}</b></p>\n", html_escape(sync_table_summary(t)));
     o += "<table><tr><th>operator</th><th>node kind</th><th>points</th><th>caught</th><th>caught by</th>"
          "<th>output-only</th><th>harmless</th><th>missed</th><th>false alarm</th><th>divergent</th>"
-         "<th>unapplied</th></tr>\n";
+         "<th>undecided</th><th>unapplied</th></tr>\n";
     auto line = [&](const SyncTableRow& r) {
         o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_escape(r.op),
                          html_escape(r.node_kind), r.points, r.count(SyncVerdict::caught),
                          html_escape(caught_by_text(r)));
-        for (const SyncVerdict v : {SyncVerdict::output_only, SyncVerdict::harmless, SyncVerdict::missed,
-                                    SyncVerdict::false_alarm, SyncVerdict::divergent, SyncVerdict::unapplied})
+        for (const SyncVerdict v :
+             {SyncVerdict::output_only, SyncVerdict::harmless, SyncVerdict::missed, SyncVerdict::false_alarm,
+              SyncVerdict::divergent, SyncVerdict::undecided, SyncVerdict::unapplied})
             o += (r.count(v) && sync_verdict_fails(v) ? "<td class=\"fail\">" : "<td>") +
                  std::to_string(r.count(v)) + "</td>";
         o += "</tr>\n";
@@ -323,8 +329,12 @@ SyncTableData parse_sync_table_json(std::string_view text) {
         r.op = field<std::string>(rj, "op", "a row");
         r.node_kind = field<std::string>(rj, "node_kind", "a row");
         r.points = field<uint64_t>(rj, "points", "a row");
-        for (const SyncVerdict v : kColumns)
-            r.counts[static_cast<int>(v)] = field<uint64_t>(rj, kVerdictNames[static_cast<int>(v)], "a row");
+        for (const SyncVerdict v : kColumns) {
+            const char* name = kVerdictNames[static_cast<int>(v)];
+            // Tables written before the explorer could say it gave up have no undecided column: none was.
+            if (v == SyncVerdict::undecided && !rj.contains(name)) continue;
+            r.counts[static_cast<int>(v)] = field<uint64_t>(rj, name, "a row");
+        }
         r.caught_by = field<std::map<std::string, uint64_t>>(rj, "caught_by", "a row");
         t.rows.push_back(std::move(r));
     }

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <string>
+
 #include "evg/reports/report.hpp"
 
 using namespace evg::reports;
@@ -51,6 +54,7 @@ TEST(SyncTable, OnlyMissedFalseAlarmAndDivergentFail) {
     SyncTableData t;
     add_to_table(t, "drop-wait", "Kernel", SyncVerdict::output_only, {});
     add_to_table(t, "drop-wait", "Kernel", SyncVerdict::unapplied, {});
+    add_to_table(t, "drop-wait", "Kernel", SyncVerdict::undecided, {});
     EXPECT_FALSE(sync_table_fails(t));
     add_to_table(t, "dup-set", "Kernel", SyncVerdict::false_alarm, {});
     EXPECT_TRUE(sync_table_fails(t));
@@ -70,6 +74,23 @@ TEST(SyncTable, MarkdownShowsRowsTotalsAndTheFindingToRead) {
               std::string::npos)
         << md;
     EXPECT_NE(sync_table_summary(sample()).find("4 points over 3 runs: 2 caught"), std::string::npos);
+}
+
+// An explorer that gave up is its own column in every format, counted in the summary, and read back; a table
+// written before the column existed reads as having none.
+TEST(SyncTable, UndecidedIsCountedApartInEveryFormat) {
+    SyncTableData t = sample();
+    add_to_table(t, "drop-wait", "BlockEpilogue", SyncVerdict::undecided, {});
+    EXPECT_NE(sync_table_summary(t).find(", 1 undecided, "), std::string::npos) << sync_table_summary(t);
+    EXPECT_NE(sync_table_text(t).find("undec"), std::string::npos);
+    EXPECT_NE(sync_table_markdown(t).find("| divergent | undecided | unapplied |"), std::string::npos);
+    EXPECT_NE(sync_table_html(t).find("<th>undecided</th>"), std::string::npos);
+    const SyncTableData back = parse_sync_table_json(sync_table_json(t));
+    EXPECT_EQ(table_totals(back).count(SyncVerdict::undecided), 1u);
+    const std::string old_json =
+        std::regex_replace(sync_table_json(sample()), std::regex(R"(,\s*"undecided": 0)"), "");
+    ASSERT_EQ(old_json.find("undecided\":"), std::string::npos) << old_json;
+    EXPECT_EQ(table_totals(parse_sync_table_json(old_json)).count(SyncVerdict::undecided), 0u);
 }
 
 TEST(SyncTable, JsonReadsBackToTheSameTable) {

@@ -44,14 +44,19 @@ class Bits {
     std::vector<uint64_t> w_;
 };
 
+struct Round;
+
+// One event that increments counters: a round firing (its nth time) or a direct set executing (nth: its
+// instruction index, round null). It increments every target counter at once.
+using IncrementEvent = std::pair<const Round*, size_t>;
+
 // One increment of a cross-core counter: it lands when the last of its sources has executed.
 struct Increment {
     std::vector<int> sources;  // instruction indices
     int mode = 0;
-    const void* round = nullptr;  // the round it is the nth increment of; null for a direct set
-    size_t nth = 0;               // a direct set: its instruction index
-    // One event (a round firing, a set executing) increments every target counter at once.
-    std::pair<const void*, size_t> event() const { return {round, nth}; }
+    const Round* round = nullptr;  // the round it is the nth increment of; null for a direct set
+    size_t nth = 0;                // a direct set: its instruction index
+    IncrementEvent event() const { return {round, nth}; }
 };
 
 struct Counter {
@@ -157,7 +162,7 @@ struct Round {
         sets;  // member -> its sets, issue order (then the order they join rounds)
 };
 
-using EventPair = std::pair<std::pair<const void*, size_t>, std::pair<const void*, size_t>>;
+using EventPair = std::pair<IncrementEvent, IncrementEvent>;
 
 // One attempt at deciding a run, a phase per method in the order decide() calls them: the happens-before
 // graph (program order, intra-core flags, cross-core counters), what may run, the rounds' increments, the
@@ -177,7 +182,8 @@ class Decider {
           tainted_(run.instrs.size(), 0),
           live_(run.instrs.size(), 0) {}
 
-    // The verdict, or nothing when this attempt learned something and another one is due.
+    // The verdict, or nothing when this attempt learned something and another one is due. An attempt that may
+    // not learn gives its verdict all the same, incomplete when it found something to learn.
     std::optional<Verdict> decide() {
         order_programs();
         match_intra_core_flags();
@@ -189,7 +195,8 @@ class Decider {
         g_.close();
         hold_back_sets_on_cycles();
         learn_waits_that_never_run();
-        if (retry_) return std::nullopt;
+        if (retry_ && learn_) return std::nullopt;
+        v_.complete = !retry_;
         name_shapes();
         find_round_ambiguity();
         judge_liveness();
@@ -417,11 +424,12 @@ class Decider {
                     Finding f;
                     f.kind = FindingKind::counter_left;
                     f.what = detail::round_key(r.mode, r.group, r.flag);
+                    // clang-format off: one message, one string, to be found by grep
                     f.message = fmt::format(
                         "mode {} cross-core flag {} was set by {} (#{}) but not by every participant: the "
-                        "round "
-                        "never fires",
+                        "round never fires",
                         r.mode, r.flag, topo_.core_name(m), instr(r.sets[m][full]).id);
+                    // clang-format on
                     round_left_.push_back(f);
                 }
         }
@@ -621,21 +629,21 @@ class Decider {
                 for (size_t k = 0; k < sets.size(); ++k) {
                     const size_t before = member_sets_before(r, sets[k]);
                     auto& min_round = learned_.min_round;
-                    if (learn_ && before > k && (!min_round.count(sets[k]) || min_round[sets[k]] < before)) {
-                        min_round[sets[k]] = before;
+                    if (before > k && (!min_round.count(sets[k]) || min_round[sets[k]] < before)) {
+                        if (learn_) min_round[sets[k]] = before;
                         retry_ = true;
                     }
                 }
         for (const auto& [key, c] : counters_)
             for (const auto& inc : c.incs) {
                 if (!inc.round) continue;
-                const auto* r = static_cast<const Round*>(inc.round);
+                const Round* r = inc.round;
                 for (int src : inc.sources) {
                     const auto& sets = r->sets.at(instr(src).core);
                     auto& min_round = learned_.min_round;
-                    if (learn_ && g_.cyclic(src) && inc.nth + 1 < sets.size() &&
+                    if (g_.cyclic(src) && inc.nth + 1 < sets.size() &&
                         (!min_round.count(src) || min_round[src] < inc.nth + 1)) {
-                        min_round[src] = inc.nth + 1;
+                        if (learn_) min_round[src] = inc.nth + 1;
                         retry_ = true;
                     }
                 }
@@ -646,17 +654,20 @@ class Decider {
     // held a round set back: its rounds took a set that cannot have joined them, and what it resolved from
     // them is void.
     void learn_waits_that_never_run() {
-        if (!learn_) return;
         if (retry_) {  // a set was held back: what earlier attempts found never to run was found on its
                        // rounds
-            learned_.never.clear();
+            if (learn_) learned_.never.clear();
             return;
         }
-        for (int w : never_found_)
-            if (learned_.never.insert(w).second) retry_ = true;
+        auto learn = [&](int i) {
+            if (learned_.never.count(i)) return;
+            if (learn_) learned_.never.insert(i);
+            retry_ = true;
+        };
+        for (int w : never_found_) learn(w);
         // What the graph puts on a cycle never executes either: an increment with such a source never lands.
         for (int i = 0; i < n_; ++i)
-            if (g_.cyclic(i) && may(i) && learned_.never.insert(i).second) retry_ = true;
+            if (g_.cyclic(i) && may(i)) learn(i);
     }
 
     // Shapes for the fuzzers' pattern counters: of each round increment and each increment of another mode on
@@ -725,11 +736,12 @@ class Decider {
             const Instr& x = instr(a);
             f.what = detail::round_key(x.mode, cross_effect(topo_, x.core, x.mode, x.flag).group, x.flag);
             f.instrs = {std::min(x.id, instr(b).id), std::max(x.id, instr(b).id)};
+            // clang-format off: one message, one string, to be found by grep
             f.message = fmt::format(
                 "cross-core flag {} (mode {}) is set twice by {} from unordered pipes (#{} and #{}): which "
-                "set "
-                "joins which round depends on the schedule",
+                "set joins which round depends on the schedule",
                 x.flag, x.mode, topo_.core_name(x.core), f.instrs[0], f.instrs[1]);
+            // clang-format on
             v_.findings.push_back(f);
             for (auto& [key, c] : counters_)
                 for (const auto& inc : c.incs)
@@ -807,10 +819,11 @@ class Decider {
             Finding f;
             f.kind = FindingKind::deadlock;
             f.instrs = {w.id};
+            // clang-format off: one message, one string, to be found by grep
             f.message = fmt::format(
                 "#{} on {} ({}) can never be satisfied: the set it needs never executes, so everything after "
-                "it "
-                "on its {} is stuck",
+                "it on its {} is stuck",
+                // clang-format on
                 w.id, topo_.core_name(w.core),
                 w.kind == Kind::wait ? fmt::format("WaitFlag<{}>({})", event_name(w.event), w.event_id)
                                      : fmt::format("CrossCoreWaitFlag<{}>({})", w.mode, w.flag),
@@ -923,11 +936,15 @@ class Decider {
 
 }  // namespace
 
-Verdict decide(const Run& run) {
+Verdict decide(const Run& run, int max_attempts) {
     Learned learned;
-    for (int attempt = 0;; ++attempt) {  // each retry learns one more fact; a few suffice
-        if (auto v = Decider(run, learned, attempt < 64).decide()) return std::move(*v);
-    }
+    // Each attempt that learns a fact ends without a verdict and the next one starts from what was learned; a
+    // few suffice. Past the cap, one last attempt learns nothing and its verdict stands, marked incomplete
+    // when it still found something to learn: it rests on facts not yet learned, a give-up, never an
+    // agreement.
+    for (int attempt = 0; attempt < max_attempts; ++attempt)
+        if (auto v = Decider(run, learned, true).decide()) return std::move(*v);
+    return *Decider(run, learned, false).decide();
 }
 
 }  // namespace evg::explore

@@ -382,6 +382,8 @@ std::string Verdict::text() const {
     if (findings.empty()) s += "clean\n";
     if (states)
         s += fmt::format("{} states{}\n", states, complete ? "" : " (incomplete: a limit stopped it)");
+    else if (!complete)
+        s += "incomplete: the attempt cap stopped the decision; the findings above are a best effort\n";
     return s;
 }
 

@@ -5,6 +5,7 @@
 #include <exception>
 #include <map>
 
+#include "evg/explore/model.hpp"
 #include "evg/fuzz/mutation.hpp"
 
 namespace evg::fuzz {
@@ -179,6 +180,15 @@ Classification classify(const Subject& s, const Reference& ref, const std::vecto
         return c;
     }
     c.explorer = ex.kinds;
+    if (!ex.complete) {
+        c.verdict = SyncVerdict::undecided;
+        c.detail = fmt::format(
+            "the explorer gave up after {} attempts at deciding the happens-before graph (its best effort: "
+            "{}); "
+            "checkers: {}",
+            explore::kMaxDecideAttempts, list_or_none(c.explorer), list_or_none(c.checkers));
+        return c;
+    }
     const std::string said = fmt::format(
         "checkers: {}; other checkers: {}; explorer: {}{}; outputs {}", list_or_none(c.checkers),
         list_or_none(c.others), list_or_none(c.explorer), ex.first.empty() ? "" : " (" + ex.first + ")",

@@ -106,6 +106,7 @@ ExplorerVerdict explore_trace(const hw::Trace& trace, hw::ArchId arch, hw::Kerne
     std::sort(out.kinds.begin(), out.kinds.end());
     out.kinds.erase(std::unique(out.kinds.begin(), out.kinds.end()), out.kinds.end());
     if (!v.findings.empty()) out.first = v.findings.front().message;
+    out.complete = v.complete;
     return out;
 }
 

@@ -118,10 +118,10 @@ int main(int argc, char** argv) {
         "sync_program: %llu inputs, %llu compared (%llu clean, %llu with set-twice, %llu memory-checked "
         "under 20 "
         "adversarial schedules), %llu with ambiguous cross-core matching (named by both), %llu exploration "
-        "incomplete\n",
+        "incomplete, %llu happens-before decision given up\n",
         (unsigned long long)s.inputs, (unsigned long long)s.compared, (unsigned long long)s.clean,
         (unsigned long long)s.set_twice, (unsigned long long)s.memory_checked,
-        (unsigned long long)s.ambiguous, (unsigned long long)s.incomplete);
+        (unsigned long long)s.ambiguous, (unsigned long long)s.incomplete, (unsigned long long)s.undecided);
     for (const auto& [kind, n] : collected)
         std::printf("  disagreement '%s': %d input(s)\n", kind.c_str(), n);
     if (patterns) std::printf("%s", evg::fuzz::pattern_table_text().c_str());

@@ -78,6 +78,8 @@ bool write_pattern_table(const std::string& path);
 struct SyncProgramStats {
     uint64_t inputs = 0, compared = 0, clean = 0, incomplete = 0, ambiguous = 0, set_twice = 0,
              memory_checked = 0;
+    uint64_t undecided =
+        0;  // the happens-before decision gave up (explore::decide's attempt cap): not compared
 };
 SyncProgramStats& sync_program_stats();
 std::string describe_program(const explore::Program& p);

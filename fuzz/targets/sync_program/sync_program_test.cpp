@@ -450,5 +450,35 @@ TEST(SyncProgramPatterns, TheTwoModesPatternIsNamed) {
     for (const std::string& s : cp) EXPECT_EQ(s.find("counter"), std::string::npos) << s;
 }
 
+// The happens-before decision says when it gave up. A program whose decision needs a fact learned (a round
+// set held back: "a-set-on-a-cycle-through-its-round-is-held-back") gets, with no attempt allowed to learn, a
+// verdict marked incomplete, which the target counts apart and never compares; with the attempts it needs,
+// the verdict is complete. A program that needs nothing learned is complete even then.
+TEST(SyncProgramRegressions, ADecisionThatGivesUpSaysSoAndIsNotCompared) {
+    const std::vector<uint8_t> bytes =
+        regression("explorer-a-set-on-a-cycle-through-its-round-is-held-back.bin");
+    ASSERT_FALSE(bytes.empty());
+    const explore::Run run = explore::record(decode_sync_program(bytes.data(), bytes.size()), 1);
+    const explore::Verdict gave_up = explore::decide(run, 0);
+    EXPECT_FALSE(gave_up.complete) << gave_up.text();
+    EXPECT_NE(gave_up.text().find("incomplete: the attempt cap stopped the decision"), std::string::npos);
+    const explore::Verdict decided = explore::decide(run);
+    EXPECT_TRUE(decided.complete) << decided.text();
+    EXPECT_EQ(decided.text().find("incomplete"), std::string::npos) << decided.text();
+
+    const auto seeds = sync_program_seeds();
+    ASSERT_FALSE(seeds.empty());
+    const explore::Verdict simple = explore::decide(explore::record(seeds.front().second, 1), 0);
+    EXPECT_TRUE(simple.complete) << seeds.front().first << "\n" << simple.text();
+
+    // The target decides it within its cap, and compares it.
+    const SyncProgramStats before = sync_program_stats();
+    LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+    const SyncProgramStats& after = sync_program_stats();
+    EXPECT_EQ(after.undecided, before.undecided) << "the real cap decides this program";
+    EXPECT_EQ(after.compared + after.incomplete, before.compared + before.incomplete + 1)
+        << "a decided input is compared, or counted as an incomplete exploration";
+}
+
 }  // namespace
 }  // namespace evg::fuzz

@@ -24,8 +24,10 @@ enum class SyncVerdict : uint8_t {
     divergent,    // the explorer proves no hazard, no checker fired in order, but an adversarial schedule ran
                   // dirty or changed the outputs: the explorer and the schedules disagree
     unapplied,    // the mutation did not apply, or the run failed with an error
+    undecided,    // the explorer gave up (its decision hit its attempt cap): neither an agreement nor a
+                  // disagreement, counted apart
 };
-inline constexpr int kSyncVerdictCount = 7;
+inline constexpr int kSyncVerdictCount = 8;
 std::string_view sync_verdict_name(SyncVerdict v);  // "caught", "output-only", ...
 // Whether a verdict is a disagreement the table run fails on (missed, false alarm, divergent).
 bool sync_verdict_fails(SyncVerdict v);

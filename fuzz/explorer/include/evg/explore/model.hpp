@@ -182,7 +182,10 @@ struct Verdict {
     std::vector<Finding> findings;                   // sorted by (kind, instrs, what), no duplicates
     std::set<std::vector<uint32_t>> final_memories;  // explore only: every memory cell at each finished state
     uint64_t states = 0;                             // explore only
-    bool complete = true;                            // explore only: false when a limit stopped it
+    // False when a limit stopped the engine before the verdict was certain (explore: the state budget;
+    // decide: the attempt cap): the findings are then a best effort, and no comparison may count them as an
+    // agreement.
+    bool complete = true;
     // decide only: named shapes of the happens-before graph (how a round's member sets relate to another
     // mode's increments on the same counter), which the sync fuzzers count as patterns; no part of the
     // verdict.
@@ -196,8 +199,11 @@ struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Engine (a): decides a recorded run from its happens-before graph.
-Verdict decide(const Run& run);
+// Engine (a): decides a recorded run from its happens-before graph. Each attempt that learns a fact (a round
+// set held back, a wait that never runs) is followed by another; past `max_attempts` the verdict of one last
+// attempt that learns nothing is returned, with `complete` false when it still had something to learn.
+inline constexpr int kMaxDecideAttempts = 64;
+Verdict decide(const Run& run, int max_attempts = kMaxDecideAttempts);
 
 // Engine (b): executes every interleaving the flags allow.
 struct Limits {

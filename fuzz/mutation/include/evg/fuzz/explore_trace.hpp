@@ -14,6 +14,8 @@ struct ExplorerVerdict {
     // "ambiguous". Empty: the explorer proves the trace free of every hazard it decides.
     std::vector<std::string> kinds;
     std::string first;  // the first finding's message, for reports
+    bool complete =
+        true;  // false: the explorer gave up (explore::Verdict::complete); `kinds` is a best effort
 };
 
 // Decides the recorded launch (arch, kernel type and block_dim as launched). The trace must have been
