@@ -55,7 +55,8 @@ TEST(ReportOutputs, NanAndInfinityCountsAppearInEveryFormat) {
     ReportInput in = sample_input();
     in.results[0].outputs = {{"D", 7, 2}, {"E", 0, 0}};
     in.results[1].outputs = {{"D", 5, 1}};
-    const Cell* c = build_matrix(in.results).find("RowBroadcast", "half", "AtlasA2");
+    const auto matrix = build_matrix(in.results);  // the cell points into it: keep it alive
+    const Cell* c = matrix.find("RowBroadcast", "half", "AtlasA2");
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->nan, 12u);
     EXPECT_EQ(c->inf, 3u);
