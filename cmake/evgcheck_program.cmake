@@ -7,6 +7,11 @@
 #       checkout's include/ folder, with evgcheck's stand-ins for upstream's device adapters ahead of it
 #       (docs/ascendc-device-environment.md), and links the model and its ACL/CANN host shim.
 #       When the checkout has examples/common (upstream's example helpers), it is on the include path too.
+#       Kernel code is compiled as a checking build: -ftrivial-auto-var-init=pattern (the compiler fills the
+#       automatic variables it covers with its pattern) and, with GCC, -fno-tree-sra (a local object's fields
+#       stay in memory, where the model's fill of the core's stack reaches them, instead of registers, where no
+#       fill does). A variable read before it is assigned then holds a fill the model recognises
+#       (lib/hw/include/evg/hw/uninit_fill.hpp) on every run, and is reported as `uninit_value`.
 #   evgcheck_add_program(<name> SOURCES <file>... [CATLASS_ROOT <dir>] [ARCH <AtlasA2|Ascend950>])
 #       An executable of host code and kernels in one file, as upstream writes them, run on the model.
 #       ARCH defaults to Ascend950; CATLASS_ROOT to EVG_CATLASS_ROOT (or the CATLASS_ROOT environment
@@ -47,6 +52,8 @@ function(evgcheck_use_catlass target)
   endif()
   target_link_libraries(${target} PRIVATE evgcheck::ascendc_device_${ARG_ARCH})
   target_compile_features(${target} PRIVATE cxx_std_20)
+  target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern
+                                           $<$<CXX_COMPILER_ID:GNU>:-fno-tree-sra>)
 endfunction()
 
 function(evgcheck_add_program name)

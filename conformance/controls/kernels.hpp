@@ -43,6 +43,9 @@ HazardRun deadlock_wait_without_set(const hw::Config& cfg, bool fault);
 HazardRun flag_set_twice(const hw::Config& cfg, bool fault);
 // AIV: a SetFlag<V_MTE3>(1) that no WaitFlag consumes.
 HazardRun flag_left_set(const hw::Config& cfg, bool fault);
+// An event id read from a member the constructor never assigned: uninit_value (the model's fill of the
+// stack).
+HazardRun uninit_event_id(const hw::Config& cfg, bool fault);
 // AIV, with the opt-in checker redundant-waits: twice, MTE2 sets ids 1 and 0 after its load, V waits on 0 and
 // then on 1, whose set V already happens-after; the fix hands the load over once each time.
 HazardRun redundant_wait(const hw::Config& cfg, bool fault);

@@ -401,6 +401,33 @@ HazardRun flag_set_twice(const hw::Config& cfg, bool fault) {
     });
 }
 
+namespace {
+// A pipeline's stages with their event ids, as a block-level class keeps them: the constructor assigns the
+// ids only in one configuration (the fault: the other configuration still uses them).
+struct Stages {
+    int32_t eventIds[2];
+    explicit Stages(bool assignIds) {
+        if (assignIds)
+            for (int32_t i = 0; i < 2; ++i) eventIds[i] = i;
+    }
+};
+// Takes the object's address out of the compiler's sight, as a call into other code does: the ids are then
+// read from the object's memory (a register could hold anything; evgcheck_use_catlass builds user code so
+// that such fields stay in memory).
+[[gnu::noinline]] void look_at(Stages* stages) {
+    asm volatile("" : : "r"(stages) : "memory");
+}
+}  // namespace
+
+HazardRun uninit_event_id(const hw::Config& cfg, bool fault) {
+    return doubled(cfg, [fault] {
+        Stages stages(!fault);
+        look_at(&stages);
+        SetFlag<HardEvent::MTE2_V>(stages.eventIds[0]);
+        WaitFlag<HardEvent::MTE2_V>(stages.eventIds[0]);
+    });
+}
+
 HazardRun flag_left_set(const hw::Config& cfg, bool fault) {
     return doubled(cfg, [fault] {
         SetFlag<HardEvent::MTE2_V>(0);

@@ -70,6 +70,7 @@ constexpr Control kControls[] = {
     {"deadlock_wait_without_set", c::deadlock_wait_without_set, ViolationKind::deadlock, RS::none, kBoth,
      "flag-balance", 0},
     {"flag_set_twice", c::flag_set_twice, ViolationKind::flag_set_twice, RS::none, kBoth, "", 0},
+    {"uninit_event_id", c::uninit_event_id, ViolationKind::uninit_value, RS::none, kBoth, "", 0},
     {"flag_left_set", c::flag_left_set, ViolationKind::flag_left_set, RS::none, kBoth, "flag-balance", 0},
     {"counter_left_nonzero", c::counter_left_nonzero, ViolationKind::counter_left_nonzero, RS::none, kBoth,
      "", 0},

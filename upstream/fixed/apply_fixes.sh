@@ -22,4 +22,8 @@ fix 1 gemm/block/block_mmad_pingpong_tla.hpp \
 fix 2 gemm/tile/tile_mmad.hpp \
   's/< PIPE_M_BARRIER_THRESHOLD) {/< PIPE_M_BARRIER_THRESHOLD || true) {/g' \
   '< PIPE_M_BARRIER_THRESHOLD || true) {'
-echo "apply_fixes.sh: fixes 1 and 2 applied to $root"
+# 3. The unit-flag configuration's L0C stage gets its event id, as the other configuration's stages do.
+fix 3 gemm/block/block_mmad_pingpong_tla.hpp \
+  's/\(l0CTensorList\[0\] = resource.l0CBuf.template GetBufferByByte<ElementAccumulator>(0);\)/\1 l0CEventList[0] = 0;/' \
+  'GetBufferByByte<ElementAccumulator>(0); l0CEventList[0] = 0;'
+echo "apply_fixes.sh: fixes 1, 2 and 3 applied to $root"

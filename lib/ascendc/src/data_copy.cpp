@@ -100,15 +100,33 @@ void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm
     c.issue(std::move(in));
 }
 
-bool check_block_count(Core& c, uint32_t count, const std::string& op, Site site) {
-    if (count <= 4095) return true;
-    c.violate(ViolationKind::bad_param, fmt::format("{}: blockCount {} is above 4095", op, count),
+// The parameters of a strided or padded DataCopy (DataCopyParams, DataCopyExtParams): none may hold the fill
+// of memory never initialised, and blockCount is at most 4095.
+template <class Params>
+bool check_copy_params(Core& c, const Params& p, const std::string& op, Site site) {
+    if (c.machine().config().checks.uninit) {
+        // (The fields come in a struct: the message says where the value came from, it cannot quote a
+        // variable.)
+        bool uninit = c.check_initialised(p.blockCount, "blockCount", op, site, "", 0);
+        uninit |= c.check_initialised(p.blockLen, "blockLen", op, site, "", 0);
+        uninit |= c.check_initialised(p.srcStride, "srcStride", op, site, "", 0);
+        uninit |= c.check_initialised(p.dstStride, "dstStride", op, site, "", 0);
+        if (uninit) return false;
+    }
+    if (p.blockCount <= 4095) return true;
+    c.violate(ViolationKind::bad_param, fmt::format("{}: blockCount {} is above 4095", op, p.blockCount),
               {c.site_location(op, site)});
     return false;
 }
 
 // Truncation rule of the contiguous DataCopy: the hardware moves whole 32-byte blocks only.
 uint64_t contiguous_bytes(Core& c, uint64_t count, uint32_t elem, const std::string& op, Site site) {
+    // A count read from a 32-bit variable never assigned arrives widened: 0x00000000fefefefe.
+    if (c.machine().config().checks.uninit &&
+        (count >> 32 == 0
+             ? c.check_initialised(static_cast<uint32_t>(count), "count", op, site, "DataCopy", 2)
+             : c.check_initialised(count, "count", op, site, "DataCopy", 2)))
+        return 0;
     uint64_t bytes = count * elem;
     if (bytes % 32 != 0 && c.machine().config().checks.memory)
         c.violate(
@@ -181,7 +199,7 @@ void copy_gm_to_local(const LocalRef& dst, const void* src, const DataCopyParams
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     const std::string& op = copy_name(CopyName::copy, MemKind::GM, dst.mem);
-    if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
+    if (!check_copy_params(c, p, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
     auto d = local_operand(c, dst, strided_extent(p, false), OperandName(op, "dst"), site);
     auto s = gm_operand(c, src, strided_extent(p, true), elem, OperandName(op, "src"), site);
     if (!d || !s) return;
@@ -192,7 +210,7 @@ void copy_local_to_gm(void* dst, const LocalRef& src, const DataCopyParams& p, u
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     const std::string& op = copy_name(CopyName::copy, src.mem, MemKind::GM);
-    if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
+    if (!check_copy_params(c, p, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
     auto s = local_operand(c, src, strided_extent(p, true), OperandName(op, "src"), site);
     auto d = gm_operand(c, dst, strided_extent(p, false), elem, OperandName(op, "dst"), site);
     if (!d || !s) return;
@@ -204,7 +222,7 @@ void copy_local_to_local(const LocalRef& dst, const LocalRef& src, const DataCop
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
     const std::string& op = copy_name(CopyName::copy, src.mem, dst.mem);
-    if (!check_block_count(c, p.blockCount, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
+    if (!check_copy_params(c, p, op, site) || p.blockCount == 0 || p.blockLen == 0) return;
     auto s = local_operand(c, src, strided_extent(p, true), OperandName(op, "src"), site);
     auto d = local_operand(c, dst, strided_extent(p, false), OperandName(op, "dst"), site);
     if (!d || !s) return;
@@ -217,7 +235,7 @@ void copy_pad_gm_to_local(const LocalRef& dst, const void* src, const DataCopyEx
     if (c.aborting()) return;
     const std::string& op = copy_name(CopyName::pad, MemKind::GM, dst.mem);
     bool chk = c.machine().config().checks.memory;
-    if (!check_block_count(c, p.blockCount, op, site)) return;
+    if (!check_copy_params(c, p, op, site)) return;
     auto bad = [&](const std::string& msg) {
         c.violate(ViolationKind::bad_param, op + ": " + msg, {c.site_location(op, site)});
     };
@@ -259,7 +277,7 @@ void copy_pad_local_to_gm(void* dst, const LocalRef& src, const DataCopyExtParam
     if (c.aborting()) return;
     const std::string& op = copy_name(CopyName::pad, src.mem, MemKind::GM);
     bool chk = c.machine().config().checks.memory;
-    if (!check_block_count(c, p.blockCount, op, site)) return;
+    if (!check_copy_params(c, p, op, site)) return;
     if (p.blockLen > 2097151 || (chk && p.blockLen % elem != 0)) {
         c.violate(ViolationKind::bad_param,
                   fmt::format("{}: blockLen {} B must be at most 2097151 and a multiple of {} B", op,

@@ -27,6 +27,11 @@ std::optional<Place> local_operand(evg::hw::Core& c, const LocalRef& t, uint64_t
                   {c.site_location(what(), site)});
         return std::nullopt;
     }
+    // (The operand's name is put together only when a message needs it, as for every check here.)
+    if (chk.uninit && evg::hw::is_uninit_fill(t.addr)) {
+        c.report_uninit_value("address", t.addr, what(), site, "", 0);
+        return std::nullopt;
+    }
     if (!m->contains(t.addr, bytes)) {
         // Out of the physical memory: never executed, whatever the checker switches say.
         c.violate(ViolationKind::out_of_bounds,
@@ -50,6 +55,10 @@ std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes,
     if (!p) {
         c.violate(ViolationKind::null_pointer, fmt::format("{} uses a null GM pointer", what()),
                   {c.site_location(what(), site)});
+        return std::nullopt;
+    }
+    if (c.machine().config().checks.uninit && evg::hw::is_uninit_fill(reinterpret_cast<uintptr_t>(p))) {
+        c.report_uninit_value("GM address", reinterpret_cast<uintptr_t>(p), what(), site, "", 0);
         return std::nullopt;
     }
     auto r = c.machine().device().find(p);

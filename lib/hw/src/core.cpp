@@ -12,6 +12,7 @@
 #include "evg/hw/machine.hpp"
 #include "evg/hw/name_cache.hpp"
 #include "evg/hw/sync_mutation.hpp"
+#include "fiber.hpp"
 
 namespace evg::hw {
 
@@ -171,6 +172,17 @@ Location Core::site_location(std::string op, Site site) const {
     return location_at(0, index_, name_, std::nullopt, std::move(op), site);
 }
 
+void Core::report_uninit_value(std::string_view param, uint64_t value, const std::string& op, Site site,
+                               std::string_view callee, size_t arg) {
+    const std::string variable = call_argument_text(site, callee, arg);
+    violate(ViolationKind::uninit_value,
+            fmt::format("the {} of {} is {:#x}, the fill of memory the kernel never initialised: {}", param,
+                        op, value,
+                        variable.empty() ? std::string("it was read from a variable never assigned")
+                                         : fmt::format("`{}` was never assigned", variable)),
+            {site_location(op, site)});
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Intra-core flags and barriers
 
@@ -219,6 +231,14 @@ bool Core::check_event(HardEvent e, int& id, Site site, const char* what) {
     if (!machine_.config().checks.flags) {
         id = hw_id;
         return e < HardEvent::MAX;
+    }
+    if (machine_.config().checks.uninit && is_uninit_fill(written)) {
+        report_uninit_value("event id", static_cast<uint32_t>(written),
+                            fmt::format("{}<{}>", what, event_name(e)), site, what, 0);
+        // The hardware uses bits [2:0] of whatever the id holds: the set and the wait of one never-assigned
+        // variable still pair, on an id nobody chose.
+        id = hw_id;
+        return e < HardEvent::MAX && event_valid_for(type_, e);
     }
     if (e >= HardEvent::MAX) {
         violate(ViolationKind::illegal_event,
@@ -471,6 +491,9 @@ void Core::end_call() {
 }
 
 void Core::run_kernel(const std::function<void()>& kernel) {
+    // What the launch's own calls on this fiber left where the kernel's frames go (16 KiB: the model's calls
+    // are not deeper).
+    detail::refill_dead_stack(size_t{16} << 10, size_t{1} << 10);
     kernel();
     if (interceptor_) interceptor_->finish(*this);  // moved WaitFlags still pending are issued now
 }

@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <vector>
+
+#include "evg/hw/uninit_fill.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define EVG_FIBER_ASAN 1
@@ -19,6 +22,16 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+// Under valgrind's memcheck the refill does not read the dead stack to find how much was dirtied: memcheck
+// holds what lies below the stack pointer as undefined, and would report every such read in every program
+// run under it. (Without the header, from the Debian package valgrind, a run under memcheck reports them.)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define EVG_FIBER_ON_VALGRIND() (RUNNING_ON_VALGRIND != 0)
+#else
+#define EVG_FIBER_ON_VALGRIND() false
+#endif
+
 namespace evg::hw::detail {
 
 namespace {
@@ -29,6 +42,20 @@ constexpr size_t kStackBytes = size_t{8} << 20;
 #else
 constexpr size_t kStackBytes = size_t{2} << 20;
 #endif
+
+// The fill of a core's stack (uninit_fill.hpp): a fresh stack is filled over its top kFillDepth bytes when it
+// is mapped, and when a fiber ends the part of its stack the kernel dirtied is filled again (entry()), so
+// that a stack goes back to the pool as it came and every launch starts on the fill, at the cost of what the
+// last kernel dirtied. Kernel frames deeper than kFillDepth are rare (a fresh stack's pages read 0 there).
+constexpr size_t kFillDepth = kStackBytes / 16;  // 128 KiB; under ASan, whose frames are larger, 512 KiB
+// When a fiber ends, its refill stops after this much of the fill in a row: a kernel frame may hold an unused
+// buffer of some size, the model's frames hardly (Core::run_kernel's refill stops after 1 KiB).
+constexpr size_t kEndCleanRun = size_t{4} << 10;
+// Left untouched above the guard page, so that a refill never reaches it.
+constexpr size_t kRefillMargin = size_t{64} << 10;
+
+// The stack of the fiber running on this thread, if any: refill_dead_stack works only there.
+thread_local const char* tls_stack_low = nullptr;
 
 size_t page_size() {
     static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -56,7 +83,9 @@ void* take_stack() {
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (base == MAP_FAILED) throw std::bad_alloc();
     mprotect(base, page_size(), PROT_NONE);  // the guard page
-    return static_cast<char*>(base) + page_size();
+    char* stack = static_cast<char*>(base) + page_size();
+    std::memset(stack + kStackBytes - kFillDepth, kUninitFillByte, kFillDepth);
+    return stack;
 }
 
 void give_stack(void* s) {
@@ -86,6 +115,7 @@ void Fiber::entry(unsigned lo, unsigned hi) {
     __sanitizer_finish_switch_fiber(nullptr, &f->caller_bottom_, &f->caller_size_);
 #endif
     f->body_();  // the machine's core_main catches everything
+    refill_dead_stack(kFillDepth, kEndCleanRun);
     f->finished_ = true;
     f->switch_out(true);
 }
@@ -106,7 +136,10 @@ void Fiber::resume() {
     void* fake = nullptr;
     __sanitizer_start_switch_fiber(&fake, stack_, kStackBytes);
 #endif
+    const char* outer = tls_stack_low;
+    tls_stack_low = static_cast<const char*>(stack_);
     swapcontext(&caller_, &self_);
+    tls_stack_low = outer;
 #ifdef EVG_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
@@ -126,6 +159,31 @@ void Fiber::switch_out(bool last) {
 #ifdef EVG_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake_stack_, &caller_bottom_, &caller_size_);
 #endif
+}
+
+// Not inlined, so that its frame is the only one between the caller and the part it fills, an alloca of this
+// frame: it never writes where a live frame is. What lies below the caller was dirtied from the top down to
+// the deepest frame of what ran there: the fill goes down from the top until it has seen `clean_run` bytes of
+// the fill in a row (sampling one word every kStep bytes), so that it costs what was dirtied, not `depth`.
+[[gnu::noinline]] void refill_dead_stack(size_t depth, size_t clean_run) noexcept {
+    constexpr size_t kStep = 64;
+    const char* low = tls_stack_low;
+    if (!low) return;
+    const char* here = static_cast<const char*>(__builtin_frame_address(0));
+    if (here <= low + kRefillMargin + depth) return;
+    auto* dead = static_cast<unsigned char*>(__builtin_alloca(depth));
+    uint64_t fill_word = 0;
+    std::memset(&fill_word, kUninitFillByte, sizeof fill_word);
+    static const bool on_valgrind = EVG_FIBER_ON_VALGRIND();
+    // Bytes from the top down to the deepest sample that is not the fill.
+    size_t dirty = on_valgrind ? depth : 0;
+    for (size_t d = kStep; !on_valgrind && d <= depth && d - dirty <= clean_run + kStep; d += kStep) {
+        uint64_t word = 0;
+        std::memcpy(&word, dead + depth - d, sizeof word);
+        if (word != fill_word) dirty = d;
+    }
+    std::memset(dead + depth - dirty, kUninitFillByte, dirty);
+    asm volatile("" : : "r"(dead) : "memory");  // the fill is the point: keep it
 }
 
 }  // namespace evg::hw::detail

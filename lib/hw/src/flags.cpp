@@ -67,6 +67,11 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Si
         return fail(fmt::format("{}: {} has no pipe {}", op, c.name(), pipe_name(p)));
     // 16 flags per core (an AIC's mode-4 flags: 32); the hardware keeps the low bits of the id.
     const int max_flag = (mode == 4 && c.type() == CoreType::AIC) ? 31 : 15;
+    if (cfg_.checks.uninit &&
+        c.check_initialised(flag, "flag id", op, site, wait ? "CrossCoreWaitFlag" : "CrossCoreSetFlag", 0)) {
+        flag = static_cast<uint16_t>(flag & max_flag);
+        return true;
+    }
     if (flag > max_flag) {
         const auto hw_flag = static_cast<uint16_t>(flag & max_flag);
         fail(

@@ -40,4 +40,48 @@ std::string source_text(const Site& site) {
     return std::string(t);
 }
 
+std::string call_argument_text(const Site& site, std::string_view callee, size_t index) {
+    if (callee.empty()) return {};
+    const std::string text = source_text(site);
+    const std::string_view t = text;
+    // The callee as a whole name: "SetFlag" is not found inside "CrossCoreSetFlag".
+    auto is_name_char = [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+    };
+    for (size_t at = t.find(callee); at != std::string_view::npos; at = t.find(callee, at + 1)) {
+        if (at > 0 && is_name_char(t[at - 1])) continue;
+        size_t i = at + callee.size();
+        if (i < t.size() && t[i] == '<') {  // template arguments, nested ones included
+            int depth = 0;
+            for (; i < t.size(); ++i) {
+                if (t[i] == '<') ++depth;
+                if (t[i] == '>' && --depth == 0) break;
+            }
+            ++i;
+        }
+        if (i >= t.size() || t[i] != '(') continue;
+        // The arguments: split at the commas outside brackets of any kind.
+        size_t arg = 0;
+        size_t start = i + 1;
+        int depth = 0;
+        for (size_t j = i + 1; j < t.size(); ++j) {
+            const char ch = t[j];
+            if (ch == '(' || ch == '[' || ch == '{') ++depth;
+            const bool end = (ch == ')' || ch == ']' || ch == '}') && depth-- == 0;
+            if (end || (ch == ',' && depth == 0)) {
+                if (arg == index) {
+                    std::string_view a = t.substr(start, j - start);
+                    while (!a.empty() && a.front() == ' ') a.remove_prefix(1);
+                    while (!a.empty() && a.back() == ' ') a.remove_suffix(1);
+                    return std::string(a);
+                }
+                if (end) break;
+                ++arg;
+                start = j + 1;
+            }
+        }
+    }
+    return {};
+}
+
 }  // namespace evg::hw

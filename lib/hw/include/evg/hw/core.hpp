@@ -21,6 +21,7 @@
 #include "evg/hw/report.hpp"
 #include "evg/hw/sync_interceptor.hpp"
 #include "evg/hw/sync_mutation.hpp"
+#include "evg/hw/uninit_fill.hpp"
 
 namespace evg::hw {
 
@@ -133,6 +134,19 @@ class Core final : private SyncIssuer {
                  Severity sev = Severity::error);
     Location location(const Instr& i, const Access* a = nullptr) const;
     Location site_location(std::string op, Site site) const;
+    // Reports `uninit_value` when `value` is the model's fill (uninit_fill.hpp): parameter `param` of `op`,
+    // read from memory the kernel never initialised. `callee` and `arg` name the argument in the site's
+    // source line, so that the message can quote the variable. Returns whether it reported.
+    template <class T>
+    bool check_initialised(T value, std::string_view param, const std::string& op, Site site,
+                           std::string_view callee, size_t arg) {
+        if (!is_uninit_fill(value)) return false;
+        report_uninit_value(param, static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(value)), op,
+                            site, callee, arg);
+        return true;
+    }
+    void report_uninit_value(std::string_view param, uint64_t value, const std::string& op, Site site,
+                             std::string_view callee, size_t arg);
 
     bool aborting() const override { return state_.aborting; }
     // What the scalar unit knows (it has issued, or learned from the waits it ran).

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace evg::hw {
 
@@ -18,5 +19,10 @@ struct Site {
 // The text of the site's line, blanks at both ends dropped, read from its file (once per file and process);
 // empty when the file cannot be read or has no such line.
 std::string source_text(const Site& site);
+
+// The source text of argument `index` (from 0) of the call of `callee` on the site's line, template arguments
+// skipped: for `SetFlag<MTE1_M>(l0CEventList[l0CListId]);` and callee "SetFlag", argument 0 is
+// "l0CEventList[l0CListId]". Empty when the line holds no such call or the call goes on past the line.
+std::string call_argument_text(const Site& site, std::string_view callee, size_t index);
 
 }  // namespace evg::hw
