@@ -420,12 +420,29 @@ struct Stages {
 }  // namespace
 
 HazardRun uninit_event_id(const hw::Config& cfg, bool fault) {
-    return doubled(cfg, [fault] {
+    // The object is the kernel function's own (as Catlass's block objects are), not a helper's: a helper
+    // called after AscendC calls gets a frame where the model's frames were, which only the compiler's fill
+    // covers (docs/checkers.md, "Values never initialised").
+    Bench b(cfg);
+    const std::vector<float> x = ramp(kN, 1.0f);
+    GM_ADDR gx = b.input("X", x), gy = b.zeros("Y", kN);
+    HazardRun r = b.launch(1, hw::KernelType::aiv_only, [&] {
         Stages stages(!fault);
         look_at(&stages);
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 2 * kN * 4);
+        LocalTensor<float> a = buf.Get<float>(), t = a[kN];
+        DataCopy(a, gm(gx), kN);
         SetFlag<HardEvent::MTE2_V>(stages.eventIds[0]);
         WaitFlag<HardEvent::MTE2_V>(stages.eventIds[0]);
+        Muls(t, a, 2.0f, kLen);
+        SetFlag<HardEvent::V_MTE3>(stages.eventIds[1]);
+        WaitFlag<HardEvent::V_MTE3>(stages.eventIds[1]);
+        DataCopy(gm(gy), t, kN);
     });
+    r.mismatch = b.compare(gy, scaled(x, 2.0f, 0.0f), "Y");
+    return r;
 }
 
 HazardRun flag_left_set(const hw::Config& cfg, bool fault) {
