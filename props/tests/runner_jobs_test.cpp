@@ -14,7 +14,10 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "evg/hw/error.hpp"
 #include "evg/props/coverage.hpp"
@@ -166,7 +169,36 @@ namespace {
 
 // The runner's environment (EVG_PROPS_*): a value is taken when it is a whole number in range, and refused
 // otherwise naming the variable and what it takes; nothing is read as 0 or as its leading digits.
+// The variables as the test's own environment set them (the debug preset sets EVG_PROPS_CASE_COUNT): put back
+// when the test ends, and absent while it runs.
+class SavedEnvironment {
+  public:
+    SavedEnvironment() {
+        for (const char* name : kNames) {
+            const char* v = std::getenv(name);
+            saved_.emplace_back(name, v ? std::optional<std::string>(v) : std::nullopt);
+            ::unsetenv(name);
+        }
+    }
+    ~SavedEnvironment() {
+        for (const auto& [name, v] : saved_) {
+            if (v)
+                ::setenv(name, v->c_str(), 1);
+            else
+                ::unsetenv(name);
+        }
+    }
+    SavedEnvironment(const SavedEnvironment&) = delete;
+    SavedEnvironment& operator=(const SavedEnvironment&) = delete;
+
+  private:
+    static constexpr const char* kNames[] = {"EVG_PROPS_JOBS", "EVG_PROPS_CASE_COUNT", "EVG_PROPS_CASES",
+                                             "EVG_PROPS_SEED"};
+    std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
+};
+
 TEST(RunnerEnvironment, ABadValueIsRefusedNamingTheVariable) {
+    const SavedEnvironment saved;
     struct Case {
         const char* name;
         const char* value;
