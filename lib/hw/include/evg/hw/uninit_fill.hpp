@@ -1,16 +1,16 @@
 // The fills of kernel memory nobody initialised, and how a value is recognised as one.
 //
-// The model keeps a core's stack filled where the kernel's frames go (lib/hw/src/fiber.cpp: a fresh stack when
-// it is mapped, and again when a core's fiber ends), so that a kernel variable read before it is assigned
-// holds a fill on every run and every build type, instead of whatever an earlier frame left there (often 0: a
-// legal event id, length or offset). The model's byte is the one GCC's -ftrivial-auto-var-init=pattern writes
-// into the variables it covers (scalars and arrays, not objects with constructors), and clang's writes its own
-// byte into every automatic variable; evgcheck_use_catlass (cmake/evgcheck_program.cmake) compiles kernel code
-// with the option, so the three fills are one recognised vocabulary (docs/checkers.md, "Values never
-// initialised").
+// The model keeps a core's stack filled where the kernel's frames go (lib/hw/src/fiber.cpp: a fresh stack
+// when it is mapped, and again when a core's fiber ends), so that a kernel variable read before it is
+// assigned holds a fill on every run and every build type, instead of whatever an earlier frame left there
+// (often 0: a legal event id, length or offset). The model's byte is the one GCC's
+// -ftrivial-auto-var-init=pattern writes into the variables it covers (scalars and arrays, not objects with
+// constructors), and clang's writes its own byte into every automatic variable; evgcheck_use_catlass
+// (cmake/evgcheck_program.cmake) compiles kernel code with the option, so the three fills are one recognised
+// vocabulary (docs/checkers.md, "Values never initialised").
 //
-// Every byte 0xFE or every byte 0xAA: as a signed 32-bit value negative, as a 16-bit one over 43000; no event id,
-// flag id, length, stride or address the hardware accepts has that form.
+// Every byte 0xFE or every byte 0xAA: as a signed 32-bit value negative, as a 16-bit one over 43000; no event
+// id, flag id, length, stride or address the hardware accepts has that form.
 #pragma once
 #include <array>
 #include <cstddef>
