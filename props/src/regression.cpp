@@ -87,10 +87,12 @@ std::filesystem::path save_case(const Case& c, const std::string& property,
 }
 
 std::string failure_report(const Case& c, const std::string& property, const std::string& reason,
-                           uint64_t seed, const std::string& replay_command) {
+                           uint64_t seed, const std::string& replay_command, graph::Implementation dialect) {
     std::string cpp;
     try {
-        cpp = graph::emit_cpp(c.problem).text();
+        graph::EmitOptions options;
+        options.dialect = dialect;
+        cpp = graph::emit_cpp(c.problem, options).text();
     } catch (const std::exception& e) {
         cpp = fmt::format("// emit_cpp failed: {}\n", e.what());
     }

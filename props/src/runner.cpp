@@ -245,7 +245,7 @@ Outcome conclude(const std::string& name, const RunConfig& cfg, const Attempt& a
         reason += fmt::format("\n(shrink budget of {} steps / {} s ran out: this is the best case so far)",
                               cfg.shrink_steps, cfg.shrink_seconds);
     if (out.minimal)
-        out.report = failure_report(*out.minimal, name, reason, seed, replay);
+        out.report = failure_report(*out.minimal, name, reason, seed, replay, cfg.dialect);
     else if (!a.error.empty())
         out.report = fmt::format("property {} failed: {}\n--- replay ---\n{}\n", name, a.error, replay);
     else

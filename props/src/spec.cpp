@@ -32,10 +32,11 @@ const std::vector<DType>& arithmetic_palette(ArchId arch) {
     return arch == ArchId::Ascend950 ? a950 : a2;
 }
 
-std::vector<Functor> compute_functors(ArchId arch, DType t) {
+std::vector<Functor> compute_functors(ArchId arch, DType t, graph::Implementation impl) {
     std::vector<Functor> fns;
     for (const graph::FunctorInfo& f : graph::all_functors())
-        if ((!f.ascend950_only || arch == ArchId::Ascend950) && graph::functor_dtype_legal(arch, f.fn, t))
+        if ((!f.ascend950_only || arch == ArchId::Ascend950) && graph::functor_dtype_legal(arch, f.fn, t) &&
+            graph::implements(impl, f.fn))
             fns.push_back(f.fn);
     return fns;
 }
@@ -73,7 +74,7 @@ DType duplicate_type(DType t) {
 
 class Decoder {
   public:
-    Decoder(const Spec& s, graph::Problem& p) : s_(s), p_(p) {}
+    Decoder(const Spec& s, graph::Problem& p, graph::Implementation impl) : s_(s), p_(p), impl_(impl) {}
 
     void run() {
         for (std::size_t gi = 0; gi < s_.genes.size(); ++gi) {
@@ -145,6 +146,7 @@ class Decoder {
                                  op == GeneOp::RowReduce || op == GeneOp::ColReduce ||
                                  op == GeneOp::ScalarReduce;
         if (needs_input && pos == 0) op = GeneOp::AccLoad;
+        op = nearest_implemented(op);
         const std::vector<DType>& pal = palette(p_.arch);
         const DType leaf_type = pal[g.dtype % pal.size()];
         switch (op) {
@@ -180,7 +182,7 @@ class Decoder {
             case GeneOp::Compute: {
                 const std::vector<DType>& ar = arithmetic_palette(p_.arch);
                 const DType t = ar[g.dtype % ar.size()];
-                const std::vector<Functor> fns = compute_functors(p_.arch, t);
+                const std::vector<Functor> fns = compute_functors(p_.arch, t, impl_);
                 const graph::FunctorInfo& f = graph::functor_info(fns[g.fn % fns.size()]);
                 int arity = f.min_inputs;
                 if (f.max_inputs == graph::kUnbounded)
@@ -251,8 +253,25 @@ class Decoder {
         }
     }
 
+    // The gene op itself when the implementation has its node kind; else the kind of the same shape that it
+    // has: a broadcast leaf becomes a RowBroadcast, a reduce (which returns its input) an AuxStore.
+    GeneOp nearest_implemented(GeneOp op) const {
+        static constexpr std::pair<GeneOp, NodeKind> kinds[] = {
+            {GeneOp::ColBroadcast, NodeKind::ColBroadcast},
+            {GeneOp::ScalarBroadcast, NodeKind::ScalarBroadcast},
+            {GeneOp::RowReduce, NodeKind::RowReduce},
+            {GeneOp::ColReduce, NodeKind::ColReduce},
+            {GeneOp::ScalarReduce, NodeKind::ScalarReduce}};
+        for (const auto& [gene_op, kind] : kinds) {
+            if (gene_op != op || graph::implements(impl_, kind)) continue;
+            return graph::is_broadcast(kind) ? GeneOp::RowBroadcast : GeneOp::AuxStore;
+        }
+        return op;
+    }
+
     const Spec& s_;
     graph::Problem& p_;
+    graph::Implementation impl_;
     graph::GraphBuilder b_;
     int serial_ = 0;
     std::map<std::tuple<int, DType>, int> converted_;
@@ -261,11 +280,11 @@ class Decoder {
 
 }  // namespace
 
-Case decode(const Spec& s) {
+Case decode(const Spec& s, graph::Implementation impl) {
     Case c;
     graph::Problem& p = c.problem;
-    p.arch = s.arch;
-    p.tile = s.arch_tile ? graph::default_tile(s.arch) : kSmallTile;
+    p.arch = graph::implements(impl, s.arch) ? s.arch : ArchId::Ascend950;
+    p.tile = s.arch_tile ? graph::default_tile(p.arch) : kSmallTile;
     p.m = std::max<int64_t>(1, s.m);
     p.n = std::max<int64_t>(1, s.n);
     p.k = std::max<int64_t>(1, s.k);
@@ -275,13 +294,13 @@ Case decode(const Spec& s) {
         p.a = p.b = DType::i8;
         p.c = DType::i32;
     }
-    p.path = s.ub_path && s.arch == ArchId::Ascend950 ? WorkspacePath::UB : WorkspacePath::GM;
-    Decoder(s, p).run();
+    p.path = s.ub_path && p.arch == ArchId::Ascend950 ? WorkspacePath::UB : WorkspacePath::GM;
+    Decoder(s, p, impl).run();
     const uint32_t max_cl = graph::max_compute_length(p.graph, p.arch, p.path);
     if (max_cl == 0 && !s.genes.empty()) {  // too wide for the UB: drop genes from the end
         Spec shorter = s;
         shorter.genes.resize(s.genes.size() / 2);
-        return decode(shorter);
+        return decode(shorter, impl);
     }
     p.compute_length = s.cl_blocks == 0 ? max_cl : std::min<uint32_t>(max_cl, 32 * s.cl_blocks);
     c.data = s.data;

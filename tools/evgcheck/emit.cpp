@@ -22,6 +22,10 @@ constexpr std::array kEmitOptions = {
     kKOption,
     kClOption,
     kPathOption,
+    OptionSpec{
+        "dialect", "evgcheck|upstream",
+        "whose Catlass the C++ is for (default evgcheck); upstream refuses a node, functor or arch upstream "
+        "Catlass lacks, naming it"},
     OptionSpec{"help", "", "print this help"},
 };
 
@@ -33,7 +37,9 @@ constexpr const char* kEmitUsage =
     "The device pointers are named ptr<Tensor>. A file with a `problem` line (or any option below) is\n"
     "validated as a whole problem and the C++ starts with a comment naming it; a bare graph is validated\n"
     "as a graph. GRAPH is a file in the graph text format (docs/graph-format.md), or - for standard input.\n"
-    "Exit code: 0 printed, 2 bad input.\n"
+    "With --dialect upstream the C++ is for upstream Catlass (a checkout, v1.6.0 on): its EVG has the nodes\n"
+    "AccLoad, AuxLoad, AuxStore, Cast, Compute and RowBroadcast, on Ascend950; anything else is refused.\n"
+    "Exit code: 0 printed, 2 bad input (also a graph the dialect cannot express).\n"
     "\n";
 
 }  // namespace
@@ -47,17 +53,21 @@ int emit_command(std::span<const char* const> argv) {
     if (args.positional().empty()) {
         throw UsageError("evgcheck emit: expected a GRAPH file (see evgcheck emit --help)");
     }
+    constexpr std::array<std::string_view, 2> kDialects = {"evgcheck", "upstream"};
+    g::EmitOptions options;
+    if (auto d = args.choice("dialect", kDialects)) options.dialect = *g::implementation_from_name(*d);
     const Overrides overrides = read_overrides(args, "emit");
     const SourceFile src = read_source(args.positional()[0]);
+    options.source = src.path;
     if (!src.has_problem && !overrides.any()) {
         const g::Graph graph = parse_graph_file(src);
         validate_or_throw(src, g::validate(graph));
-        std::cout << g::emit_cpp(graph).text();
+        std::cout << g::emit_cpp(graph, options).text();
         return kExitOk;
     }
     const g::Problem problem = make_problem(src, overrides);
     validate_or_throw(src, g::validate(problem));
-    std::cout << g::emit_cpp(problem).text();
+    std::cout << g::emit_cpp(problem, options).text();
     return kExitOk;
 }
 

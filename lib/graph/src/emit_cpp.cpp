@@ -230,25 +230,72 @@ bool runs_as_tree(const Graph& g) {
     return is_tree(g) && tree_depth(g) <= kMaxTreeDepth;
 }
 
-CppEmission emit_cpp(const Graph& g) {
+namespace {
+
+// The extents of tensor t as C++ expressions: its numbers, or with runtime_shapes `m` / `n` / `1u` from the
+// kind of the node that names it (node_kind.hpp: TensorExtent), and `n + pad` for a padded row.
+struct Extents {
+    std::string rows, cols, stride;  // stride empty: dense
+};
+
+Extents extents_of(const Graph& g, const Tensor& t, bool runtime_shapes) {
+    Extents e{fmt::format("{}", t.rows), fmt::format("{}", t.cols),
+              t.row_stride == t.cols ? std::string() : fmt::format("{}", t.row_stride)};
+    if (!runtime_shapes) return e;
+    for (const Node& n : g.nodes) {
+        if (!has_tensor(n.kind) || n.tensor != t.name) continue;
+        const NodeKindInfo& info = node_kind_info(n.kind);
+        e.rows = info.rows == TensorExtent::Problem ? "m" : "1u";
+        e.cols = info.cols == TensorExtent::Problem ? "n" : "1u";
+        if (t.row_stride != t.cols) e.stride = fmt::format("{} + {}u", e.cols, t.row_stride - t.cols);
+        break;
+    }
+    return e;
+}
+
+void require_implemented(Implementation dialect, const std::optional<std::string>& missing) {
+    if (missing)
+        throw GraphError(
+            fmt::format("cannot emit C++ in the {} dialect: {}", implementation_name(dialect), *missing));
+}
+
+std::string layout_expression(const Tensor& t, const Extents& x, Implementation dialect) {
+    const std::string_view e = cpp_element_name(t.element);
+    if (x.stride.empty())
+        return fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {})", e, x.rows, x.cols);
+    if (dialect == Implementation::upstream)
+        return fmt::format(
+            "tla::MakeLayout(tla::MakeShape({1}, {2}), tla::MakeStride(static_cast<int64_t>({3}), "
+            "tla::Int<1>{{}}), "
+            "tla::MakeShape({1}, {2}))",
+            e, x.rows, x.cols, x.stride);
+    return fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {}, {})", e, x.rows, x.cols,
+                       x.stride);
+}
+
+}  // namespace
+
+CppEmission emit_cpp(const Graph& g, const EmitOptions& options) {
     require_emittable(g);
+    require_implemented(options.dialect, first_missing(options.dialect, g, options.source));
     CppEmission e;
     {
         std::vector<Line> lines;
         for (const Tensor& t : g.tensors) {
-            // A padded row stride is the third argument of the row-major MakeLayout (catlass/tla/layout.hpp).
-            std::string shape =
-                t.row_stride == t.cols
-                    ? fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {})",
-                                  cpp_element_name(t.element), t.rows, t.cols)
-                    : fmt::format("tla::MakeLayout<{}, Catlass::layout::RowMajor>({}, {}, {})",
-                                  cpp_element_name(t.element), t.rows, t.cols, t.row_stride);
+            const Extents x = extents_of(g, t, options.runtime_shapes);
             std::string comment = fmt::format("{} {} : {}[{}, {}]", tensor_role_name(t.role), t.name,
-                                              hw::dtype_name(t.element), t.rows, t.cols);
-            if (t.row_stride != t.cols) comment += fmt::format(" stride={}", t.row_stride);
-            lines.push_back({0, fmt::format("auto {} = {};", cpp_layout_name(t.name), shape), comment});
+                                              hw::dtype_name(t.element), x.rows, x.cols);
+            if (!x.stride.empty()) comment += fmt::format(" stride={}", x.stride);
+            lines.push_back({0,
+                             fmt::format("auto {} = {};", cpp_layout_name(t.name),
+                                         layout_expression(t, x, options.dialect)),
+                             comment});
         }
         e.layouts = render(lines);
+        // A graph that meets a known fault of the dialect's Catlass still emits (it is legal C++ and a legal
+        // EVG), with the fault said where the reader of the code sees it.
+        if (auto hazard = known_hazard(options.dialect, g, options.source))
+            e.layouts = fmt::format("// warning: {}\n", *hazard) + e.layouts;
     }
     const int root = g.root();
     std::vector<Line> lines;
@@ -292,8 +339,9 @@ CppEmission emit_cpp(const Graph& g) {
     return e;
 }
 
-CppEmission emit_cpp(const Problem& p) {
-    CppEmission e = emit_cpp(p.graph);
+CppEmission emit_cpp(const Problem& p, const EmitOptions& options) {
+    require_implemented(options.dialect, first_missing(options.dialect, p, options.source));
+    CppEmission e = emit_cpp(p.graph, options);
     const std::string header = fmt::format(
         "// {}: m={} n={} k={}, A {}, B {}, C {}, computeLength {}, {} ({}), L1 tile {}x{}x{}\n",
         hw::arch_name(p.arch), p.m, p.n, p.k, hw::dtype_name(p.a), hw::dtype_name(p.b), hw::dtype_name(p.c),

@@ -89,4 +89,23 @@ void drop_unreachable_writers(Graph& g) {
     });
 }
 
+Problem with_shape(const Problem& p, int64_t m, int64_t n, int64_t k) {
+    Problem out = p;
+    out.m = m;
+    out.n = n;
+    out.k = k;
+    for (Tensor& t : out.graph.tensors) {
+        const int64_t pad = t.row_stride - t.cols;
+        for (const Node& node : out.graph.nodes) {
+            if (!has_tensor(node.kind) || node.tensor != t.name) continue;
+            const NodeKindInfo& info = node_kind_info(node.kind);
+            t.rows = info.rows == TensorExtent::Problem ? m : 1;
+            t.cols = info.cols == TensorExtent::Problem ? n : 1;
+            t.row_stride = t.cols + pad;
+            break;
+        }
+    }
+    return out;
+}
+
 }  // namespace evg::graph

@@ -17,7 +17,8 @@ constexpr std::string_view kReduceInput = "{0}: input %{2} is {3}; insert a Cast
 
 // A load: no inputs, reads an [m, n] tensor unless told otherwise.
 constexpr NodeKindInfo loads(NodeKind kind, std::string_view name, TensorExtent rows, TensorExtent cols,
-                             ElementRule rule, NC ub, std::string_view catlass_name, int report_row) {
+                             ElementRule rule, NC ub, std::string_view catlass_name, int report_row,
+                             bool in_upstream) {
     return {.kind = kind,
             .name = name,
             .syntax = NodeSyntax::Tensor,
@@ -36,7 +37,8 @@ constexpr NodeKindInfo loads(NodeKind kind, std::string_view name, TensorExtent 
             .catlass_name = catlass_name,
             .catlass_form = CatlassForm::ElementLayout,
             .dynamic = DynamicFamily::Data,
-            .report_row = report_row};
+            .report_row = report_row,
+            .in_upstream = in_upstream};
 }
 
 // RowReduce combines rows with Add (Max, Min: the same types); Col/ScalarReduce reduce each row with
@@ -68,7 +70,8 @@ constexpr NodeKindInfo reduces(NodeKind kind, std::string_view name, TensorExten
             .catlass_name = catlass_name,
             .catlass_form = CatlassForm::FunctorElementLayout,
             .dynamic = DynamicFamily::Data,
-            .report_row = report_row};
+            .report_row = report_row,
+            .in_upstream = false};  // upstream Catlass has no reduce node
 }
 
 constexpr TensorExtent kP = TensorExtent::Problem;
@@ -93,8 +96,9 @@ constexpr std::array<NodeKindInfo, 11> kKinds = {{
      .catlass_name = "VisitorAccLoad",
      .catlass_form = CatlassForm::ElementUseUb,
      .dynamic = DynamicFamily::AccLoad,
-     .report_row = 0},
-    loads(NodeKind::AuxLoad, "AuxLoad", kP, kP, ElementRule::Any, NC::AuxLoad, "VisitorAuxLoad", 1),
+     .report_row = 0,
+     .in_upstream = true},
+    loads(NodeKind::AuxLoad, "AuxLoad", kP, kP, ElementRule::Any, NC::AuxLoad, "VisitorAuxLoad", 1, true),
     {.kind = NodeKind::AuxStore,
      .name = "AuxStore",
      .syntax = NodeSyntax::Tensor,
@@ -113,7 +117,8 @@ constexpr std::array<NodeKindInfo, 11> kKinds = {{
      .catlass_name = "VisitorAuxStore",
      .catlass_form = CatlassForm::ElementLayout,
      .dynamic = DynamicFamily::Data,
-     .report_row = 7},
+     .report_row = 7,
+     .in_upstream = true},
     {.kind = NodeKind::Cast,
      .name = "Cast",
      .syntax = NodeSyntax::Cast,
@@ -132,7 +137,8 @@ constexpr std::array<NodeKindInfo, 11> kKinds = {{
      .catlass_name = "VisitorCast",
      .catlass_form = CatlassForm::ToFromMode,
      .dynamic = DynamicFamily::Cast,
-     .report_row = 6},
+     .report_row = 6,
+     .in_upstream = true},
     {.kind = NodeKind::Compute,
      .name = "Compute",
      .syntax = NodeSyntax::FunctorScalars,
@@ -151,13 +157,14 @@ constexpr std::array<NodeKindInfo, 11> kKinds = {{
      .catlass_name = "VisitorCompute",
      .catlass_form = CatlassForm::FunctorElementScalars,
      .dynamic = DynamicFamily::Compute,
-     .report_row = 5},
+     .report_row = 5,
+     .in_upstream = true},
     loads(NodeKind::RowBroadcast, "RowBroadcast", k1, kP, ElementRule::Any, NC::RowBroadcast,
-          "VisitorRowBroadcast", 2),
+          "VisitorRowBroadcast", 2, true),
     loads(NodeKind::ColBroadcast, "ColBroadcast", kP, k1, ElementRule::Duplicate, NC::ColBroadcast,
-          "VisitorColBroadcast", 3),
+          "VisitorColBroadcast", 3, false),
     loads(NodeKind::ScalarBroadcast, "ScalarBroadcast", k1, k1, ElementRule::Duplicate, NC::ScalarBroadcast,
-          "VisitorScalarBroadcast", 4),
+          "VisitorScalarBroadcast", 4, false),
     reduces(NodeKind::RowReduce, "RowReduce", k1, kP, kRowReduceOps, NC::RowReduce, "VisitorRowReduce", 8),
     reduces(NodeKind::ColReduce, "ColReduce", kP, k1, kReduceOps, NC::ColReduce, "VisitorColReduce", 9),
     reduces(NodeKind::ScalarReduce, "ScalarReduce", k1, k1, kReduceOps, NC::ScalarReduce,

@@ -359,3 +359,173 @@ TEST(EmitCpp, TreesOfAtMost256LevelsAreTreeVisitorsDeeperOnesTopological) {
 }
 
 }  // namespace
+
+// The upstream dialect (EmitOptions::dialect): the same EVG text where upstream has everything the graph
+// uses; a padded layout in upstream's TLA spelling (its tla has no row-major MakeLayout with a stride).
+TEST(EmitCppUpstream, SameEvgAndArgumentsAsTheReferenceDialectWhereUpstreamHasTheNodes) {
+    const Graph g = parse_graph(
+        "input  X : float[1, 512]\n"
+        "output D : half[256, 512]\n"
+        "%0 = AccLoad float\n"
+        "%1 = RowBroadcast float X\n"
+        "%2 = Compute Add float (%0, %1)\n"
+        "%3 = Cast half <- float CAST_RINT (%2)\n"
+        "%4 = AuxStore half D (%3)\n");
+    EmitOptions upstream;
+    upstream.dialect = Implementation::upstream;
+    const CppEmission ours = emit_cpp(g);
+    const CppEmission theirs = emit_cpp(g, upstream);
+    EXPECT_EQ(theirs.evg, ours.evg);
+    EXPECT_EQ(theirs.arguments, ours.arguments);
+    EXPECT_EQ(theirs.layouts, ours.layouts);
+}
+
+TEST(EmitCppUpstream, PaddedLayoutInUpstreamsTlaSpelling) {
+    const Graph g = parse_graph(
+        "input  X : float[256, 500] stride=512\n"
+        "output D : float[256, 500]\n"
+        "%0 = AccLoad float\n"
+        "%1 = AuxLoad float X\n"
+        "%2 = Compute Add float (%0, %1)\n"
+        "%3 = AuxStore float D (%2)\n");
+    EmitOptions upstream;
+    upstream.dialect = Implementation::upstream;
+    EXPECT_NE(emit_cpp(g, upstream)
+                  .layouts.find("auto layoutX = tla::MakeLayout(tla::MakeShape(256, 500), "
+                                "tla::MakeStride(static_cast<int64_t>(512), tla::Int<1>{}), "
+                                "tla::MakeShape(256, 500));"),
+              std::string::npos);
+}
+
+TEST(EmitCppUpstream, RuntimeShapesReadMAndNFromTheNodeKinds) {
+    const Graph g = parse_graph(
+        "input  X : float[7, 9] stride=16\n"
+        "input  B : float[1, 9]\n"
+        "output D : float[7, 9]\n"
+        "%0 = AccLoad float\n"
+        "%1 = AuxLoad float X\n"
+        "%2 = RowBroadcast float B\n"
+        "%3 = Compute Add float (%0, %1, %2)\n"
+        "%4 = AuxStore float D (%3)\n");
+    EmitOptions options;
+    options.runtime_shapes = true;
+    const std::string ref = emit_cpp(g, options).layouts;
+    EXPECT_NE(ref.find("tla::MakeLayout<float, Catlass::layout::RowMajor>(m, n, n + 7u);"), std::string::npos)
+        << ref;
+    EXPECT_NE(ref.find("auto layoutB = tla::MakeLayout<float, Catlass::layout::RowMajor>(1u, n);"),
+              std::string::npos)
+        << ref;
+    EXPECT_NE(ref.find("auto layoutD = tla::MakeLayout<float, Catlass::layout::RowMajor>(m, n);"),
+              std::string::npos)
+        << ref;
+    options.dialect = Implementation::upstream;
+    EXPECT_NE(emit_cpp(g, options)
+                  .layouts.find("tla::MakeLayout(tla::MakeShape(m, n), "
+                                "tla::MakeStride(static_cast<int64_t>(n + 7u), tla::Int<1>{}), "
+                                "tla::MakeShape(m, n));"),
+              std::string::npos);
+}
+
+// What upstream lacks is refused with a sentence naming the node (its line when parsed from text) and saying
+// what upstream has instead; the reference dialect emits the same graphs.
+TEST(EmitCppUpstream, RefusesEveryNodeKindAndFunctorUpstreamLacksNamingTheNode) {
+    struct Refused {
+        const char* graph;
+        const char* message;
+    };
+    const Refused cases[] = {
+        {"input  c : float[4, 1]\noutput D : float[4, 4]\n%0 = ColBroadcast float c\n%1 = AuxStore float D "
+         "(%0)\n",
+         "cannot emit C++ in the upstream dialect: %0 ColBroadcast float c (g.evg:3:1): upstream Catlass has "
+         "no "
+         "ColBroadcast node (its nodes: AccLoad, AuxLoad, AuxStore, Cast, Compute, RowBroadcast)"},
+        {"input  s : float[1, 1]\noutput D : float[4, 4]\n%0 = ScalarBroadcast float s\n%1 = AuxStore float "
+         "D (%0)\n",
+         "cannot emit C++ in the upstream dialect: %0 ScalarBroadcast float s (g.evg:3:1): upstream Catlass "
+         "has "
+         "no ScalarBroadcast node (its nodes: AccLoad, AuxLoad, AuxStore, Cast, Compute, RowBroadcast)"},
+        {"output r : float[1, 4]\n%0 = AccLoad float\n%1 = RowReduce Add float r (%0)\n",
+         "cannot emit C++ in the upstream dialect: %1 RowReduce Add float r (g.evg:3:1): upstream Catlass "
+         "has no "
+         "RowReduce node (its nodes: AccLoad, AuxLoad, AuxStore, Cast, Compute, RowBroadcast)"},
+        {"output r : float[4, 1]\n%0 = AccLoad float\n%1 = ColReduce Max float r (%0)\n",
+         "cannot emit C++ in the upstream dialect: %1 ColReduce Max float r (g.evg:3:1): upstream Catlass "
+         "has no "
+         "ColReduce node (its nodes: AccLoad, AuxLoad, AuxStore, Cast, Compute, RowBroadcast)"},
+        {"output r : float[1, 1]\n%0 = AccLoad float\n%1 = ScalarReduce Min float r (%0)\n",
+         "cannot emit C++ in the upstream dialect: %1 ScalarReduce Min float r (g.evg:3:1): upstream Catlass "
+         "has "
+         "no ScalarReduce node (its nodes: AccLoad, AuxLoad, AuxStore, Cast, Compute, RowBroadcast)"},
+        {"output D : half[4, 4]\n%0 = AccLoad half\n%1 = Compute Clamp half [-1, 1] (%0)\n%2 = AuxStore half "
+         "D (%1)\n",
+         "cannot emit C++ in the upstream dialect: %1 Compute Clamp half [-1, 1] (g.evg:3:1): upstream "
+         "Catlass has "
+         "no Clamp functor (its functors: Exp, Relu, Sqrt, RsqrtFast, Silu, LeakyRelu, Muls, Adds, Maxs, "
+         "Mins, "
+         "Add, Sub, Mul, Div, Max, Min, AddRelu, Prelu, Reciprocal, Rsqrt, Sigmoid)"},
+    };
+    EmitOptions upstream;
+    upstream.dialect = Implementation::upstream;
+    upstream.source = "g.evg";
+    for (const Refused& r : cases) {
+        const Graph g = parse_graph(r.graph);
+        EXPECT_NO_THROW(emit_cpp(g)) << r.graph;
+        try {
+            emit_cpp(g, upstream);
+            ADD_FAILURE() << "emitted: " << r.graph;
+        } catch (const GraphError& e) {
+            EXPECT_EQ(std::string(e.what()), r.message);
+        }
+    }
+}
+
+TEST(EmitCppUpstream, RefusesAnAtlasA2Problem) {
+    const Problem p = parse_problem(
+        "problem arch=AtlasA2 m=16 n=16 k=16 a=half b=half c=float cl=256\n"
+        "output D : float[16, 16]\n"
+        "%0 = AccLoad float\n"
+        "%1 = AuxStore float D (%0)\n");
+    EmitOptions upstream;
+    upstream.dialect = Implementation::upstream;
+    try {
+        emit_cpp(p, upstream);
+        FAIL();
+    } catch (const GraphError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "cannot emit C++ in the upstream dialect: arch AtlasA2: upstream Catlass has its Epilogue "
+                  "Visitor "
+                  "Graph on Ascend950 only (the EVG BlockEpilogue is compiled for CATLASS_ARCH 3510)");
+    }
+}
+
+// A graph upstream runs but with a known fault (docs/upstream-findings.md §4) is emitted with the fault said
+// in a warning line; the reference dialect has no such line.
+TEST(EmitCppUpstream, AStoreOfALoadIsEmittedWithAWarningLine) {
+    const Graph g = parse_graph(
+        "output D : float[4, 4]\n"
+        "%0 = AccLoad float\n"
+        "%1 = AuxStore float D (%0)\n");
+    EmitOptions upstream;
+    upstream.dialect = Implementation::upstream;
+    upstream.source = "g.evg";
+    EXPECT_EQ(
+        emit_cpp(g, upstream).layouts.substr(0, emit_cpp(g, upstream).layouts.find('\n')),
+        "// warning: %1 AuxStore float D (g.evg:3:1) stores the buffer of %0 AccLoad float (g.evg:2:1) "
+        "directly: upstream Catlass orders the next load into that buffer after the compute stage only, not "
+        "after this store (a race on the UB; docs/upstream-findings.md §4)");
+    EXPECT_EQ(emit_cpp(g).layouts.find("warning"), std::string::npos);
+    // An input tensor stored as is too; a Compute in between removes it.
+    EXPECT_NE(
+        emit_cpp(parse_graph("input X : half[4, 4]\noutput Y : half[4, 4]\noutput D : half[4, 4]\n"
+                             "%0 = AuxLoad half X\n%1 = AuxStore half Y (%0)\n%2 = AuxStore half D (%1)\n"),
+                 upstream)
+            .layouts.find("// warning: %1 AuxStore half Y (g.evg:5:1) stores the buffer of %0 AuxLoad half X "
+                          "(g.evg:4:1)"),
+        std::string::npos);
+    EXPECT_EQ(
+        emit_cpp(parse_graph("output D : float[4, 4]\n%0 = AccLoad float\n%1 = Compute Relu float (%0)\n"
+                             "%2 = AuxStore float D (%1)\n"),
+                 upstream)
+            .layouts.find("warning"),
+        std::string::npos);
+}

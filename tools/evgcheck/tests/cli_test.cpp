@@ -1156,3 +1156,41 @@ TEST(EvgcheckRunProgram, BadInvocationsSayWhatIsWrong) {
 }
 
 }  // namespace
+
+// `emit --dialect upstream`: the C++ for upstream Catlass, or a refusal naming the node and the file (exit
+// 2); a dialect that is not one is a usage error listing the two.
+TEST(EvgcheckCli, EmitUpstreamDialectPrintsOrRefusesNamingTheNode) {
+    const std::string ok = write_file("up_ok.evg",
+                                      "problem arch=Ascend950 m=64 n=64 k=32 a=half b=half c=float cl=256\n"
+                                      "input  X : float[1, 64]\n"
+                                      "output D : float[64, 64]\n"
+                                      "%0 = AccLoad float\n"
+                                      "%1 = RowBroadcast float X\n"
+                                      "%2 = Compute Add float (%0, %1)\n"
+                                      "%3 = AuxStore float D (%2)\n");
+    Result r = evgcheck("emit " + ok + " --dialect upstream");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("Catlass::Epilogue::Fusion::VisitorRowBroadcast<float, decltype(layoutX)>"),
+              std::string::npos)
+        << r.out;
+    const std::string col = write_file("up_col.evg",
+                                       "input  c : float[4, 1]\n"
+                                       "output D : float[4, 4]\n"
+                                       "%0 = AccLoad float\n"
+                                       "%1 = ColBroadcast float c\n"
+                                       "%2 = Compute Add float (%0, %1)\n"
+                                       "%3 = AuxStore float D (%2)\n");
+    r = evgcheck("emit " + col + " --dialect upstream");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err,
+              "evgcheck: cannot emit C++ in the upstream dialect: %1 ColBroadcast float c (" + col +
+                  ":4:1): upstream Catlass has no ColBroadcast node (its nodes: AccLoad, AuxLoad, AuxStore, "
+                  "Cast, Compute, RowBroadcast)\n");
+    r = evgcheck("emit " + col + " --dialect evgcheck");
+    EXPECT_EQ(r.code, 0) << r.err;
+    r = evgcheck("emit " + col + " --dialect cutlass");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("evgcheck"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("upstream"), std::string::npos) << r.err;
+}

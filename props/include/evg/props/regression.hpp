@@ -25,8 +25,10 @@ Case load_case(const std::filesystem::path& file);
 std::filesystem::path save_case(const Case& c, const std::string& property, const std::filesystem::path& dir);
 
 // The report of a minimal failing case: why it failed, the case summary, the graph text, the C++ from
-// emit_cpp, the rapidcheck seed, and a one-line command that replays it.
+// emit_cpp in the dialect of the Catlass that ran it, the rapidcheck seed, and a one-line command that
+// replays it.
 std::string failure_report(const Case& c, const std::string& property, const std::string& reason,
-                           uint64_t seed, const std::string& replay_command);
+                           uint64_t seed, const std::string& replay_command,
+                           graph::Implementation dialect = graph::Implementation::evgcheck);
 
 }  // namespace evg::props

@@ -52,6 +52,9 @@ struct RunConfig {
     std::string
         replay_filter;  // its --gtest_filter when nothing is saved (default: the name, '/' -> '.', '*')
     GenConfig gen;
+    // The Catlass that runs the property's cases: the failure report prints the C++ in its dialect
+    // (the upstream corpus: upstream's).
+    graph::Implementation dialect = graph::Implementation::evgcheck;
     // The cases, when not case_gen(gen): e.g. compiled graphs with random data and cores (props/corpus).
     std::optional<rc::Gen<Case>> case_source;
     std::function<void(int done, int total)> progress;  // after every passing case

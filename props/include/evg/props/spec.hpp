@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "evg/graph/graph.hpp"
+#include "evg/graph/implementation.hpp"
 #include "evg/verify/data.hpp"
 
 namespace evg::props {
@@ -110,10 +111,16 @@ const std::vector<DType>& palette(ArchId arch);
 // The element types vector arithmetic accepts on an arch (no bf16 on AtlasA2), float first.
 const std::vector<DType>& arithmetic_palette(ArchId arch);
 
-// The functors a Compute gene of element type t picks from on an arch (gene.fn indexes this list).
-std::vector<Functor> compute_functors(ArchId arch, DType t);
+// The functors a Compute gene of element type t picks from on an arch (gene.fn indexes this list), of those
+// the implementation has (graph/implementation.hpp).
+std::vector<Functor> compute_functors(ArchId arch, DType t,
+                                      graph::Implementation impl = graph::Implementation::evgcheck);
 
-Case decode(const Spec& s);
+// With impl = upstream the case is one upstream Catlass can run (graph::first_missing says nothing): the arch
+// is Ascend950, a gene of a node kind upstream lacks decodes to the nearest kind it has (a Col/Scalar
+// broadcast to a RowBroadcast, a reduce to an AuxStore of its input), and a Compute picks from upstream's
+// functors. The same Spec with other shapes, cores or seeds decodes to the same graph.
+Case decode(const Spec& s, graph::Implementation impl = graph::Implementation::evgcheck);
 
 // Nodes of a decoded case (the shrink target of the planted-fault demonstration).
 inline int node_count(const Case& c) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "evg/graph/graph.hpp"
+#include "evg/graph/implementation.hpp"
 
 namespace evg::graph {
 
@@ -30,10 +31,26 @@ bool is_tree(const Graph& g);
 // bounded).
 bool runs_as_tree(const Graph& g);
 
+struct EmitOptions {
+    // Whose Catlass the C++ is written for: evgcheck's reference copy (lib/catlass) or upstream Catlass (a
+    // user's checkout). The EVG types and Arguments are spelled the same in both; the upstream dialect
+    // refuses what upstream lacks (implementation.hpp: GraphError with first_missing's sentence), spells a
+    // padded layout with upstream's TLA (MakeLayout of a shape, a stride and the origin shape), as upstream's
+    // tla has no row-major MakeLayout with a row stride, and starts with a `// warning:` line when the graph
+    // meets a known fault of upstream's (known_hazard).
+    Implementation dialect = Implementation::evgcheck;
+    // The layouts' extents as the expressions `m` and `n` (uint32_t variables the surrounding code declares,
+    // and `n + pad` for a padded row) instead of the tensors' numbers: one emission then serves every problem
+    // shape (the upstream corpus runs each compiled graph over random m and n).
+    bool runtime_shapes = false;
+    // The name of the text the graph was parsed from, for the refusal's node label (node_label).
+    std::string_view source;
+};
+
 // Throws GraphError when the graph has no nodes, an input index out of range, or a cycle.
-CppEmission emit_cpp(const Graph& g);
+CppEmission emit_cpp(const Graph& g, const EmitOptions& options = {});
 // The graph's emission preceded by a comment with the problem (arch, shapes, types, computeLength, path).
-CppEmission emit_cpp(const Problem& p);
+CppEmission emit_cpp(const Problem& p, const EmitOptions& options = {});
 
 // "float", "half", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "int32_t", "int64_t"
 std::string_view cpp_element_name(DType t);

@@ -47,6 +47,9 @@ struct FunctorInfo {
     int scalars;     // number of scalar fields (VisitorCompute Scalars...)
     bool ascend950_only;
     bool reduce;  // usable as the ReduceFn of Row/Col/ScalarReduce (Add, Max, Min)
+    // Upstream Catlass has the functor (catlass/epilogue/fusion/operations.hpp of every release with EVG,
+    // v1.6.0 on): the column evg/graph/implementation.hpp reads.
+    bool in_upstream;
 };
 inline constexpr int kUnbounded = 1 << 30;
 

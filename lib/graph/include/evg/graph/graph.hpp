@@ -125,4 +125,9 @@ struct Problem {
     friend bool operator==(const Problem&, const Problem&) = default;
 };
 
+// The problem with other GEMM extents: m, n, k replaced, and every tensor's extents taken again from the kind
+// of the node that names it (NodeKindInfo::rows / cols: the problem's m or n, or 1), a padded row keeping its
+// padding. The graph, types, computeLength and tile stay: one compiled EVG serves every shape.
+Problem with_shape(const Problem& p, int64_t m, int64_t n, int64_t k);
+
 }  // namespace evg::graph

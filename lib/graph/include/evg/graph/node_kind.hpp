@@ -109,6 +109,9 @@ struct NodeKindInfo {
     DynamicFamily dynamic;
     int report_row;  // the row of the conformance report's matrix (loads, broadcasts, compute, store,
                      // reduces)
+    // Upstream Catlass has the node (a visitor of catlass/epilogue/fusion in every release with EVG, v1.6.0
+    // on): the column evg/graph/implementation.hpp reads for the upstream dialect and the upstream corpus.
+    bool in_upstream;
 };
 
 std::span<const NodeKindInfo> all_node_kinds();  // in the order of enum NodeKind

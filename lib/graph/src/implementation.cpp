@@ -1,0 +1,96 @@
+#include "evg/graph/implementation.hpp"
+
+#include <fmt/format.h>
+
+#include "evg/graph/text.hpp"
+
+namespace evg::graph {
+namespace {
+
+std::string kinds_of(Implementation impl) {
+    std::string out;
+    for (const NodeKindInfo& k : all_node_kinds())
+        if (implements(impl, k.kind)) out += fmt::format("{}{}", out.empty() ? "" : ", ", k.name);
+    return out;
+}
+
+std::string functors_of(Implementation impl) {
+    std::string out;
+    for (const FunctorInfo& f : all_functors())
+        if (implements(impl, f.fn)) out += fmt::format("{}{}", out.empty() ? "" : ", ", f.name);
+    return out;
+}
+
+std::string_view catlass_of(Implementation impl) {
+    return impl == Implementation::upstream ? "upstream Catlass" : "evgcheck's Catlass";
+}
+
+}  // namespace
+
+std::string_view implementation_name(Implementation impl) {
+    return impl == Implementation::upstream ? "upstream" : "evgcheck";
+}
+
+std::optional<Implementation> implementation_from_name(std::string_view name) {
+    for (Implementation impl : {Implementation::evgcheck, Implementation::upstream})
+        if (implementation_name(impl) == name) return impl;
+    return std::nullopt;
+}
+
+bool implements(Implementation impl, NodeKind kind) {
+    return impl == Implementation::evgcheck || node_kind_info(kind).in_upstream;
+}
+
+bool implements(Implementation impl, Functor fn) {
+    return impl == Implementation::evgcheck || functor_info(fn).in_upstream;
+}
+
+bool implements(Implementation impl, ArchId arch) {
+    return impl == Implementation::evgcheck || arch == ArchId::Ascend950;
+}
+
+std::optional<std::string> first_missing(Implementation impl, const Graph& g, std::string_view source) {
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        const std::string label = node_label(n, static_cast<int>(i), source);
+        if (!implements(impl, n.kind))
+            return fmt::format("{}: {} has no {} node (its nodes: {})", label, catlass_of(impl),
+                               node_kind_name(n.kind), kinds_of(impl));
+        if (n.kind == NodeKind::Compute && !implements(impl, n.fn))
+            return fmt::format("{}: {} has no {} functor (its functors: {})", label, catlass_of(impl),
+                               functor_name(n.fn), functors_of(impl));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> first_missing(Implementation impl, const Problem& p, std::string_view source) {
+    if (!implements(impl, p.arch))
+        return fmt::format(
+            "arch {}: {} has its Epilogue Visitor Graph on Ascend950 only (the EVG BlockEpilogue "
+            "is compiled for CATLASS_ARCH 3510)",
+            hw::arch_name(p.arch), catlass_of(impl));
+    return first_missing(impl, p.graph, source);
+}
+
+std::optional<std::string> known_hazard(Implementation impl, const Graph& g, std::string_view source) {
+    if (impl != Implementation::upstream) return std::nullopt;
+    const int count = static_cast<int>(g.nodes.size());
+    for (int i = 0; i < count; ++i) {
+        const Node& n = g.nodes[static_cast<std::size_t>(i)];
+        if (n.kind != NodeKind::AuxStore || n.inputs.empty()) continue;
+        // A store of a store is met at the inner store first: only direct edges need looking at.
+        const int owner = n.inputs.front();
+        if (owner < 0 || owner >= count) continue;
+        const Node& o = g.nodes[static_cast<std::size_t>(owner)];
+        if (node_kind_info(o.kind).max_inputs != 0)
+            continue;  // a Compute, Cast or store: written on V or not a load
+        return fmt::format(
+            "{} stores the buffer of {} directly: upstream Catlass orders the next load into that buffer "
+            "after "
+            "the compute stage only, not after this store (a race on the UB; docs/upstream-findings.md §4)",
+            node_label(n, i, source), node_label(o, owner, source));
+    }
+    return std::nullopt;
+}
+
+}  // namespace evg::graph
