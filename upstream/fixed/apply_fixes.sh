@@ -26,4 +26,20 @@ fix 2 gemm/tile/tile_mmad.hpp \
 fix 3 gemm/block/block_mmad_pingpong_tla.hpp \
   's/\(l0CTensorList\[0\] = resource.l0CBuf.template GetBufferByByte<ElementAccumulator>(0);\)/\1 l0CEventList[0] = 0;/' \
   'GetBufferByByte<ElementAccumulator>(0); l0CEventList[0] = 0;'
-echo "apply_fixes.sh: fixes 1, 2 and 3 applied to $root"
+# 4. A store that reads a load's buffer is ordered before the next load into that buffer set: one MTE3 -> MTE2
+#    event per set (ids 0 and 1, free on the AIV), set after each STORE and waited before the next LOAD, set
+#    once at construction and waited at destruction like the others (GM path); on the UB path the AIV hands the
+#    C region back to the cube from the MTE3 pipe, after its stores, instead of from the V pipe.
+ev=epilogue/block/block_epilogue_visitor.hpp
+fix 4 $ev 's/\(AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(eventMTE3V\[1\]);\)/\1 AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(0); AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(1);/' \
+  'AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(1);'
+fix 4 $ev 's/\(AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(eventMTE3V\[1\]);\)/\1 AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(0); AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(1);/' \
+  'AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(1);'
+fix 4 $ev 's/\(AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(eventVMTE2\[ubListId\]);\)/\1 AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(ubListId);/' \
+  'AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(ubListId);'
+fix 4 $ev 's/\(AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(eventMTE3V\[ubListId\]);\)/\1 AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(ubListId);/' \
+  'AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(ubListId);'
+fix 4 gemm/kernel/basic_matmul_tla_ub_visitor.hpp \
+  's/CrossCoreSetFlag<0x4, PIPE_V>(flagAivFinish)/CrossCoreSetFlag<0x4, PIPE_MTE3>(flagAivFinish)/g' \
+  'CrossCoreSetFlag<0x4, PIPE_MTE3>(flagAivFinish)'
+echo "apply_fixes.sh: fixes 1, 2, 3 and 4 applied to $root"

@@ -1,0 +1,76 @@
+// The upstream corpus (upstream/corpus/, label `upstream`) as figures: runtime cases per CPU-second of its
+// property (upstream's kernel judged against the oracle, and evgcheck's copy beside it), and of upstream's
+// run alone. Built when a Catlass checkout is configured (EVG_CATLASS_ROOT); run
+// `build/release/bench/evg_bench_upstream_corpus`.
+#include <benchmark/benchmark.h>
+
+#include <ctime>
+#include <string_view>
+#include <vector>
+
+#include "corpus_check.hpp"
+#include "evg/props/regression.hpp"
+#include "evg/props/runner.hpp"
+
+namespace {
+
+using namespace evg;
+using namespace evg::upstream::corpus;
+
+std::vector<Instance> random_instances() {
+    std::vector<Instance> out;
+    for (const Instance& i : upstream_corpus())
+        if (std::string_view(i.name).empty()) out.push_back(i);
+    return out;
+}
+
+verify::KnownFindings& known() {
+    static verify::KnownFindings k = verify::KnownFindings::read(EVG_UPSTREAM_KNOWN_FINDINGS);
+    return k;
+}
+
+// state.range(0) runtime cases of every random instance, through `body`.
+template <class Body>
+void run_cases(benchmark::State& state, Body body) {
+    const std::vector<Instance> instances = random_instances();
+    int64_t cases = 0;
+    const std::clock_t cpu0 = std::clock();
+    for (auto _ : state) {
+        for (const Instance& instance : instances) {
+            props::RunConfig cfg;
+            cfg.cases = static_cast<int>(state.range(0));
+            cfg.seed = 35 + static_cast<uint64_t>(instance.index);
+            cfg.shrink = false;
+            cfg.case_source = runtime_cases(props::case_from_text(instance.text));
+            const props::Outcome o = props::check_property(
+                "bench", [&](const props::Case& c) { body(instance, c); }, cfg);
+            if (!o.ok) {
+                state.SkipWithError(o.report.c_str());
+                return;
+            }
+            cases += o.passed;
+        }
+    }
+    const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    state.counters["instances"] = static_cast<double>(instances.size());
+    state.counters["cases_per_cpu_s"] = cpu > 0 ? static_cast<double>(cases) / cpu : 0.0;
+}
+
+// The whole property: upstream's run, the oracle, the judge, evgcheck's run.
+void BM_UpstreamCorpusProperty(benchmark::State& state) {
+    run_cases(state, [](const Instance& i, const props::Case& c) {
+        upstream_matches_oracle_and_evgcheck(i, c, known());
+    });
+}
+BENCHMARK(BM_UpstreamCorpusProperty)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// Upstream's kernel on the model alone (the request built from the case's data).
+void BM_UpstreamCorpusRunOnly(benchmark::State& state) {
+    run_cases(state, [](const Instance& i, const props::Case& c) {
+        const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
+        benchmark::DoNotOptimize(i.run(make_request(c, data)));
+    });
+}
+BENCHMARK(BM_UpstreamCorpusRunOnly)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace

@@ -1,0 +1,118 @@
+#include "corpus_check.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "evg/oracle/evaluate.hpp"
+#include "evg/props/model_property.hpp"
+#include "evg/props/require.hpp"
+#include "evg/verify/judge.hpp"
+
+namespace evg::upstream::corpus {
+namespace {
+
+std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
+    const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
+    return {b, b + t.bytes().size()};
+}
+
+uint64_t tensor_bytes(const graph::Tensor& t) {
+    const int64_t elems = t.rows == 0 ? 0 : (t.rows - 1) * t.row_stride + t.cols;
+    return static_cast<uint64_t>(elems) * hw::dtype_size(t.element);
+}
+
+}  // namespace
+
+RunRequest make_request(const props::Case& c, const verify::CaseData& data) {
+    const graph::Problem& p = c.problem;
+    RunRequest rq;
+    rq.m = static_cast<uint32_t>(p.m);
+    rq.n = static_cast<uint32_t>(p.n);
+    rq.k = static_cast<uint32_t>(p.k);
+    rq.cores = c.cores;
+    rq.config.scheduler = c.sched_seed ? hw::SchedulerKind::adversarial : hw::SchedulerKind::in_order;
+    rq.config.seed = c.sched_seed;
+    rq.a = bytes_of(data.inputs.at("A"));
+    rq.b = bytes_of(data.inputs.at("B"));
+    for (const graph::Tensor& t : p.graph.tensors) {
+        const auto it = data.inputs.find(t.name);
+        if (it == data.inputs.end() || it->second.bytes().size() != tensor_bytes(t))
+            throw std::logic_error(
+                fmt::format("upstream corpus: the case data has no contents of {} bytes for {}",
+                            tensor_bytes(t), t.name));
+        rq.tensors.push_back({t.name, bytes_of(it->second)});
+    }
+    return rq;
+}
+
+UpstreamVerdict run_and_judge(const Instance& instance, const props::Case& c, const verify::CaseData& data,
+                              verify::KnownFindings* known) {
+    const graph::Problem& p = c.problem;
+    UpstreamVerdict out;
+    out.run = instance.run(make_request(c, data));
+    graph::ModelRun model;
+    model.report = out.run.report;
+    if (known)
+        std::erase_if(model.report.violations,
+                      [&](const hw::Violation& v) { return known->match(v) != nullptr; });
+    for (std::size_t i = 0; i < p.graph.tensors.size(); ++i)
+        if (p.graph.tensors[i].role == graph::TensorRole::Output)
+            model.outputs[p.graph.tensors[i].name] = out.run.tensors[i];
+    verify::JudgeOptions options;
+    options.exact_data = data.exact_data;
+    options.ub_rule = false;  // the UB layout is upstream's own, not evgcheck's UbAccounting
+    out.verdict = verify::judge(p, model, oracle::evaluate(p, data.inputs), options);
+    return out;
+}
+
+void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props::Case& c,
+                                          verify::KnownFindings& known) {
+    const graph::Problem& p = c.problem;
+    const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed, c.sign);
+    const UpstreamVerdict theirs = run_and_judge(instance, c, data, &known);
+    props::require_clean(theirs.verdict, "upstream's kernel against the oracle");
+
+    // The differential partner: evgcheck's copy on the same problem, data, cores and schedule.
+    const props::CaseRun ours = props::run_case(c, c.cores, c.sched_seed);
+    for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
+        const graph::Tensor& t = p.graph.tensors[i];
+        if (t.role != graph::TensorRole::Output) continue;
+        const auto it = ours.model.outputs.find(t.name);
+        RC_ASSERT(it != ours.model.outputs.end());
+        const std::string diff =
+            first_difference(theirs.run.tensors[i], it->second, hw::dtype_size(t.element));
+        if (!diff.empty())
+            RC_FAIL(fmt::format("output {} of upstream's kernel and of evgcheck's copy differ at {}", t.name,
+                                diff));
+    }
+}
+
+rc::Gen<props::Case> runtime_cases(const props::Case& base) {
+    return rc::gen::exec([base] {
+        const graph::TileShape t = base.problem.tile;
+        const auto extent = [](int64_t tile) {
+            return *rc::gen::weightedOneOf<int64_t>(
+                {{1, rc::gen::just<int64_t>(1)}, {6, rc::gen::inRange<int64_t>(1, 3 * tile + 1)}});
+        };
+        const int64_t m = extent(t.m), n = extent(t.n);
+        const int64_t k = *rc::gen::inRange<int64_t>(1, 2 * t.k + 1);
+        props::Case c = base;
+        c.problem = graph::with_shape(base.problem, m, n, k);
+        c.cores = *rc::gen::inRange<uint32_t>(1, 9);
+        c.sched_seed = *rc::gen::weightedOneOf<uint64_t>(
+            {{1, rc::gen::just<uint64_t>(0)}, {1, rc::gen::inRange<uint64_t>(1, 1u << 30)}});
+        c.data_seed = *rc::gen::inRange<uint64_t>(0, 1u << 20);
+        return c;
+    });
+}
+
+std::string first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, std::size_t elem) {
+    if (a.size() != b.size()) return fmt::format("sizes {} and {} bytes", a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i])
+            return fmt::format("element {}: byte {} is {:#04x} vs {:#04x}", i / elem, i, a[i], b[i]);
+    return {};
+}
+
+}  // namespace evg::upstream::corpus

@@ -1,0 +1,47 @@
+// The test side of the upstream corpus (corpus_abi.hpp): one case of an instance run through upstream's
+// kernel and judged, shared by the corpus test (a checkout as it is) and the fixed-copy test (the fixes of
+// docs/upstream-findings.md applied to a copy in the build folder).
+#pragma once
+#include <string>
+
+#include <rapidcheck.h>
+
+#include "corpus_abi.hpp"
+#include "evg/props/spec.hpp"
+#include "evg/verify/data.hpp"
+#include "evg/verify/known_findings.hpp"
+#include "evg/verify/verdict.hpp"
+
+namespace evg::upstream::corpus {
+
+// The request of case `c` on `data` (make_case_data of the case): its shape, cores and schedule, A, B and
+// every tensor of the graph with its contents.
+RunRequest make_request(const props::Case& c, const verify::CaseData& data);
+
+struct UpstreamVerdict {
+    InstanceRun run;          // as the kernel left it, known findings and all
+    verify::Verdict verdict;  // the one judge on it, without the findings `known` matched (when given)
+};
+
+// Runs `instance` on case `c` and judges the run against the oracle: every checker, flag balance, every
+// output written and equal to the oracle's (the UB rule is off: the UB layout is upstream's, not evgcheck's
+// UbAccounting). Findings `known` matches are taken out before the judge sees the report.
+UpstreamVerdict run_and_judge(const Instance& instance, const props::Case& c, const verify::CaseData& data,
+                              verify::KnownFindings* known);
+
+// The property of the corpus test (and of its benchmark): upstream's run of case `c` passes the judge once
+// `known` has taken out its findings, and every output tensor equals, byte for byte, what evgcheck's copy
+// (run_on_model) writes on the same problem, data, cores and schedule. RC_ASSERT / RC_FAIL only.
+void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props::Case& c,
+                                          verify::KnownFindings& known);
+
+// The runtime cases of an instance: m, n, k around the tile (tails, 1-row and 1-column problems, a last block
+// whose second AIV gets no row), 1-8 cores, in order or adversarial, any data seed. The graph, types,
+// computeLength, tile and data mode are the instance's (`base`).
+rc::Gen<props::Case> runtime_cases(const props::Case& base);
+
+// The first element where two buffers of elements of `elem` bytes differ, as "element i: byte b is 0x.. vs
+// 0x.."; "" when they are equal.
+std::string first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, std::size_t elem);
+
+}  // namespace evg::upstream::corpus

@@ -1,0 +1,216 @@
+// The generator of the upstream corpus (upstream/corpus/, label `upstream`): writes FILES C++ files of
+// PER_FILE instances each, from a deterministic seed. An instance is a random case of the property suite's
+// generator decoded for upstream Catlass (props::decode with Implementation::upstream: Ascend950, only the
+// node kinds and functors upstream has), printed by emit_cpp in the upstream dialect with run-time shapes
+// (the layouts read `m` and `n`), inside a function that binds the device pointers of a RunRequest and runs
+// upstream's kernel (upstream_harness.hpp). Its case is embedded as regression text: the test rebuilds the
+// problem at any other m, n, k from it (graph::with_shape), since only the graph, the types, the
+// computeLength and the tile are compiled in.
+//
+//   evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED
+//
+// A file is rewritten only when its contents change, so rebuilding after an unrelated edit recompiles
+// nothing. Exit 1 with a sentence when the generator cannot make the instances asked for.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "evg/graph/emit_cpp.hpp"
+#include "evg/graph/text.hpp"
+#include "evg/props/generators.hpp"
+#include "evg/props/regression.hpp"
+
+namespace {
+
+using namespace evg;
+
+std::string indent(const std::string& code, const std::string& pad) {
+    std::istringstream in(code);
+    std::string line, out;
+    while (std::getline(in, line)) out += (line.empty() ? "" : pad) + line + "\n";
+    return out;
+}
+
+// The largest multiple of 32 a tla::Int holds: a graph with no UB buffer fits any computeLength, and the
+// generator then takes the largest multiple of 32 below 2^32 (same tiling either way: one piece per tile).
+constexpr uint32_t kMaxStaticComputeLength = 2147483616u;
+
+// The function of one instance, or "" when the case cannot be one (its text does not read back to the same
+// case, or two tensors share a C++ pointer name).
+std::string instance_function(int index, props::Case generated, const std::string& name = {}) {
+    if (generated.problem.compute_length > kMaxStaticComputeLength)
+        generated.problem.compute_length = kMaxStaticComputeLength;
+    const std::string text =
+        props::to_text(generated, name.empty() ? fmt::format("UpstreamCorpus/instance{:04}", index)
+                                               : "UpstreamFinding/" + name);
+    const props::Case c = props::case_from_text(text);
+    if (!(c == generated)) return {};
+    const graph::Problem& p = c.problem;
+    std::set<std::string> names;
+    std::string bind, used;
+    for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
+        const std::string ptr = graph::cpp_pointer_name(p.graph.tensors[i].name);
+        if (!names.insert(ptr).second) return {};
+        bind += fmt::format("            GM_ADDR {} = ptrs[{}];\n            (void){};\n", ptr, i, ptr);
+        used += fmt::format("    (void){};\n", graph::cpp_layout_name(p.graph.tensors[i].name));
+    }
+    graph::EmitOptions options;
+    options.dialect = graph::Implementation::upstream;
+    options.runtime_shapes = true;
+    const graph::CppEmission e = graph::emit_cpp(p, options);
+    return fmt::format(
+        "// instance {}: {}\n"
+        "InstanceRun instance_{}(const RunRequest& rq) {{\n"
+        "    const uint32_t m = rq.m, n = rq.n;\n"
+        "    (void)m;\n"
+        "    (void)n;\n"
+        "{}{}{}"
+        "    return evg_upstream_corpus::run_instance<{}, {}, {}, {}u, {}u, {}u, {}u, EVG>(\n"
+        "        rq, [&](const std::vector<GM_ADDR>& ptrs) {{\n"
+        "{}{}"
+        "            return args;\n"
+        "        }});\n"
+        "}}\n"
+        "const evg_upstream_corpus::Register register_{}({}, \"{}\", R\"EVG({})EVG\", instance_{});\n\n",
+        index, props::summary(c), index, indent(e.layouts, "    "), indent(e.evg, "    "), used,
+        p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
+        graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, bind,
+        indent(e.arguments, "            "), index, index, name, text, index);
+}
+
+void write_if_changed(const std::filesystem::path& path, const std::string& contents) {
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (in) {
+            std::stringstream old;
+            old << in.rdbuf();
+            if (old.str() == contents) return;
+        }
+    }
+    std::ofstream out(path, std::ios::binary);
+    out << contents;
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// The named instances: graphs that show a finding of docs/upstream-findings.md on upstream's code (the test
+// UpstreamCorpusFindings requires the finding there and not on evgcheck's copy). Two tiles of one buffer set
+// per core: m = 33 rows of the 32-row tile, one core.
+struct Named {
+    const char* name;
+    const char* problem;
+};
+constexpr Named kNamed[] = {
+    // §4: a store of the C tile (GM hand-over) and of an input tensor; the C region on the UB path.
+    {"store_of_accload_gm",
+     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
+     "output D : float[33, 65]\n"
+     "%0 = AccLoad float\n"
+     "%1 = AuxStore float D (%0)\n"},
+    {"store_of_auxload_gm",
+     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
+     "input  X : float[33, 65]\n"
+     "output Y : float[33, 65]\n"
+     "output D : float[33, 65]\n"
+     "%0 = AuxLoad float X\n"
+     "%1 = AuxStore float Y (%0)\n"
+     "%2 = AccLoad float\n"
+     "%3 = Compute Add float (%1, %2)\n"
+     "%4 = AuxStore float D (%3)\n"},
+    {"store_of_accload_ub",
+     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=ub tile=32x64x64\n"
+     "output D : float[33, 65]\n"
+     "%0 = AccLoad float ub\n"
+     "%1 = AuxStore float D (%0)\n"},
+};
+
+template <class T>
+bool parse(std::string_view text, T& out) {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int files = 0, per_file = 0;
+    uint64_t seed = 0;
+    if (argc != 5 || !parse(argv[2], files) || !parse(argv[3], per_file) || !parse(argv[4], seed) ||
+        files < 1 || files > 999 || per_file < 1 || per_file > 1000) {
+        std::cerr << "usage: evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED (FILES 1-999, PER_FILE "
+                     "1-1000, SEED a whole number)\n";
+        return 2;
+    }
+    const std::filesystem::path dir = argv[1];
+    std::filesystem::create_directories(dir);
+    // Half the instances test the visitors' traversal (non-commutative multi-input nodes over distinct
+    // subtrees, trees and DAGs), the other half is the property suite's own mix; a tenth of them on
+    // Ascend950's own L1 tile, the others on the small one (more blocks per shape).
+    props::GenConfig cfg;
+    cfg.traversal_share = 50;
+    cfg.arch_tiles = true;
+    const rc::Gen<props::Spec> gen = props::spec_gen(cfg);
+    int index = 0, skipped = 0;
+    uint64_t draw = 0;
+    for (int f = 0; f < files; ++f) {
+        std::string body = fmt::format(
+            "// Generated by evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp), seed {}: do not "
+            "edit.\n"
+            "#include \"upstream_harness.hpp\"\n\n"
+            "namespace {{\n\n"
+            "using evg_upstream_corpus::InstanceRun;\n"
+            "using evg_upstream_corpus::RunRequest;\n\n",
+            seed);
+        for (int k = 0; k < per_file;) {
+            // Sizes sweep 0..99 like a rapidcheck run, so that small and large graphs both appear.
+            const props::Spec spec =
+                gen(rc::Random(seed * 1000003u + draw), static_cast<int>(draw % 100)).value();
+            ++draw;
+            if (draw > static_cast<uint64_t>(files) * per_file * 20) {
+                std::cerr << "evg_upstream_corpus_gen: more than 19 of 20 generated cases were refused\n";
+                return 1;
+            }
+            const props::Case c = props::decode(spec, graph::Implementation::upstream);
+            if (graph::first_missing(graph::Implementation::upstream, c.problem)) continue;
+            // A graph that meets upstream's known store-of-a-load race (docs/upstream-findings.md §4) would
+            // report it; the named instances below show it, the random ones test everything else.
+            if (graph::known_hazard(graph::Implementation::upstream, c.problem.graph)) {
+                ++skipped;
+                continue;
+            }
+            std::string fn = instance_function(index, c);
+            if (fn.empty()) continue;
+            body += fn;
+            ++index;
+            ++k;
+        }
+        body += "}  // namespace\n";
+        write_if_changed(dir / fmt::format("instances_{:03}.cpp", f), body);
+    }
+    std::string body =
+        "// Generated by evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp): do not edit.\n"
+        "#include \"upstream_harness.hpp\"\n\n"
+        "namespace {\n\n"
+        "using evg_upstream_corpus::InstanceRun;\n"
+        "using evg_upstream_corpus::RunRequest;\n\n";
+    for (const Named& named : kNamed) {
+        props::Case c;
+        c.problem = graph::parse_problem(named.problem);
+        c.cores = 1;
+        body += instance_function(index++, c, named.name);
+    }
+    body += "}  // namespace\n";
+    write_if_changed(dir / "instances_named.cpp", body);
+    std::cout << fmt::format(
+        "evg_upstream_corpus_gen: {} random instances ({} drawn graphs skipped for upstream's "
+        "known store-of-a-load race), {} named\n",
+        files * per_file, skipped, std::size(kNamed));
+    return 0;
+}

@@ -1,0 +1,158 @@
+// The upstream corpus (label `upstream`): random graphs in the upstream dialect, compiled against the Catlass
+// checkout (corpus_gen.cpp, upstream_harness.hpp), each run over random runtime parameters: m, n, k with
+// tails and 1-row / 1-column problems, AI cores, the in-order or an adversarial scheduler, the data seed.
+// Every run of upstream's kernel is judged by the one judge (lib/verify: every checker, flag balance, every
+// output written and equal to the oracle's), after taking out the findings docs/upstream-findings.md explains
+// (known_findings.txt), and compared with evgcheck's copy (lib/catlass, through run_on_model) on the same
+// problem, data and schedule: every tensor bit for bit. A failure is shrunk over the runtime parameters
+// (towards one core, the in-order scheduler, small m, n, k) and printed with its replay line.
+//
+//   UpstreamCorpus.MatchesOracleAndEvgcheck/instanceNNNN   one property per compiled instance
+//   UpstreamCorpusShape.*                                  the corpus holds what it must
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corpus_check.hpp"
+#include "evg/graph/emit_cpp.hpp"
+#include "evg/graph/implementation.hpp"
+#include "evg/oracle/evaluate.hpp"
+#include "evg/props/model_property.hpp"
+#include "evg/props/regression.hpp"
+#include "evg/props/require.hpp"
+#include "evg/props/runner.hpp"
+#include "evg/verify/data.hpp"
+#include "evg/verify/judge.hpp"
+#include "evg/verify/known_findings.hpp"
+
+namespace evg::upstream::corpus {
+namespace {
+
+verify::KnownFindings& known_findings() {
+    static verify::KnownFindings known = verify::KnownFindings::read(EVG_UPSTREAM_KNOWN_FINDINGS);
+    return known;
+}
+
+std::vector<Instance> random_instances() {
+    std::vector<Instance> out;
+    for (const Instance& i : upstream_corpus())
+        if (std::string_view(i.name).empty()) out.push_back(i);
+    return out;
+}
+
+const Instance* named_instance(std::string_view name) {
+    for (const Instance& i : upstream_corpus())
+        if (name == i.name) return &i;
+    return nullptr;
+}
+
+}  // namespace
+
+// gtest prints a parameter with this (not as bytes).
+void PrintTo(const Instance& i, std::ostream* os) {
+    *os << "instance " << i.index << (std::string_view(i.name).empty() ? "" : " ") << i.name;
+}
+
+namespace {
+
+class UpstreamCorpus : public ::testing::TestWithParam<Instance> {};
+
+TEST_P(UpstreamCorpus, MatchesOracleAndEvgcheck) {
+    const Instance& instance = GetParam();
+    const props::Case base = props::case_from_text(instance.text);
+    props::RunConfig cfg;
+    cfg.cases = props::scaled_cases(30);
+    cfg.seed = props::env_seed(35 + static_cast<uint64_t>(instance.index));
+    cfg.jobs = 1;
+    cfg.replay_filter = fmt::format("*UpstreamCorpus.MatchesOracleAndEvgcheck/instance{:04}", instance.index);
+    cfg.case_source = runtime_cases(base);
+    cfg.dialect = graph::Implementation::upstream;
+    const props::Outcome out = props::check_property(
+        fmt::format("UpstreamCorpus/instance{:04}", instance.index),
+        [&](const props::Case& c) { upstream_matches_oracle_and_evgcheck(instance, c, known_findings()); },
+        cfg);
+    EXPECT_TRUE(out.ok) << "instance:\n" << instance.text << "\n" << out.report;
+    EXPECT_EQ(out.passed, cfg.cases);
+}
+
+INSTANTIATE_TEST_SUITE_P(, UpstreamCorpus, ::testing::ValuesIn(random_instances()),
+                         [](const ::testing::TestParamInfo<Instance>& info) {
+                             return fmt::format("instance{:04}", info.param.index);
+                         });
+
+// The corpus holds as many instances as the build asked for, every one a graph upstream can run, with trees
+// and DAGs, both workspace paths and every node kind upstream has.
+TEST(UpstreamCorpusShape, HoldsTheRequestedInstancesOfEveryUpstreamNodeKind) {
+    const std::vector<Instance> instances = random_instances();
+    EXPECT_EQ(static_cast<int>(instances.size()), EVG_UPSTREAM_CORPUS_INSTANCES);
+    std::map<std::string, int> count;
+    for (const Instance& i : instances) {
+        const graph::Problem p = props::case_from_text(i.text).problem;
+        EXPECT_EQ(graph::first_missing(graph::Implementation::upstream, p), std::nullopt) << i.text;
+        EXPECT_EQ(graph::known_hazard(graph::Implementation::upstream, p.graph), std::nullopt) << i.text;
+        ++count[graph::runs_as_tree(p.graph) ? "tree" : "topological"];
+        ++count[std::string(graph::workspace_path_name(p.path))];
+        for (const graph::Node& n : p.graph.nodes) ++count[std::string(graph::node_kind_name(n.kind))];
+    }
+    for (const auto& [k, v] : count) std::printf("upstream corpus %s: %d\n", k.c_str(), v);
+    for (const char* k : {"tree", "topological", "gm", "ub"}) EXPECT_GE(count[k], 1) << k;
+    for (const graph::NodeKindInfo& k : graph::all_node_kinds()) {
+        if (graph::implements(graph::Implementation::upstream, k.kind)) {
+            EXPECT_GE(count[std::string(k.name)], 1) << k.name;
+        }
+    }
+}
+
+// docs/upstream-findings.md §4, on upstream's own code: a store that reads a load's buffer directly races
+// with the next load into that buffer (GM path: MTE3 read, then MTE2 write with no MTE3 -> MTE2 flag) or with
+// the cube's next write of the C region (UB path). Each named instance must show exactly that race on
+// upstream's kernel and nothing on evgcheck's copy, whose BlockEpilogue orders the two; known_hazard names
+// the store. When upstream fixes it, this fails and the document is to be updated.
+struct FindingCase {
+    const char* name;
+    const char* race;  // the start of the race's sentence
+};
+
+void PrintTo(const FindingCase& c, std::ostream* os) {
+    *os << c.name;
+}
+
+class UpstreamCorpusFindings : public ::testing::TestWithParam<FindingCase> {};
+
+TEST_P(UpstreamCorpusFindings, StoreOfALoadRacesOnUpstreamAndNotOnEvgcheck) {
+    const Instance* instance = named_instance(GetParam().name);
+    ASSERT_NE(instance, nullptr) << GetParam().name;
+    const props::Case c = props::case_from_text(instance->text);
+    EXPECT_NE(graph::known_hazard(graph::Implementation::upstream, c.problem.graph), std::nullopt);
+    EXPECT_EQ(graph::known_hazard(graph::Implementation::evgcheck, c.problem.graph), std::nullopt);
+
+    const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
+    UpstreamVerdict theirs = run_and_judge(*instance, c, data, nullptr);
+    std::erase_if(theirs.run.report.violations,
+                  [](const hw::Violation& v) { return known_findings().match(v); });
+    ASSERT_FALSE(theirs.run.report.violations.empty())
+        << "upstream's kernel no longer races: update docs/upstream-findings.md §4";
+    for (const hw::Violation& v : theirs.run.report.violations) {
+        EXPECT_EQ(v.kind, hw::ViolationKind::race) << theirs.run.report.text();
+        EXPECT_EQ(v.message.rfind(GetParam().race, 0), 0u) << v.message;
+    }
+    const props::CaseRun ours = props::run_case(c, 1, 0);
+    EXPECT_TRUE(ours.model.report.clean()) << ours.model.report.text();
+}
+
+INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusFindings,
+                         ::testing::Values(FindingCase{"store_of_accload_gm", "WAR race on UB[AIV 0]"},
+                                           FindingCase{"store_of_auxload_gm", "WAR race on UB[AIV 0]"},
+                                           FindingCase{"store_of_accload_ub", "RAW race on UB[AIV 0]"}),
+                         [](const ::testing::TestParamInfo<FindingCase>& info) {
+                             return std::string(info.param.name);
+                         });
+
+}  // namespace
+}  // namespace evg::upstream::corpus

@@ -1,0 +1,116 @@
+// What the generated instances of the upstream corpus call (corpus_gen.cpp writes them): upstream's own GEMM
+// + EVG kernel around an EVG emitted in the upstream dialect, compiled against a Catlass checkout for
+// Ascend950. The kernel is the one run_on_model builds with evgcheck's copy, in upstream's names, so that the
+// two are differential partners on the same problem: BlockMmadTla<MmadPingpong<ArchTag, true>> with the
+// instance's L1 tile and L0 K = 32 and upstream's tile copy of the path (PackedTileCopyTla for the GM
+// hand-over, PackedTileCopyTlaToUB split by rows for the UB path, as upstream's examples choose),
+// GemmIdentityBlockSwizzle<3, 0>, BlockEpilogue<EpilogueVisitor<USE_UB>, ArchTag, tla::Int<CL>, EVG, EC>,
+// BasicMatmulTlaVisitor or BasicMatmulTlaUbVisitor, DeviceGemm, on a device reset with the request's Config.
+#pragma once
+#include <acl/acl.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "catlass/arch/arch.hpp"
+#include "catlass/catlass.hpp"
+#include "catlass/epilogue/block/block_epilogue.hpp"
+#include "catlass/epilogue/fusion/fusion.hpp"
+#include "catlass/gemm/block/block_mmad.hpp"
+#include "catlass/gemm/block/block_swizzle.hpp"
+#include "catlass/gemm/device/device_gemm.hpp"
+#include "catlass/gemm/dispatch_policy.hpp"
+#include "catlass/gemm/gemm_type.hpp"
+#include "catlass/gemm/kernel/basic_matmul_tla_ub_visitor.hpp"
+#include "catlass/gemm/kernel/basic_matmul_tla_visitor.hpp"
+#include "catlass/layout/layout.hpp"
+#include "catlass/status.hpp"
+#include "corpus_abi.hpp"
+#include "evg/hw/device.hpp"
+#include "tla/layout.hpp"
+
+namespace evg_upstream_corpus {
+
+using evg::upstream::corpus::InstanceRun;
+using evg::upstream::corpus::RunRequest;
+
+inline std::vector<evg::upstream::corpus::Instance>& registry() {
+    static std::vector<evg::upstream::corpus::Instance> instances;
+    return instances;
+}
+struct Register {
+    Register(int index, const char* name, const char* text, InstanceRun (*run)(const RunRequest&)) {
+        registry().push_back({index, name, text, run});
+    }
+};
+
+// Runs the instance's EVG on the request. make_args(device pointers in graph order) returns EVG::Arguments.
+template <bool USE_UB, class EAB, class EC, uint32_t L1M, uint32_t L1N, uint32_t L1K, uint32_t CL, class EVG,
+          class MakeArgs>
+InstanceRun run_instance(const RunRequest& rq, MakeArgs make_args) {
+    using namespace Catlass;
+    using ArchTag = Arch::Ascend950;
+    using LayoutTag = layout::RowMajor;
+    evg::hw::Config config = rq.config;
+    config.arch = evg::hw::ArchId::Ascend950;
+    evg::hw::Device& dev = evg::hw::reset_device(config);
+    auto upload = [&](const std::vector<uint8_t>& bytes, const std::string& name) {
+        auto* ptr = static_cast<uint8_t*>(dev.malloc(bytes.empty() ? 1 : bytes.size(), name));
+        if (!bytes.empty()) dev.copy_to_device(ptr, bytes.data(), bytes.size());
+        return ptr;
+    };
+    uint8_t* a = upload(rq.a, "A");
+    uint8_t* b = upload(rq.b, "B");
+    std::vector<GM_ADDR> ptrs;
+    for (const evg::upstream::corpus::TensorData& t : rq.tensors) ptrs.push_back(upload(t.bytes, t.name));
+
+    using L1TileShape = tla::Shape<tla::Int<L1M>, tla::Int<L1N>, tla::Int<L1K>>;
+    using L0TileShape = tla::Shape<tla::Int<L1M>, tla::Int<L1N>, tla::Int<32>>;
+    using TileCopyGm = Gemm::Tile::PackedTileCopyTla<ArchTag, EAB, LayoutTag, EAB, LayoutTag, EC, LayoutTag>;
+    using TileCopyUb =
+        Gemm::Tile::PackedTileCopyTlaToUB<ArchTag, EAB, LayoutTag, EAB, LayoutTag, EC, LayoutTag, void,
+                                          Gemm::Tile::CopyL0CToUBMode::SPLIT_M>;
+    using BlockMmad =
+        Gemm::Block::BlockMmadTla<Gemm::MmadPingpong<ArchTag, true>, L1TileShape, L0TileShape, EAB, EAB, EC,
+                                  void, std::conditional_t<USE_UB, TileCopyUb, TileCopyGm>>;
+    using BlockEpilogue =
+        Epilogue::Block::BlockEpilogue<Epilogue::EpilogueVisitor<USE_UB>, ArchTag, tla::Int<CL>, EVG, EC>;
+    using Sched = Gemm::Block::GemmIdentityBlockSwizzle<3, 0>;
+    using Kernel =
+        std::conditional_t<USE_UB, Gemm::Kernel::BasicMatmulTlaUbVisitor<BlockMmad, BlockEpilogue, Sched>,
+                           Gemm::Kernel::BasicMatmulTlaVisitor<BlockMmad, BlockEpilogue, Sched>>;
+    const GemmCoord shape{rq.m, rq.n, rq.k};
+    typename Kernel::Arguments args{shape,
+                                    a,
+                                    tla::MakeLayout<EAB, LayoutTag>(rq.m, rq.k),
+                                    b,
+                                    tla::MakeLayout<EAB, LayoutTag>(rq.k, rq.n),
+                                    nullptr,
+                                    {},
+                                    nullptr,
+                                    make_args(ptrs)};
+    Gemm::Device::DeviceGemm<Kernel> op;
+    if (op.CanImplement(args) != Status::kSuccess)
+        throw std::runtime_error("upstream corpus: upstream's CanImplement refused the problem");
+    const size_t ws = op.GetWorkspaceSize(args);
+    uint8_t* workspace = ws ? static_cast<uint8_t*>(dev.malloc(ws, "workspace")) : nullptr;
+    if (op.Initialize(args, workspace) != Status::kSuccess)
+        throw std::runtime_error("upstream corpus: upstream's Initialize failed");
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    op(stream, rq.cores);        // the launch runs to its end here; the device keeps its report (read below)
+    aclrtDestroyStream(stream);  // not synchronised: that would print every finding and keep every report
+
+    InstanceRun r;
+    r.report = dev.last_report();
+    r.trace = dev.take_last_trace();
+    for (std::size_t i = 0; i < rq.tensors.size(); ++i) {
+        std::vector<uint8_t> bytes(rq.tensors[i].bytes.size());
+        if (!bytes.empty()) dev.copy_to_host(bytes.data(), ptrs[i], bytes.size());
+        r.tensors.push_back(std::move(bytes));
+    }
+    return r;
+}
+
+}  // namespace evg_upstream_corpus
