@@ -41,12 +41,15 @@ struct InstanceRun {
 
 // One compiled instance: its graph as a case in the regression text (props/regression.hpp; the shape there is
 // the one it was generated with, any other runs too) and the run through upstream's kernel. A random instance
-// has no name; a named one is a graph written to show a finding of docs/upstream-findings.md.
+// has no name; a named one is a graph written to show a finding of docs/upstream-findings.md. A tree instance
+// may have a twin: the same graph emitted as a TopologicalVisitor (run_topological), which must write the
+// same bytes as the TreeVisitor nest (run).
 struct Instance {
     int index = 0;
     const char* name = "";
     const char* text = "";
     InstanceRun (*run)(const RunRequest&) = nullptr;
+    InstanceRun (*run_topological)(const RunRequest&) = nullptr;
 };
 
 // Every instance of the library, in index order.

@@ -73,6 +73,20 @@ void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props:
     const UpstreamVerdict theirs = run_and_judge(instance, c, data, &known);
     props::require_clean(theirs.verdict, "upstream's kernel against the oracle");
 
+    // A tree instance's twin: the same graph as a TopologicalVisitor, the same request, the same bytes.
+    if (instance.run_topological) {
+        const InstanceRun topo = instance.run_topological(make_request(c, data));
+        for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
+            const graph::Tensor& t = p.graph.tensors[i];
+            if (t.role != graph::TensorRole::Output) continue;
+            const std::string diff =
+                first_difference(theirs.run.tensors[i], topo.tensors[i], hw::dtype_size(t.element));
+            if (!diff.empty())
+                RC_FAIL(fmt::format("output {} of upstream's TreeVisitor and TopologicalVisitor differ at {}",
+                                    t.name, diff));
+        }
+    }
+
     // The differential partner: evgcheck's copy on the same problem, data, cores and schedule.
     const props::CaseRun ours = props::run_case(c, c.cores, c.sched_seed);
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {

@@ -30,8 +30,9 @@ UpstreamVerdict run_and_judge(const Instance& instance, const props::Case& c, co
                               verify::KnownFindings* known);
 
 // The property of the corpus test (and of its benchmark): upstream's run of case `c` passes the judge once
-// `known` has taken out its findings, and every output tensor equals, byte for byte, what evgcheck's copy
-// (run_on_model) writes on the same problem, data, cores and schedule. RC_ASSERT / RC_FAIL only.
+// `known` has taken out its findings, its TopologicalVisitor twin (when the instance has one) writes the same
+// bytes, and every output tensor equals, byte for byte, what evgcheck's copy (run_on_model) writes on the
+// same problem, data, cores and schedule. RC_ASSERT / RC_FAIL only.
 void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props::Case& c,
                                           verify::KnownFindings& known);
 

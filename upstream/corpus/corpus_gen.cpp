@@ -7,7 +7,10 @@
 // problem at any other m, n, k from it (graph::with_shape), since only the graph, the types, the
 // computeLength and the tile are compiled in.
 //
-//   evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED
+//   evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED TWIN_EVERY
+//
+// TWIN_EVERY: every how many tree instances (TreeVisitor nests) also get their graph emitted as a
+// TopologicalVisitor (Instance::run_topological), which must write the same bytes; 0: none.
 //
 // A file is rewritten only when its contents change, so rebuilding after an unrelated edit recompiles
 // nothing. Exit 1 with a sentence when the generator cannot make the instances asked for.
@@ -43,32 +46,17 @@ std::string indent(const std::string& code, const std::string& pad) {
 // generator then takes the largest multiple of 32 below 2^32 (same tiling either way: one piece per tile).
 constexpr uint32_t kMaxStaticComputeLength = 2147483616u;
 
-// The function of one instance, or "" when the case cannot be one (its text does not read back to the same
-// case, or two tensors share a C++ pointer name).
-std::string instance_function(int index, props::Case generated, const std::string& name = {}) {
-    if (generated.problem.compute_length > kMaxStaticComputeLength)
-        generated.problem.compute_length = kMaxStaticComputeLength;
-    const std::string text =
-        props::to_text(generated, name.empty() ? fmt::format("UpstreamCorpus/instance{:04}", index)
-                                               : "UpstreamFinding/" + name);
-    const props::Case c = props::case_from_text(text);
-    if (!(c == generated)) return {};
-    const graph::Problem& p = c.problem;
-    std::set<std::string> names;
+// The C++ function `fn` running problem `p` through upstream's kernel, its EVG emitted as `options` say.
+std::string run_function(const std::string& fn, const graph::Problem& p, const graph::EmitOptions& options) {
     std::string bind, used;
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
         const std::string ptr = graph::cpp_pointer_name(p.graph.tensors[i].name);
-        if (!names.insert(ptr).second) return {};
         bind += fmt::format("            GM_ADDR {} = ptrs[{}];\n            (void){};\n", ptr, i, ptr);
         used += fmt::format("    (void){};\n", graph::cpp_layout_name(p.graph.tensors[i].name));
     }
-    graph::EmitOptions options;
-    options.dialect = graph::Implementation::upstream;
-    options.runtime_shapes = true;
     const graph::CppEmission e = graph::emit_cpp(p, options);
     return fmt::format(
-        "// instance {}: {}\n"
-        "InstanceRun instance_{}(const RunRequest& rq) {{\n"
+        "InstanceRun {}(const RunRequest& rq) {{\n"
         "    const uint32_t m = rq.m, n = rq.n;\n"
         "    (void)m;\n"
         "    (void)n;\n"
@@ -78,12 +66,43 @@ std::string instance_function(int index, props::Case generated, const std::strin
         "{}{}"
         "            return args;\n"
         "        }});\n"
-        "}}\n"
-        "const evg_upstream_corpus::Register register_{}({}, \"{}\", R\"EVG({})EVG\", instance_{});\n\n",
-        index, props::summary(c), index, indent(e.layouts, "    "), indent(e.evg, "    "), used,
+        "}}\n",
+        fn, indent(e.layouts, "    "), indent(e.evg, "    "), used,
         p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
         graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, bind,
-        indent(e.arguments, "            "), index, index, name, text, index);
+        indent(e.arguments, "            "));
+}
+
+// The function(s) of one instance and its registration, or "" when the case cannot be one (its text does not
+// read back to the same case, or two tensors share a C++ pointer name). With `twin` (for a tree of two nodes
+// or more), the graph as a TopologicalVisitor too.
+std::string instance_functions(int index, props::Case generated, bool twin, const std::string& name = {}) {
+    if (generated.problem.compute_length > kMaxStaticComputeLength)
+        generated.problem.compute_length = kMaxStaticComputeLength;
+    const std::string text =
+        props::to_text(generated, name.empty() ? fmt::format("UpstreamCorpus/instance{:04}", index)
+                                               : "UpstreamFinding/" + name);
+    const props::Case c = props::case_from_text(text);
+    if (!(c == generated)) return {};
+    const graph::Problem& p = c.problem;
+    std::set<std::string> names;
+    for (const graph::Tensor& t : p.graph.tensors)
+        if (!names.insert(graph::cpp_pointer_name(t.name)).second) return {};
+    graph::EmitOptions options;
+    options.dialect = graph::Implementation::upstream;
+    options.runtime_shapes = true;
+    std::string out = fmt::format("// instance {}: {}\n", index, props::summary(c)) +
+                      run_function(fmt::format("instance_{}", index), p, options);
+    std::string twin_fn = "nullptr";
+    if (twin) {
+        options.topological = true;
+        twin_fn = fmt::format("instance_{}_topological", index);
+        out += run_function(twin_fn, p, options);
+    }
+    return out + fmt::format(
+                     "const evg_upstream_corpus::Register register_{}({}, \"{}\", R\"EVG({})EVG\", "
+                     "instance_{}, {});\n\n",
+                     index, index, name, text, index, twin_fn);
 }
 
 void write_if_changed(const std::filesystem::path& path, const std::string& contents) {
@@ -140,12 +159,15 @@ bool parse(std::string_view text, T& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int files = 0, per_file = 0;
+    int files = 0, per_file = 0, twin_every = 0;
     uint64_t seed = 0;
-    if (argc != 5 || !parse(argv[2], files) || !parse(argv[3], per_file) || !parse(argv[4], seed) ||
-        files < 1 || files > 999 || per_file < 1 || per_file > 1000) {
-        std::cerr << "usage: evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED (FILES 1-999, PER_FILE "
-                     "1-1000, SEED a whole number)\n";
+    if (argc != 6 || !parse(argv[2], files) || !parse(argv[3], per_file) || !parse(argv[4], seed) ||
+        !parse(argv[5], twin_every) || files < 1 || files > 999 || per_file < 1 || per_file > 1000 ||
+        twin_every < 0) {
+        std::cerr
+            << "usage: evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED TWIN_EVERY (FILES 1-999, "
+               "PER_FILE 1-1000, SEED a whole number, TWIN_EVERY 0 for no TopologicalVisitor twins, else "
+               "every how many tree instances get one)\n";
         return 2;
     }
     const std::filesystem::path dir = argv[1];
@@ -157,7 +179,7 @@ int main(int argc, char** argv) {
     cfg.traversal_share = 50;
     cfg.arch_tiles = true;
     const rc::Gen<props::Spec> gen = props::spec_gen(cfg);
-    int index = 0, skipped = 0;
+    int index = 0, skipped = 0, trees = 0;
     uint64_t draw = 0;
     for (int f = 0; f < files; ++f) {
         std::string body = fmt::format(
@@ -185,7 +207,9 @@ int main(int argc, char** argv) {
                 ++skipped;
                 continue;
             }
-            std::string fn = instance_function(index, c);
+            const bool tree = graph::runs_as_tree(c.problem.graph) && c.problem.graph.nodes.size() > 1;
+            const bool twin = tree && twin_every > 0 && trees++ % twin_every == 0;
+            std::string fn = instance_functions(index, c, twin);
             if (fn.empty()) continue;
             body += fn;
             ++index;
@@ -204,7 +228,7 @@ int main(int argc, char** argv) {
         props::Case c;
         c.problem = graph::parse_problem(named.problem);
         c.cores = 1;
-        body += instance_function(index++, c, named.name);
+        body += instance_functions(index++, c, false, named.name);
     }
     body += "}  // namespace\n";
     write_if_changed(dir / "instances_named.cpp", body);

@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(, UpstreamCorpus, ::testing::ValuesIn(random_instances(
                          });
 
 // The corpus holds as many instances as the build asked for, every one a graph upstream can run, with trees
-// and DAGs, both workspace paths and every node kind upstream has.
+// (some with a TopologicalVisitor twin) and DAGs, both workspace paths and every node kind upstream has.
 TEST(UpstreamCorpusShape, HoldsTheRequestedInstancesOfEveryUpstreamNodeKind) {
     const std::vector<Instance> instances = random_instances();
     EXPECT_EQ(static_cast<int>(instances.size()), EVG_UPSTREAM_CORPUS_INSTANCES);
@@ -98,10 +98,12 @@ TEST(UpstreamCorpusShape, HoldsTheRequestedInstancesOfEveryUpstreamNodeKind) {
         EXPECT_EQ(graph::known_hazard(graph::Implementation::upstream, p.graph), std::nullopt) << i.text;
         ++count[graph::runs_as_tree(p.graph) ? "tree" : "topological"];
         ++count[std::string(graph::workspace_path_name(p.path))];
+        if (i.run_topological) ++count["tree with a TopologicalVisitor twin"];
         for (const graph::Node& n : p.graph.nodes) ++count[std::string(graph::node_kind_name(n.kind))];
     }
     for (const auto& [k, v] : count) std::printf("upstream corpus %s: %d\n", k.c_str(), v);
-    for (const char* k : {"tree", "topological", "gm", "ub"}) EXPECT_GE(count[k], 1) << k;
+    for (const char* k : {"tree", "topological", "gm", "ub", "tree with a TopologicalVisitor twin"})
+        EXPECT_GE(count[k], 1) << k;
     for (const graph::NodeKindInfo& k : graph::all_node_kinds()) {
         if (graph::implements(graph::Implementation::upstream, k.kind)) {
             EXPECT_GE(count[std::string(k.name)], 1) << k.name;

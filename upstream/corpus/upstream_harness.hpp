@@ -40,8 +40,9 @@ inline std::vector<evg::upstream::corpus::Instance>& registry() {
     return instances;
 }
 struct Register {
-    Register(int index, const char* name, const char* text, InstanceRun (*run)(const RunRequest&)) {
-        registry().push_back({index, name, text, run});
+    Register(int index, const char* name, const char* text, InstanceRun (*run)(const RunRequest&),
+             InstanceRun (*run_topological)(const RunRequest&) = nullptr) {
+        registry().push_back({index, name, text, run, run_topological});
     }
 };
 

@@ -299,7 +299,7 @@ CppEmission emit_cpp(const Graph& g, const EmitOptions& options) {
     }
     const int root = g.root();
     std::vector<Line> lines;
-    if (runs_as_tree(g)) {
+    if (!options.topological && runs_as_tree(g)) {
         TreeEmitter tree(g);
         if (g.nodes[root].inputs.empty()) {
             lines.push_back({0, fmt::format("using EVG = {};", node_type(g.nodes[root])),

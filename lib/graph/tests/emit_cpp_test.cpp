@@ -529,3 +529,20 @@ TEST(EmitCppUpstream, AStoreOfALoadIsEmittedWithAWarningLine) {
             .layouts.find("warning"),
         std::string::npos);
 }
+
+// EmitOptions::topological: a tree as a TopologicalVisitor, with flat Arguments in node order.
+TEST(EmitCpp, ATreeAsATopologicalVisitorOnRequest) {
+    const Graph g = parse_graph(
+        "output D : float[4, 4]\n"
+        "%0 = AccLoad float\n"
+        "%1 = Compute Relu float (%0)\n"
+        "%2 = AuxStore float D (%1)\n");
+    EmitOptions options;
+    options.topological = true;
+    const CppEmission e = emit_cpp(g, options);
+    EXPECT_EQ(squash(e.evg), squash(ns("using EVG = @TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<0>, "
+                                       "tla::seq<1>>, @VisitorAccLoad<float, false>, @VisitorCompute<@Relu, "
+                                       "float>, @VisitorAuxStore<float, decltype(layoutD)>>;")));
+    EXPECT_EQ(squash(e.arguments), squash("typename EVG::Arguments args{ {}, {}, {ptrD, layoutD}, };"));
+    EXPECT_NE(squash(emit_cpp(g).evg).find(squash(ns("@TreeVisitor<"))), std::string::npos);
+}

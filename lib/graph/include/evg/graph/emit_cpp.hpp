@@ -45,6 +45,9 @@ struct EmitOptions {
     bool runtime_shapes = false;
     // The name of the text the graph was parsed from, for the refusal's node label (node_label).
     std::string_view source;
+    // A tree as a TopologicalVisitor too (runs_as_tree is ignored): the same graph through the other visitor,
+    // which must compute the same bits (the upstream corpus's tree instances run both).
+    bool topological = false;
 };
 
 // Throws GraphError when the graph has no nodes, an input index out of range, or a cycle.
