@@ -17,13 +17,6 @@ namespace {
 using namespace evg;
 using namespace evg::upstream::corpus;
 
-std::vector<Instance> random_instances() {
-    std::vector<Instance> out;
-    for (const Instance& i : upstream_corpus())
-        if (std::string_view(i.name).empty()) out.push_back(i);
-    return out;
-}
-
 verify::KnownFindings& known() {
     static verify::KnownFindings k = verify::KnownFindings::read(EVG_UPSTREAM_KNOWN_FINDINGS);
     return k;

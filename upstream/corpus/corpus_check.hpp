@@ -3,6 +3,8 @@
 // docs/upstream-findings.md applied to a copy in the build folder).
 #pragma once
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <rapidcheck.h>
 
@@ -13,6 +15,20 @@
 #include "evg/verify/verdict.hpp"
 
 namespace evg::upstream::corpus {
+
+// The random instances of the library (those without a name), in index order; the named one called `name`.
+// Inline: this library is linked beside either corpus library, whose upstream_corpus() the caller links.
+inline std::vector<Instance> random_instances() {
+    std::vector<Instance> out;
+    for (const Instance& i : upstream_corpus())
+        if (std::string_view(i.name).empty()) out.push_back(i);
+    return out;
+}
+inline const Instance* named_instance(std::string_view name) {
+    for (const Instance& i : upstream_corpus())
+        if (name == i.name) return &i;
+    return nullptr;
+}
 
 // The request of case `c` on `data` (make_case_data of the case): its shape, cores and schedule, A, B and
 // every tensor of the graph with its contents.

@@ -39,19 +39,6 @@ verify::KnownFindings& known_findings() {
     return known;
 }
 
-std::vector<Instance> random_instances() {
-    std::vector<Instance> out;
-    for (const Instance& i : upstream_corpus())
-        if (std::string_view(i.name).empty()) out.push_back(i);
-    return out;
-}
-
-const Instance* named_instance(std::string_view name) {
-    for (const Instance& i : upstream_corpus())
-        if (name == i.name) return &i;
-    return nullptr;
-}
-
 }  // namespace
 
 // gtest prints a parameter with this (not as bytes).
