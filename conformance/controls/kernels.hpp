@@ -80,6 +80,9 @@ HazardRun cast_mode_illegal(const hw::Config& cfg, bool fault);
 HazardRun exp_of_int32(const hw::Config& cfg, bool fault);
 // AIV: DataCopyPad with a blockLen of 254 bytes for float elements (not a multiple of 4).
 HazardRun copy_pad_block_len(const hw::Config& cfg, bool fault);
+// AIV: Relu over two repeats whose destination starts one repeat above its source (the second repeat reads
+// what the first wrote); the fix writes to a buffer of its own.
+HazardRun vector_overlap(const hw::Config& cfg, bool fault);
 // AIV: a load from a GlobalTensor whose buffer was never set (null).
 HazardRun null_gm_buffer(const hw::Config& cfg, bool fault);
 // AIV: the kernel body throws (a host-side check inside the kernel).

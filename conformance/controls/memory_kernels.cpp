@@ -239,6 +239,25 @@ HazardRun copy_pad_block_len(const hw::Config& cfg, bool fault) {
     return r;
 }
 
+HazardRun vector_overlap(const hw::Config& cfg, bool fault) {
+    Bench b(cfg);
+    GM_ADDR gy = b.zeros("Y", kN);
+    HazardRun r = b.launch(1, hw::KernelType::aiv_only, [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 4 * kN * 4);
+        LocalTensor<float> a = buf.Get<float>();
+        Duplicate(a, -1.0f, 2 * kLen);
+        Duplicate(a[2 * kN], 0.0f, 2 * kLen);
+        PipeBarrier<PIPE_V>();
+        // 128 lanes, two repeats: the fault's destination starts where the second repeat's source does.
+        Relu(fault ? a[kN] : a[2 * kN], a, 2 * kLen);
+        store_from_v(gy, a[2 * kN]);
+    });
+    if (!fault) r.mismatch = b.compare(gy, std::vector<float>(kN, 0.0f), "Y");
+    return r;
+}
+
 HazardRun null_gm_buffer(const hw::Config& cfg, bool fault) {
     Bench b(cfg);
     const std::vector<float> x = ramp(kN, 1.0f);

@@ -89,6 +89,7 @@ constexpr Control kControls[] = {
     {"cast_mode_illegal", c::cast_mode_illegal, ViolationKind::illegal_cast, RS::none, kBoth, "", 0},
     {"exp_of_int32", c::exp_of_int32, ViolationKind::illegal_dtype, RS::none, kBoth, "", 0},
     {"copy_pad_block_len", c::copy_pad_block_len, ViolationKind::bad_param, RS::none, kBoth, "", 0},
+    {"vector_overlap", c::vector_overlap, ViolationKind::operand_overlap, RS::none, kBoth, "", 0},
     {"null_gm_buffer", c::null_gm_buffer, ViolationKind::null_pointer, RS::none, kBoth, "", 0},
     {"kernel_throws", c::kernel_throws, ViolationKind::kernel_exception, RS::none, kBoth, "", 0},
     {"dcache_not_cleaned", c::dcache_not_cleaned, ViolationKind::dcache_not_clean, RS::none, kBoth, "", 0},

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,6 +45,12 @@ struct L0Plan {
 // [1, lanes] or a mask that enables nothing.
 std::optional<L0Plan> plan_level0(evg::hw::Core& c, MaskArg mask, uint32_t wide_es, int64_t repeat_time,
                                   std::string_view name, Site site);
+
+// The overlap rules of docs/hardware-model.md §6.2 (those vec_level0 applies) for a count form: `count`
+// contiguous lanes of dst (element size dst_es) and of up to two sources (src_es), in repeats of 256 bytes of
+// the wider type. A message naming the repeat and the bytes when they are broken.
+std::optional<std::string> count_form_overlap(const Place& dst, uint32_t dst_es, const Place* src0,
+                                              const Place* src1, uint32_t src_es, uint64_t count);
 
 // Byte offset of lane k of repeat r of an operand (element size es, strides in 32-byte blocks) from its base.
 inline uint64_t lane_offset(uint64_t r, uint32_t k, uint32_t es, uint64_t blk, uint64_t rep) {

@@ -345,6 +345,43 @@ void compute_lanes(const L0Call& call, uint8_t* d, const uint8_t* a, const uint8
 
 }  // namespace
 
+std::optional<std::string> count_form_overlap(const Place& dst, uint32_t dst_es, const Place* src0,
+                                              const Place* src1, uint32_t src_es, uint64_t count) {
+    // Only a source in dst's memory whose bytes meet dst's, other than at the same address with the same
+    // element size (each repeat then overlaps entirely), can break the rules.
+    const auto meets = [&](const Place* x) {
+        if (!x || x->mem != dst.mem) return false;
+        if (x->off == dst.off && src_es == dst_es) return false;
+        return x->off < dst.off + count * dst_es && dst.off < x->off + count * src_es;
+    };
+    if (!meets(src0) && !meets(src1)) return std::nullopt;
+    L0Plan plan;
+    plan.lanes = 256 / std::max(dst_es, src_es);
+    plan.counter = true;
+    plan.count = count;
+    plan.repeats = (count + plan.lanes - 1) / plan.lanes;
+    const auto operand = [&](const Place& p, uint32_t es) {
+        OperandPlan o;
+        o.op.es = es;
+        o.op.blk = 1;
+        o.op.rep = plan.lanes * es / 32;  // contiguous: a repeat starts where the previous one ended
+        o.place = p;
+        return o;
+    };
+    const OperandPlan d = operand(dst, dst_es);
+    std::optional<OperandPlan> a, b;
+    if (src0) a = operand(*src0, src_es);
+    if (src1) b = operand(*src1, src_es);
+    const OperandPlan* srcs[2] = {a ? &*a : nullptr, b ? &*b : nullptr};
+    L0Call call;
+    call.kind = L0Kind::copy;  // no overlap exception applies to a count form: its repeat strides are not 0
+    const auto msg = overlap_violation(call, plan, d, srcs);
+    if (!msg) return msg;
+    const Place* x = meets(src0) ? src0 : src1;
+    return fmt::format("{} lanes of dst from byte {} and of src{} from byte {}: {}", count, dst.off,
+                       x == src0 ? 0 : 1, x->off, *msg);
+}
+
 void vec_level0(const L0Call& call, const L0Operand& dst, const L0Operand* src0, const L0Operand* src1,
                 MaskArg mask, int64_t repeat_time, Site site) {
     Core& c = evg::hw::current_core();
@@ -379,7 +416,9 @@ void vec_level0(const L0Call& call, const L0Operand& dst, const L0Operand* src0,
     if (pb) pb->place = *qb;
     const OperandPlan* srcs[2] = {pa ? &*pa : nullptr, pb ? &*pb : nullptr};
     if (auto msg = overlap_violation(call, *plan, pd, srcs)) {
-        bad_param(c, name, *msg + " (docs/hardware-model.md §6.2)", site);
+        c.violate(ViolationKind::operand_overlap,
+                  fmt::format("{}: {} (docs/hardware-model.md §6.2)", name, *msg),
+                  {c.site_location(std::string(name), site)});
         return;
     }
     const bool mad = call.kind == L0Kind::mul_add_dst || call.kind == L0Kind::axpy;

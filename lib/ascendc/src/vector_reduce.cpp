@@ -243,10 +243,10 @@ void vec_brcb(DType t, const LocalRef& dst, const LocalRef& src, int64_t repeat_
     if (ps->mem == pd->mem) {
         for (const auto& [b, e] : dr.r)
             if (pd->off + b < ps->off + sr.extent() && ps->off < pd->off + e) {
-                bad_param(c, "Brcb",
-                          fmt::format("src [{}, {}) and dst [{}, {}) overlap; Brcb does not support it",
+                c.violate(ViolationKind::operand_overlap,
+                          fmt::format("Brcb: src [{}, {}) and dst [{}, {}) overlap; Brcb does not support it",
                                       ps->off, ps->off + sr.extent(), pd->off + b, pd->off + e),
-                          site);
+                          {c.site_location("Brcb", site)});
                 return;
             }
     }
