@@ -32,7 +32,8 @@ std::string configure(graph::Problem& p, graph::ArchId arch, const Config& cfg) 
     p.m = cfg.m;
     p.n = cfg.n;
     p.k = cfg.k;
-    p.tile = graph::kRunTiles[2];  // the small 32x64x64 tile (the property suite's too)
+    p.tile =
+        cfg.arch_tile ? graph::default_tile(arch) : graph::kRunTiles[2];  // the small tile: the props' too
     p.path = cfg.ub ? graph::WorkspacePath::UB : graph::WorkspacePath::GM;
     for (graph::Node& n : p.graph.nodes)
         if (n.kind == graph::NodeKind::AccLoad) n.use_ub = cfg.ub;

@@ -16,7 +16,8 @@ struct Config {
     int64_t m, n, k;
     uint32_t cl;  // 0: the maximum
     bool ub;
-    int64_t pad;  // extra elements per row of the strided tensors (0: dense)
+    int64_t pad;             // extra elements per row of the strided tensors (0: dense)
+    bool arch_tile = false;  // the chip's own L1 tile (graph::default_tile) in place of the 32x64x64 one
 };
 
 // Shapes on the 32x64x64 L1 tile (two or more blocks each way).
@@ -26,6 +27,9 @@ inline constexpr Config kTailM{"tailM7", 39, 128, 40, 96, false, 8};
 inline constexpr Config kTailMN{"tailM7N33", 39, 97, 40, 160, false, 0};
 inline constexpr Config kUbFull{"full", 64, 128, 40, 96, true, 0};
 inline constexpr Config kUbTail{"tailM7N33", 39, 97, 40, 0, true, 8};
+// Ascend950's 256x256 tile on the UB path, with upstream's add_ub computeLength: a C region of 128 KiB an
+// AIV, walked in tiles of 30 rows and a last one of 8.
+inline constexpr Config kUbArchTile{"full256", 256, 256, 32, 7680, true, 0, true};
 
 std::string arch_str(graph::ArchId a);
 std::string dtype_str(graph::DType t);

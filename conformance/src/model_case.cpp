@@ -51,15 +51,20 @@ std::string shell_quote(const std::string& word) {
 }
 
 std::string replay_command(const std::string& id, const std::string& binary, const std::string& out_root) {
+    return replay_command(id, binary, out_root, "");
+}
+
+std::string replay_command(const std::string& id, const std::string& binary, const std::string& out_root,
+                           const std::string& options) {
     std::string folder = id;  // one folder per case: its report stays beside the others
     for (char& c : folder)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
     const std::filesystem::path out = std::filesystem::absolute(std::filesystem::path(out_root) / folder);
     // The id always in quotes, as users write a glob.
     const std::string filter = id.find('\'') == std::string::npos ? "'" + id + "'" : shell_quote(id);
-    return fmt::format("{} conformance --filter {} --out {}",
-                       shell_quote(std::filesystem::absolute(binary).string()), filter,
-                       shell_quote(out.string()));
+    return fmt::format("{} conformance {}--filter {} --out {}",
+                       shell_quote(std::filesystem::absolute(binary).string()),
+                       options.empty() ? "" : options + " ", filter, shell_quote(out.string()));
 }
 
 std::string replay_command(const std::string& id) {
@@ -117,6 +122,7 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     const oracle::OracleResult golden = oracle::evaluate(p, data.inputs, verify::values_the_judge_reads(p));
     verify::JudgeOptions jo;
     jo.exact_data = data.exact_data;
+    jo.whole_cl = c.hazards.compute_over_compute_length;
     m.verdict = verify::judge(p, run, golden, jo);
     m.result.ub_predicted = static_cast<uint32_t>(m.verdict.ub_predicted);
     m.result.worst_ulp = m.verdict.worst_ulp;
@@ -126,14 +132,12 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
 }
 
 Measurement measure_run(const CaseSpec& spec, const graph::Problem& problem, const graph::ModelRun& run,
-                        const oracle::OracleResult& golden, bool exact_data) {
+                        const oracle::OracleResult& golden, const verify::JudgeOptions& options) {
     Measurement m;
     m.result = start_result(spec);
     m.result.graph_text = graph::print(problem);
     record_report(m, run.report, run.trace);
-    verify::JudgeOptions jo;
-    jo.exact_data = exact_data;
-    m.verdict = verify::judge(problem, run, golden, jo);
+    m.verdict = verify::judge(problem, run, golden, options);
     m.result.ub_predicted = static_cast<uint32_t>(m.verdict.ub_predicted);
     m.result.worst_ulp = m.verdict.worst_ulp;
     for (const verify::OutputCheck& o : m.verdict.outputs)

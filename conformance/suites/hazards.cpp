@@ -56,10 +56,17 @@ output D : float[64, 128]
 %5 = AuxStore float D (%4)
 )";
 
-constexpr UpstreamHazards kRowBcast{true, false, false, false};
-constexpr UpstreamHazards kStoreLoad{false, true, false, false};
-constexpr UpstreamHazards kPadding{false, false, true, false};
-constexpr UpstreamHazards kTopo{false, false, false, true};
+constexpr const char* kRelu = R"(output D : float[64, 128]
+%0 = AccLoad float ub
+%1 = Compute Relu float (%0)
+%2 = AuxStore float D (%1)
+)";
+
+constexpr UpstreamHazards kRowBcast{.row_broadcast_no_barrier = true};
+constexpr UpstreamHazards kStoreLoad{.store_reads_load_unordered = true};
+constexpr UpstreamHazards kPadding{.scalar_reduce_sums_padding = true};
+constexpr UpstreamHazards kTopo{.topo_store_per_consumer = true};
+constexpr UpstreamHazards kWholeCl{.compute_over_compute_length = true};
 
 const Hazard kHazards[] = {
     {"row_broadcast_no_barrier", "RowBroadcast", kRowBcast, graph::ArchId::AtlasA2, kFull, "race", kBias},
@@ -74,6 +81,8 @@ const Hazard kHazards[] = {
      kSharedReduce},
     {"topo_store_per_consumer", "Composition", kTopo, graph::ArchId::Ascend950, kUbTail, "wrong-value",
      kSharedReduce},
+    {"compute_over_compute_length", "Compute", kWholeCl, graph::ArchId::Ascend950, kUbArchTile,
+     "operand_overlap", kRelu},
 };
 
 // Upstream Catlass's per-token dequant epilogue for AtlasA2 before its April 2026 fix: no PipeBarrier<PIPE_V>

@@ -190,7 +190,9 @@ CaseResult finish(const CaseSpec& meta, const Shape& s, const Buffers& buffers, 
     run.report = report;
     buffers.read_outputs(run);
     const oracle::Inputs inputs = buffers.inputs();
-    Measurement m = measure_run(meta, problem, run, oracle::evaluate(problem, inputs), true);
+    verify::JudgeOptions options;
+    options.exact_data = true;
+    Measurement m = measure_run(meta, problem, run, oracle::evaluate(problem, inputs), options);
     if (graph::print(described) != graph::print(problem.graph)) {
         m.verdict.add(verify::Tag::output_mismatch,
                       "describe<EVG> differs from the spec's graph:\n" + graph::print(described));

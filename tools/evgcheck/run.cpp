@@ -43,8 +43,8 @@ constexpr std::array kRunOptions = {
     kCheckOption,
     OptionSpec{
         "hazard", "NAME[,NAME]",
-        "switch on upstream Catlass's behaviour for a hazard (docs/hazards.md): row_broadcast_no_barrier, "
-        "store_reads_load_unordered, scalar_reduce_sums_padding, topo_store_per_consumer"},
+        "switch on upstream Catlass's behaviour for a hazard, by its name in docs/hazards.md (a name that is "
+        "none lists them)"},
     OptionSpec{"json", "FILE", "also write the report as JSON"},
     OptionSpec{"timeline", "FILE.json|FILE.html",
                "time the run with the cycle model (docs/cycle-model.md), print its summary and write the "

@@ -78,6 +78,7 @@ RunOutcome run_problem(const SourceFile& src, const Overrides& overrides, const 
     // The judge (lib/verify) decides; everything below only reports its Verdict.
     evg::verify::JudgeOptions jo;
     jo.exact_data = data.exact_data;
+    jo.whole_cl = mo.hazards.compute_over_compute_length;
     const evg::verify::Verdict verdict = evg::verify::judge(problem, run.run, golden, jo);
     const bool ok = verdict.clean();
     const evg::hw::Report& rep = run.run.report;

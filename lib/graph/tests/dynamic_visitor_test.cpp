@@ -176,7 +176,9 @@ void expect_same(const Problem& p, const StaticRun& s, const evg::graph::ModelRu
         ASSERT_EQ(describe(s.trace[i]), describe(d.trace[i])) << "instruction " << i;
     expect_same_nodes(s, d);
     EXPECT_EQ(s.report.stats.ub_peak, d.report.stats.ub_peak);
-    EXPECT_EQ(uint64_t(d.report.stats.ub_peak), d.predicted_ub_end);
+    // UbAccounting's end is reached only when the last node carved touches its whole buffer (a Compute or
+    // Cast touches a tile's lanes); the exact peak is lib/verify's rule, which the property suite checks.
+    EXPECT_LE(uint64_t(d.report.stats.ub_peak), d.predicted_ub_end);
     for (size_t i = 0; i < p.graph.tensors.size(); ++i) {
         if (p.graph.tensors[i].role != TensorRole::Output) continue;
         EXPECT_EQ(s.outputs[i], d.outputs.at(p.graph.tensors[i].name)) << p.graph.tensors[i].name;

@@ -41,7 +41,7 @@ Verdict judge_report(const hw::Report& report, const hw::Trace& trace) {
 Verdict judge(const graph::Problem& problem, const graph::ModelRun& run, const oracle::OracleResult& golden,
               const JudgeOptions& options) {
     Verdict v = judge_report(run.report, run.trace);
-    const UbExpectation ub = ub_expectation(problem, golden);
+    const UbExpectation ub = ub_expectation(problem, golden, options.whole_cl);
     v.ub_predicted = ub.lo;
     const uint64_t ub_size = hw::arch_spec(problem.arch).ub_size;
     if (options.ub_rule) {

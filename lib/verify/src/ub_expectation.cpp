@@ -111,9 +111,10 @@ uint64_t reduce_reads(NodeKind k, const TileDims& t, uint64_t e) {
 // extent, then on the UB path the C tile below the base.
 class UbPeakRule {
   public:
-    UbPeakRule(const graph::Problem& p, const oracle::OracleResult& golden)
+    UbPeakRule(const graph::Problem& p, const oracle::OracleResult& golden, bool whole_cl)
         : p_(p),
           golden_(golden),
+          whole_cl_(whole_cl),
           budget_(graph::ub_budget(p)),
           by_node_(graph::ub_node_buffers(p.graph)),
           start_(by_node_.size(), 0),
@@ -125,8 +126,8 @@ class UbPeakRule {
             start_[u] = off;
             off += uint64_t{by_node_[u].buffers} * by_node_[u].element_bytes * p.compute_length;
         }
-        // A Compute or Cast reads each input over the whole CL too: the buffer that holds the input's value
-        // is touched to its end.
+        // A Compute or Cast reads each input over the tile's lanes too: the buffer that holds the input's
+        // value is touched as far as the Compute's own.
         for (size_t i = 0; i < by_node_.size(); ++i) {
             const graph::Node& node = p.graph.nodes[i];
             if (!visited(i) || (node.kind != NodeKind::Compute && node.kind != NodeKind::Cast)) continue;
@@ -162,9 +163,22 @@ class UbPeakRule {
         return most;
     }
 
+    // The lanes a Compute or a Cast works over for one tile (Catlass::Epilogue::Fusion::compute_lanes): its
+    // rows times its pitch, at most computeLength.
+    uint64_t lanes(const TileDims& t) const {
+        return whole_cl_ ? p_.compute_length : std::min<uint64_t>(p_.compute_length, t.rows * t.aligned);
+    }
+    // The most of them over the tiles of set s.
+    uint64_t widest_lanes(size_t s) const {
+        uint64_t most = 0;
+        for (const TileDims& t : walk_.tiles[s]) most = std::max(most, lanes(t));
+        return most;
+    }
+
     // The highest byte a callbacks set touches: each visited node's buffers from its place in the set.
     uint64_t set_peak(size_t s) const {
         const uint64_t cl = p_.compute_length;
+        const uint64_t computed = widest_lanes(s);
         const uint64_t set_base = budget_.base + s * budget_.bytes_per_set;
         uint64_t known = 0;
         for (size_t i = 0; i < by_node_.size(); ++i) {
@@ -175,7 +189,7 @@ class UbPeakRule {
             switch (node.kind) {
                 case NodeKind::Compute:
                 case NodeKind::Cast:
-                    known = std::max(known, at + cl * e);
+                    known = std::max(known, at + computed * e);
                     break;
                 case NodeKind::RowReduce:
                     known = std::max(known, at + walk_.widest[s] * e);
@@ -187,10 +201,8 @@ class UbPeakRule {
                     known = std::max(known, at + cl * e + 64);
                     break;
                 default:
-                    if (read_whole_[i]) {
-                        known = std::max(known, at + cl * e);
-                    } else if (!(node.kind == NodeKind::AccLoad && node.use_ub)) {  // AccLoad(UB): no buffer
-                        uint64_t ext = 0;
+                    if (!(node.kind == NodeKind::AccLoad && node.use_ub)) {  // AccLoad(UB): no buffer
+                        uint64_t ext = read_whole_[i] ? computed * e : 0;
                         for (const TileDims& t : walk_.tiles[s])
                             ext = std::max({ext, written(node.kind, t, e), reduces_of(i, t, e)});
                         known = std::max(known, at + ext);
@@ -202,15 +214,15 @@ class UbPeakRule {
 
     // The C tile below the base on the UB path: what Fixpipe writes (each AIV's half at its UB byte 0, pitch
     // RoundUp(cols, 32)), and what the consumers of AccLoad(UB) read from a tile's first element: a Compute
-    // or Cast CL elements, a reduce as above.
+    // or Cast the tile's lanes, a reduce as above.
     uint64_t c_tile_peak() const {
-        const uint64_t cl = p_.compute_length, ec = hw::dtype_size(p_.c);
+        const uint64_t ec = hw::dtype_size(p_.c);
         uint64_t known = walk_.c_written;
         for (size_t i = 0; i < by_node_.size(); ++i) {
             if (p_.graph.nodes[i].kind != NodeKind::AccLoad || !visited(i)) continue;
             for (size_t s = 0; s < 2; ++s)
                 for (const TileDims& t : walk_.tiles[s]) {
-                    if (read_whole_[i]) known = std::max(known, (t.c_offset + cl) * ec);
+                    if (read_whole_[i]) known = std::max(known, (t.c_offset + lanes(t)) * ec);
                     if (const uint64_t read = reduces_of(i, t, ec); read > 0)
                         known = std::max(known, t.c_offset * ec + read);
                 }
@@ -220,17 +232,18 @@ class UbPeakRule {
 
     const graph::Problem& p_;
     const oracle::OracleResult& golden_;
+    const bool whole_cl_;  // Compute and Cast over the whole computeLength (upstream's behaviour)
     const graph::UbBudget budget_;
     const std::vector<graph::UbNodeBuffers> by_node_;
-    std::vector<uint64_t> start_;  // each node's first byte in a set
-    std::vector<bool> read_whole_;
+    std::vector<uint64_t> start_;   // each node's first byte in a set
+    std::vector<bool> read_whole_;  // read by a Compute or a Cast (over the tile's lanes)
     const TileWalk walk_;
 };
 
 }  // namespace
 
-UbExpectation ub_expectation(const graph::Problem& p, const oracle::OracleResult& golden) {
-    const uint64_t peak = UbPeakRule(p, golden).peak();
+UbExpectation ub_expectation(const graph::Problem& p, const oracle::OracleResult& golden, bool whole_cl) {
+    const uint64_t peak = UbPeakRule(p, golden, whole_cl).peak();
     return {peak, peak};
 }
 

@@ -25,6 +25,7 @@
 #include "evg/hw/report.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/verify/data.hpp"
+#include "evg/verify/judge.hpp"
 #include "evg/verify/verdict.hpp"
 
 namespace evg::conformance {
@@ -55,10 +56,10 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c);
 Measurement measure_report(const CaseSpec& spec, const hw::Report& report, const hw::Trace& trace,
                            std::string mismatch);
 
-// The evidence and Verdict of a run made outside run_on_model (a static EVG launched by Catlass host code):
-// verify::judge of `run` against `golden`, the outputs bit-exact where `exact_data` allows.
+// The evidence and Verdict of a run made outside run_on_model (a static EVG launched by Catlass host code, a
+// kernel compiled against upstream Catlass): verify::judge of `run` against `golden` with `options`.
 Measurement measure_run(const CaseSpec& spec, const graph::Problem& problem, const graph::ModelRun& run,
-                        const oracle::OracleResult& golden, bool exact_data);
+                        const oracle::OracleResult& golden, const verify::JudgeOptions& options);
 
 // pass = the Verdict is clean; the message is its text.
 CaseResult judge_conforming(Measurement m);
@@ -112,6 +113,9 @@ CaseResult not_applicable(const CaseSpec& spec, const std::string& rule);
 // replacing the full one. Without arguments: this build's evgcheck and <build>/conformance/replays.
 std::string replay_command(const std::string& id);
 std::string replay_command(const std::string& id, const std::string& binary, const std::string& out_root);
+// The same with more options after `conformance` (already quoted: "--catlass-root /path").
+std::string replay_command(const std::string& id, const std::string& binary, const std::string& out_root,
+                           const std::string& options);
 // A word a POSIX shell reads back as itself (quoted when it has to be).
 std::string shell_quote(const std::string& word);
 

@@ -26,6 +26,8 @@ struct JudgeOptions {
     bool sentinel = true;     // the outputs started as make_case_data leaves them (sentinel, reduce identity)
     bool ub_rule = true;      // the exact UB peak (off only for runs whose UB use is not the library's own,
                               // e.g. a sync mutation that deletes instructions)
+    bool whole_cl = false;    // the run computed over the whole computeLength (the library's switch
+                              // UpstreamHazards::compute_over_compute_length): the UB peak rule's variant
 };
 
 // Everything a report and its trace decide on their own: violation, mutation_unapplied, flag_balance. Also

@@ -5,6 +5,8 @@
 // set around a launch with ScopedUpstreamHazards.
 #pragma once
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -21,6 +23,10 @@ struct UpstreamHazards {
     bool scalar_reduce_sums_padding = false;
     // §11.2 item 7 (L1 lineage): TopologicalVisitor re-visits shared STORE-stage nodes once per consumer.
     bool topo_store_per_consumer = false;
+    // §11.2 item 11: Compute and Cast work over the whole computeLength, not over the tile's lanes; on the UB
+    // path the last tile of a full C region then reads past the region into the node's own destination
+    // (docs/upstream-findings.md §5).
+    bool compute_over_compute_length = false;
 };
 
 // The switches by name (the names the conformance report, `evgcheck run --hazard` and docs/hazards.md use).
@@ -28,11 +34,12 @@ struct UpstreamHazardName {
     std::string_view name;
     bool UpstreamHazards::*field;
 };
-inline constexpr std::array<UpstreamHazardName, 4> kUpstreamHazardNames = {{
+inline constexpr std::array<UpstreamHazardName, 5> kUpstreamHazardNames = {{
     {"row_broadcast_no_barrier", &UpstreamHazards::row_broadcast_no_barrier},
     {"store_reads_load_unordered", &UpstreamHazards::store_reads_load_unordered},
     {"scalar_reduce_sums_padding", &UpstreamHazards::scalar_reduce_sums_padding},
     {"topo_store_per_consumer", &UpstreamHazards::topo_store_per_consumer},
+    {"compute_over_compute_length", &UpstreamHazards::compute_over_compute_length},
 }};
 
 // Switches the named hazard on in `h`; false if no hazard has that name.
@@ -51,14 +58,27 @@ inline int& hazard_bits() {
     return bits;
 }
 inline int encode(const UpstreamHazards& h) {
-    return (h.row_broadcast_no_barrier ? 1 : 0) | (h.store_reads_load_unordered ? 2 : 0) |
-           (h.scalar_reduce_sums_padding ? 4 : 0) | (h.topo_store_per_consumer ? 8 : 0);
+    int bits = 0;
+    for (size_t i = 0; i < kUpstreamHazardNames.size(); ++i)
+        if (h.*kUpstreamHazardNames[i].field) bits |= 1 << i;
+    return bits;
 }
 }  // namespace detail
 
 inline UpstreamHazards upstream_hazards() {
     const int b = detail::hazard_bits();
-    return {(b & 1) != 0, (b & 2) != 0, (b & 4) != 0, (b & 8) != 0};
+    UpstreamHazards h;
+    for (size_t i = 0; i < kUpstreamHazardNames.size(); ++i)
+        h.*kUpstreamHazardNames[i].field = ((b >> i) & 1) != 0;
+    return h;
+}
+
+// The lanes a Compute or a Cast works over for one tile: its rows times its aligned columns (never more than
+// the computeLength its buffers hold), or upstream's whole computeLength with compute_over_compute_length.
+inline uint32_t compute_lanes(uint32_t tile_rows, uint32_t aligned_cols, uint32_t compute_length) {
+    if (upstream_hazards().compute_over_compute_length) return compute_length;
+    const uint64_t lanes = uint64_t{tile_rows} * aligned_cols;
+    return lanes < compute_length ? static_cast<uint32_t>(lanes) : compute_length;
 }
 
 class ScopedUpstreamHazards {

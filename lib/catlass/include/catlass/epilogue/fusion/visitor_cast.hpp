@@ -1,7 +1,10 @@
 // VisitorCast<ElementTo, ElementFrom, RoundStyle=CAST_NONE>: converts its one input (docs/evg-semantics.md
 // §2.4).
-//   COMPUTE: Cast over the whole buffer (CL elements) into `ubOut`, then PipeBarrier<PIPE_V> (MASTER), so on
-//            exit the converted tile may be read by the next vector instruction. LOAD/STORE: nothing.
+//   COMPUTE: Cast over the tile's lanes (its rows times its aligned columns; upstream casts the whole CL,
+//   which
+//            upstream_hazards().compute_over_compute_length reproduces) into `ubOut`, then
+//            PipeBarrier<PIPE_V> (MASTER), so on exit the converted tile may be read by the next vector
+//            instruction. LOAD/STORE: nothing.
 //   UB: 1 buffer of ElementTo. Returns `ubOut`.
 #pragma once
 #include <array>
@@ -15,6 +18,7 @@
 #include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/operations.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
+#include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
 
 namespace Catlass::Epilogue::Fusion {
@@ -63,10 +67,11 @@ struct VisitorCast : detail::NodeHostDefaults {
             static_assert(!std::is_same_v<ElementTo, ElementFrom>,
                           "VisitorCast: ElementTo equals ElementFrom; no cast is needed, remove the node");
             (void)tensorTile;
-            (void)alignedTileShape;
             (void)globalOffset;
             if constexpr (Stage == VisitStage::COMPUTE) {
-                (Cast<ElementTo, ElementFrom, RoundStyle>{}.template operator()<ArchTag>(ubOut, computeLength,
+                const uint32_t lanes =
+                    compute_lanes(alignedTileShape.row(), alignedTileShape.column(), computeLength);
+                (Cast<ElementTo, ElementFrom, RoundStyle>{}.template operator()<ArchTag>(ubOut, lanes,
                                                                                          inputs),
                  ...);
                 AscendC::PipeBarrier<AscendC::PIPE_V>();

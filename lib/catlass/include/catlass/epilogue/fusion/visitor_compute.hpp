@@ -1,10 +1,13 @@
 // VisitorCompute<ComputeFn, ElementCompute, Scalars...>: an element-wise functor of operations.hpp over its
 // inputs (docs/evg-semantics.md §2.5, MASTER). Arguments = { tla::tuple<Scalars...> scalars; } ({} for none,
 // {{0.1f}} for one); the functor is aggregate-initialised as ComputeFn<ElementCompute>{scalars...}.
-//   COMPUTE: fn.template operator()<ArchTag>(ubOut, CL, inputs...) over the whole buffer, then
+//   COMPUTE: fn.template operator()<ArchTag>(ubOut, lanes, inputs...) over the tile's lanes (its rows times
+//   its
+//            aligned columns; upstream works over the whole CL, which
+//            upstream_hazards().compute_over_compute_length reproduces: docs/hazards.md), then
 //            PipeBarrier<PIPE_V> (MASTER): on exit the result may be read by the next vector instruction.
 //   LOAD/STORE: nothing. UB: 1 buffer of ElementCompute. Returns `ubOut`.
-// A user functor without the ArchTag template parameter is called as fn(ubOut, CL, inputs...).
+// A user functor without the ArchTag template parameter is called as fn(ubOut, lanes, inputs...).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -19,6 +22,7 @@
 #include "catlass/epilogue/fusion/node_defaults.hpp"
 #include "catlass/epilogue/fusion/operations.hpp"
 #include "catlass/epilogue/fusion/ub_accounting.hpp"
+#include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "catlass/epilogue/fusion/visitor_impl.hpp"
 #include "catlass/tla/tuple.hpp"
 
@@ -75,23 +79,22 @@ struct VisitorCompute : detail::NodeHostDefaults {
                 "VisitorCompute: bfloat16 arithmetic is not supported on AtlasA2; cast to float "
                 "first");
             (void)tensorTile;
-            (void)alignedTileShape;
             (void)globalOffset;
             if constexpr (Stage == VisitStage::COMPUTE) {
+                const uint32_t lanes =
+                    compute_lanes(alignedTileShape.row(), alignedTileShape.column(), computeLength);
                 const auto fn = [&]<size_t... I>(std::index_sequence<I...>) {
                     return ComputeFn<ElementCompute>{tla::get<I>(scalars)...};
                 }
                 (std::index_sequence_for<Scalars...>{});
-                if constexpr (requires {
-                                  fn.template operator()<ArchTag>(ubOut, computeLength, inputs...);
-                              }) {
-                    fn.template operator()<ArchTag>(ubOut, computeLength, inputs...);
+                if constexpr (requires { fn.template operator()<ArchTag>(ubOut, lanes, inputs...); }) {
+                    fn.template operator()<ArchTag>(ubOut, lanes, inputs...);
                 } else {
                     static_assert(
-                        requires { fn(ubOut, computeLength, inputs...); },
+                        requires { fn(ubOut, lanes, inputs...); },
                         "VisitorCompute: the functor cannot take these inputs; check the number of "
                         "inputs the ComputeFn expects");
-                    fn(ubOut, computeLength, inputs...);
+                    fn(ubOut, lanes, inputs...);
                 }
                 AscendC::PipeBarrier<AscendC::PIPE_V>();
             } else {
