@@ -2,11 +2,18 @@
 # The README's main job: installs dependencies, builds evgcheck, and runs the conformance catalogue on AtlasA2
 # and Ascend950, writing the report to out/conformance (report.html, report.md, report.json, junit.xml). The
 # catalogue holds the controls that prove every checker and judge rule alive (docs/hazards.md, "Controls").
+# When the build has a Catlass checkout (EVG_CATLASS_ROOT, or ../shared/upstream/catlass: cmake/evg_upstream.cmake),
+# the node suite also runs on upstream's own nodes from it, side by side (`--catlass-root`).
 # Exit code: 0 when no case failed and every control fired, 1 otherwise. Extra arguments go to `evgcheck
 # conformance`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake --preset release >/dev/null
+cmake --preset release ${EVG_CATLASS_ROOT:+-DEVG_CATLASS_ROOT="$EVG_CATLASS_ROOT"} >/dev/null
 cmake --build --preset release --target evgcheck
-exec build/release/tools/evgcheck conformance --out out/conformance "$@"
+root=$(sed -n 's/^EVG_CATLASS_ROOT:PATH=//p' build/release/CMakeCache.txt)
+upstream=()
+if [[ -n "$root" && -f "$root/include/catlass/catlass.hpp" ]]; then
+  upstream=(--catlass-root "$root")
+fi
+exec build/release/tools/evgcheck conformance --out out/conformance "${upstream[@]}" "$@"

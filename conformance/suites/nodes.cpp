@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "../src/catalogue.hpp"
+#include "evg/conformance/upstream_cells.hpp"
 #include "evg/graph/functor.hpp"
+#include "evg/graph/implementation.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/graph/validate.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
@@ -214,3 +216,108 @@ void add_node_cases(std::vector<CaseSpec>& out) {
 }
 
 }  // namespace evg::conformance::detail
+
+namespace evg::conformance {
+
+std::vector<UpstreamCell> upstream_cells() {
+    using detail::t;
+    using graph::ArchId;
+    using graph::DType;
+    using verify::DataMode;
+    static constexpr UpstreamShape kGmShapes[] = {
+        {"full", 64, 128, 40}, {"tailN33", 64, 97, 40}, {"tailM7", 39, 128, 40}, {"tailM7N33", 39, 97, 40}};
+    static constexpr UpstreamShape kUbShapes[] = {{"full", 64, 128, 40}, {"tailM7N33", 39, 97, 40}};
+    std::vector<UpstreamCell> out;
+    const auto cell = [&](const std::string& name, std::vector<std::string> kinds, DType dtype,
+                          graph::Problem p, bool ub, DataMode data, uint64_t seed) {
+        const detail::Config cfg{"full", 64, 128, 40, kUpstreamCellCl, ub, 0};
+        detail::configure(p, ArchId::Ascend950, cfg);
+        if (graph::first_missing(graph::Implementation::upstream, p)) return;  // not in upstream's Catlass
+        UpstreamCell c;
+        c.name = fmt::format("{}/{}", name, ub ? "ub" : "gm");
+        c.node_kinds = std::move(kinds);
+        c.dtype = t(dtype);
+        c.problem = std::move(p);
+        c.data = data;
+        c.data_seed = seed;
+        if (ub)
+            c.shapes.assign(std::begin(kUbShapes), std::end(kUbShapes));
+        else
+            c.shapes.assign(std::begin(kGmShapes), std::end(kGmShapes));
+        out.push_back(std::move(c));
+    };
+    for (DType c : {DType::f32, DType::f16, DType::i32})
+        for (bool ub : {false, true})
+            cell(fmt::format("AccLoad/{}", t(c)), {"AccLoad"}, c,
+                 detail::problem(
+                     fmt::format("output D : {0}[64, 128]\n%0 = AccLoad {0}\n%1 = AuxStore {0} D (%0)\n",
+                                 t(c)),
+                     c),
+                 ub, DataMode::Exact, 11);
+    for (DType e : detail::kData)
+        cell(fmt::format("AuxLoad/{}", t(e)), {"AuxLoad", "AuxStore"}, e,
+             detail::problem(
+                 fmt::format("input X : {0}[64, 128]\noutput D : {0}[64, 128]\n%0 = AuxLoad {0} X\n%1 = "
+                             "AuxStore {0} D (%0)\n",
+                             t(e))),
+             false, DataMode::Special, 12);
+    // A Cast cell: every legal (destination, mode) of one source type, each stored to an output of its own.
+    for (DType from : detail::kData) {
+        std::string head = fmt::format("input X : {}[64, 128]\n", t(from)),
+                    body = fmt::format("%0 = AuxLoad {} X\n", t(from));
+        int node = 1, outputs = 0;
+        for (DType to : detail::kData) {
+            if (to == from) continue;
+            for (hw::RoundMode mode : hw::kAllRoundModes) {
+                if (!hw::cast_legal(ArchId::Ascend950, from, to, mode)) continue;
+                head += fmt::format("output D{} : {}[64, 128]\n", outputs, t(to));
+                body += fmt::format("%{} = Cast {} <- {} {} (%0)\n%{} = AuxStore {} D{} (%{})\n", node, t(to),
+                                    t(from), hw::round_mode_name(mode), node + 1, t(to), outputs, node);
+                node += 2;
+                ++outputs;
+            }
+        }
+        if (outputs > 0)
+            cell(fmt::format("Cast/{}", t(from)), {"Cast"}, from, detail::problem(head + body), false,
+                 DataMode::Special, 21);
+    }
+    // A Compute cell: every functor upstream has that takes the type on Ascend950, over shared loads, each
+    // stored to an output of its own (an n-ary functor with two and three inputs).
+    for (DType e : detail::kArith) {
+        std::string head, body;
+        for (int i = 0; i < 3; ++i) {
+            head += fmt::format("input X{} : {}[64, 128]\n", i, t(e));
+            body += fmt::format("%{} = AuxLoad {} X{}\n", i, t(e), i);
+        }
+        int node = 3, outputs = 0;
+        for (const graph::FunctorInfo& fi : graph::all_functors()) {
+            if (!graph::implements(graph::Implementation::upstream, fi.fn) ||
+                !graph::functor_dtype_legal(ArchId::Ascend950, fi.fn, e))
+                continue;
+            for (int arity : fi.max_inputs == graph::kUnbounded
+                                 ? std::vector<int>{fi.min_inputs, fi.min_inputs + 1}
+                                 : std::vector<int>{fi.min_inputs}) {
+                std::string ins;
+                for (int i = 0; i < arity; ++i) ins += fmt::format("{}%{}", i ? ", " : "", i);
+                head += fmt::format("output D{} : {}[64, 128]\n", outputs, t(e));
+                body +=
+                    fmt::format("%{} = Compute {} {}{} ({})\n%{} = AuxStore {} D{} (%{})\n", node, fi.name,
+                                t(e), detail::scalars(fi.fn, e), ins, node + 1, t(e), outputs, node);
+                node += 2;
+                ++outputs;
+            }
+        }
+        if (outputs > 0)
+            cell(fmt::format("Compute/{}", t(e)), {"Compute"}, e, detail::problem(head + body), false,
+                 DataMode::Exact, 31);
+    }
+    for (DType e : detail::kData)
+        cell(fmt::format("RowBroadcast/{}", t(e)), {"RowBroadcast"}, e,
+             detail::problem(fmt::format("input V : {0}[1, 128]\noutput D : {0}[64, 128]\n%0 = RowBroadcast "
+                                         "{0} V\n%1 = AuxStore {0} D (%0)\n",
+                                         t(e))),
+             false, DataMode::Special, 41);
+    return out;
+}
+
+}  // namespace evg::conformance

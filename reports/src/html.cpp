@@ -258,6 +258,7 @@ std::string html(const ReportInput& in) {
                      in.archs.empty() ? "" : "; archs " + esc(fmt::format("{}", fmt::join(in.archs, ", "))),
                      in.filter.empty() ? "" : "; filter <code>" + esc(in.filter) + "</code>",
                      in.command.empty() ? "" : "; command <code>" + esc(in.command) + "</code>");
+    o += side_by_side_html(in);
     matrix_section(o, m);
     failing_section(o, in, t.failed);
     o += alive_html(alive);

@@ -104,6 +104,24 @@ std::string json(const ReportInput& in) {
                                   {"case_ids", c->case_ids}});
             }
     j["matrix"] = {{"rows", m.node_kinds}, {"archs", m.archs}, {"dtypes", m.dtypes}, {"cells", matrix}};
+    if (in.upstream) {
+        const SideBySide s = build_side_by_side(in);
+        nlohmann::json side = nlohmann::json::array();
+        for (const std::string& kind : s.node_kinds)
+            for (const std::string& dtype : s.dtypes)
+                if (const SideCell* c = s.find(kind, dtype))
+                    side.push_back({{"node_kind", kind},
+                                    {"dtype", dtype},
+                                    {"evgcheck", side_text(*c, false)},
+                                    {"upstream", side_text(*c, true)},
+                                    {"in_upstream", c->in_upstream},
+                                    {"upstream_pass", c->upstream.pass},
+                                    {"upstream_fail", c->upstream.fail},
+                                    {"upstream_store_load_race", c->store_load},
+                                    {"upstream_case_ids", c->upstream.case_ids}});
+        j["upstream"] = {
+            {"root", in.upstream->root}, {"commit", in.upstream->commit}, {"side_by_side", side}};
+    }
     nlohmann::json failing = nlohmann::json::array(), negative = nlohmann::json::array(),
                    hazards = nlohmann::json::array(), cases = nlohmann::json::array();
     for (const CaseResult& r : in.results) {

@@ -75,6 +75,7 @@ std::string markdown(const ReportInput& in) {
     const std::vector<AliveCell> alive = proven_alive(in);
     if (!alive.empty()) o += alive_summary(alive) + "\n\n";
 
+    o += side_by_side_markdown(in);
     o += "## Matrix: node kind x dtype x arch\n\n";
     o += "Each cell: PASS / **FAIL** / n/a with passed (or failed) cases out of those that ran; n/a counts "
          "cases not applicable on that arch. Empty: no case.\n\n";

@@ -66,7 +66,7 @@ std::string matrix_dtype(std::string_view dtype) {
 }
 
 bool in_matrix(const CaseResult& r) {
-    return r.suite != "negative" && r.suite != "hazard";
+    return r.suite != "negative" && r.suite != "hazard" && r.suite != "upstream";
 }
 
 Matrix build_matrix(const std::vector<CaseResult>& results) {

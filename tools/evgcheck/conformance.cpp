@@ -30,6 +30,10 @@
 #ifdef EVGCHECK_HAS_HAND_FUSED
 #include "report_row.hpp"
 #endif
+#ifdef EVGCHECK_HAS_UPSTREAM
+#include "evg/hw/error.hpp"
+#include "upstream_conformance.hpp"
+#endif
 #endif
 
 #ifndef EVGCHECK_PROPS_BINARY
@@ -65,6 +69,9 @@ constexpr std::array kConformanceOptions = {
     OptionSpec{"jobs", "N",
                "run N cases at once on N threads (default: the number of online cores); the report is the "
                "same for every N"},
+    OptionSpec{"catlass-root", "DIR",
+               "also run the node suite on upstream Catlass's own nodes from this checkout (the one this "
+               "evgcheck was built against: its nodes are compiled in), side by side with evgcheck's"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 1800)"},
     OptionSpec{"verbose", "", "print every case as it finishes (default: failures and a progress line)"},
     OptionSpec{"help", "", "print this help"},
@@ -206,6 +213,34 @@ int conformance_command(std::span<const char* const> argv) {
     // The catalogue's cases matching --filter and --arch (a case without an arch stays), then the planted
     // failing case when asked for, whatever the filter says.
     std::vector<conformance::CaseSpec> specs = conformance::all_cases();
+    // With --catlass-root, the node suite on upstream's nodes (compiled into this evgcheck against the
+    // checkout), after the catalogue.
+    std::optional<reports::UpstreamCheckout> upstream;
+    std::error_code self_ec;
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe", self_ec).string();
+    if (const auto root = args.get("catlass-root")) {
+#ifdef EVGCHECK_HAS_UPSTREAM
+        try {
+            std::vector<conformance::CaseSpec> theirs =
+                evg::upstream::upstream_cases(*root, self, (out_dir / "replays").string());
+            const evg::upstream::Checkout c = evg::upstream::compiled_checkout();
+            upstream = reports::UpstreamCheckout{c.root, c.commit, {}};
+            for (const conformance::CaseSpec& t : theirs)
+                upstream->cells.insert(
+                    reports::Matrix::key(t.node_kind, reports::matrix_dtype(t.dtype), t.arch));
+            specs.insert(specs.end(), std::make_move_iterator(theirs.begin()),
+                         std::make_move_iterator(theirs.end()));
+        } catch (const evg::Error& e) {
+            throw UsageError(std::string("evgcheck conformance: ") + e.what());
+        }
+#else
+        throw UsageError(
+            fmt::format("evgcheck conformance: option --catlass-root: this evgcheck was built without a "
+                        "Catlass checkout, so "
+                        "it holds none of upstream's nodes ({}): configure it with -DEVG_CATLASS_ROOT={}",
+                        *root, *root));
+#endif
+    }
     std::erase_if(specs, [&](const conformance::CaseSpec& s) {
         return (!filter.empty() && !conformance::glob_match(filter, s.id)) ||
                (!s.arch.empty() && std::find(archs.begin(), archs.end(), s.arch) == archs.end());
@@ -258,13 +293,16 @@ int conformance_command(std::span<const char* const> argv) {
     // The planted case is not in the catalogue: its replay needs --planted, wherever it is printed.
     const std::string planted_id = planted ? specs.back().id : std::string();
     // Every replay line names this evgcheck and a report folder of its own under --out, by absolute paths: it
-    // runs as printed from any folder and never replaces this run's report.
-    std::error_code self_ec;
-    const std::string self = std::filesystem::read_symlink("/proc/self/exe", self_ec).string();
+    // runs as printed from any folder and never replaces this run's report (an upstream case's names the
+    // checkout too).
+    const std::string upstream_option =
+        upstream ? "--catlass-root " + conformance::shell_quote(upstream->root) : std::string();
     const auto replay_of = [&](const conformance::CaseResult& r) {
         if (r.replay.empty()) return r.replay;
-        std::string line =
-            self_ec ? r.replay : conformance::replay_command(r.id, self, (out_dir / "replays").string());
+        std::string line = self_ec
+                               ? r.replay
+                               : conformance::replay_command(r.id, self, (out_dir / "replays").string(),
+                                                             r.suite == "upstream" ? upstream_option : "");
         if (planted && r.id == planted_id) line += " --planted";
         return line;
     };
@@ -304,6 +342,7 @@ int conformance_command(std::span<const char* const> argv) {
     in.filter = filter;
     in.archs = archs;
     in.command = command_line(argv);
+    in.upstream = upstream;
     in.props = props;
     in.sync_table = sync_table;
     in.controls = conformance::required_controls();
@@ -315,8 +354,9 @@ int conformance_command(std::span<const char* const> argv) {
 
     const auto paths = reports::write_all(in, out_dir);
     std::cout << "\n" << reports::text_matrix(reports::build_matrix(in.results)) << "\n";
+    if (upstream) std::cout << reports::side_by_side_text(in) << "\n";
     const reports::Totals t = reports::totals(in.results);
-    for (const char* suite : {"negative", "hazard"}) {
+    for (const char* suite : {"negative", "hazard", "upstream"}) {
         std::vector<conformance::CaseResult> of_suite;
         for (const auto& r : in.results)
             if (r.suite == suite) of_suite.push_back(r);

@@ -33,9 +33,16 @@ struct RunRequest {
     std::vector<TensorData> tensors;
 };
 
+// An (op, site) of the library's trace: its entries name theirs by an id of the library's own table (its own
+// copy of the model), which means nothing on this side; adopt_trace (corpus_check.hpp) re-interns them here.
+struct OpSite {
+    std::string op, file;
+    uint32_t line = 0;
+};
 struct InstanceRun {
     hw::Report report;
     hw::Trace trace;                            // when config.keep_trace
+    std::vector<OpSite> op_sites;               // the trace's op_site ids, resolved by the library
     std::vector<std::vector<uint8_t>> tensors;  // every tensor of the graph after the launch, in order
 };
 

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/model_property.hpp"
@@ -48,17 +51,49 @@ RunRequest make_request(const props::Case& c, const verify::CaseData& data) {
 
 UpstreamVerdict run_and_judge(const Instance& instance, const props::Case& c, const verify::CaseData& data,
                               verify::KnownFindings* known) {
-    const graph::Problem& p = c.problem;
-    UpstreamVerdict out;
-    out.run = instance.run(make_request(c, data));
+    return judge_run(instance.run(make_request(c, data)), c, data, known);
+}
+
+void adopt_trace(InstanceRun& run) {
+    if (run.op_sites.empty()) return;  // adopted already, or no trace
+    // A Site's file must outlive the process's intern table, which knows a file by its address: one string
+    // per file name, never freed.
+    static std::mutex mu;
+    static std::set<std::string> files;
+    std::vector<uint32_t> ids(run.op_sites.size());
+    {
+        const std::lock_guard<std::mutex> lock(mu);
+        for (size_t k = 0; k < ids.size(); ++k) {
+            const OpSite& o = run.op_sites[k];
+            ids[k] = hw::intern_op_site(o.op, hw::Site{files.insert(o.file).first->c_str(), o.line});
+        }
+    }
+    for (size_t i = 0; i < run.trace.size(); ++i) {
+        hw::TraceEntry& e = run.trace[i];
+        if (e.op_site < ids.size()) e.op_site = ids[e.op_site];
+    }
+    run.op_sites.clear();
+}
+
+graph::ModelRun model_run(const InstanceRun& run, const graph::Problem& p, verify::KnownFindings* known) {
     graph::ModelRun model;
-    model.report = out.run.report;
+    model.report = run.report;
     if (known)
         std::erase_if(model.report.violations,
                       [&](const hw::Violation& v) { return known->match(v) != nullptr; });
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i)
         if (p.graph.tensors[i].role == graph::TensorRole::Output)
-            model.outputs[p.graph.tensors[i].name] = out.run.tensors[i];
+            model.outputs[p.graph.tensors[i].name] = run.tensors[i];
+    return model;
+}
+
+UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::CaseData& data,
+                          verify::KnownFindings* known) {
+    const graph::Problem& p = c.problem;
+    UpstreamVerdict out;
+    out.run = std::move(run);
+    adopt_trace(out.run);
+    const graph::ModelRun model = model_run(out.run, p, known);
     verify::JudgeOptions options;
     options.exact_data = data.exact_data;
     options.ub_rule = false;  // the UB layout is upstream's own, not evgcheck's UbAccounting

@@ -9,6 +9,7 @@
 #include <rapidcheck.h>
 
 #include "corpus_abi.hpp"
+#include "evg/graph/run.hpp"
 #include "evg/props/spec.hpp"
 #include "evg/verify/data.hpp"
 #include "evg/verify/known_findings.hpp"
@@ -44,6 +45,17 @@ struct UpstreamVerdict {
 // UbAccounting). Findings `known` matches are taken out before the judge sees the report.
 UpstreamVerdict run_and_judge(const Instance& instance, const props::Case& c, const verify::CaseData& data,
                               verify::KnownFindings* known);
+// Gives the trace of a run made by the library the op names and sites of this process
+// (InstanceRun::op_sites); judge_run does it.
+void adopt_trace(InstanceRun& run);
+
+// The run as the judge takes it: the report without the findings `known` matches (when given) and every
+// output tensor by name (no trace: it stays in `run`).
+graph::ModelRun model_run(const InstanceRun& run, const graph::Problem& p, verify::KnownFindings* known);
+
+// The same judge on a run made already (say with a trace kept: make_request, then the instance's run).
+UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::CaseData& data,
+                          verify::KnownFindings* known);
 
 // The property of the corpus test (and of its benchmark): upstream's run of case `c` passes the judge once
 // `known` has taken out its findings, its TopologicalVisitor twin (when the instance has one) writes the same

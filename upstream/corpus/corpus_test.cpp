@@ -15,13 +15,16 @@
 #include <cstdio>
 #include <map>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "corpus_check.hpp"
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/implementation.hpp"
+#include "evg/hw/arch.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/model_property.hpp"
 #include "evg/props/regression.hpp"
@@ -141,6 +144,117 @@ INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusFindings,
                                            FindingCase{"store_of_accload_ub", "RAW race on UB[AIV 0]"}),
                          [](const ::testing::TestParamInfo<FindingCase>& info) {
                              return std::string(info.param.name);
+                         });
+
+// Two places of upstream's code that looked suspicious on reading, settled by runs of named instances with
+// the trace kept (every access of every instruction): docs/upstream-findings.md §5 (a finding) and §6 (none).
+struct TracedRun {
+    props::Case c;
+    UpstreamVerdict theirs;
+};
+
+TracedRun traced_run(const char* name) {
+    const Instance* instance = named_instance(name);
+    if (!instance) throw std::logic_error(fmt::format("no named instance {}", name));
+    TracedRun out;
+    out.c = props::case_from_text(instance->text);
+    const verify::CaseData data =
+        verify::make_case_data(out.c.problem, out.c.data, out.c.data_seed, out.c.sign);
+    RunRequest rq = make_request(out.c, data);
+    rq.config.keep_trace = true;
+    rq.config.trace_accesses = true;
+    out.theirs = judge_run(instance->run(rq), out.c, data, &known_findings());
+    return out;
+}
+
+// (1) docs/upstream-findings.md §5: on the UB path the C tile sits in UB bytes [0, L0C_SIZE / 2) and
+// upstream's AccLoad hands the next node the tile's start there; a Compute or a Cast then works over the
+// whole computeLength. The last, partial tile of a full C region (256 x 256 floats: 128 KiB an AIV) therefore
+// reads past the region's end, into the epilogue's own buffers. The outputs stay right (the lanes past the
+// tile are never stored); where the node's own destination is the first buffer after the region, the
+// instruction's source and destination overlap, which the vector API does not allow (docs/hardware-model.md
+// §6.2), and the model reports it (known_findings.txt, §5).
+class UpstreamCorpusSettledOverread : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(UpstreamCorpusSettledOverread, TheLastTileReadsPastTheCRegion) {
+    const TracedRun r = traced_run(GetParam());
+    EXPECT_TRUE(r.theirs.verdict.clean()) << r.theirs.verdict.text();
+    const uint64_t region_end = hw::kAscend950.l0c_size / 2;
+    uint64_t past = 0;
+    std::string where;
+    for (const hw::TraceEntry& e : r.theirs.run.trace) {
+        if (e.pipe != hw::Pipe::V || e.kind != hw::InstrKind::plain) continue;
+        for (const hw::TraceAccess& a : r.theirs.run.trace.accesses_of(e))
+            if (a.kind == hw::MemKind::UB && !a.write && a.begin < region_end && a.end > region_end &&
+                a.end - region_end > past) {
+                past = a.end - region_end;
+                where = fmt::format("{} reads UB [{}, {})", e.op(), a.begin, a.end);
+            }
+    }
+    std::printf("%s: %s, %llu bytes past the C region's end (%llu)\n", GetParam(), where.c_str(),
+                static_cast<unsigned long long>(past), static_cast<unsigned long long>(region_end));
+    EXPECT_GT(past, 0u)
+        << "no instruction reads past the C region any more: update docs/upstream-findings.md §5";
+    // Each graph's computing node has its destination first after the region, so the read meets it:
+    // upstream's VisitorImpl builds its callbacks as the arguments of one constructor call, whose order C++
+    // leaves open, and GCC evaluates them last first (the node's own, after its children's).
+    int overlaps = 0;
+    for (const hw::Violation& v : r.theirs.run.report.violations)
+        if (v.kind == hw::ViolationKind::operand_overlap) {
+            ++overlaps;
+            std::printf("%s\n", v.message.c_str());
+        }
+    EXPECT_GT(overlaps, 0) << r.theirs.run.report.text();
+    const props::CaseRun ours = props::run_case(r.c, 1, 0);
+    EXPECT_TRUE(ours.model.report.clean()) << "evgcheck's copy:\n" << ours.model.report.text();
+}
+
+INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusSettledOverread,
+                         ::testing::Values("ub_last_tile_relu", "ub_last_tile_cast", "ub_last_tile_add"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                             return std::string(info.param);
+                         });
+
+// (2) docs/upstream-findings.md §6: RowBroadcast copies its first row down the tile UB -> UB (DataCopy, on
+// PIPE_V) with no PipeBarrier<PIPE_V> before the Compute that reads the rows. On Ascend950 the V pipe keeps
+// order in hardware (docs/hardware-model.md §1), so the pair needs none: each run must show such a copy
+// followed by a V read of its bytes with no barrier between, and no finding.
+class UpstreamCorpusSettledRowBroadcast : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(UpstreamCorpusSettledRowBroadcast, TheCopyAndItsReaderAreBothOnV) {
+    const TracedRun r = traced_run(GetParam());
+    EXPECT_TRUE(r.theirs.verdict.clean()) << r.theirs.verdict.text();
+    EXPECT_TRUE(hw::arch_spec(hw::ArchId::Ascend950).v_pipe_ordered);
+    constexpr std::string_view kCopy = "DataCopy UB->UB";
+    int pairs = 0;
+    std::map<uint16_t, std::vector<std::pair<uint64_t, uint64_t>>> copied;  // per core: UB written by copies
+    for (const hw::TraceEntry& e : r.theirs.run.trace) {
+        if (e.pipe != hw::Pipe::V && !(e.kind == hw::InstrKind::barrier && e.barrier_pipe == hw::Pipe::V))
+            continue;
+        auto& mine = copied[e.core];
+        if (e.kind == hw::InstrKind::barrier) {
+            mine.clear();
+            continue;
+        }
+        if (e.kind != hw::InstrKind::plain) continue;
+        const auto accesses = r.theirs.run.trace.accesses_of(e);
+        for (const hw::TraceAccess& a : accesses)
+            if (!a.write && a.kind == hw::MemKind::UB)
+                for (const auto& [b, end] : mine)
+                    if (a.begin < end && b < a.end && e.op() != kCopy) ++pairs;
+        if (e.op() == kCopy)
+            for (const hw::TraceAccess& a : accesses)
+                if (a.write) mine.emplace_back(a.begin, a.end);
+    }
+    std::printf("%s: %d V reads of bytes a UB -> UB copy wrote, with no PipeBarrier<PIPE_V> between\n",
+                GetParam(), pairs);
+    EXPECT_GT(pairs, 0) << "the case no longer shows the copy and its reader back to back";
+}
+
+INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusSettledRowBroadcast,
+                         ::testing::Values("row_broadcast_gm", "row_broadcast_ub"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                             return std::string(info.param);
                          });
 
 }  // namespace

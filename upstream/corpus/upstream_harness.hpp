@@ -9,6 +9,7 @@
 #pragma once
 #include <acl/acl.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "catlass/status.hpp"
 #include "corpus_abi.hpp"
 #include "evg/hw/device.hpp"
+#include "evg/hw/trace.hpp"
 #include "tla/layout.hpp"
 
 namespace evg_upstream_corpus {
@@ -106,6 +108,14 @@ InstanceRun run_instance(const RunRequest& rq, MakeArgs make_args) {
     InstanceRun r;
     r.report = dev.last_report();
     r.trace = dev.take_last_trace();
+    uint32_t top = 0;
+    for (const evg::hw::TraceEntry& e : r.trace) top = std::max(top, e.op_site);
+    if (!r.trace.empty())
+        for (uint32_t id = 0; id <= top; ++id) {
+            const evg::hw::Site site = evg::hw::interned_site(id);
+            r.op_sites.push_back(
+                {std::string(evg::hw::interned_op(id)), site.file ? site.file : "", site.line});
+        }
     for (std::size_t i = 0; i < rq.tensors.size(); ++i) {
         std::vector<uint8_t> bytes(rq.tensors[i].bytes.size());
         if (!bytes.empty()) dev.copy_to_host(bytes.data(), ptrs[i], bytes.size());

@@ -42,4 +42,16 @@ fix 4 $ev 's/\(AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(eventMTE3V\[ubListId
 fix 4 gemm/kernel/basic_matmul_tla_ub_visitor.hpp \
   's/CrossCoreSetFlag<0x4, PIPE_V>(flagAivFinish)/CrossCoreSetFlag<0x4, PIPE_MTE3>(flagAivFinish)/g' \
   'CrossCoreSetFlag<0x4, PIPE_MTE3>(flagAivFinish)'
-echo "apply_fixes.sh: fixes 1, 2, 3 and 4 applied to $root"
+# 5. A Compute or a Cast works over the tile's lanes (its rows times its aligned columns), not over the whole
+#    computeLength: on the UB path the last tile then no longer reads past the C region into its own destination.
+for f in epilogue/fusion/visitor_compute.hpp epilogue/fusion/visitor_cast.hpp; do
+  fix 5 $f 's|MatrixCoord const& /\*alignedTileShape\*/|MatrixCoord const\& alignedTileShape|' \
+    'MatrixCoord const& alignedTileShape'
+done
+fix 5 epilogue/fusion/visitor_compute.hpp \
+  's|compute_fn(ubOut, compute_length, inputs...)|compute_fn(ubOut, alignedTileShape.row() * alignedTileShape.column(), inputs...)|' \
+  'compute_fn(ubOut, alignedTileShape.row() * alignedTileShape.column(), inputs...)'
+fix 5 epilogue/fusion/visitor_cast.hpp \
+  's|{}(ubOut, compute_length, input)|{}(ubOut, alignedTileShape.row() * alignedTileShape.column(), input)|' \
+  '{}(ubOut, alignedTileShape.row() * alignedTileShape.column(), input)'
+echo "apply_fixes.sh: fixes 1, 2, 3, 4 and 5 applied to $root"

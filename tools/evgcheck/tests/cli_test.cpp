@@ -792,6 +792,63 @@ TEST(EvgcheckSyncTable, ShardsMergeToTheWholeTable) {
     EXPECT_NE(stray.err.find("only --merge takes files"), std::string::npos) << stray.err;
 }
 
+// --catlass-root: the node suite on upstream's nodes, compiled into this evgcheck against the configured
+// checkout, side by side with evgcheck's; the replay line of an upstream case names the checkout and replays;
+// another checkout, or a folder that is none, is refused naming the rule. A build without a checkout says so.
+TEST(EvgcheckConformance, CatlassRootRunsUpstreamsNodesSideBySide) {
+    const std::string root = EVGCHECK_TEST_CATLASS_ROOT;
+    const std::string dir = scratch().string() + "/conformance-upstream";
+    if (root.empty()) {
+        const Result r = evgcheck("conformance --catlass-root /nowhere --out " + dir);
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find("this evgcheck was built without a Catlass checkout"), std::string::npos)
+            << r.err;
+        return;
+    }
+    const std::string canonical = fs::weakly_canonical(root).string();
+    const Result r = evgcheck("conformance --catlass-root " + root +
+                              " --filter '*Broadcast/Ascend950/float/*' --out " + dir + "/side");
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("upstream Catlass: " + canonical + " ("), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("upstream cases: 4 passed, 0 failed"), std::string::npos) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(
+RowBroadcast +float +pass 6 +pass 4 \(§4 4\)
+)"))) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(
+ColBroadcast +float +pass 6 +not in this Catlass
+)"))) << r.out;
+    EXPECT_NE(slurp(dir + "/side/report.md").find("## Upstream Catlass side by side"), std::string::npos);
+    EXPECT_NE(slurp(dir + "/side/report.json").find("\"side_by_side\""), std::string::npos);
+
+    // One upstream case's replay line, from the report, runs as printed.
+    const std::string json = slurp(dir + "/side/report.json");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        json, m, std::regex(R"re("replay": "([^"]*Upstream/RowBroadcast[^"]*full[^"]*)")re")))
+        << json.substr(0, 2000);
+    const std::string replay = std::regex_replace(m[1].str(), std::regex(R"(\/)"), "/");
+    EXPECT_NE(replay.find("--catlass-root " + canonical), std::string::npos) << replay;
+    const Result again = shell(replay);
+    EXPECT_EQ(again.code, 0) << replay << "\n" << again.out << again.err;
+    EXPECT_NE(again.out.find("upstream cases: 1 passed, 0 failed"), std::string::npos) << again.out;
+
+    // Another checkout, and a folder that is none.
+    const fs::path other = scratch() / "other-catlass";
+    fs::create_directories(other / "include" / "catlass");
+    const Result wrong =
+        evgcheck("conformance --catlass-root " + other.string() + " --out " + dir + "/wrong");
+    EXPECT_EQ(wrong.code, 2);
+    EXPECT_NE(
+        wrong.err.find("compiled against " + canonical + ", not " + fs::weakly_canonical(other).string()),
+        std::string::npos)
+        << wrong.err;
+    const Result none =
+        evgcheck("conformance --catlass-root " + scratch().string() + " --out " + dir + "/none");
+    EXPECT_EQ(none.code, 2);
+    EXPECT_NE(none.err.find("is not a Catlass checkout (it has no include/catlass)"), std::string::npos)
+        << none.err;
+}
+
 // --jobs 2 writes the report of --jobs 1: the same files, the same terminal output and progress lines, in
 // catalogue order, but for the times and the --out folder. The subset mixes every node kind with upstream
 // hazard cases, whose switches must stay with their own thread. Bad --jobs values are usage errors naming

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,8 +35,19 @@ struct PropsCoverage {
 // run = false when the text holds no such table. When several tables are present, they are summed.
 PropsCoverage parse_props_coverage(std::string_view log, std::string source);
 
+// The Catlass checkout whose nodes the run tested (evgcheck conformance --catlass-root).
+struct UpstreamCheckout {
+    std::string root;    // absolute
+    std::string commit;  // "" when the folder is not a git checkout
+    // Matrix::key(node_kind, dtype, "Ascend950") of every cell the checkout has cases for, run or filtered
+    // out.
+    std::set<std::string> cells;
+};
+
 struct ReportInput {
     std::vector<CaseResult> results;
+    // With --catlass-root: the checkout; its cases are the suite "upstream" (the side-by-side section).
+    std::optional<UpstreamCheckout> upstream;
     double seconds = 0;              // wall time of the whole run
     std::string filter;              // the --filter glob, empty for all
     std::vector<std::string> archs;  // the arch set that was run
@@ -101,7 +113,8 @@ struct Matrix {
 // The matrix column of a dtype: a Cast's "half->int8" (any "->" or "/" suffix) counts under its source type.
 std::string matrix_dtype(std::string_view dtype);
 
-// Suites shown in the matrix; "negative" and "hazard" cases have tables of their own.
+// Suites shown in the matrix; "negative" and "hazard" cases have tables of their own, "upstream" ones
+// (upstream Catlass's nodes) the side-by-side section.
 bool in_matrix(const CaseResult& r);
 
 Matrix build_matrix(const std::vector<CaseResult>& results);
@@ -125,6 +138,29 @@ const StatusText& status_text(Status s);
 inline const char* status_word(Status s) {
     return status_text(s).word;
 }
+
+// The node suite side by side on evgcheck's library and on upstream Catlass's (suite "upstream"), Ascend950,
+// where upstream has EVG: one row per node kind of the node suite, one column per dtype. A cell where
+// evgcheck's suite has cases and upstream none is "not in this Catlass": upstream lacks the node kind, or
+// every functor or cast of it for that dtype (conformance/upstream_cells.hpp is the intersection).
+struct SideCell {
+    Cell evgcheck, upstream;   // the cases of each side (node_kind, dtype, counts)
+    int store_load = 0;        // upstream cases that passed with its store-of-a-load race set aside (§4)
+    bool in_upstream = false;  // the checkout has the cell (UpstreamCheckout::cells), whether it ran or not
+};
+struct SideBySide {
+    std::vector<std::string> node_kinds, dtypes;
+    std::map<std::string, SideCell> cells;  // Matrix::key(node_kind, dtype, "Ascend950")
+    const SideCell* find(std::string_view node_kind, std::string_view dtype) const;
+};
+SideBySide build_side_by_side(const ReportInput& in);
+// A side's cell as the text and Markdown tables print it: "pass 24", "FAIL 1/24", "-" (no case); upstream's
+// "not in this Catlass" (the checkout has no such cell), "not run" (it has, the filter left it out), and
+// "pass 4 (§4 4)" when some of its cases passed with upstream's store-of-a-load race set aside.
+std::string side_text(const SideCell& c, bool upstream);
+std::string side_by_side_text(const ReportInput& in);      // for the terminal ("" without --catlass-root)
+std::string side_by_side_markdown(const ReportInput& in);  // a "##" section ("" without --catlass-root)
+std::string side_by_side_html(const ReportInput& in);      // an <h2> section ("" without --catlass-root)
 
 // The matrix as plain text for a terminal: one row per node kind, one column per arch/dtype; cells "pass 12",
 // "FAIL 1/12", "n/a 3" or "-" (no case).

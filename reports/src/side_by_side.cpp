@@ -1,0 +1,168 @@
+// The node suite side by side on evgcheck's library and on upstream Catlass's (report.hpp, SideBySide).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "evg/reports/report.hpp"
+
+namespace evg::reports {
+namespace {
+
+constexpr std::string_view kArch = "Ascend950";
+
+void count(Cell& c, const CaseResult& r) {
+    c.node_kind = r.node_kind;
+    c.dtype = matrix_dtype(r.dtype);
+    c.arch = r.arch;
+    if (r.status == Status::pass) ++c.pass;
+    if (r.status == Status::fail) ++c.fail;
+    if (r.status == Status::not_applicable) ++c.not_applicable;
+    c.case_ids.push_back(r.id);
+}
+
+std::string checkout_line(const UpstreamCheckout& u) {
+    return fmt::format("{} ({})", u.root, u.commit.empty() ? "not a git checkout" : "commit " + u.commit);
+}
+
+constexpr const char* kLegend =
+    "The node suite on Ascend950 (where upstream has EVG), evgcheck's library beside upstream's own nodes, "
+    "visitors and kernels compiled from the checkout. Upstream's cells run each graph at its compiled "
+    "computeLength (96) over the suite's shapes, dense, with upstream's own matmul, whose findings "
+    "docs/upstream-findings.md explains (§1-§3) are set aside in every case; \"§4 N\": N cases passed with "
+    "upstream's store-of-a-load race (§4) set aside, as a node stored directly meets it; \"not in this "
+    "Catlass\": the "
+    "checkout has no such node kind, or nothing of it for that dtype.";
+
+}  // namespace
+
+const SideCell* SideBySide::find(std::string_view node_kind, std::string_view dtype) const {
+    const auto it = cells.find(Matrix::key(node_kind, dtype, kArch));
+    return it == cells.end() ? nullptr : &it->second;
+}
+
+SideBySide build_side_by_side(const ReportInput& in) {
+    SideBySide s;
+    const std::vector<CaseResult>& results = in.results;
+    // The rows and columns in the matrix's order, over the cases of both sides.
+    std::vector<CaseResult> both;
+    for (const CaseResult& r : results)
+        if (r.suite == "node" || r.suite == "upstream") {
+            both.push_back(r);
+            both.back().suite = "node";
+        }
+    const Matrix m = build_matrix(both);
+    for (const CaseResult& r : results) {
+        if (r.arch != kArch || (r.suite != "node" && r.suite != "upstream")) continue;
+        SideCell& cell = s.cells[Matrix::key(r.node_kind, matrix_dtype(r.dtype), kArch)];
+        const bool up = r.suite == "upstream";
+        count(up ? cell.upstream : cell.evgcheck, r);
+        if (up && r.status == Status::pass && r.message.find("store-of-a-load") != std::string::npos)
+            ++cell.store_load;
+    }
+    for (auto& [key, cell] : s.cells) cell.in_upstream = in.upstream && in.upstream->cells.count(key) > 0;
+    for (const std::string& kind : m.node_kinds)
+        for (const std::string& dtype : m.dtypes)
+            if (s.find(kind, dtype)) {
+                if (std::find(s.node_kinds.begin(), s.node_kinds.end(), kind) == s.node_kinds.end())
+                    s.node_kinds.push_back(kind);
+            }
+    for (const std::string& dtype : m.dtypes)
+        for (const std::string& kind : s.node_kinds)
+            if (s.find(kind, dtype)) {
+                s.dtypes.push_back(dtype);
+                break;
+            }
+    return s;
+}
+
+std::string side_text(const SideCell& c, bool upstream) {
+    const Cell& x = upstream ? c.upstream : c.evgcheck;
+    if (x.pass + x.fail + x.not_applicable == 0)
+        return !upstream ? "-" : c.in_upstream ? "not run" : "not in this Catlass";
+    std::string t = x.fail > 0   ? fmt::format("FAIL {}/{}", x.fail, x.pass + x.fail)
+                    : x.pass > 0 ? fmt::format("pass {}", x.pass)
+                                 : fmt::format("n/a {}", x.not_applicable);
+    if (upstream && c.store_load > 0) t += fmt::format(" (§4 {})", c.store_load);
+    return t;
+}
+
+std::string side_by_side_text(const ReportInput& in) {
+    if (!in.upstream) return {};
+    const SideBySide s = build_side_by_side(in);
+    std::vector<std::vector<std::string>> rows{{"node kind", "dtype", "evgcheck", "upstream"}};
+    for (const std::string& kind : s.node_kinds)
+        for (const std::string& dtype : s.dtypes)
+            if (const SideCell* c = s.find(kind, dtype))
+                rows.push_back({kind, dtype, side_text(*c, false), side_text(*c, true)});
+    std::vector<size_t> width(4, 0);
+    for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    std::string out = "upstream Catlass: " + checkout_line(*in.upstream) + "\n";
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i)
+            line += fmt::format("{:<{}}{}", row[i], width[i], i + 1 < row.size() ? "  " : "");
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string side_by_side_markdown(const ReportInput& in) {
+    if (!in.upstream) return {};
+    const SideBySide s = build_side_by_side(in);
+    std::string o = "## Upstream Catlass side by side\n\n";
+    o += fmt::format("Checkout: `{}`\n\n{}\n\n", markdown_code_cell(checkout_line(*in.upstream)), kLegend);
+    o += "| node kind |";
+    std::string rule = "|---|";
+    for (const std::string& dtype : s.dtypes) {
+        o += fmt::format(" {} evgcheck | {} upstream |", dtype, dtype);
+        rule += "---|---|";
+    }
+    o += "\n" + rule + "\n";
+    for (const std::string& kind : s.node_kinds) {
+        o += "| " + kind + " |";
+        for (const std::string& dtype : s.dtypes) {
+            const SideCell* c = s.find(kind, dtype);
+            if (!c) {
+                o += " | |";
+                continue;
+            }
+            const auto bold = [](std::string t) { return t.starts_with("FAIL") ? "**" + t + "**" : t; };
+            o += fmt::format(" {} | {} |", bold(side_text(*c, false)), bold(side_text(*c, true)));
+        }
+        o += "\n";
+    }
+    return o + "\n";
+}
+
+std::string side_by_side_html(const ReportInput& in) {
+    if (!in.upstream) return {};
+    const SideBySide s = build_side_by_side(in);
+    std::string o = "<h2>Upstream Catlass side by side</h2>\n";
+    o += fmt::format("<p class=\"meta\">Checkout: <code>{}</code></p>\n<p class=\"meta\">{}</p>\n",
+                     html_escape(checkout_line(*in.upstream)), html_escape(kLegend));
+    o += "<table class=\"matrix\"><tr><th>node kind</th>";
+    for (const std::string& dtype : s.dtypes)
+        o += fmt::format("<th>{0} evgcheck</th><th>{0} upstream</th>", html_escape(dtype));
+    o += "</tr>\n";
+    for (const std::string& kind : s.node_kinds) {
+        o += "<tr><th>" + html_escape(kind) + "</th>";
+        for (const std::string& dtype : s.dtypes) {
+            const SideCell* c = s.find(kind, dtype);
+            for (bool up : {false, true}) {
+                if (!c) {
+                    o += "<td></td>";
+                    continue;
+                }
+                const std::string t = side_text(*c, up);
+                const char* css = t.starts_with("FAIL") ? "fail" : t.starts_with("pass") ? "pass" : "na";
+                o += fmt::format("<td class=\"{}\">{}</td>", css, html_escape(t));
+            }
+        }
+        o += "</tr>\n";
+    }
+    return o + "</table>\n";
+}
+
+}  // namespace evg::reports
