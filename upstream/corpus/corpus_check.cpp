@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/model_property.hpp"
@@ -105,12 +108,20 @@ void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props:
                                           verify::KnownFindings& known) {
     const graph::Problem& p = c.problem;
     const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed, c.sign);
-    const UpstreamVerdict theirs = run_and_judge(instance, c, data, &known);
+    RunRequest rq = make_request(c, data);
+    rq.config.keep_trace = instance.run_topological != nullptr;  // the twin's synchronisation is compared
+    const UpstreamVerdict theirs = judge_run(instance.run(rq), c, data, &known);
     props::require_clean(theirs.verdict, "upstream's kernel against the oracle");
 
-    // A tree instance's twin: the same graph as a TopologicalVisitor, the same request, the same bytes.
+    // A tree instance's twin: the same graph as a TopologicalVisitor, the same request, the same bytes and
+    // the same synchronisation (the visitors differ in how they walk the nodes, not in BlockEpilogue's
+    // flags).
     if (instance.run_topological) {
-        const InstanceRun topo = instance.run_topological(make_request(c, data));
+        InstanceRun topo = instance.run_topological(rq);
+        adopt_trace(topo);
+        if (const std::string sync = first_sync_difference(theirs.run.trace, topo.trace); !sync.empty())
+            RC_FAIL(fmt::format("upstream's TreeVisitor and TopologicalVisitor synchronise differently: {}",
+                                sync));
         for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
             const graph::Tensor& t = p.graph.tensors[i];
             if (t.role != graph::TensorRole::Output) continue;
@@ -154,6 +165,32 @@ rc::Gen<props::Case> runtime_cases(const props::Case& base) {
         c.data_seed = *rc::gen::inRange<uint64_t>(0, 1u << 20);
         return c;
     });
+}
+
+std::string first_sync_difference(const hw::Trace& a, const hw::Trace& b) {
+    using Key = std::pair<uint16_t, hw::Pipe>;
+    const auto sequences = [](const hw::Trace& t) {
+        std::map<Key, std::vector<std::string_view>> out;
+        for (const hw::TraceEntry& e : t)
+            if (e.kind != hw::InstrKind::plain) out[{e.core, e.pipe}].push_back(e.op());
+        return out;
+    };
+    const auto sa = sequences(a), sb = sequences(b);
+    std::set<Key> keys;
+    for (const auto& [k, v] : sa) keys.insert(k);
+    for (const auto& [k, v] : sb) keys.insert(k);
+    static const std::vector<std::string_view> kNone;
+    for (const Key& k : keys) {
+        const auto& x = sa.count(k) ? sa.at(k) : kNone;
+        const auto& y = sb.count(k) ? sb.at(k) : kNone;
+        size_t i = 0;
+        while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
+        if (i == x.size() && i == y.size()) continue;
+        return fmt::format("core {} pipe {}: call {} of {} / {} is '{}' / '{}'", k.first,
+                           hw::pipe_name(k.second), i, x.size(), y.size(), i < x.size() ? x[i] : "(end)",
+                           i < y.size() ? y[i] : "(end)");
+    }
+    return {};
 }
 
 std::string first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, std::size_t elem) {

@@ -59,8 +59,9 @@ UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::C
 
 // The property of the corpus test (and of its benchmark): upstream's run of case `c` passes the judge once
 // `known` has taken out its findings, its TopologicalVisitor twin (when the instance has one) writes the same
-// bytes, and every output tensor equals, byte for byte, what evgcheck's copy (run_on_model) writes on the
-// same problem, data, cores and schedule. RC_ASSERT / RC_FAIL only.
+// bytes and synchronises the same (first_sync_difference), and every output tensor equals, byte for byte,
+// what evgcheck's copy (run_on_model) writes on the same problem, data, cores and schedule. RC_ASSERT /
+// RC_FAIL only.
 void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props::Case& c,
                                           verify::KnownFindings& known);
 
@@ -68,6 +69,12 @@ void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props:
 // whose second AIV gets no row), 1-8 cores, in order or adversarial, any data seed. The graph, types,
 // computeLength, tile and data mode are the instance's (`base`).
 rc::Gen<props::Case> runtime_cases(const props::Case& base);
+
+// Where two runs' synchronisation (every SetFlag, WaitFlag, PipeBarrier and cross-core set and wait, per core
+// and pipe, in issue order; both traces adopted) first parts, as "core 4 pipe MTE2: call 3 of 40 / 41 is '..'
+// /
+// '..'"; "" when it is the same.
+std::string first_sync_difference(const hw::Trace& a, const hw::Trace& b);
 
 // The first element where two buffers of elements of `elem` bytes differ, as "element i: byte b is 0x.. vs
 // 0x.."; "" when they are equal.

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -99,6 +100,33 @@ TEST(UpstreamCorpusShape, HoldsTheRequestedInstancesOfEveryUpstreamNodeKind) {
             EXPECT_GE(count[std::string(k.name)], 1) << k.name;
         }
     }
+}
+
+// The twin check's comparison of synchronisation: two runs of one instance are the same; a run whose first
+// SetFlag is given another event id parts there, and the sentence names the core, the pipe and both calls.
+TEST(UpstreamCorpusShape, SyncDifferenceNamesWhereTwoRunsPart) {
+    const std::vector<Instance> instances = random_instances();
+    const auto twin = std::find_if(instances.begin(), instances.end(),
+                                   [](const Instance& i) { return i.run_topological != nullptr; });
+    ASSERT_NE(twin, instances.end());
+    const props::Case c = props::case_from_text(twin->text);
+    const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
+    RunRequest rq = make_request(c, data);
+    rq.config.keep_trace = true;
+    InstanceRun a = twin->run(rq), b = twin->run_topological(rq);
+    adopt_trace(a);
+    adopt_trace(b);
+    EXPECT_EQ(first_sync_difference(a.trace, b.trace), "");
+    size_t set = 0;
+    while (set < b.trace.size() && b.trace[set].kind != hw::InstrKind::set_flag) ++set;
+    ASSERT_LT(set, b.trace.size());
+    const std::string op(b.trace[set].op());
+    b.trace[set].set_op(op + "'");
+    const std::string diff = first_sync_difference(a.trace, b.trace);
+    EXPECT_NE(diff.find(fmt::format("core {} pipe {}", b.trace[set].core, hw::pipe_name(b.trace[set].pipe))),
+              std::string::npos)
+        << diff;
+    EXPECT_NE(diff.find("'" + op + "' / '" + op + "''"), std::string::npos) << diff;
 }
 
 // docs/upstream-findings.md §4, on upstream's own code: a store that reads a load's buffer directly races
