@@ -103,10 +103,12 @@ CaseResult run_case(const CaseSpec& spec, const UpstreamCell& cell, const Upstre
     CaseResult r = conformance::judge_conforming(std::move(m));
     std::string note;
     if (known > 0)
-        note += fmt::format("{} finding(s) of known_findings.txt set aside (docs/upstream-findings.md)", known);
+        note +=
+            fmt::format("{} finding(s) of known_findings.txt set aside (docs/upstream-findings.md)", known);
     if (store_load > 0)
-        note += fmt::format("{}{} race(s) set aside: upstream's store-of-a-load race, docs/upstream-findings.md §4",
-                            note.empty() ? "" : "; ", store_load);
+        note += fmt::format(
+            "{}{} race(s) set aside: upstream's store-of-a-load race, docs/upstream-findings.md §4",
+            note.empty() ? "" : "; ", store_load);
     if (!note.empty()) r.message = r.message.empty() ? note : r.message + "\n" + note;
     return r;
 }
@@ -126,11 +128,12 @@ std::vector<CaseSpec> upstream_cases(const std::string& root, const std::string&
     const fs::path asked = canonical_or_absolute(root);
     std::error_code ec;
     if (!fs::is_directory(asked / "include" / "catlass", ec))
-        throw Error(fmt::format("option --catlass-root: {} is not a Catlass checkout (it has no include/catlass)",
-                                root));
+        throw Error(fmt::format(
+            "option --catlass-root: {} is not a Catlass checkout (it has no include/catlass)", root));
     if (asked != fs::path(compiled.root))
         throw Error(fmt::format(
-            "option --catlass-root: this evgcheck runs upstream's nodes from a corpus compiled against {}, not {} "
+            "option --catlass-root: this evgcheck runs upstream's nodes from a corpus compiled against {}, "
+            "not {} "
             "(no compiler runs here): configure a build with -DEVG_CATLASS_ROOT={} and run its evgcheck",
             compiled.root, asked.string(), asked.string()));
     const std::string options = "--catlass-root " + conformance::shell_quote(compiled.root);
@@ -143,8 +146,8 @@ std::vector<CaseSpec> upstream_cases(const std::string& root, const std::string&
                 const UpstreamShape& shape = cell.shapes[s];
                 const std::string path = cell.problem.path == graph::WorkspacePath::UB ? "ub" : "gm";
                 CaseSpec spec;
-                spec.id = fmt::format("Upstream/{}/Ascend950/{}/{}/{}/CL{}", kind, cell.dtype, path, shape.name,
-                                      cell.problem.compute_length);
+                spec.id = fmt::format("Upstream/{}/Ascend950/{}/{}/{}/CL{}", kind, cell.dtype, path,
+                                      shape.name, cell.problem.compute_length);
                 spec.suite = "upstream";
                 spec.node_kind = kind;
                 spec.dtype = cell.dtype;

@@ -1,8 +1,8 @@
-// The node suite on upstream Catlass's own implementation (`evgcheck conformance --catlass-root DIR`): each cell
-// of conformance/upstream_cells.hpp was compiled into the upstream corpus against the checkout this build was
-// configured with (EVG_CATLASS_ROOT), and runs here at the node suite's shapes of its path through upstream's
-// kernel, judged by the one judge against the oracle (lib/verify; the UB rule off: the UB layout is upstream's).
-// No compiler runs: a checkout other than the compiled one is refused, naming both.
+// The node suite on upstream Catlass's own implementation (`evgcheck conformance --catlass-root DIR`): each
+// cell of conformance/upstream_cells.hpp was compiled into the upstream corpus against the checkout this
+// build was configured with (EVG_CATLASS_ROOT), and runs here at the node suite's shapes of its path through
+// upstream's kernel, judged by the one judge against the oracle (lib/verify; the UB rule off: the UB layout
+// is upstream's). No compiler runs: a checkout other than the compiled one is refused, naming both.
 //
 // Two kinds of finding do not fail a case, and its message says so: the findings known_findings.txt lists
 // (docs/upstream-findings.md, matched by kind and line), and on a graph whose store reads a load's buffer
@@ -25,8 +25,9 @@ struct Checkout {
 Checkout compiled_checkout();
 
 // The cases, ids "Upstream/<Kind>/Ascend950/<dtype>/<path>/<shape>/CL96", suite "upstream", one per node kind
-// a cell tests and shape it runs at. `root` must name the compiled checkout (evg::Error naming both when not);
-// each case's replay line is `<binary> conformance --catlass-root <root> --filter '<id>' --out <out_root>/...`.
+// a cell tests and shape it runs at. `root` must name the compiled checkout (evg::Error naming both when
+// not); each case's replay line is `<binary> conformance --catlass-root <root> --filter '<id>' --out
+// <out_root>/...`.
 std::vector<conformance::CaseSpec> upstream_cases(const std::string& root, const std::string& binary,
                                                   const std::string& out_root);
 
