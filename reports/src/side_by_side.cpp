@@ -128,7 +128,9 @@ std::string side_by_side_markdown(const ReportInput& in) {
                 o += " | |";
                 continue;
             }
-            const auto bold = [](std::string t) { return t.starts_with("FAIL") ? "**" + t + "**" : t; };
+            const auto bold = [](const std::string& t) {
+                return t.starts_with("FAIL") ? "**" + t + "**" : t;
+            };
             o += fmt::format(" {} | {} |", bold(side_text(*c, false)), bold(side_text(*c, true)));
         }
         o += "\n";

@@ -23,7 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using conformance::CaseResult;
 using conformance::CaseSpec;
-using conformance::Status;
 using conformance::UpstreamCell;
 using conformance::UpstreamShape;
 
@@ -50,10 +49,10 @@ std::string git_commit(const fs::path& root) {
         if (git.is_relative()) git = root / git;
     }
     if (!fs::is_directory(git, ec)) return {};
-    const std::string head = trim(read_file(git / "HEAD"));
+    std::string head = trim(read_file(git / "HEAD"));
     if (head.rfind("ref: ", 0) != 0) return head;
     const std::string ref = head.substr(5);
-    if (const std::string loose = trim(read_file(git / ref)); !loose.empty()) return loose;
+    if (std::string loose = trim(read_file(git / ref)); !loose.empty()) return loose;
     std::istringstream packed(read_file(git / "packed-refs"));
     for (std::string line; std::getline(packed, line);)
         if (line.size() > 41 && line.substr(41) == ref) return line.substr(0, 40);

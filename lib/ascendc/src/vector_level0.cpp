@@ -376,7 +376,7 @@ std::optional<std::string> count_form_overlap(const Place& dst, uint32_t dst_es,
     L0Call call;
     call.kind = L0Kind::copy;  // no overlap exception applies to a count form: its repeat strides are not 0
     const auto msg = overlap_violation(call, plan, d, srcs);
-    if (!msg) return msg;
+    if (!msg) return std::nullopt;
     const Place* x = meets(src0) ? src0 : src1;
     return fmt::format("{} lanes of dst from byte {} and of src{} from byte {}: {}", count, dst.off,
                        x == src0 ? 0 : 1, x->off, *msg);
