@@ -51,9 +51,13 @@ constexpr size_t kStackBytes = size_t{2} << 20;
 // launch of many cores maps stacks beyond the pool's): 16 KiB does not show.
 constexpr size_t kFreshFillDepth = kStackBytes / 128;  // 16 KiB; under ASan, whose frames are larger, 64 KiB
 constexpr size_t kFillDepth = kStackBytes / 16;        // 128 KiB; under ASan 512 KiB
-// When a fiber ends, its refill stops after this much of the fill in a row: a kernel frame may hold an unused
-// buffer of some size, the model's frames hardly (Core::run_kernel's refill stops after 1 KiB).
-constexpr size_t kEndCleanRun = size_t{4} << 10;
+// When a fiber ends, its refill looks at the whole kFillDepth: a kernel frame may hold an unused buffer of
+// any size (an epilogue's callbacks of many nodes), below which a deeper frame of an earlier launch left its
+// values, and a refill that stopped at the first clean run left them for the next launch to read (upstream's
+// uninitialised l0CEventList then read an old offset, not the fill). Scanning 128 KiB costs a read of it; the
+// fill is written only down to the deepest dirty block. (Core::run_kernel's refill stops after 1 KiB of fill:
+// the model's own frames hold no unused buffers.)
+constexpr size_t kEndCleanRun = kFillDepth;
 // Left untouched above the guard page, so that a refill never reaches it.
 constexpr size_t kRefillMargin = size_t{64} << 10;
 
@@ -167,7 +171,7 @@ void Fiber::switch_out(bool last) {
 // Not inlined, so that its frame is the only one between the caller and the part it fills, an alloca of this
 // frame: it never writes where a live frame is. What lies below the caller was dirtied from the top down to
 // the deepest frame of what ran there: the fill goes down from the top until it has seen `clean_run` bytes of
-// the fill in a row (sampling one word every kStep bytes), so that it costs what was dirtied, not `depth`.
+// the fill in a row (every word of every kStep-byte block compared), so that it writes what was dirtied only.
 [[gnu::noinline]] void refill_dead_stack(size_t depth, size_t clean_run) noexcept {
     constexpr size_t kStep = 64;
     const char* low = tls_stack_low;
@@ -178,13 +182,17 @@ void Fiber::switch_out(bool last) {
     uint64_t fill_word = 0;
     std::memset(&fill_word, kUninitFillByte, sizeof fill_word);
     static const bool on_valgrind = EVG_FIBER_ON_VALGRIND();
-    // Bytes from the top down to the deepest sample that is not the fill.
+    // Bytes from the top down to the deepest block of kStep bytes that is not all fill.
     size_t dirty = on_valgrind ? depth : 0;
-    for (size_t d = kStep; !on_valgrind && d <= depth && d - dirty <= clean_run + kStep; d += kStep) {
-        uint64_t word = 0;
-        std::memcpy(&word, dead + depth - d, sizeof word);
-        if (word != fill_word) dirty = d;
-    }
+    for (size_t d = kStep; !on_valgrind && d <= depth && d - dirty <= clean_run + kStep; d += kStep)
+        for (size_t w = 0; w < kStep; w += sizeof fill_word) {
+            uint64_t word = 0;
+            std::memcpy(&word, dead + depth - d + w, sizeof word);
+            if (word != fill_word) {
+                dirty = d;
+                break;
+            }
+        }
     std::memset(dead + depth - dirty, kUninitFillByte, dirty);
     asm volatile("" : : "r"(dead) : "memory");  // the fill is the point: keep it
 }

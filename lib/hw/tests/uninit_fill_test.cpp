@@ -75,6 +75,32 @@ TEST(UninitFill, AStackIsFilledAgainWhenItsFiberEnds) {
     EXPECT_TRUE(is_uninit_fill(next_launch)) << std::hex << next_launch;
 }
 
+// A frame with a buffer it never touches above a call (an epilogue's callbacks of many nodes do that): with
+// `dirty` the callee dirties the stack below the buffer, else it reads a word there.
+[[gnu::noinline]] uint64_t below_untouched(bool dirty) {
+    alignas(8) unsigned char gap[16384];
+    asm volatile("" : : "r"(gap) : "memory");
+    const uint64_t word = frame(dirty);
+    asm volatile("" : : "r"(gap) : "memory");
+    return word;
+}
+
+TEST(UninitFill, WhatLiesBelowAnUntouchedBufferIsFilledAgainToo) {
+    // The first launch leaves the stack filled down to its deepest frame; the second finds the fill in its
+    // untouched buffer, dirties below it and ends: the refill must go on past the buffer's 16 KiB of fill, or
+    // the third launch reads the second one's bytes where it expects the fill.
+    for (int launch = 0; launch < 2; ++launch) {
+        detail::Fiber f([&] { below_untouched(true); });
+        f.resume();
+        ASSERT_TRUE(f.finished());
+    }
+    uint64_t next_launch = 0;
+    detail::Fiber third([&] { next_launch = below_untouched(false); });
+    third.resume();
+    ASSERT_TRUE(third.finished());
+    EXPECT_TRUE(is_uninit_fill(next_launch)) << std::hex << next_launch;
+}
+
 TEST(UninitFill, OffACoreStackNothingIsFilled) {
     // On the thread's own stack (host code, a test's main) a refill does nothing: it knows no bounds there.
     frame(true);
