@@ -261,35 +261,69 @@ std::vector<UpstreamCell> upstream_cells() {
                              "AuxStore {0} D (%0)\n",
                              t(e))),
              false, DataMode::Special, 12);
-    // A Cast cell: every legal (destination, mode) of one source type, each stored to an output of its own.
+    // A graph with many outputs, written node by node. A TreeVisitor or TopologicalVisitor visits only what
+    // its root reaches, so every store is summed into the one stored root (`finish`): each output is then
+    // written.
+    struct Text {
+        std::string head, body;
+        int next = 0, outputs = 0;
+        int add(const std::string& node) {
+            body += fmt::format("%{} = {}\n", next, node);
+            return next++;
+        }
+        int store(DType e, int value) {
+            head += fmt::format("output D{} : {}[64, 128]\n", outputs, t(e));
+            return add(fmt::format("AuxStore {} D{} (%{})", t(e), outputs++, value));
+        }
+        int sum(DType e, const std::vector<int>& values) {
+            if (values.size() == 1) return values[0];
+            std::string ins;
+            for (const int v : values) ins += fmt::format("{}%{}", ins.empty() ? "" : ", ", v);
+            return add(fmt::format("Compute Add {} ({})", t(e), ins));
+        }
+        std::string finish(DType e, const std::vector<int>& values) {
+            store(e, sum(e, values));
+            return head + body;
+        }
+    };
+    // A Cast cell: every legal (destination, mode) of one source type, each stored; the stores of one
+    // destination summed in it (int8 ones cast to half first), each sum cast to float, those summed.
     for (DType from : detail::kData) {
-        std::string head = fmt::format("input X : {}[64, 128]\n", t(from)),
-                    body = fmt::format("%0 = AuxLoad {} X\n", t(from));
-        int node = 1, outputs = 0;
+        Text g;
+        g.head = fmt::format("input X : {}[64, 128]\n", t(from));
+        const int x = g.add(fmt::format("AuxLoad {} X", t(from)));
+        std::vector<int> sums;
         for (DType to : detail::kData) {
             if (to == from) continue;
-            for (hw::RoundMode mode : hw::kAllRoundModes) {
-                if (!hw::cast_legal(ArchId::Ascend950, from, to, mode)) continue;
-                head += fmt::format("output D{} : {}[64, 128]\n", outputs, t(to));
-                body += fmt::format("%{} = Cast {} <- {} {} (%0)\n%{} = AuxStore {} D{} (%{})\n", node, t(to),
-                                    t(from), hw::round_mode_name(mode), node + 1, t(to), outputs, node);
-                node += 2;
-                ++outputs;
+            std::vector<int> stored;
+            for (hw::RoundMode mode : hw::kAllRoundModes)
+                if (hw::cast_legal(ArchId::Ascend950, from, to, mode))
+                    stored.push_back(g.store(to, g.add(fmt::format("Cast {} <- {} {} (%{})", t(to), t(from),
+                                                                   hw::round_mode_name(mode), x))));
+            if (stored.empty()) continue;
+            DType in = to;
+            if (to == DType::i8) {
+                for (int& v : stored) v = g.add(fmt::format("Cast half <- int8 CAST_NONE (%{})", v));
+                in = DType::f16;
             }
+            const int group = g.sum(in, stored);
+            sums.push_back(in == DType::f32
+                               ? group
+                               : g.add(fmt::format("Cast float <- {} CAST_NONE (%{})", t(in), group)));
         }
-        if (outputs > 0)
-            cell(fmt::format("Cast/{}", t(from)), {"Cast"}, from, detail::problem(head + body), false,
-                 DataMode::Special, 21);
+        if (!sums.empty())
+            cell(fmt::format("Cast/{}", t(from)), {"Cast"}, from, detail::problem(g.finish(DType::f32, sums)),
+                 false, DataMode::Special, 21);
     }
     // A Compute cell: every functor upstream has that takes the type on Ascend950, over shared loads, each
-    // stored to an output of its own (an n-ary functor with two and three inputs).
+    // stored (an n-ary functor with two and three inputs), the stores summed.
     for (DType e : detail::kArith) {
-        std::string head, body;
+        Text g;
         for (int i = 0; i < 3; ++i) {
-            head += fmt::format("input X{} : {}[64, 128]\n", i, t(e));
-            body += fmt::format("%{} = AuxLoad {} X{}\n", i, t(e), i);
+            g.head += fmt::format("input X{} : {}[64, 128]\n", i, t(e));
+            g.add(fmt::format("AuxLoad {} X{}", t(e), i));
         }
-        int node = 3, outputs = 0;
+        std::vector<int> stored;
         for (const graph::FunctorInfo& fi : graph::all_functors()) {
             if (!graph::implements(graph::Implementation::upstream, fi.fn) ||
                 !graph::functor_dtype_legal(ArchId::Ascend950, fi.fn, e))
@@ -299,16 +333,12 @@ std::vector<UpstreamCell> upstream_cells() {
                                  : std::vector<int>{fi.min_inputs}) {
                 std::string ins;
                 for (int i = 0; i < arity; ++i) ins += fmt::format("{}%{}", i ? ", " : "", i);
-                head += fmt::format("output D{} : {}[64, 128]\n", outputs, t(e));
-                body +=
-                    fmt::format("%{} = Compute {} {}{} ({})\n%{} = AuxStore {} D{} (%{})\n", node, fi.name,
-                                t(e), detail::scalars(fi.fn, e), ins, node + 1, t(e), outputs, node);
-                node += 2;
-                ++outputs;
+                stored.push_back(g.store(e, g.add(fmt::format("Compute {} {}{} ({})", fi.name, t(e),
+                                                              detail::scalars(fi.fn, e), ins))));
             }
         }
-        if (outputs > 0)
-            cell(fmt::format("Compute/{}", t(e)), {"Compute"}, e, detail::problem(head + body), false,
+        if (!stored.empty())
+            cell(fmt::format("Compute/{}", t(e)), {"Compute"}, e, detail::problem(g.finish(e, stored)), false,
                  DataMode::Exact, 31);
     }
     for (DType e : detail::kData)

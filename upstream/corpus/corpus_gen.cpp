@@ -10,7 +10,8 @@
 //   evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED TWIN_EVERY
 //
 // Besides instances_NNN.cpp it writes instances_named.cpp (graphs that show or settle a finding of
-// docs/upstream-findings.md) and instances_conformance.cpp (the node suite's cells upstream has).
+// docs/upstream-findings.md), instances_conformance.cpp (the node suite's cells upstream has) and
+// instances_conformance_planted.cpp (two of those, for a checkout copy with a planted fault).
 //
 // TWIN_EVERY: every how many tree instances (TreeVisitor nests) also get their graph emitted as a
 // TopologicalVisitor (Instance::run_topological), which must write the same bytes; 0: none.
@@ -286,6 +287,9 @@ int main(int argc, char** argv) {
         "namespace {\n\n"
         "using evg_upstream_corpus::InstanceRun;\n"
         "using evg_upstream_corpus::RunRequest;\n\n";
+    // Two of them again, for the checkout copy with a planted fault (upstream/CMakeLists.txt): a Compute cell
+    // the fault breaks and one it does not touch.
+    std::string planted = body;
     int cells = 0;
     for (const conformance::UpstreamCell& cell : conformance::upstream_cells()) {
         props::Case c;
@@ -300,10 +304,12 @@ int main(int argc, char** argv) {
             return 1;
         }
         body += fn;
+        if (cell.name == "Compute/float/gm" || cell.name == "AuxLoad/float/gm") planted += fn;
         ++cells;
     }
     body += "}  // namespace\n";
     write_if_changed(dir / "instances_conformance.cpp", body);
+    write_if_changed(dir / "instances_conformance_planted.cpp", planted + "}  // namespace\n");
     std::cout << fmt::format(
         "evg_upstream_corpus_gen: {} random instances ({} drawn graphs skipped for upstream's "
         "known store-of-a-load race), {} named, {} conformance cells\n",

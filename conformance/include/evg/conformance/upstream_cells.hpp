@@ -36,7 +36,9 @@ inline constexpr uint32_t kUpstreamCellCl = 96;
 
 // Every cell, in the node suite's order: AccLoad (GM and UB paths), AuxLoad/AuxStore, Cast (one graph per
 // source type, every legal destination and mode), Compute (one graph per type, every functor upstream has),
-// RowBroadcast.
+// RowBroadcast. A visitor runs only what its root reaches, so a cell with many outputs sums its stores into
+// one stored root (a Cast cell through each destination's sum cast to float): every output is written and
+// judged.
 std::vector<UpstreamCell> upstream_cells();
 
 }  // namespace evg::conformance
