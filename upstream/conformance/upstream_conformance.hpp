@@ -7,7 +7,8 @@
 // Two kinds of finding do not fail a case, and its message says so: the findings known_findings.txt lists
 // (docs/upstream-findings.md, matched by kind and line), and on a graph whose store reads a load's buffer
 // directly (every cell of AccLoad, AuxLoad/AuxStore and RowBroadcast is one: the node alone between a load
-// and a store) upstream's store-of-a-load race, §4 there (graph::known_hazard).
+// and a store) upstream's store-of-a-load race, §4 there (graph::known_hazard): a race of the store's MTE3
+// read with an MTE2 or FIX write, no other.
 #pragma once
 #include <string>
 #include <vector>
