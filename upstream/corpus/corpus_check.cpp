@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "../sync_sequences.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/model_property.hpp"
 #include "evg/props/require.hpp"
@@ -168,29 +169,10 @@ rc::Gen<props::Case> runtime_cases(const props::Case& base) {
 }
 
 std::string first_sync_difference(const hw::Trace& a, const hw::Trace& b) {
-    using Key = std::pair<uint16_t, hw::Pipe>;
-    const auto sequences = [](const hw::Trace& t) {
-        std::map<Key, std::vector<std::string_view>> out;
-        for (const hw::TraceEntry& e : t)
-            if (e.kind != hw::InstrKind::plain) out[{e.core, e.pipe}].push_back(e.op());
-        return out;
-    };
-    const auto sa = sequences(a), sb = sequences(b);
-    std::set<Key> keys;
-    for (const auto& [k, v] : sa) keys.insert(k);
-    for (const auto& [k, v] : sb) keys.insert(k);
-    static const std::vector<std::string_view> kNone;
-    for (const Key& k : keys) {
-        const auto& x = sa.count(k) ? sa.at(k) : kNone;
-        const auto& y = sb.count(k) ? sb.at(k) : kNone;
-        size_t i = 0;
-        while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
-        if (i == x.size() && i == y.size()) continue;
-        return fmt::format("core {} pipe {}: call {} of {} / {} is '{}' / '{}'", k.first,
-                           hw::pipe_name(k.second), i, x.size(), y.size(), i < x.size() ? x[i] : "(end)",
-                           i < y.size() ? y[i] : "(end)");
-    }
-    return {};
+    const std::vector<SyncDivergence> d = sync_divergences(sync_sequences(a), sync_sequences(b));
+    if (d.empty()) return {};
+    return fmt::format("core {} pipe {}: call {} of {} / {} is '{}' / '{}'", d[0].core, d[0].pipe, d[0].call,
+                       d[0].size_a, d[0].size_b, d[0].a, d[0].b);
 }
 
 std::string first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, std::size_t elem) {

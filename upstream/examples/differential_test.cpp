@@ -90,27 +90,15 @@ std::vector<Divergence> run_both(Example example, const ExampleShape& s) {
 
     // Synchronisation: per (core, pipe), where the sequences part. Cores are numbered AICs first (block_dim
     // of them), then AIVs.
-    const SyncSequences& want = theirs.sync;
-    const SyncSequences& got = ours.sync;
-    std::set<SyncSequences::key_type> keys;
-    for (const auto& [key, seq] : want) keys.insert(key);
-    for (const auto& [key, seq] : got) keys.insert(key);
-    static const std::vector<std::string> kEmpty;
     std::vector<Divergence> out;
-    for (const auto& key : keys) {
-        const auto& a = want.count(key) ? want.at(key) : kEmpty;
-        const auto& b = got.count(key) ? got.at(key) : kEmpty;
-        size_t i = 0;
-        while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-        if (i == a.size() && i == b.size()) continue;
+    for (const SyncDivergence& s : sync_divergences(theirs.sync, ours.sync)) {
         Divergence d;
-        d.core_type = key.first < int(theirs.block_dim) ? "AIC" : "AIV";
-        d.pipe = key.second;
+        d.core_type = s.core < int(theirs.block_dim) ? "AIC" : "AIV";
+        d.pipe = s.pipe;
         d.where = fmt::format(
             "{} core {} pipe {}: the sequences part at call {} of {} (upstream) / {} (copy): upstream '{}', "
             "copy '{}'",
-            d.core_type, key.first, key.second, i, a.size(), b.size(), i < a.size() ? a[i] : "(end)",
-            i < b.size() ? b[i] : "(end)");
+            d.core_type, s.core, s.pipe, s.call, s.size_a, s.size_b, s.a, s.b);
         for (const Documented& row : kDocumented)
             if (d.core_type == row.core_type && d.pipe == row.pipe) d.documented = &row;
         out.push_back(std::move(d));

@@ -39,16 +39,6 @@ constexpr uint32_t compute_length_for(uint32_t ub_nodes, uint32_t ub_budget) {
     return RoundDown(ub_budget / ub_nodes / 2 / static_cast<uint32_t>(sizeof(Element)), BYTE_PER_C0);
 }
 
-// The synchronisation of a launch, per (core, pipe).
-inline SyncSequences sync_sequences(const hw::Trace& trace) {
-    SyncSequences out;
-    for (const hw::TraceEntry& e : trace) {
-        if (e.kind == hw::InstrKind::plain) continue;
-        out[{e.core, std::string(hw::pipe_name(e.pipe))}].emplace_back(e.op());
-    }
-    return out;
-}
-
 inline void check(aclError e, const char* what) {
     if (e != ACL_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + aclGetRecentErrMsg());
 }

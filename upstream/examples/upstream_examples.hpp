@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "../sync_sequences.hpp"
 #include "evg/hw/config.hpp"
 #include "evg/hw/instruction.hpp"
 #include "evg/hw/report.hpp"
@@ -62,10 +63,6 @@ struct ExampleShape {
 struct ExampleData {
     std::vector<float> a, b, x, d;
 };
-
-// The synchronisation calls of one (launch-wide core index, pipe name), in issue order, as the trace prints
-// them: "SetFlag<MTE2_V>(0)", "PipeBarrier<V>", "CrossCoreSetFlag<2, FIX>(0)", ...
-using SyncSequences = std::map<std::pair<int, std::string>, std::vector<std::string>>;
 
 struct ExampleRun {
     hw::Report report;
