@@ -15,6 +15,9 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#ifdef EVGCHECK_HAS_UPSTREAM_CHECK
+#include "check_upstream.hpp"
+#endif
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "commands.hpp"
 #include "subprocess.hpp"
@@ -42,6 +45,21 @@ constexpr std::array kCheckOptions = {
                "watch a property fail, its case shrink and its replay line replay; row_broadcast_no_barrier "
                "fails on AtlasA2 within a few hundred cases"},
     OptionSpec{"list", "", "list the properties and exit"},
+    OptionSpec{
+        "catlass-root", "DIR",
+        "run on a Catlass checkout instead of evgcheck's copy: random graphs upstream can run, compiled "
+        "against DIR at run time, each over --cases runtime cases (default 30); a failure shrunk over "
+        "the graph too, with a reproducer program and a replay line"},
+    OptionSpec{"graphs", "N", "--catlass-root: random graphs (default 8)"},
+    OptionSpec{"compile-budget", "SECONDS",
+               "--catlass-root: seconds of compiling for shrinking a failing graph (default 900)"},
+    OptionSpec{"work-dir", "DIR",
+               "--catlass-root: compiled graphs and failures, reused by later runs (default "
+               "~/.cache/evgcheck/upstream)"},
+    OptionSpec{"replay", "CASE_FILE", "--catlass-root: run the one case of a failure's case.txt"},
+    OptionSpec{"known", "FILE",
+               "--catlass-root: findings to take out (default: upstream's documented ones, "
+               "docs/upstream-findings.md)"},
     OptionSpec{"binary", "PATH", "the property test binary (default: the one built beside evgcheck)"},
     OptionSpec{"help", "", "print this help"},
 };
@@ -58,6 +76,15 @@ constexpr const char* kCheckUsage =
     "switched\n"
     "on in the library, so that a property fails: the output shows the failure, the shrunk graph and a\n"
     "replay line that replays it (e.g. evgcheck check --planted row_broadcast_no_barrier --cases 400).\n"
+    "\n"
+    "With --catlass-root DIR the property runs on the Catlass checkout in DIR (upstream's nodes and\n"
+    "visitors, Ascend950): --graphs random graphs that upstream Catlass can run are compiled against DIR in\n"
+    "one library, and each runs over --cases random m, n, k, cores, schedules and data, judged against the\n"
+    "oracle (every checker) and compared bit for bit with evgcheck's copy. A failure is shrunk over the\n"
+    "runtime parameters, then over the graph: smaller graphs are compiled one by one (cached in --work-dir)\n"
+    "within --compile-budget, and kept when they fail the same way. The output is the minimal case, a\n"
+    "program in upstream's dialect that builds with evgcheck_add_program and reproduces it, and a replay\n"
+    "line. Plant a fault in a copy of the checkout, never in the checkout, to see one.\n"
     "Exit code: 0 every property passed, 1 a property failed, 2 bad options, 3 the time budget ran out\n"
     "or the property binary could not run.\n"
     "\n";
@@ -99,6 +126,60 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+#ifdef EVGCHECK_HAS_UPSTREAM_CHECK
+// This evgcheck by its absolute path, for the commands the upstream check prints.
+std::string argv0_path() {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("evgcheck") : self.string();
+}
+
+int check_upstream_command(const Args& args, const std::string& self) {
+    for (const char* props_only : {"planted", "filter", "list", "binary", "jobs"})
+        if (args.has(props_only))
+            throw UsageError(fmt::format(
+                "evgcheck check: option --{} is for evgcheck's own library, not with --catlass-root{}",
+                props_only,
+                std::string_view(props_only) == "planted"
+                    ? " (plant a fault in a copy of the checkout and give the copy's folder)"
+                    : ""));
+    UpstreamCheckOptions o;
+    o.root = *args.get("catlass-root");
+    o.graphs = static_cast<int>(args.integer("graphs", 1, 10'000).value_or(8));
+    o.cases = static_cast<int>(args.integer("cases", 1, 1'000'000).value_or(30));
+    if (const auto s = args.integer("seed", 0, (1LL << 62)))
+        o.seed = static_cast<uint64_t>(*s);
+    else
+        o.seed =
+            static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) % 1000000007u;
+    o.compile_budget = args.seconds("compile-budget", 7 * 86400).value_or(900);
+    if (const auto w = args.get("work-dir")) {
+        check_output_dir(*w, "work-dir", "check");
+        o.work_dir = *w;
+    }
+    if (const auto k = args.get("known")) {
+        if (!std::filesystem::is_regular_file(*k))
+            throw UsageError(fmt::format("evgcheck check: option --known: '{}' is not a file", *k));
+        o.known = std::filesystem::absolute(*k).string();
+    }
+    o.self = self;
+    if (const double budget = args.seconds("time-budget", 7 * 86400).value_or(0); budget > 0)
+        arm_time_budget(budget, "--time-budget");
+    UpstreamCheck check(o);
+    if (const std::string why = check.setup_error(); !why.empty()) {
+        if (why.rfind("--catlass-root", 0) == 0) throw UsageError("evgcheck check: " + why);
+        std::cerr << "evgcheck check: " << why << "\n";
+        return kExitInternal;
+    }
+    try {
+        if (const auto replay = args.get("replay")) return check.replay(std::cout, *replay);
+        return check.run(std::cout);
+    } catch (const UpstreamCheckInputError& e) {
+        throw UsageError(std::string("evgcheck check: ") + e.what());
+    }
+}
+#endif
+
 }  // namespace
 
 int check_command(std::span<const char* const> argv) {
@@ -107,6 +188,16 @@ int check_command(std::span<const char* const> argv) {
         std::cout << kCheckUsage << options_help(kCheckOptions);
         return kExitOk;
     }
+#ifdef EVGCHECK_HAS_UPSTREAM_CHECK
+    if (args.has("catlass-root")) return check_upstream_command(args, argv0_path());
+#else
+    if (args.has("catlass-root"))
+        throw UsageError("evgcheck check: option --catlass-root: this evgcheck was built without upstream/");
+#endif
+    for (const char* upstream_only : {"graphs", "compile-budget", "work-dir", "replay", "known"})
+        if (args.has(upstream_only))
+            throw UsageError(
+                fmt::format("evgcheck check: option --{} needs --catlass-root DIR", upstream_only));
     const long long cases = args.integer("cases", 1, 100'000'000).value_or(100);
     const std::optional<long long> seed_opt = args.integer("seed", 0, (1LL << 62));
     const double budget = args.seconds("time-budget", 7 * 86400).value_or(600);

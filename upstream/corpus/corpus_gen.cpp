@@ -30,85 +30,16 @@
 #include <string>
 #include <string_view>
 
+#include "corpus_emit.hpp"
 #include "evg/conformance/upstream_cells.hpp"
 #include "evg/graph/emit_cpp.hpp"
+#include "evg/graph/implementation.hpp"
 #include "evg/graph/text.hpp"
-#include "evg/props/generators.hpp"
-#include "evg/props/regression.hpp"
 
 namespace {
 
 using namespace evg;
-
-std::string indent(const std::string& code, const std::string& pad) {
-    std::istringstream in(code);
-    std::string line, out;
-    while (std::getline(in, line)) out += (line.empty() ? "" : pad) + line + "\n";
-    return out;
-}
-
-// The largest multiple of 32 a tla::Int holds: a graph with no UB buffer fits any computeLength, and the
-// generator then takes the largest multiple of 32 below 2^32 (same tiling either way: one piece per tile).
-constexpr uint32_t kMaxStaticComputeLength = 2147483616u;
-
-// The C++ function `fn` running problem `p` through upstream's kernel, its EVG emitted as `options` say.
-std::string run_function(const std::string& fn, const graph::Problem& p, const graph::EmitOptions& options) {
-    std::string bind, used;
-    for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
-        const std::string ptr = graph::cpp_pointer_name(p.graph.tensors[i].name);
-        bind += fmt::format("            GM_ADDR {} = ptrs[{}];\n            (void){};\n", ptr, i, ptr);
-        used += fmt::format("    (void){};\n", graph::cpp_layout_name(p.graph.tensors[i].name));
-    }
-    const graph::CppEmission e = graph::emit_cpp(p, options);
-    return fmt::format(
-        "InstanceRun {}(const RunRequest& rq) {{\n"
-        "    const uint32_t m = rq.m, n = rq.n;\n"
-        "    (void)m;\n"
-        "    (void)n;\n"
-        "{}{}{}"
-        "    return evg_upstream_corpus::run_instance<{}, {}, {}, {}u, {}u, {}u, {}u, EVG>(\n"
-        "        rq, [&](const std::vector<GM_ADDR>& ptrs) {{\n"
-        "{}{}"
-        "            return args;\n"
-        "        }});\n"
-        "}}\n",
-        fn, indent(e.layouts, "    "), indent(e.evg, "    "), used,
-        p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
-        graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, bind,
-        indent(e.arguments, "            "));
-}
-
-// The function(s) of one instance and its registration, or "" when the case cannot be one (its text does not
-// read back to the same case, or two tensors share a C++ pointer name). With `twin` (for a tree of two nodes
-// or more), the graph as a TopologicalVisitor too.
-std::string instance_functions(int index, props::Case generated, bool twin, const std::string& name = {}) {
-    if (generated.problem.compute_length > kMaxStaticComputeLength)
-        generated.problem.compute_length = kMaxStaticComputeLength;
-    const std::string text =
-        props::to_text(generated, name.empty() ? fmt::format("UpstreamCorpus/instance{:04}", index)
-                                               : "UpstreamCorpus/" + name);
-    const props::Case c = props::case_from_text(text);
-    if (!(c == generated)) return {};
-    const graph::Problem& p = c.problem;
-    std::set<std::string> names;
-    for (const graph::Tensor& t : p.graph.tensors)
-        if (!names.insert(graph::cpp_pointer_name(t.name)).second) return {};
-    graph::EmitOptions options;
-    options.dialect = graph::Implementation::upstream;
-    options.runtime_shapes = true;
-    std::string out = fmt::format("// instance {}: {}\n", index, props::summary(c)) +
-                      run_function(fmt::format("instance_{}", index), p, options);
-    std::string twin_fn = "nullptr";
-    if (twin) {
-        options.topological = true;
-        twin_fn = fmt::format("instance_{}_topological", index);
-        out += run_function(twin_fn, p, options);
-    }
-    return out + fmt::format(
-                     "const evg_upstream_corpus::Register register_{}({}, \"{}\", R\"EVG({})EVG\", "
-                     "instance_{}, {});\n\n",
-                     index, index, name, text, index, twin_fn);
-}
+using namespace evg::upstream::corpus;
 
 void write_if_changed(const std::filesystem::path& path, const std::string& contents) {
     {
@@ -218,58 +149,29 @@ int main(int argc, char** argv) {
     }
     const std::filesystem::path dir = argv[1];
     std::filesystem::create_directories(dir);
-    // Half the instances test the visitors' traversal (non-commutative multi-input nodes over distinct
-    // subtrees, trees and DAGs), the other half is the property suite's own mix; a tenth of them on
-    // Ascend950's own L1 tile, the others on the small one (more blocks per shape).
-    props::GenConfig cfg;
-    cfg.traversal_share = 50;
-    cfg.arch_tiles = true;
-    const rc::Gen<props::Spec> gen = props::spec_gen(cfg);
-    int index = 0, skipped = 0, trees = 0;
-    uint64_t draw = 0;
+    UpstreamDraws draws(seed);
+    int index = 0, trees = 0;
     for (int f = 0; f < files; ++f) {
-        std::string body = fmt::format(
-            "// Generated by evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp), seed {}: do not "
-            "edit.\n"
-            "#include \"upstream_harness.hpp\"\n\n"
-            "namespace {{\n\n"
-            "using evg_upstream_corpus::InstanceRun;\n"
-            "using evg_upstream_corpus::RunRequest;\n\n",
-            seed);
-        for (int k = 0; k < per_file;) {
-            // Sizes sweep 0..99 like a rapidcheck run, so that small and large graphs both appear.
-            const props::Spec spec =
-                gen(rc::Random(seed * 1000003u + draw), static_cast<int>(draw % 100)).value();
-            ++draw;
-            if (draw > static_cast<uint64_t>(files) * per_file * 20) {
+        std::string body = instances_file_header(
+            fmt::format("evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp), seed {}", seed));
+        for (int k = 0; k < per_file; ++k) {
+            const std::optional<Draw> d = draws.next(static_cast<uint64_t>(files) * per_file * 20);
+            if (!d) {
                 std::cerr << "evg_upstream_corpus_gen: more than 19 of 20 generated cases were refused\n";
                 return 1;
             }
-            const props::Case c = props::decode(spec, graph::Implementation::upstream);
-            if (graph::first_missing(graph::Implementation::upstream, c.problem)) continue;
-            // A graph that meets upstream's known store-of-a-load race (docs/upstream-findings.md §4) would
-            // report it; the named instances below show it, the random ones test everything else.
-            if (graph::known_hazard(graph::Implementation::upstream, c.problem.graph)) {
-                ++skipped;
-                continue;
-            }
-            const bool tree = graph::runs_as_tree(c.problem.graph) && c.problem.graph.nodes.size() > 1;
+            const graph::Graph& g = d->c.problem.graph;
+            const bool tree = graph::runs_as_tree(g) && g.nodes.size() > 1;
             const bool twin = tree && twin_every > 0 && trees++ % twin_every == 0;
-            std::string fn = instance_functions(index, c, twin);
-            if (fn.empty()) continue;
-            body += fn;
+            body += instance_functions(index, d->c, twin);
             ++index;
-            ++k;
         }
         body += "}  // namespace\n";
         write_if_changed(dir / fmt::format("instances_{:03}.cpp", f), body);
     }
-    std::string body =
-        "// Generated by evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp): do not edit.\n"
-        "#include \"upstream_harness.hpp\"\n\n"
-        "namespace {\n\n"
-        "using evg_upstream_corpus::InstanceRun;\n"
-        "using evg_upstream_corpus::RunRequest;\n\n";
+    const std::string header =
+        instances_file_header("evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp)");
+    std::string body = header;
     for (const Named& named : kNamed) {
         props::Case c;
         c.problem = graph::parse_problem(named.problem);
@@ -281,12 +183,7 @@ int main(int argc, char** argv) {
 
     // The node suite's cells upstream has (conformance/upstream_cells.hpp), for `evgcheck conformance
     // --catlass-root`.
-    body =
-        "// Generated by evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp): do not edit.\n"
-        "#include \"upstream_harness.hpp\"\n\n"
-        "namespace {\n\n"
-        "using evg_upstream_corpus::InstanceRun;\n"
-        "using evg_upstream_corpus::RunRequest;\n\n";
+    body = header;
     // Two of them again, for the checkout copy with a planted fault (upstream/CMakeLists.txt): a Compute cell
     // the fault breaks and one it does not touch.
     std::string planted = body;
@@ -313,6 +210,6 @@ int main(int argc, char** argv) {
     std::cout << fmt::format(
         "evg_upstream_corpus_gen: {} random instances ({} drawn graphs skipped for upstream's "
         "known store-of-a-load race), {} named, {} conformance cells\n",
-        files * per_file, skipped, std::size(kNamed), cells);
+        files * per_file, draws.skipped_for_known_race(), std::size(kNamed), cells);
     return 0;
 }

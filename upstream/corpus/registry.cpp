@@ -15,3 +15,11 @@ std::span<const Instance> upstream_corpus() {
 }
 
 }  // namespace evg::upstream::corpus
+
+// The same for a library loaded at run time (dlopen; upstream/shrink/runner.cpp): a name dlsym finds as is.
+extern "C" [[gnu::visibility("default")]] const evg::upstream::corpus::Instance*
+evg_upstream_corpus_instances(std::size_t* count) {
+    const std::span<const evg::upstream::corpus::Instance> all = evg::upstream::corpus::upstream_corpus();
+    *count = all.size();
+    return all.data();
+}

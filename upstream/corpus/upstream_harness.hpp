@@ -1,11 +1,6 @@
 // What the generated instances of the upstream corpus call (corpus_gen.cpp writes them): upstream's own GEMM
-// + EVG kernel around an EVG emitted in the upstream dialect, compiled against a Catlass checkout for
-// Ascend950. The kernel is the one run_on_model builds with evgcheck's copy, in upstream's names, so that the
-// two are differential partners on the same problem: BlockMmadTla<MmadPingpong<ArchTag, true>> with the
-// instance's L1 tile and L0 K = 32 and upstream's tile copy of the path (PackedTileCopyTla for the GM
-// hand-over, PackedTileCopyTlaToUB split by rows for the UB path, as upstream's examples choose),
-// GemmIdentityBlockSwizzle<3, 0>, BlockEpilogue<EpilogueVisitor<USE_UB>, ArchTag, tla::Int<CL>, EVG, EC>,
-// BasicMatmulTlaVisitor or BasicMatmulTlaUbVisitor, DeviceGemm, on a device reset with the request's Config.
+// + EVG kernel (upstream_kernel.hpp) around an EVG emitted in the upstream dialect, compiled against a
+// Catlass checkout for Ascend950, on a device reset with the request's Config.
 #pragma once
 #include <acl/acl.h>
 
@@ -14,23 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "catlass/arch/arch.hpp"
-#include "catlass/catlass.hpp"
-#include "catlass/epilogue/block/block_epilogue.hpp"
-#include "catlass/epilogue/fusion/fusion.hpp"
-#include "catlass/gemm/block/block_mmad.hpp"
-#include "catlass/gemm/block/block_swizzle.hpp"
-#include "catlass/gemm/device/device_gemm.hpp"
-#include "catlass/gemm/dispatch_policy.hpp"
-#include "catlass/gemm/gemm_type.hpp"
-#include "catlass/gemm/kernel/basic_matmul_tla_ub_visitor.hpp"
-#include "catlass/gemm/kernel/basic_matmul_tla_visitor.hpp"
-#include "catlass/layout/layout.hpp"
-#include "catlass/status.hpp"
 #include "corpus_abi.hpp"
 #include "evg/hw/device.hpp"
 #include "evg/hw/trace.hpp"
-#include "tla/layout.hpp"
+#include "upstream_kernel.hpp"
 
 namespace evg_upstream_corpus {
 
@@ -52,9 +34,6 @@ struct Register {
 template <bool USE_UB, class EAB, class EC, uint32_t L1M, uint32_t L1N, uint32_t L1K, uint32_t CL, class EVG,
           class MakeArgs>
 InstanceRun run_instance(const RunRequest& rq, MakeArgs make_args) {
-    using namespace Catlass;
-    using ArchTag = Arch::Ascend950;
-    using LayoutTag = layout::RowMajor;
     evg::hw::Config config = rq.config;
     config.arch = evg::hw::ArchId::Ascend950;
     evg::hw::Device& dev = evg::hw::reset_device(config);
@@ -68,37 +47,14 @@ InstanceRun run_instance(const RunRequest& rq, MakeArgs make_args) {
     std::vector<GM_ADDR> ptrs;
     for (const evg::upstream::corpus::TensorData& t : rq.tensors) ptrs.push_back(upload(t.bytes, t.name));
 
-    using L1TileShape = tla::Shape<tla::Int<L1M>, tla::Int<L1N>, tla::Int<L1K>>;
-    using L0TileShape = tla::Shape<tla::Int<L1M>, tla::Int<L1N>, tla::Int<32>>;
-    using TileCopyGm = Gemm::Tile::PackedTileCopyTla<ArchTag, EAB, LayoutTag, EAB, LayoutTag, EC, LayoutTag>;
-    using TileCopyUb =
-        Gemm::Tile::PackedTileCopyTlaToUB<ArchTag, EAB, LayoutTag, EAB, LayoutTag, EC, LayoutTag, void,
-                                          Gemm::Tile::CopyL0CToUBMode::SPLIT_M>;
-    using BlockMmad =
-        Gemm::Block::BlockMmadTla<Gemm::MmadPingpong<ArchTag, true>, L1TileShape, L0TileShape, EAB, EAB, EC,
-                                  void, std::conditional_t<USE_UB, TileCopyUb, TileCopyGm>>;
-    using BlockEpilogue =
-        Epilogue::Block::BlockEpilogue<Epilogue::EpilogueVisitor<USE_UB>, ArchTag, tla::Int<CL>, EVG, EC>;
-    using Sched = Gemm::Block::GemmIdentityBlockSwizzle<3, 0>;
-    using Kernel =
-        std::conditional_t<USE_UB, Gemm::Kernel::BasicMatmulTlaUbVisitor<BlockMmad, BlockEpilogue, Sched>,
-                           Gemm::Kernel::BasicMatmulTlaVisitor<BlockMmad, BlockEpilogue, Sched>>;
-    const GemmCoord shape{rq.m, rq.n, rq.k};
-    typename Kernel::Arguments args{shape,
-                                    a,
-                                    tla::MakeLayout<EAB, LayoutTag>(rq.m, rq.k),
-                                    b,
-                                    tla::MakeLayout<EAB, LayoutTag>(rq.k, rq.n),
-                                    nullptr,
-                                    {},
-                                    nullptr,
-                                    make_args(ptrs)};
-    Gemm::Device::DeviceGemm<Kernel> op;
-    if (op.CanImplement(args) != Status::kSuccess)
+    using Gemm = UpstreamGemm<USE_UB, EAB, EC, L1M, L1N, L1K, CL, EVG>;
+    const typename Gemm::Kernel::Arguments args = Gemm::arguments(rq.m, rq.n, rq.k, a, b, make_args(ptrs));
+    typename Gemm::Op op;
+    if (op.CanImplement(args) != Catlass::Status::kSuccess)
         throw std::runtime_error("upstream corpus: upstream's CanImplement refused the problem");
     const size_t ws = op.GetWorkspaceSize(args);
     uint8_t* workspace = ws ? static_cast<uint8_t*>(dev.malloc(ws, "workspace")) : nullptr;
-    if (op.Initialize(args, workspace) != Status::kSuccess)
+    if (op.Initialize(args, workspace) != Catlass::Status::kSuccess)
         throw std::runtime_error("upstream corpus: upstream's Initialize failed");
     aclrtStream stream = nullptr;
     aclrtCreateStream(&stream);

@@ -1,0 +1,44 @@
+// evgcheck check --catlass-root DIR (check_upstream.cpp): random graphs compiled against a user's Catlass
+// checkout at run time, run over random runtime cases, a failure shrunk across the compile boundary.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+namespace evgcheck {
+
+// Bad input to the upstream check (a case file that is not one): exit code 2.
+class UpstreamCheckInputError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct UpstreamCheckOptions {
+    std::string root;                // the checkout (holds include/catlass)
+    int graphs = 8;                  // random graphs drawn
+    int cases = 30;                  // runtime cases per graph
+    uint64_t seed = 1;               // the draw's seed; graph i runs its runtime cases from seed + i
+    double compile_budget = 900;     // seconds of compiling for the graph shrink
+    double run_timeout = 600;        // seconds a runner may take (a property of `cases` cases, or one case)
+    std::filesystem::path work_dir;  // compiled libraries and failures (default ~/.cache/evgcheck/upstream)
+    std::string known;               // known-findings file (default: evgcheck's, docs/upstream-findings.md)
+    std::string self;                // this evgcheck, for the printed commands
+};
+
+class UpstreamCheck {
+  public:
+    explicit UpstreamCheck(UpstreamCheckOptions options);
+    // Why the check cannot run here ("" when it can): no checkout at root, no package, no runner.
+    std::string setup_error() const;
+    // Exit code: 0 every graph passed, 1 a failure (shrunk and reported) or a checkout that does not compile.
+    int run(std::ostream& out);
+    // The one case of a failure's case.txt, compiled (cached) and run: 0 it passes, 1 it fails.
+    int replay(std::ostream& out, const std::filesystem::path& case_file);
+
+  private:
+    UpstreamCheckOptions o_;
+};
+
+}  // namespace evgcheck

@@ -1,0 +1,270 @@
+#include "corpus_emit.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "evg/graph/emit_cpp.hpp"
+#include "evg/graph/implementation.hpp"
+#include "evg/hw/numeric/dtype.hpp"
+#include "evg/props/generators.hpp"
+#include "evg/props/regression.hpp"
+#include "upstream_kernel_text.hpp"
+
+namespace evg::upstream::corpus {
+namespace {
+
+std::string indent(const std::string& code, const std::string& pad) {
+    std::istringstream in(code);
+    std::string line, out;
+    while (std::getline(in, line)) out += (line.empty() ? "" : pad) + line + "\n";
+    return out;
+}
+
+std::string instance_text(const props::Case& c, int index, const std::string& name) {
+    return props::to_text(
+        c, name.empty() ? fmt::format("UpstreamCorpus/instance{:04}", index) : "UpstreamCorpus/" + name);
+}
+
+// The C++ function `fn` running problem `p` through upstream's kernel, its EVG emitted as `options` say.
+std::string run_function(const std::string& fn, const graph::Problem& p, const graph::EmitOptions& options) {
+    std::string bind, used;
+    for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
+        const std::string ptr = graph::cpp_pointer_name(p.graph.tensors[i].name);
+        bind += fmt::format("            GM_ADDR {} = ptrs[{}];\n            (void){};\n", ptr, i, ptr);
+        used += fmt::format("    (void){};\n", graph::cpp_layout_name(p.graph.tensors[i].name));
+    }
+    const graph::CppEmission e = graph::emit_cpp(p, options);
+    return fmt::format(
+        "InstanceRun {}(const RunRequest& rq) {{\n"
+        "    const uint32_t m = rq.m, n = rq.n;\n"
+        "    (void)m;\n"
+        "    (void)n;\n"
+        "{}{}{}"
+        "    return evg_upstream_corpus::run_instance<{}, {}, {}, {}u, {}u, {}u, {}u, EVG>(\n"
+        "        rq, [&](const std::vector<GM_ADDR>& ptrs) {{\n"
+        "{}{}"
+        "            return args;\n"
+        "        }});\n"
+        "}}\n",
+        fn, indent(e.layouts, "    "), indent(e.evg, "    "), used,
+        p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
+        graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, bind,
+        indent(e.arguments, "            "));
+}
+
+// Bytes as C++ string literals of at most 32 bytes a line (a string literal compiles far faster than an
+// initializer list of as many numbers); the array holds one byte more, the terminating zero.
+std::string byte_literal(const std::vector<uint8_t>& bytes) {
+    if (bytes.empty()) return "\"\"";
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); i += 32) {
+        out += "\n    \"";
+        for (std::size_t j = i; j < std::min(bytes.size(), i + 32); ++j)
+            out += fmt::format("\\x{:02x}", bytes[j]);
+        out += "\"";
+    }
+    return out;
+}
+
+// upstream_kernel.hpp's text for a program's main file: without its `#pragma once`.
+std::string kernel_text() {
+    std::string text = kUpstreamKernelText;
+    const std::string pragma = "#pragma once\n";
+    if (const size_t at = text.find(pragma); at != std::string::npos) text.erase(at, pragma.size());
+    return text;
+}
+
+std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
+    const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
+    return {b, b + t.bytes().size()};
+}
+
+// Why the case cannot be written as an instance: its text does not read back to the same case, or two of its
+// tensors have one C++ pointer name.
+std::string emission_refusal(const props::Case& c) {
+    if (!(props::case_from_text(instance_text(c, 0, {})) == c))
+        return "the case does not read back from its text";
+    std::set<std::string> names;
+    for (const graph::Tensor& t : c.problem.graph.tensors)
+        if (!names.insert(graph::cpp_pointer_name(t.name)).second)
+            return fmt::format("two tensors have the C++ pointer name {}", graph::cpp_pointer_name(t.name));
+    return {};
+}
+
+}  // namespace
+
+props::Case upstream_case(const props::Spec& spec) {
+    props::Case c = props::decode(spec, graph::Implementation::upstream);
+    if (c.problem.compute_length > kMaxStaticComputeLength)
+        c.problem.compute_length = kMaxStaticComputeLength;
+    return c;
+}
+
+std::string instance_refusal(const props::Case& c) {
+    if (const auto missing = graph::first_missing(graph::Implementation::upstream, c.problem))
+        return *missing;
+    if (const auto hazard = graph::known_hazard(graph::Implementation::upstream, c.problem.graph))
+        return *hazard;
+    return emission_refusal(c);
+}
+
+std::optional<Draw> UpstreamDraws::next(uint64_t limit) {
+    // Half the instances test the visitors' traversal (non-commutative multi-input nodes over distinct
+    // subtrees, trees and DAGs), the other half is the property suite's own mix; a tenth of them on
+    // Ascend950's own L1 tile, the others on the small one (more blocks per shape).
+    props::GenConfig cfg;
+    cfg.traversal_share = 50;
+    cfg.arch_tiles = true;
+    static const rc::Gen<props::Spec> gen = props::spec_gen(cfg);
+    while (draw_ < limit) {
+        Draw d;
+        d.draw = draw_;
+        // Sizes sweep 0..99 like a rapidcheck run, so that small and large graphs both appear.
+        d.spec = gen(rc::Random(seed_ * 1000003u + draw_), static_cast<int>(draw_ % 100)).value();
+        ++draw_;
+        d.c = upstream_case(d.spec);
+        if (graph::first_missing(graph::Implementation::upstream, d.c.problem)) continue;
+        // A graph that meets upstream's known store-of-a-load race (docs/upstream-findings.md §4) would
+        // report it; the named instances show it, the random ones test everything else.
+        if (graph::known_hazard(graph::Implementation::upstream, d.c.problem.graph)) {
+            ++known_race_;
+            continue;
+        }
+        if (!instance_refusal(d.c).empty()) continue;
+        return d;
+    }
+    return std::nullopt;
+}
+
+std::string instances_file_header(const std::string& origin) {
+    return fmt::format(
+        "// Generated by {}: do not edit.\n"
+        "#include \"upstream_harness.hpp\"\n\n"
+        "namespace {{\n\n"
+        "using evg_upstream_corpus::InstanceRun;\n"
+        "using evg_upstream_corpus::RunRequest;\n\n",
+        origin);
+}
+
+std::string instance_functions(int index, props::Case c, bool twin, const std::string& name) {
+    if (c.problem.compute_length > kMaxStaticComputeLength)
+        c.problem.compute_length = kMaxStaticComputeLength;
+    if (!emission_refusal(c).empty()) return {};
+    const std::string text = instance_text(c, index, name);
+    const graph::Problem& p = c.problem;
+    graph::EmitOptions options;
+    options.dialect = graph::Implementation::upstream;
+    options.runtime_shapes = true;
+    std::string out = fmt::format("// instance {}: {}\n", index, props::summary(c)) +
+                      run_function(fmt::format("instance_{}", index), p, options);
+    std::string twin_fn = "nullptr";
+    if (twin) {
+        options.topological = true;
+        twin_fn = fmt::format("instance_{}_topological", index);
+        out += run_function(twin_fn, p, options);
+    }
+    return out + fmt::format(
+                     "const evg_upstream_corpus::Register register_{}({}, \"{}\", R\"EVG({})EVG\", "
+                     "instance_{}, {});\n\n",
+                     index, index, name, text, index, twin_fn);
+}
+
+std::string reproducer_program(const props::Case& c, const verify::CaseData& data,
+                               const std::vector<std::vector<uint8_t>>& expected, const std::string& header) {
+    const graph::Problem& p = c.problem;
+    if (expected.size() != p.graph.tensors.size())
+        throw std::logic_error("reproducer_program: one expected buffer per tensor");
+    graph::EmitOptions options;
+    options.dialect = graph::Implementation::upstream;
+    const graph::CppEmission e = graph::emit_cpp(p, options);
+    std::string arrays =
+        fmt::format("const char kA[] = {};\nconst char kB[] = {};\n",
+                    byte_literal(bytes_of(data.inputs.at("A"))), byte_literal(bytes_of(data.inputs.at("B"))));
+    std::string upload, compare;
+    for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
+        const graph::Tensor& t = p.graph.tensors[i];
+        const std::string ptr = graph::cpp_pointer_name(t.name);
+        arrays += fmt::format("// {} {}: {} before the launch\nconst char kIn{}[] = {};\n",
+                              t.role == graph::TensorRole::Output ? "output" : "input", t.name,
+                              t.role == graph::TensorRole::Output ? "its contents" : "its data", i,
+                              byte_literal(bytes_of(data.inputs.at(t.name))));
+        upload += fmt::format("    GM_ADDR {} = Upload(kIn{}, sizeof(kIn{}) - 1);\n", ptr, i, i);
+        if (t.role != graph::TensorRole::Output) continue;
+        arrays += fmt::format("const char kWant{}[] = {};\n", i, byte_literal(expected[i]));
+        compare += fmt::format("    ok = Compare(\"{}\", {}, kWant{}, sizeof(kWant{}) - 1, {}) && ok;\n",
+                               t.name, ptr, i, i, hw::dtype_size(t.element));
+    }
+    return fmt::format(
+        "{}"
+        "#include <acl/acl.h>\n\n"
+        "#include <cstdint>\n"
+        "#include <cstdio>\n"
+        "#include <cstring>\n"
+        "#include <vector>\n\n"
+        "// ---- the kernel (evgcheck's upstream corpus, upstream/corpus/upstream_kernel.hpp) ----\n"
+        "{}"
+        "// ---- the case ----\n\n"
+        "namespace {{\n\n"
+        "{}\n"
+        "GM_ADDR Upload(const char* bytes, size_t size) {{\n"
+        "    void* ptr = nullptr;\n"
+        "    aclrtMalloc(&ptr, size == 0 ? 1 : size, ACL_MEM_MALLOC_HUGE_FIRST);\n"
+        "    if (size != 0) aclrtMemcpy(ptr, size, bytes, size, ACL_MEMCPY_HOST_TO_DEVICE);\n"
+        "    return static_cast<GM_ADDR>(ptr);\n"
+        "}}\n\n"
+        "bool Compare(const char* name, GM_ADDR device, const char* want, size_t size, size_t elem) {{\n"
+        "    std::vector<char> got(size);\n"
+        "    if (size != 0) aclrtMemcpy(got.data(), size, device, size, ACL_MEMCPY_DEVICE_TO_HOST);\n"
+        "    for (size_t i = 0; i < size; ++i)\n"
+        "        if (got[i] != want[i]) {{\n"
+        "            std::printf(\"Compare failed: output %s element %zu: byte %zu is 0x%02x, expected "
+        "0x%02x\\n\",\n"
+        "                        name, i / elem, i, static_cast<unsigned>(static_cast<unsigned "
+        "char>(got[i])),\n"
+        "                        static_cast<unsigned>(static_cast<unsigned char>(want[i])));\n"
+        "            return false;\n"
+        "        }}\n"
+        "    return true;\n"
+        "}}\n\n"
+        "}}  // namespace\n\n"
+        "int main() {{\n"
+        "    aclInit(nullptr);\n"
+        "    aclrtSetDevice(0);\n"
+        "    aclrtStream stream = nullptr;\n"
+        "    aclrtCreateStream(&stream);\n"
+        "    const uint32_t m = {}, n = {}, k = {};\n"
+        "    GM_ADDR ptrA = Upload(kA, sizeof(kA) - 1);\n"
+        "    GM_ADDR ptrB = Upload(kB, sizeof(kB) - 1);\n"
+        "{}\n"
+        "{}{}{}"
+        "    using Gemm = evg_upstream_corpus::UpstreamGemm<{}, {}, {}, {}u, {}u, {}u, {}u, EVG>;\n"
+        "    const typename Gemm::Kernel::Arguments arguments = Gemm::arguments(m, n, k, ptrA, ptrB, args);\n"
+        "    typename Gemm::Op op;\n"
+        "    if (op.CanImplement(arguments) != Catlass::Status::kSuccess) {{\n"
+        "        std::printf(\"CanImplement refused the problem\\n\");\n"
+        "        return 1;\n"
+        "    }}\n"
+        "    const size_t workspaceSize = op.GetWorkspaceSize(arguments);\n"
+        "    void* workspace = nullptr;\n"
+        "    if (workspaceSize != 0) aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);\n"
+        "    op.Initialize(arguments, static_cast<uint8_t*>(workspace));\n"
+        "    op(stream, {});  // AI cores\n"
+        "    aclrtSynchronizeStream(stream);\n\n"
+        "    bool ok = true;\n"
+        "{}"
+        "    if (ok) std::printf(\"Compare success.\\n\");\n"
+        "    aclrtDestroyStream(stream);\n"
+        "    aclrtResetDevice(0);\n"
+        "    aclFinalize();\n"
+        "    return ok ? 0 : 1;\n"
+        "}}\n",
+        header, kernel_text(), arrays, p.m, p.n, p.k, upload, indent(e.layouts, "    "),
+        indent(e.evg, "    "), indent(e.arguments, "    "),
+        p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
+        graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, c.cores, compare);
+}
+
+}  // namespace evg::upstream::corpus

@@ -1,0 +1,69 @@
+// The upstream corpus's C++ (upstream/corpus/): a random case drawn for upstream Catlass, emitted as an
+// instance of the corpus (a function that runs upstream's kernel on a RunRequest, upstream_harness.hpp) and
+// as a whole host program (main, ACL calls, the kernel launch and a comparison with the oracle's outputs)
+// that builds with evgcheck_add_program. One emission for the corpus generator (corpus_gen.cpp), which
+// compiles the corpus into the build, and for `evgcheck check --catlass-root`, which compiles candidates at
+// run time.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evg/props/spec.hpp"
+#include "evg/verify/data.hpp"
+
+namespace evg::upstream::corpus {
+
+// The largest multiple of 32 a tla::Int holds: a graph with no UB buffer fits any computeLength, and the
+// generator then takes the largest multiple of 32 below 2^32 (same tiling either way: one piece per tile).
+inline constexpr uint32_t kMaxStaticComputeLength = 2147483616u;
+
+// The case a Spec stands for on upstream Catlass: props::decode for Implementation::upstream, its
+// computeLength capped at kMaxStaticComputeLength.
+props::Case upstream_case(const props::Spec& spec);
+
+// Why upstream cannot run the case as a corpus instance ("" when it can): a node kind, functor or path
+// upstream lacks (graph::first_missing), upstream's known store-of-a-load race (graph::known_hazard,
+// docs/upstream-findings.md §4, which named instances show), a text that does not read back to the same
+// case, or two tensors with one C++ pointer name.
+std::string instance_refusal(const props::Case& c);
+
+// The random cases of the corpus: draw d (0, 1, 2, ...) is spec_gen(traversal_share 50, arch tiles)'s value
+// for the random source seed * 1000003 + d at size d % 100 (small and large graphs both), decoded for
+// upstream; draws upstream cannot run as instances are skipped. Deterministic for a build of evgcheck.
+struct Draw {
+    uint64_t draw = 0;
+    props::Spec spec;
+    props::Case c;
+};
+class UpstreamDraws {
+  public:
+    explicit UpstreamDraws(uint64_t seed) : seed_(seed) {}
+    // The next draw upstream can run; nullopt after `limit` draws in all.
+    std::optional<Draw> next(uint64_t limit);
+    int skipped_for_known_race() const { return known_race_; }
+
+  private:
+    uint64_t seed_, draw_ = 0;
+    int known_race_ = 0;
+};
+
+// The top of a generated file of instances.
+std::string instances_file_header(const std::string& origin);
+
+// The function(s) of instance `index` and its registration (names it "UpstreamCorpus/<name>", or
+// "UpstreamCorpus/instanceNNNN" when `name` is empty), or "" when instance_refusal says no. With `twin` (a
+// tree of two nodes or more), the graph as a TopologicalVisitor too.
+std::string instance_functions(int index, props::Case c, bool twin, const std::string& name = {});
+
+// A host program in upstream's dialect that runs case `c` once on upstream's kernel with `c.cores` AI cores
+// (aclInit, aclrtMalloc, the inputs of `data` copied in, DeviceGemm, aclrtSynchronizeStream) and compares
+// every output byte for byte with `expected` (the oracle's, in graph tensor order, empty for an input):
+// prints "Compare success." or "Compare failed: ..." and the first difference. Builds with
+// evgcheck_add_program against a checkout; `evgcheck run-program` runs it checked. `header` starts the file
+// as a comment.
+std::string reproducer_program(const props::Case& c, const verify::CaseData& data,
+                               const std::vector<std::vector<uint8_t>>& expected, const std::string& header);
+
+}  // namespace evg::upstream::corpus

@@ -1,0 +1,154 @@
+// `evgcheck check --catlass-root DIR` as a user runs it (label `upstream`): random graphs compiled against a
+// checkout at run time. On a copy of the checkout in the build folder whose Add functor subtracts (never the
+// checkout, never the repository: upstream/CMakeLists.txt makes it), the check must fail, shrink the graph
+// across the compile boundary to a handful of nodes that still hold the Add, print a replay line that
+// replays as printed, and write a program in upstream's dialect that builds with evgcheck_add_program and
+// shows the wrong numbers under `evgcheck run-program`. The same case passes on the checkout itself.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int code = -1;
+    std::string out;
+};
+
+fs::path scratch() {
+    static const fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("evg_check_upstream_test_" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+// The scratch folder (compiled candidates, programs) goes when the tests end.
+class RemoveScratch : public ::testing::Environment {
+  public:
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(scratch(), ec);
+    }
+};
+const auto* const kRemoveScratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
+
+// A command line through the shell, as a user pastes it; stdout and stderr together.
+Result shell(const std::string& line) {
+    Result r;
+    FILE* p = ::popen((line + " 2>&1").c_str(), "r");
+    if (p == nullptr) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int status = ::pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+Result evgcheck(const std::string& args) {
+    return shell(std::string(EVGCHECK_BINARY) + " " + args);
+}
+
+// The rest of the line after `prefix` (which starts a line), or "".
+std::string line_after(const std::string& text, const std::string& prefix) {
+    std::smatch m;
+    if (!std::regex_search(text, m, std::regex("(^|\n)" + prefix + "([^\n]*)"))) return {};
+    return m[2].str();
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(EvgcheckCheckUpstream, PlantedFaultIsFoundShrunkAcrossTheCompileBoundaryAndReplays) {
+    ASSERT_TRUE(EVG_PLANTED_APPLIED) << "the planted copy's Add was not found: upstream/CMakeLists.txt";
+    const std::string work = (scratch() / "work").string();
+    const Result r = evgcheck(std::string("check --catlass-root ") + EVG_PLANTED_ROOT +
+                              " --graphs 8 --cases 10 --seed 5 --compile-budget 900 --work-dir " + work);
+    ASSERT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("FAILED graph "), std::string::npos) << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        r.out, m, std::regex(R"(minimal failing case \((\d+) nodes; (\d+) graph shrink steps)")))
+        << r.out;
+    const int nodes = std::stoi(m[1].str()), steps = std::stoi(m[2].str());
+    // AccLoad, what the Add reads besides, the Add and the store: a few nodes, reached by shrinking.
+    EXPECT_LE(nodes, 4) << r.out;
+    const std::string failure = line_after(r.out, "failure ");
+    EXPECT_NE(failure.find("output"), std::string::npos) << r.out;
+    const fs::path case_file = line_after(r.out, "files: ").substr(0, line_after(r.out, "files: ").find(' '));
+    const std::string case_text = slurp(case_file);
+    EXPECT_NE(case_text.find("Compute Add"), std::string::npos) << case_text;
+    std::printf("shrunk in %d steps to:\n%s\n", steps, case_text.c_str());
+
+    // The replay line replays as printed: the same failure.
+    const std::string replay = line_after(r.out, "replay: ");
+    ASSERT_FALSE(replay.empty()) << r.out;
+    const Result again = shell(replay);
+    EXPECT_EQ(again.code, 1) << replay << "\n" << again.out;
+    EXPECT_NE(again.out.find("failure " + failure.substr(0, failure.find(']') + 1)), std::string::npos)
+        << failure << "\n"
+        << again.out;
+
+    // The same case on the checkout itself passes: the failure is the planted fault's.
+    const Result clean = evgcheck(std::string("check --catlass-root ") + EVG_CATLASS_ROOT + " --replay " +
+                                  case_file.string() + " --work-dir " + work);
+    EXPECT_EQ(clean.code, 0) << clean.out;
+
+    // The program builds with evgcheck_add_program as printed, and shows the wrong numbers when run checked.
+    const std::string build = line_after(r.out, "build the program: ");
+    ASSERT_FALSE(build.empty()) << r.out;
+    const Result built = shell(build);
+    ASSERT_EQ(built.code, 0) << build << "\n" << built.out;
+    const std::string run = line_after(r.out, "run it: +");
+    ASSERT_FALSE(run.empty()) << r.out;
+    const Result ran = shell(run);
+    EXPECT_EQ(ran.code, 1) << run << "\n" << ran.out;
+    EXPECT_NE(ran.out.find("Compare failed: output D"), std::string::npos) << ran.out;
+}
+
+// The checkout itself passes a few graphs, and the same work folder serves a second run from its cache.
+TEST(EvgcheckCheckUpstream, CheckoutPassesAndASecondRunComesFromTheCache) {
+    const std::string work = (scratch() / "clean").string();
+    const std::string args = std::string("check --catlass-root ") + EVG_CATLASS_ROOT +
+                             " --graphs 3 --cases 5 --seed 11 --work-dir " + work;
+    const Result r = evgcheck(args);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("3 graphs x 5 runtime cases passed"), std::string::npos) << r.out;
+    const Result again = evgcheck(args);
+    ASSERT_EQ(again.code, 0) << again.out;
+    EXPECT_NE(again.out.find("(cached)"), std::string::npos) << again.out;
+}
+
+// Bad input is refused naming the option and the rule.
+TEST(EvgcheckCheckUpstream, BadInputIsRefusedNamingTheRule) {
+    Result r = evgcheck("check --catlass-root /nowhere");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("'/nowhere' is not a Catlass checkout"), std::string::npos) << r.out;
+    r = evgcheck(std::string("check --catlass-root ") + EVG_CATLASS_ROOT +
+                 " --planted row_broadcast_no_barrier");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("plant a fault in a copy of the checkout"), std::string::npos) << r.out;
+    r = evgcheck(std::string("check --catlass-root ") + EVG_CATLASS_ROOT + " --replay /nowhere.txt");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("--replay: '/nowhere.txt' is not a file"), std::string::npos) << r.out;
+    r = evgcheck("check --graphs 3");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("option --graphs needs --catlass-root DIR"), std::string::npos) << r.out;
+}
+
+}  // namespace
