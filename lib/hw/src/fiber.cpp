@@ -172,12 +172,12 @@ void Fiber::switch_out(bool last) {
 // frame: it never writes where a live frame is. What lies below the caller was dirtied from the top down to
 // the deepest frame of what ran there: the fill goes down from the top until it has seen `clean_run` bytes of
 // the fill in a row (every word of every kStep-byte block compared), so that it writes what was dirtied only.
-[[gnu::noinline]] void refill_dead_stack(size_t depth, size_t clean_run) noexcept {
+[[gnu::noinline]] size_t refill_dead_stack(size_t depth, size_t clean_run) noexcept {
     constexpr size_t kStep = 64;
     const char* low = tls_stack_low;
-    if (!low) return;
+    if (!low) return 0;
     const char* here = static_cast<const char*>(__builtin_frame_address(0));
-    if (here <= low + kRefillMargin + depth) return;
+    if (here <= low + kRefillMargin + depth) return 0;
     auto* dead = static_cast<unsigned char*>(__builtin_alloca(depth));
     uint64_t fill_word = 0;
     std::memset(&fill_word, kUninitFillByte, sizeof fill_word);
@@ -195,6 +195,7 @@ void Fiber::switch_out(bool last) {
         }
     std::memset(dead + depth - dirty, kUninitFillByte, dirty);
     asm volatile("" : : "r"(dead) : "memory");  // the fill is the point: keep it
+    return dirty;
 }
 
 }  // namespace evg::hw::detail

@@ -15,8 +15,9 @@ namespace evg::hw::detail {
 
 // Fills (uninit_fill.hpp) what lies below the caller on the running fiber's stack, down to `depth` bytes and
 // stopping after `clean_run` bytes of the fill in a row; nothing off a fiber. Below the caller every frame is
-// dead: a kernel variable later allocated there starts as the fill, not as what those frames held.
-void refill_dead_stack(size_t depth, size_t clean_run) noexcept;
+// dead: a kernel variable later allocated there starts as the fill, not as what those frames held. Returns
+// the bytes it wrote (0 off a fiber, and when all it looked at held the fill already).
+size_t refill_dead_stack(size_t depth, size_t clean_run) noexcept;
 
 class Fiber {
   public:
