@@ -31,7 +31,9 @@ namespace evgcheck {
 namespace {
 
 constexpr std::array kCheckOptions = {
-    OptionSpec{"cases", "N", "random cases per property (rapidcheck max_success; default 100)"},
+    OptionSpec{"cases", "N",
+               "random cases per property (rapidcheck max_success; default 100; with --catlass-root, runtime "
+               "cases per graph, default 30)"},
     OptionSpec{"seed", "S", "rapidcheck's seed (default: a fresh one, printed)"},
     OptionSpec{"jobs", "N",
                "worker processes per property, sharing its cases (default: the number of online cores); the "
@@ -51,6 +53,10 @@ constexpr std::array kCheckOptions = {
         "against DIR at run time, each over --cases runtime cases (default 30); a failure shrunk over "
         "the graph too, with a reproducer program and a replay line"},
     OptionSpec{"graphs", "N", "--catlass-root: random graphs (default 8)"},
+    OptionSpec{
+        "graph", "K",
+        "--catlass-root: only graph K (from 0) of the seed's graphs; instance K of the upstream corpus "
+        "built with seed S is graph K of --seed S, with the same runtime cases"},
     OptionSpec{"compile-budget", "SECONDS",
                "--catlass-root: seconds of compiling for shrinking a failing graph (default 900)"},
     OptionSpec{"work-dir", "DIR",
@@ -146,6 +152,10 @@ int check_upstream_command(const Args& args, const std::string& self) {
     UpstreamCheckOptions o;
     o.root = *args.get("catlass-root");
     o.graphs = static_cast<int>(args.integer("graphs", 1, 10'000).value_or(8));
+    if (const auto k = args.integer("graph", 0, 100'000)) {
+        if (args.has("graphs")) throw UsageError("evgcheck check: give --graphs N or --graph K, not both");
+        o.only_graph = static_cast<int>(*k);
+    }
     o.cases = static_cast<int>(args.integer("cases", 1, 1'000'000).value_or(30));
     if (const auto s = args.integer("seed", 0, (1LL << 62)))
         o.seed = static_cast<uint64_t>(*s);
@@ -194,7 +204,7 @@ int check_command(std::span<const char* const> argv) {
     if (args.has("catlass-root"))
         throw UsageError("evgcheck check: option --catlass-root: this evgcheck was built without upstream/");
 #endif
-    for (const char* upstream_only : {"graphs", "compile-budget", "work-dir", "replay", "known"})
+    for (const char* upstream_only : {"graphs", "graph", "compile-budget", "work-dir", "replay", "known"})
         if (args.has(upstream_only))
             throw UsageError(
                 fmt::format("evgcheck check: option --{} needs --catlass-root DIR", upstream_only));

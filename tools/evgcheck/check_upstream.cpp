@@ -12,6 +12,10 @@
 // upstream's dialect that builds with evgcheck_add_program and reproduces the failure, and a replay line.
 #include "check_upstream.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -90,6 +94,11 @@ std::string tail_lines(const std::string& text, int n) {
     return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
 }
 
+// A file of this process in the work folder (two checks may share one).
+fs::path scratch_file(const fs::path& work, const std::string& what) {
+    return work / fmt::format("{}-{}.txt", what, ::getpid());
+}
+
 std::string env_or(const char* name, const char* fallback) {
     const char* v = std::getenv(name);
     return v != nullptr && *v != '\0' ? v : fallback;
@@ -139,6 +148,15 @@ class Compiler {
         const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(
                                           (built_before ? 600.0 : std::max(60.0, budget_ - spent_)) * 1000));
         fs::create_directories(dir);
+        // Two checks sharing the work folder build one library one at a time.
+        const int lock = ::open((dir / ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+        if (lock >= 0) ::flock(lock, LOCK_EX);
+        const struct Unlock {
+            int fd;
+            ~Unlock() {
+                if (fd >= 0) ::close(fd);
+            }
+        } unlock{lock};
         write_file(dir / "instances.cpp", source);
         write_file(
             dir / "CMakeLists.txt",
@@ -159,7 +177,7 @@ class Compiler {
                 "Ninja",
                 "-DCMAKE_BUILD_TYPE=Release",
                 "-Devgcheck_DIR=" + env_or("EVGCHECK_PACKAGE_DIR", EVGCHECK_PACKAGE_DIR)};
-            if (std::string(EVGCHECK_CXX_COMPILER) != "")
+            if (!std::string(EVGCHECK_CXX_COMPILER).empty())
                 args.push_back(std::string("-DCMAKE_CXX_COMPILER=") + EVGCHECK_CXX_COMPILER);
             const ProcessResult cfg = run_process(EVGCHECK_CMAKE, args, {}, deadline);
             if (cfg.exit_code != 0) {
@@ -184,7 +202,15 @@ class Compiler {
             return r;
         }
         if (b.exit_code != 0 || !fs::exists(lib)) {
-            r.error = tail_lines(b.output, 40);
+            // The compiler's errors first (at most 25), else the build's last lines.
+            std::istringstream lines(b.output);
+            int errors = 0;
+            for (std::string line; std::getline(lines, line) && errors < 25;)
+                if (line.find(": error: ") != std::string::npos) {
+                    r.error += line + "\n";
+                    ++errors;
+                }
+            if (errors == 0) r.error = tail_lines(b.output, 40);
             return r;
         }
         r.library = lib;
@@ -236,6 +262,7 @@ RunnerVerdict run_runner(const fs::path& library, int index, const std::vector<s
         return v;
     }
     const std::string text = read_file(out);
+    fs::remove(out);
     const std::string verdict = trim(section(text, "verdict"));
     v.pass = verdict.rfind("pass", 0) == 0;
     if (v.pass) v.passed = std::atoi(verdict.c_str() + 4);
@@ -370,8 +397,8 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, Compiler
     if (!spec)
         out << "(the failing case is not the drawn Spec's at its runtime parameters: the graph is not "
                "shrunk)\n";
-    const fs::path verdict_file = o.work_dir / "verdict.txt";
-    const fs::path case_file = o.work_dir / "candidate.txt";
+    const fs::path verdict_file = scratch_file(o.work_dir, "verdict");
+    const fs::path case_file = scratch_file(o.work_dir, "candidate");
     while (spec && !budget_spent) {
         bool smaller = false;
         for (const props::Spec& candidate_spec : props::shrink_candidates(*spec)) {
@@ -401,6 +428,7 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, Compiler
         }
         if (!smaller) break;
     }
+    fs::remove(case_file);
     return report_failure(o, out, compiler, current, verdict, steps, tried, budget_spent,
                           seconds_since(start));
 }
@@ -442,19 +470,31 @@ int UpstreamCheck::run(std::ostream& out) {
     Compiler compiler(o_.work_dir, o_.root, o_.compile_budget);
     const auto start = Clock::now();
     fs::create_directories(o_.work_dir);
+    const int wanted = o_.only_graph >= 0 ? o_.only_graph + 1 : o_.graphs;
     out << fmt::format(
-               "evgcheck check: {} random graphs on the Catlass checkout {} (Ascend950), {} runtime cases "
-               "each, seed {}; work folder {}\n",
-               o_.graphs, o_.root, o_.cases, o_.seed, o_.work_dir.string())
+               "evgcheck check: {} on the Catlass checkout {} (Ascend950), {} runtime cases each, seed "
+               "{}; work folder {}\n",
+               o_.only_graph >= 0 ? fmt::format("random graph {}", o_.only_graph)
+                                  : fmt::format("{} random graphs", o_.graphs),
+               o_.root, o_.cases, o_.seed, o_.work_dir.string())
         << std::flush;
     UpstreamDraws draws(o_.seed);
     std::vector<Draw> drawn;
-    while (static_cast<int>(drawn.size()) < o_.graphs) {
-        std::optional<Draw> d = draws.next(static_cast<uint64_t>(o_.graphs) * 20);
-        if (!d) break;
+    std::vector<int> numbers;  // each drawn graph's number in the seed's sequence
+    for (int number = 0; number < wanted; ++number) {
+        std::optional<Draw> d = draws.next(static_cast<uint64_t>(wanted) * 20);
+        if (!d) {
+            out << fmt::format("(only {} graphs upstream can run were found in {} draws)\n", number,
+                               wanted * 20);
+            break;
+        }
+        if (number < o_.only_graph) continue;
         drawn.push_back(std::move(*d));
+        numbers.push_back(number);
     }
+    if (drawn.empty()) return 1;
     std::vector<props::Case> cases;
+    cases.reserve(drawn.size());
     for (const Draw& d : drawn) cases.push_back(d.c);
     const std::string source =
         library_source(cases, fmt::format("evgcheck check --catlass-root, seed {}", o_.seed));
@@ -473,17 +513,18 @@ int UpstreamCheck::run(std::ostream& out) {
         << std::flush;
 
     for (std::size_t i = 0; i < drawn.size(); ++i) {
-        const fs::path verdict_file = o_.work_dir / "verdict.txt";
+        const fs::path verdict_file = scratch_file(o_.work_dir, "verdict");
         const RunnerVerdict v =
             run_runner(*lib.library, static_cast<int>(i),
-                       {"property", std::to_string(o_.cases), std::to_string(o_.seed + i)}, verdict_file,
-                       o_.known, o_.run_timeout);
+                       {"property", std::to_string(o_.cases), std::to_string(o_.seed + numbers[i])},
+                       verdict_file, o_.known, o_.run_timeout);
         if (v.pass) {
-            out << fmt::format("ok   graph {} ({}): {} cases\n", i, props::summary(drawn[i].c), v.passed)
+            out << fmt::format("ok   graph {} ({}): {} cases\n", numbers[i], props::summary(drawn[i].c),
+                               v.passed)
                 << std::flush;
             continue;
         }
-        out << fmt::format("FAILED graph {} ({})\n", i, props::summary(drawn[i].c));
+        out << fmt::format("FAILED graph {} ({})\n", numbers[i], props::summary(drawn[i].c));
         if (v.case_text.empty()) {
             out << fmt::format("failure [{}]: {}\n(the runner gave no case to shrink)\n", v.tag, v.message);
             return 1;
@@ -516,7 +557,7 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
         return 1;
     }
     const RunnerVerdict v = run_runner(*lib.library, 0, {"case", fs::absolute(case_file).string()},
-                                       o_.work_dir / "verdict.txt", o_.known, o_.run_timeout);
+                                       scratch_file(o_.work_dir, "verdict"), o_.known, o_.run_timeout);
     if (v.pass) {
         out << fmt::format("ok   {} passes on {}\n", props::summary(c), o_.root);
         return 0;

@@ -16,10 +16,12 @@ class UpstreamCheckInputError : public std::runtime_error {
 };
 
 struct UpstreamCheckOptions {
-    std::string root;                // the checkout (holds include/catlass)
-    int graphs = 8;                  // random graphs drawn
-    int cases = 30;                  // runtime cases per graph
-    uint64_t seed = 1;               // the draw's seed; graph i runs its runtime cases from seed + i
+    std::string root;     // the checkout (holds include/catlass)
+    int graphs = 8;       // random graphs drawn
+    int only_graph = -1;  // >= 0: only that graph of the seed's sequence (the corpus's instance)
+    int cases = 30;       // runtime cases per graph
+    uint64_t seed =
+        1;  // the draw's seed; graph i runs its runtime cases from seed + i (as corpus instance i)
     double compile_budget = 900;     // seconds of compiling for the graph shrink
     double run_timeout = 600;        // seconds a runner may take (a property of `cases` cases, or one case)
     std::filesystem::path work_dir;  // compiled libraries and failures (default ~/.cache/evgcheck/upstream)

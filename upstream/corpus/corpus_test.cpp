@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "corpus_check.hpp"
+#include "corpus_emit.hpp"
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/implementation.hpp"
 #include "evg/hw/arch.hpp"
@@ -59,7 +60,9 @@ TEST_P(UpstreamCorpus, MatchesOracleAndEvgcheck) {
     const props::Case base = props::case_from_text(instance.text);
     props::RunConfig cfg;
     cfg.cases = props::scaled_cases(30);
-    cfg.seed = props::env_seed(35 + static_cast<uint64_t>(instance.index));
+    // Instance i of the corpus of seed S is graph i of `evgcheck check --seed S`, which runs its runtime
+    // cases from S + i too: the line printed on a failure shrinks its graph as well.
+    cfg.seed = props::env_seed(EVG_UPSTREAM_CORPUS_SEED + static_cast<uint64_t>(instance.index));
     cfg.jobs = 1;
     cfg.replay_filter = fmt::format("*UpstreamCorpus.MatchesOracleAndEvgcheck/instance{:04}", instance.index);
     cfg.case_source = runtime_cases(base);
@@ -68,7 +71,14 @@ TEST_P(UpstreamCorpus, MatchesOracleAndEvgcheck) {
         fmt::format("UpstreamCorpus/instance{:04}", instance.index),
         [&](const props::Case& c) { upstream_matches_oracle_and_evgcheck(instance, c, known_findings()); },
         cfg);
-    EXPECT_TRUE(out.ok) << "instance:\n" << instance.text << "\n" << out.report;
+    EXPECT_TRUE(out.ok) << "instance:\n"
+                        << instance.text << "\n"
+                        << out.report
+                        << fmt::format(
+                               "\nto shrink its graph too, compiling smaller graphs against the checkout: "
+                               "{} check --catlass-root {} --seed {} --graph {} --cases {}\n",
+                               EVGCHECK_BINARY, EVG_UPSTREAM_CATLASS_ROOT, EVG_UPSTREAM_CORPUS_SEED,
+                               instance.index, cfg.cases);
     EXPECT_EQ(out.passed, cfg.cases);
 }
 
@@ -99,6 +109,20 @@ TEST(UpstreamCorpusShape, HoldsTheRequestedInstancesOfEveryUpstreamNodeKind) {
         if (graph::implements(graph::Implementation::upstream, k.kind)) {
             EXPECT_GE(count[std::string(k.name)], 1) << k.name;
         }
+    }
+}
+
+// Instance i of the corpus is graph i of `evgcheck check --catlass-root ROOT --seed S` (the same draws,
+// corpus_emit.hpp), which is what the failure line of MatchesOracleAndEvgcheck relies on.
+TEST(UpstreamCorpusShape, InstanceIIsGraphIOfTheCheckCommandsDraws) {
+    UpstreamDraws draws(EVG_UPSTREAM_CORPUS_SEED);
+    const std::vector<Instance> instances = random_instances();
+    ASSERT_FALSE(instances.empty());
+    for (const Instance& i : instances) {
+        const std::optional<Draw> d = draws.next(1u << 20);
+        ASSERT_TRUE(d.has_value());
+        EXPECT_EQ(props::to_text(d->c, "x"), props::to_text(props::case_from_text(i.text), "x"))
+            << "instance " << i.index;
     }
 }
 
