@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
 # Runs clang-tidy-14 with the repository's .clang-tidy over first-party translation units of a configured
 # build (default build/release; its compile_commands.json), two at a time. Exit 1 on any finding.
-# Usage: scripts/tidy.sh [BUILD_DIR] [PATH_REGEX]
-# Without PATH_REGEX it checks every first-party translation unit (about 290: lib/, oracle/, props/,
+# Usage: scripts/tidy.sh [--record] [BUILD_DIR] [PATH_REGEX]
+# Without PATH_REGEX it checks every first-party translation unit (about 300: lib/, oracle/, props/,
 # conformance/, fuzz/, reports/, tools/, bench/, upstream/, docs/tests; not the corpus generated into the build
-# folder): ctest `tidy_check` runs exactly that, so CI keeps the whole tree clean. About 60 CPU-minutes on a
-# cold run. A PATH_REGEX narrows it while fixing, e.g. `scripts/tidy.sh build/release '^oracle/'`.
+# folder): ctest `tidy_check` runs exactly that, so CI keeps the whole tree clean. About 20 CPU-minutes on a
+# cold run on a fast machine (three times that on a slow one). A PATH_REGEX narrows it while fixing, e.g.
+# `scripts/tidy.sh build/release '^oracle/'`.
 #
-# Cache: a translation unit that was clean is remembered in BUILD_DIR/tidy-cache under the hash of what
-# clang-tidy's verdict depends on: the clang-tidy version, .clang-tidy, the command line and the preprocessed
-# source (`clang++ -E`, about 0.4 s a unit against 10-20 s of tidy: every header the unit includes, with its
-# path, is in it). A unit whose hash is there is not checked again; a unit with a finding is never remembered,
-# so its finding is printed on every run. Delete the folder to check everything again.
+# What a verdict depends on: the clang-tidy version, .clang-tidy, the command line and the preprocessed source
+# (`clang++ -E`, about 0.4 s a unit against 2-30 s of tidy: every header the unit includes, with its path, is
+# in it), with the checkout's own path written as <root> so that the key is the same in any clone. A unit
+# whose key is known clean is not checked again; a unit with a finding is never remembered, so its finding
+# is printed on every run. Two memories of clean keys:
+#   BUILD_DIR/tidy-cache     this build's (one empty file per key; delete the folder to check everything)
+#   .ci/tidy-clean.txt       the repository's, one line per unit ("<key> <path>"), written by `--record`
+#                            from a run's clean units and committed: CI then checks only the units whose
+#                            key changed since a developer's clean run. A stale line costs a check, never a
+#                            finding: the key is the unit's whole input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+record=0
+if [ "${1:-}" = "--record" ]; then
+  record=1
+  shift
+fi
 build=${1:-build/release}
 filter=${2:-.}
 tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
@@ -26,13 +37,20 @@ if [ ! -f "$build/compile_commands.json" ]; then
   echo "tidy: $build/compile_commands.json is missing: configure first (cmake --preset release)" >&2
   exit 2
 fi
-exec python3 - "$build" "$(pwd)" "$filter" "$tidy" "$clang" <<'PY'
+exec python3 - "$build" "$(pwd)" "$filter" "$tidy" "$clang" "$record" <<'PY'
 import concurrent.futures, hashlib, json, os, re, shlex, shutil, subprocess, sys, tempfile, time
 
-build, root, pattern, tidy, clang = sys.argv[1:6]
+build, root, pattern, tidy, clang, record = sys.argv[1:7]
 pattern = re.compile(pattern)
 cache = os.path.join(build, "tidy-cache")
 os.makedirs(cache, exist_ok=True)
+record_path = os.path.join(root, ".ci", "tidy-clean.txt")
+recorded = {}  # path -> key of its last recorded clean run
+if os.path.exists(record_path):
+    for line in open(record_path):
+        parts = line.split()
+        if len(parts) == 2:
+            recorded[parts[1]] = parts[0]
 
 # The options clang cannot take: the precompiled header of the test binaries (cmake/evg_test.cmake; GCC's, which
 # clang cannot read; each test file includes what it uses itself) with -Winvalid-pch, and GCC-only switches
@@ -89,45 +107,63 @@ finding = re.compile(r": (warning|error): ")
 
 
 def check(item):
-    """Returns (rel, lines to print, from_cache)."""
+    """Returns (rel, lines to print, how it was known clean: "cache", "record" or "", its key)."""
     rel, e = item
     pp = subprocess.run(preprocess_command(shlex.split(e["command"])), cwd=e["directory"], capture_output=True)
     key = None
     if pp.returncode == 0:
         h = hashlib.sha256()
+        here = root.encode()
         for part in (version.encode(), config, e["command"].encode(), e["directory"].encode(), pp.stdout):
+            part = part.replace(here, b"<root>")
             h.update(len(part).to_bytes(8, "little"))
             h.update(part)
-        key = os.path.join(cache, h.hexdigest())
-        if os.path.exists(key):
-            os.utime(key)
-            return rel, [], True
+        key = h.hexdigest()
+        path = os.path.join(cache, key)
+        if os.path.exists(path):
+            os.utime(path)
+            return rel, [], "cache", key
+        if recorded.get(rel) == key:
+            return rel, [], "record", key
     run = subprocess.run([tidy, "-p", db, "--quiet", os.path.join(root, rel)], capture_output=True, text=True)
     lines = [l for l in (run.stdout + run.stderr).splitlines() if finding.search(l)]
     if run.returncode != 0 and not lines:
         # No finding line but a failure (an option clang rejects, a crash): say so with what it printed.
         lines = [f"tidy-failed: {rel}"] + [f"  {l}" for l in (run.stdout + run.stderr).splitlines()[-20:]]
     if run.returncode == 0 and not lines and key is not None:
-        open(key, "w").close()
-    return rel, lines, False
+        open(os.path.join(cache, key), "w").close()
+    return rel, lines, "", (key if not lines else None)
 
 
-found, cached, failing = [], 0, 0
+found, cached, from_record, failing = [], 0, 0, 0
+clean_keys = {}  # rel -> key, every unit of this run found clean
 try:
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for rel, lines, from_cache in pool.map(check, entries):
-            cached += from_cache
+        for rel, lines, known, key in pool.map(check, entries):
+            cached += bool(known)
+            from_record += known == "record"
             failing += bool(lines)
             found.extend(lines)
+            if key is not None:
+                clean_keys[rel] = key
 finally:
     shutil.rmtree(db, ignore_errors=True)
+if record == "1":
+    # This run's units: their clean keys, or no line when they had a finding; other units keep theirs.
+    for rel, _ in entries:
+        recorded.pop(rel, None)
+    recorded.update(clean_keys)
+    os.makedirs(os.path.dirname(record_path), exist_ok=True)
+    with open(record_path, "w") as out:
+        for rel in sorted(recorded):
+            out.write(f"{recorded[rel]} {rel}\n")
 # What no run has used for two weeks goes: the folder holds about one entry per unit and version of it.
 for name in os.listdir(cache):
     path = os.path.join(cache, name)
     if time.time() - os.path.getmtime(path) > 14 * 86400:
         os.remove(path)
 count = len(entries)
-checked = f"{count - cached} checked, {cached} unchanged since a clean run"
+checked = f"{count - cached} checked, {cached} unchanged since a clean run ({from_record} of them recorded in .ci/tidy-clean.txt)"
 if found:
     seen_lines = set()
     for l in found:

@@ -4,7 +4,10 @@
 # script and .clang-tidy, one unit and the header it includes, a compile command with a GCC-only switch):
 #   1. the clean unit is checked; 2. a second run takes it from the cache;
 #   3. a finding planted in the header (not in the unit) is found; 4. and found again: findings are not kept;
-#   5. the header restored is the cached clean version again; 6. a changed .clang-tidy checks it again.
+#   5. the header restored is the cached clean version again; 6. a changed .clang-tidy checks it again;
+#   7. --record writes the unit's key to .ci/tidy-clean.txt; 8. with the build's cache gone, the record
+#   vouches for it; 9. a finding planted again is found despite the record; 10. the same tree in another
+#   folder (another clone) finds its unit in the record too.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -19,11 +22,12 @@ cat >"$tmp/out/compile_commands.json" <<JSON
   "command": "c++ -std=c++20 -fno-tree-sra -Wno-stringop-overflow -I$tmp/lib -o a.o -c $tmp/lib/a.cpp"}]
 JSON
 fail=0
-step() { # step NAME EXPECTED_EXIT EXPECTED_TEXT
-  local out rc=0
-  out=$("$tmp/scripts/tidy.sh" "$tmp/out" 2>&1) || rc=$?
-  if [ "$rc" -ne "$2" ] || ! grep -qF -- "$3" <<<"$out"; then
-    echo "tidy cache: step '$1' expected exit $2 and '$3', got exit $rc:"
+step() { # step NAME EXPECTED_EXIT EXPECTED_TEXT [TIDY_ARGS...]
+  local name=$1 want=$2 text=$3 out rc=0
+  shift 3
+  out=$("$tmp/scripts/tidy.sh" "$@" "$tmp/out" 2>&1) || rc=$?
+  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$text" <<<"$out"; then
+    echo "tidy cache: step '$name' expected exit $want and '$text', got exit $rc:"
     sed 's/^/  /' <<<"$out"
     fail=1
   fi
@@ -38,5 +42,23 @@ echo 'inline int* answer() { return nullptr; }' >"$tmp/lib/a.hpp"
 step "restored header from the cache" 0 "0 checked, 1 unchanged"
 echo "# a comment" >>"$tmp/.clang-tidy"
 step "changed configuration checks again" 0 "1 checked, 0 unchanged"
-[ "$fail" -eq 0 ] && echo "tidy cache: 6 steps as expected"
+step "record written" 0 "0 checked, 1 unchanged" --record
+if [ "$(wc -l <"$tmp/.ci/tidy-clean.txt")" -ne 1 ] || ! grep -q " lib/a.cpp$" "$tmp/.ci/tidy-clean.txt"; then
+  echo "tidy cache: step 'record written' left:"; cat "$tmp/.ci/tidy-clean.txt"; fail=1
+fi
+rm -rf "$tmp/out/tidy-cache"
+step "the record vouches" 0 "0 checked, 1 unchanged since a clean run (1 of them recorded"
+echo 'inline int* answer() { return 0000000; }' >"$tmp/lib/a.hpp"
+step "finding found despite the record" 1 "a.hpp:1:"
+echo 'inline int* answer() { return nullptr; }' >"$tmp/lib/a.hpp"
+moved=$(mktemp -d)
+trap 'rm -rf "$tmp" "$moved"' EXIT
+cp -r "$tmp/." "$moved/"
+rm -rf "$moved/out/tidy-cache"
+sed -i "s|$tmp|$moved|g" "$moved/out/compile_commands.json"
+tmp_saved=$tmp
+tmp=$moved
+step "another clone finds the record" 0 "(1 of them recorded"
+tmp=$tmp_saved
+[ "$fail" -eq 0 ] && echo "tidy cache: 10 steps as expected"
 exit "$fail"
