@@ -211,6 +211,7 @@ class Compiler {
                     ++errors;
                 }
             if (errors == 0) r.error = tail_lines(b.output, 40);
+            ++failed_;
             return r;
         }
         r.library = lib;
@@ -222,12 +223,13 @@ class Compiler {
     double budget() const { return budget_; }
     int compiles() const { return compiles_; }
     int cached() const { return cached_; }
+    int failed() const { return failed_; }
 
   private:
     fs::path work_;
     std::string root_;
     double budget_, spent_ = 0;
-    int compiles_ = 0, cached_ = 0;
+    int compiles_ = 0, cached_ = 0, failed_ = 0;
 };
 
 // One run of the runner: its verdict file read back.
@@ -368,10 +370,16 @@ int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const Compi
     out << fmt::format(
         "\nminimal failing case ({} nodes; {} graph shrink steps, {} candidates run, {} compiled in {:.1f} s "
         "of the "
-        "{:.0f} s compile budget{}, {} from cache; {:.1f} s in all):\n{}\n",
+        "{:.0f} s compile budget{}, {} from cache{}; {:.1f} s in all):\n{}\n",
         props::node_count(c), steps, tried, compiler.compiles(), compiler.spent(), compiler.budget(),
         budget_spent ? ", which ran out: the case may shrink further with a larger --compile-budget" : "",
-        compiler.cached(), seconds, case_text);
+        compiler.cached(),
+        compiler.failed() > 0
+            ? fmt::format(", {} that the checkout does not compile (left out: a graph it cannot build shows "
+                          "nothing)",
+                          compiler.failed())
+            : "",
+        seconds, case_text);
     out << "failure [" << verdict.tag << "]: " << verdict.message << "\n\n";
     out << fmt::format("files: {} (the case), {} (the program in upstream's dialect), {}\n",
                        (dir / "case.txt").string(), (dir / "repro.cpp").string(),
