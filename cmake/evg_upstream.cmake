@@ -18,5 +18,17 @@ else()
                  "'upstream' is off; turn it on with -DEVG_CATLASS_ROOT=/path/to/catlass")
 endif()
 
+# EVG_CATLASS_OTHER_ROOTS: further checkouts, other Catlass versions a user may have, whose headers and seven EVG
+# example programs are compiled and run too (upstream/CMakeLists.txt), each named by its folder. Default: the
+# v1.6.0 snapshot beside the repository (../shared/upstream/catlass-v1.6.0, the first release with EVG) when it
+# exists. Adding a version is adding its folder to the list.
+set(_evg_default_other_roots "")
+get_filename_component(_evg_v160 "${PROJECT_SOURCE_DIR}/../shared/upstream/catlass-v1.6.0" ABSOLUTE)
+if(EXISTS "${_evg_v160}/include/catlass/catlass.hpp")
+  set(_evg_default_other_roots "${_evg_v160}")
+endif()
+set(EVG_CATLASS_OTHER_ROOTS "${_evg_default_other_roots}" CACHE STRING
+    "Further Catlass checkouts (a list) whose headers and EVG examples are compiled and run too")
+
 # evgcheck_use_catlass / evgcheck_add_program: the same functions an installed evgcheck gives a user's project.
 include(${CMAKE_CURRENT_LIST_DIR}/evgcheck_program.cmake)

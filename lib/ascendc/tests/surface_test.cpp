@@ -19,6 +19,8 @@ static_assert(sizeof(mx_fp8_e4m3_t) == 1 && sizeof(mx_fp8_e5m2_t) == 1);
 static_assert(SizeOfBits<int4b_t>::value == 4 && SizeOfBits<float4_e2m1x2_t>::value == 4);
 static_assert(SizeOfBits<float8_e4m3_t>::value == 8 && SizeOfBits<half>::value == 16);
 static_assert(Std::is_one_of_v<float, half, float> && !Std::is_one_of_v<int, half, float>);
+static_assert(Std::integral_constant<int32_t, 7>::value == 7 && Std::integral_constant<int32_t, 7>{}() == 7);
+static_assert(Std::true_type::value && !Std::false_type::value && Std::bool_constant<true>{});
 static_assert(IsSameType<half, half>::value && !IsSameType<half, bfloat16_t>::value);
 static_assert(CeilDivision(65u, 32u) == 3u && GetVecLen() == 256 && Std::min(3, 4) == 3);
 

@@ -16,6 +16,21 @@ struct IsSameType<T, T> {
 
 namespace Std {
 
+// A compile-time constant as a type (std::integral_constant's shape): upstream's TLA-style shapes name
+// AscendC::Std::integral_constant<int32_t, N> for static extents.
+template <class T, T v>
+struct integral_constant {
+    static constexpr T value = v;
+    using value_type = T;
+    using type = integral_constant;
+    constexpr operator value_type() const noexcept { return value; }
+    constexpr value_type operator()() const noexcept { return value; }
+};
+template <bool B>
+using bool_constant = integral_constant<bool, B>;
+using true_type = bool_constant<true>;
+using false_type = bool_constant<false>;
+
 template <class T, class U>
 struct IsSame : IsSameType<T, U> {};
 template <class T, class U>
