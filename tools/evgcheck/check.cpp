@@ -173,8 +173,10 @@ int check_upstream_command(const Args& args, const std::string& self) {
         o.known = std::filesystem::absolute(*k).string();
     }
     o.self = self;
-    if (const double budget = args.seconds("time-budget", 7 * 86400).value_or(0); budget > 0)
-        arm_time_budget(budget, "--time-budget");
+    const double budget = args.seconds("time-budget", 7 * 86400).value_or(0);
+    if (budget > 0)
+        o.stop = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(static_cast<long long>(budget * 1000));
     UpstreamCheck check(o);
     if (const std::string why = check.setup_error(); !why.empty()) {
         if (why.rfind("--catlass-root", 0) == 0) throw UsageError("evgcheck check: " + why);
@@ -186,6 +188,14 @@ int check_upstream_command(const Args& args, const std::string& self) {
         return check.run(std::cout);
     } catch (const UpstreamCheckInputError& e) {
         throw UsageError(std::string("evgcheck check: ") + e.what());
+    } catch (const UpstreamCheckTimeBudget&) {
+        std::cout << std::flush;
+        std::cerr << fmt::format(
+            "evgcheck check: stopped after {:.0f} s (the time budget; raise it with --time-budget), with "
+            "what "
+            "was compiling or running\n",
+            budget);
+        return kExitInternal;
     }
 }
 #endif

@@ -64,6 +64,11 @@ double seconds_since(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+// The whole command's time budget (--time-budget): past it, what runs was stopped and the check ends.
+void stop_if_past(Clock::time_point stop) {
+    if (Clock::now() >= stop) throw UpstreamCheckTimeBudget("the time budget ran out");
+}
+
 // FNV-1a, 64 bits, as 16 hex digits: the name of a cached library or failure folder.
 std::string content_hash(const std::string& text) {
     uint64_t h = 14695981039346656037ull;
@@ -125,8 +130,8 @@ std::string trim(std::string s) {
 // header of the checkout changed).
 class Compiler {
   public:
-    Compiler(fs::path work, std::string root, double budget)
-        : work_(std::move(work)), root_(std::move(root)), budget_(budget) {}
+    Compiler(fs::path work, std::string root, double budget, Clock::time_point stop)
+        : work_(std::move(work)), root_(std::move(root)), budget_(budget), stop_(stop) {}
 
     struct Result {
         std::optional<fs::path> library;
@@ -145,8 +150,9 @@ class Compiler {
             return r;
         }
         const auto start = Clock::now();
-        const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(
-                                          (built_before ? 600.0 : std::max(60.0, budget_ - spent_)) * 1000));
+        const auto deadline =
+            std::min(stop_, start + std::chrono::milliseconds(static_cast<long long>(
+                                        (built_before ? 600.0 : std::max(60.0, budget_ - spent_)) * 1000)));
         fs::create_directories(dir);
         // Two checks sharing the work folder build one library one at a time.
         const int lock = ::open((dir / ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
@@ -180,6 +186,7 @@ class Compiler {
             if (!std::string(EVGCHECK_CXX_COMPILER).empty())
                 args.push_back(std::string("-DCMAKE_CXX_COMPILER=") + EVGCHECK_CXX_COMPILER);
             const ProcessResult cfg = run_process(EVGCHECK_CMAKE, args, {}, deadline);
+            stop_if_past(stop_);
             if (cfg.exit_code != 0) {
                 fs::remove_all(dir / "build");
                 r.error = "configuring the library failed:\n" + tail_lines(cfg.output, 30);
@@ -189,6 +196,7 @@ class Compiler {
         }
         const ProcessResult b =
             run_process(EVGCHECK_CMAKE, {"--build", (dir / "build").string()}, {}, deadline);
+        stop_if_past(stop_);
         const double took = seconds_since(start);
         if (!built_before) {
             spent_ += took;
@@ -229,6 +237,7 @@ class Compiler {
     fs::path work_;
     std::string root_;
     double budget_, spent_ = 0;
+    Clock::time_point stop_;
     int compiles_ = 0, cached_ = 0, failed_ = 0;
 };
 
@@ -240,7 +249,8 @@ struct RunnerVerdict {
 };
 
 RunnerVerdict run_runner(const fs::path& library, int index, const std::vector<std::string>& mode_args,
-                         const fs::path& out, const std::string& known, double timeout) {
+                         const fs::path& out, const std::string& known, double timeout,
+                         Clock::time_point stop) {
     std::vector<std::string> args = {library.string(), std::to_string(index)};
     args.insert(args.end(), mode_args.begin(), mode_args.end());
     args.push_back(out.string());
@@ -248,7 +258,9 @@ RunnerVerdict run_runner(const fs::path& library, int index, const std::vector<s
     fs::remove(out);
     const std::string runner = env_or("EVGCHECK_UPSTREAM_RUNNER", EVGCHECK_UPSTREAM_RUNNER);
     const ProcessResult r = run_process(
-        runner, args, {}, Clock::now() + std::chrono::milliseconds(static_cast<long long>(timeout * 1000)));
+        runner, args, {},
+        std::min(stop, Clock::now() + std::chrono::milliseconds(static_cast<long long>(timeout * 1000))));
+    stop_if_past(stop);
     RunnerVerdict v;
     if (r.timed_out) {
         v.tag = "timeout";
@@ -422,7 +434,7 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, Compiler
             ++tried;
             write_file(case_file, props::to_text(candidate, "UpstreamCheck/candidate"));
             const RunnerVerdict v = run_runner(*lib.library, 0, {"case", case_file.string()}, verdict_file,
-                                               o.known, o.run_timeout);
+                                               o.known, o.run_timeout, o.stop);
             if (v.pass || v.tag != tag) continue;
             spec = candidate_spec;
             current = candidate;
@@ -475,7 +487,7 @@ std::string UpstreamCheck::setup_error() const {
 }
 
 int UpstreamCheck::run(std::ostream& out) {
-    Compiler compiler(o_.work_dir, o_.root, o_.compile_budget);
+    Compiler compiler(o_.work_dir, o_.root, o_.compile_budget, o_.stop);
     const auto start = Clock::now();
     fs::create_directories(o_.work_dir);
     const int wanted = o_.only_graph >= 0 ? o_.only_graph + 1 : o_.graphs;
@@ -507,7 +519,7 @@ int UpstreamCheck::run(std::ostream& out) {
     const std::string source =
         library_source(cases, fmt::format("evgcheck check --catlass-root, seed {}", o_.seed));
     // The first library is built whatever the budget: without it nothing runs.
-    Compiler first(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0));
+    Compiler first(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
     const Compiler::Result lib = first.build(source);
     if (!lib.library) {
         out << fmt::format(
@@ -525,7 +537,7 @@ int UpstreamCheck::run(std::ostream& out) {
         const RunnerVerdict v =
             run_runner(*lib.library, static_cast<int>(i),
                        {"property", std::to_string(o_.cases), std::to_string(o_.seed + numbers[i])},
-                       verdict_file, o_.known, o_.run_timeout);
+                       verdict_file, o_.known, o_.run_timeout, o_.stop);
         if (v.pass) {
             out << fmt::format("ok   graph {} ({}): {} cases\n", numbers[i], props::summary(drawn[i].c),
                                v.passed)
@@ -557,15 +569,16 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
     if (const std::string why = instance_refusal(c); !why.empty())
         throw UpstreamCheckInputError(fmt::format(
             "--replay: the case in {} cannot run on upstream Catlass: {}", case_file.string(), why));
-    Compiler compiler(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0));
+    Compiler compiler(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
     const Compiler::Result lib =
         compiler.build(library_source({c}, "evgcheck check --catlass-root --replay"));
     if (!lib.library) {
         out << "FAILED the checkout does not compile the case's instance:\n" << lib.error << "\n";
         return 1;
     }
-    const RunnerVerdict v = run_runner(*lib.library, 0, {"case", fs::absolute(case_file).string()},
-                                       scratch_file(o_.work_dir, "verdict"), o_.known, o_.run_timeout);
+    const RunnerVerdict v =
+        run_runner(*lib.library, 0, {"case", fs::absolute(case_file).string()},
+                   scratch_file(o_.work_dir, "verdict"), o_.known, o_.run_timeout, o_.stop);
     if (v.pass) {
         out << fmt::format("ok   {} passes on {}\n", props::summary(c), o_.root);
         return 0;

@@ -1,6 +1,7 @@
 // evgcheck check --catlass-root DIR (check_upstream.cpp): random graphs compiled against a user's Catlass
 // checkout at run time, run over random runtime cases, a failure shrunk across the compile boundary.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <ostream>
@@ -11,6 +12,11 @@ namespace evgcheck {
 
 // Bad input to the upstream check (a case file that is not one): exit code 2.
 class UpstreamCheckInputError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+// The time budget ran out (UpstreamCheckOptions::stop): what ran was stopped; exit code 3.
+class UpstreamCheckTimeBudget : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
@@ -27,6 +33,8 @@ struct UpstreamCheckOptions {
     std::filesystem::path work_dir;  // compiled libraries and failures (default ~/.cache/evgcheck/upstream)
     std::string known;               // known-findings file (default: evgcheck's, docs/upstream-findings.md)
     std::string self;                // this evgcheck, for the printed commands
+    // --time-budget: when the whole command stops; a compile or a run still going then is stopped with it.
+    std::chrono::steady_clock::time_point stop = std::chrono::steady_clock::time_point::max();
 };
 
 class UpstreamCheck {

@@ -17,6 +17,27 @@ extern char** environ;
 
 namespace evgcheck {
 
+namespace {
+
+// Stops the child's process group at its deadline: SIGTERM first, so that a build tool can stop what it
+// started in process groups of its own (Ninja passes the signal on to every compiler it runs), then SIGKILL
+// after two seconds if the child has not ended. The child is not reaped here (WNOWAIT): the caller collects
+// its status.
+void stop_group(pid_t pid) {
+    ::kill(-pid, SIGTERM);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < until) {
+        siginfo_t info{};
+        if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid)
+            return;
+        ::usleep(20000);
+    }
+    ::kill(-pid, SIGKILL);
+}
+
+}  // namespace
+
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
                           const std::map<std::string, std::string>& env,
                           std::chrono::steady_clock::time_point deadline,
@@ -68,7 +89,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     while (open) {
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) {
-            ::kill(-pid, SIGKILL);
+            stop_group(pid);
             result.timed_out = true;
             break;
         }
@@ -98,7 +119,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
         const pid_t done = ::waitpid(pid, &status, WNOHANG);
         if (done == pid || (done < 0 && errno != EINTR)) break;
         if (!result.timed_out && std::chrono::steady_clock::now() >= deadline) {
-            ::kill(-pid, SIGKILL);
+            stop_group(pid);
             result.timed_out = true;
         }
         ::usleep(10000);

@@ -134,7 +134,7 @@ TEST(EvgcheckCheckUpstream, CheckoutPassesAndASecondRunComesFromTheCache) {
     EXPECT_NE(again.out.find("(cached)"), std::string::npos) << again.out;
 }
 
-// Bad input is refused naming the option and the rule.
+// Bad input is refused naming the option and the rule; the time budget ends the command.
 TEST(EvgcheckCheckUpstream, BadInputIsRefusedNamingTheRule) {
     Result r = evgcheck("check --catlass-root /nowhere");
     EXPECT_EQ(r.code, 2) << r.out;
@@ -146,6 +146,11 @@ TEST(EvgcheckCheckUpstream, BadInputIsRefusedNamingTheRule) {
     r = evgcheck(std::string("check --catlass-root ") + EVG_CATLASS_ROOT + " --replay /nowhere.txt");
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_NE(r.out.find("--replay: '/nowhere.txt' is not a file"), std::string::npos) << r.out;
+    // The time budget stops the command, and what it was compiling with it.
+    r = evgcheck(std::string("check --catlass-root ") + EVG_CATLASS_ROOT +
+                 " --graphs 4 --seed 77 --work-dir " + (scratch() / "budget").string() + " --time-budget 1");
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_NE(r.out.find("stopped after 1 s (the time budget"), std::string::npos) << r.out;
     r = evgcheck("check --graphs 3");
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_NE(r.out.find("option --graphs needs --catlass-root DIR"), std::string::npos) << r.out;
