@@ -566,7 +566,7 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
     if (!fs::is_regular_file(case_file))
         throw UpstreamCheckInputError(fmt::format("--replay: '{}' is not a file", case_file.string()));
     const props::Case c = props::case_from_text(read_file(case_file));
-    if (const std::string why = instance_refusal(c); !why.empty())
+    if (const std::string why = instance_refusal(c, false); !why.empty())
         throw UpstreamCheckInputError(fmt::format(
             "--replay: the case in {} cannot run on upstream Catlass: {}", case_file.string(), why));
     Compiler compiler(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);

@@ -103,10 +103,11 @@ props::Case upstream_case(const props::Spec& spec) {
     return c;
 }
 
-std::string instance_refusal(const props::Case& c) {
+std::string instance_refusal(const props::Case& c, bool refuse_known_hazard) {
     if (const auto missing = graph::first_missing(graph::Implementation::upstream, c.problem))
         return *missing;
-    if (const auto hazard = graph::known_hazard(graph::Implementation::upstream, c.problem.graph))
+    if (const auto hazard = graph::known_hazard(graph::Implementation::upstream, c.problem.graph);
+        hazard && refuse_known_hazard)
         return *hazard;
     return emission_refusal(c);
 }

@@ -26,8 +26,9 @@ props::Case upstream_case(const props::Spec& spec);
 // Why upstream cannot run the case as a corpus instance ("" when it can): a node kind, functor or path
 // upstream lacks (graph::first_missing), upstream's known store-of-a-load race (graph::known_hazard,
 // docs/upstream-findings.md §4, which named instances show), a text that does not read back to the same
-// case, or two tensors with one C++ pointer name.
-std::string instance_refusal(const props::Case& c);
+// case, or two tensors with one C++ pointer name. With `refuse_known_hazard` false, a graph that meets the
+// known race is an instance too (a replay of a case someone chose runs it, and the race is reported).
+std::string instance_refusal(const props::Case& c, bool refuse_known_hazard = true);
 
 // The random cases of the corpus: draw d (0, 1, 2, ...) is spec_gen(traversal_share 50, arch tiles)'s value
 // for the random source seed * 1000003 + d at size d % 100 (small and large graphs both), decoded for

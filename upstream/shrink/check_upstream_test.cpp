@@ -134,6 +134,22 @@ TEST(EvgcheckCheckUpstream, CheckoutPassesAndASecondRunComesFromTheCache) {
     EXPECT_NE(again.out.find("(cached)"), std::string::npos) << again.out;
 }
 
+// A case someone chose replays even when it meets upstream's known store-of-a-load race (random draws skip
+// such graphs): docs/upstream-findings.md §4's smallest case, a store of the C tile, reports the WAR race.
+TEST(EvgcheckCheckUpstream, ReplayOfAKnownRaceCaseReportsTheRace) {
+    const fs::path case_file = scratch() / "finding4.txt";
+    std::ofstream(case_file) << "# case data=exact data_seed=0 cores=1 sched=0\n"
+                                "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=gm "
+                                "tile=32x64x64\n"
+                                "output D : float[33, 65]\n"
+                                "%0 = AccLoad float\n"
+                                "%1 = AuxStore float D (%0)\n";
+    const Result r = evgcheck(std::string("check --catlass-root ") + EVG_CATLASS_ROOT + " --replay " +
+                              case_file.string() + " --work-dir " + (scratch() / "finding4").string());
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("WAR race on UB[AIV 0]"), std::string::npos) << r.out;
+}
+
 // Bad input is refused naming the option and the rule; the time budget ends the command.
 TEST(EvgcheckCheckUpstream, BadInputIsRefusedNamingTheRule) {
     Result r = evgcheck("check --catlass-root /nowhere");
