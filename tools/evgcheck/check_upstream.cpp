@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "corpus_emit.hpp"
+#include "evg/graph/error.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/model_property.hpp"
@@ -310,11 +311,6 @@ std::optional<props::Spec> spec_of(props::Spec spec, const props::Case& failing)
     return spec;
 }
 
-std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
-    const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-    return {b, b + t.bytes().size()};
-}
-
 // The outputs the reproducer program compares with: the oracle's when the data makes every result exact
 // (the judge then compares bit for bit too), else evgcheck's copy's on the same schedule (the property's
 // bit-for-bit partner).
@@ -565,7 +561,12 @@ int UpstreamCheck::run(std::ostream& out) {
 int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
     if (!fs::is_regular_file(case_file))
         throw UpstreamCheckInputError(fmt::format("--replay: '{}' is not a file", case_file.string()));
-    const props::Case c = props::case_from_text(read_file(case_file));
+    props::Case c;
+    try {
+        c = props::case_from_text(read_file(case_file));
+    } catch (const graph::ParseError& e) {
+        throw UpstreamCheckInputError(fmt::format("--replay: {}:{}", case_file.string(), e.what()));
+    }
     if (const std::string why = instance_refusal(c, false); !why.empty())
         throw UpstreamCheckInputError(fmt::format(
             "--replay: the case in {} cannot run on upstream Catlass: {}", case_file.string(), why));

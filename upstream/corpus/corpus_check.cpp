@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../sync_sequences.hpp"
+#include "corpus_emit.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/model_property.hpp"
 #include "evg/props/require.hpp"
@@ -18,11 +19,6 @@
 
 namespace evg::upstream::corpus {
 namespace {
-
-std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
-    const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-    return {b, b + t.bytes().size()};
-}
 
 uint64_t tensor_bytes(const graph::Tensor& t) {
     const int64_t elems = t.rows == 0 ? 0 : (t.rows - 1) * t.row_stride + t.cols;

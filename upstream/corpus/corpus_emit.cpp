@@ -77,11 +77,6 @@ std::string kernel_text() {
     return text;
 }
 
-std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
-    const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-    return {b, b + t.bytes().size()};
-}
-
 // Why the case cannot be written as an instance: its text does not read back to the same case, or two of its
 // tensors have one C++ pointer name.
 std::string emission_refusal(const props::Case& c) {

@@ -30,6 +30,12 @@ props::Case upstream_case(const props::Spec& spec);
 // known race is an instance too (a replay of a case someone chose runs it, and the race is reported).
 std::string instance_refusal(const props::Case& c, bool refuse_known_hazard = true);
 
+// A host tensor's bytes (what crosses to the device and back), for requests, programs and comparisons.
+inline std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
+    const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
+    return {b, b + t.bytes().size()};
+}
+
 // The random cases of the corpus: draw d (0, 1, 2, ...) is spec_gen(traversal_share 50, arch tiles)'s value
 // for the random source seed * 1000003 + d at size d % 100 (small and large graphs both), decoded for
 // upstream; draws upstream cannot run as instances are skipped. Deterministic for a build of evgcheck.

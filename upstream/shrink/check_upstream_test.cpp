@@ -167,6 +167,11 @@ TEST(EvgcheckCheckUpstream, BadInputIsRefusedNamingTheRule) {
                  " --graphs 4 --seed 77 --work-dir " + (scratch() / "budget").string() + " --time-budget 1");
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_NE(r.out.find("stopped after 1 s (the time budget"), std::string::npos) << r.out;
+    const fs::path garbage = scratch() / "garbage.txt";
+    std::ofstream(garbage) << "garbage\n";
+    r = evgcheck(std::string("check --catlass-root ") + EVG_CATLASS_ROOT + " --replay " + garbage.string());
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("--replay: " + garbage.string() + ":1:1: expected"), std::string::npos) << r.out;
     r = evgcheck("check --graphs 3");
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_NE(r.out.find("option --graphs needs --catlass-root DIR"), std::string::npos) << r.out;
