@@ -113,6 +113,19 @@ FixpipeParamsV220 fix_params(QuantMode_t q, uint8_t unitFlag = 0) {
     return p;
 }
 
+// The public API's shape-and-ReLU constructor sets those five fields and leaves the rest at their defaults.
+TEST(Cube, FixpipeParamsV220ConstructorSetsShapeAndRelu) {
+    const FixpipeParamsV220 p(N, M, M, N, true);
+    EXPECT_EQ(p.nSize, N);
+    EXPECT_EQ(p.mSize, M);
+    EXPECT_EQ(p.srcStride, M);
+    EXPECT_EQ(p.dstStride, N);
+    EXPECT_TRUE(p.reluEn);
+    EXPECT_EQ(p.quantPre, QuantMode_t::NoQuant);
+    EXPECT_EQ(p.ndNum, 1);
+    EXPECT_EQ(p.unitFlag, 0);
+}
+
 void matmul_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR cf, GM_ADDR ch, Fault f, bool twice = false) {
     if ASCEND_IS_AIC {
         load_and_mmad(a, b, f, twice);
@@ -271,6 +284,29 @@ TEST(Cube, FixpipeToUbLandsInTheAivUbOnAscend950) {
     const auto& r =
         dev.launch(1, evg::hw::KernelType::mix_aic_1_2, [&] { fixpipe_to_ub_kernel(buf.a, buf.b, buf.cf); });
     EXPECT_TRUE(r.clean()) << r.text();
+    EXPECT_TRUE(r.violations.empty()) << r.text();
+    EXPECT_EQ(buf.floats(buf.cf), host_c());
+}
+
+// FixpipeParamsArch3510 is the later AscendC name of FixpipeParamsC310: a kernel written with it lands the
+// same result.
+TEST(Cube, FixpipeParamsArch3510IsTheSameFixpipe) {
+    evg::hw::Device dev(config(evg::hw::ArchId::Ascend950));
+    Buffers buf(dev);
+    const auto& r = dev.launch(1, evg::hw::KernelType::mix_aic_1_2, [&] {
+        if ASCEND_IS_AIC {
+            load_and_mmad(buf.a, buf.b, Fault::none);
+            LocalTensor<float> l0c(TPosition::CO1, 0, M * N);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(buf.cf));
+            FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p;
+            p.mSize = M;
+            p.nSize = N;
+            p.srcStride = M;
+            p.dstStride = N;
+            Fixpipe(g, l0c, p);
+        }
+    });
     EXPECT_TRUE(r.violations.empty()) << r.text();
     EXPECT_EQ(buf.floats(buf.cf), host_c());
 }

@@ -65,6 +65,12 @@ TEST(UnmodelledCall, EachFamilyNamesItself) {
              line = __LINE__; AscendC::Mutex::Lock<PIPE_MTE2>(0);
              // clang-format on
          }},
+        {"SetLoadDataRepeatWithStride",
+         [](uint32_t& line) {
+             // clang-format off
+             line = __LINE__; AscendC::SetLoadDataRepeatWithStride({0, 1, 0, 4});
+             // clang-format on
+         }},
         {"vstas",
          [](uint32_t& line) {
              AscendC::Reg::UnalignRegForStore u;

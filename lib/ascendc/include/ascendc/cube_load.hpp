@@ -151,6 +151,22 @@ inline void LoadDataWithSparse(const LocalTensor<T>&, const LocalTensor<T>&, con
                                const LoadData2dParams&, Site site = Site::here()) {
     detail::unmodelled("LoadDataWithSparse", site);
 }
+// Ascend950 Load3D with a destination stride (upstream's conv tiles): the repeat setting, then the load.
+// Declared; not modelled.
+struct LoadDataRepeatParamWithStride {
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint16_t dstStride = 0;
+};
+inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride&, Site site = Site::here()) {
+    detail::unmodelled("SetLoadDataRepeatWithStride", site);
+}
+template <class T>
+inline void LoadDataWithStride(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2<T>&,
+                               Site site = Site::here()) {
+    detail::unmodelled("LoadDataWithStride", site);
+}
 inline void SetFmatrix(uint16_t, uint16_t, const uint8_t*, FmatrixMode, Site site = Site::here()) {
     detail::unmodelled("SetFmatrix", site);
 }

@@ -50,6 +50,11 @@ struct Nz2NdParams {
 // blocks srcStride rows apart, destination rows dstStride elements apart. NZ: destination keeps the 16 x C0
 // fractals, column blocks dstStride 32-byte blocks apart.
 struct FixpipeParamsV220 {
+    FixpipeParamsV220() = default;
+    // The shape-and-ReLU constructor of the public API (upstream's convolution tiles use it).
+    FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
+                      bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
     uint16_t nSize = 0;
     uint16_t mSize = 0;
     uint16_t srcStride = 0;
@@ -82,6 +87,11 @@ struct FixpipeParamsC310 {
     bool subBlockId = false;
     Nz2NdParams params{};
 };
+
+// The same parameters under the name later AscendC releases give them (the chip's architecture number rather
+// than its core version): one struct, two names, so a kernel written with either name runs the same Fixpipe.
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+using FixpipeParamsArch3510 = FixpipeParamsC310<format>;
 
 // DataCopy's Fixpipe form (the CO1 -> GM/UB "DataCopy"): nz2ndEn selects ROW_MAJOR (with SetFixpipeNz2ndFlag)
 // or NZ.
