@@ -2,16 +2,17 @@
 # The README's main job: installs dependencies, builds evgcheck, and runs the conformance catalogue on AtlasA2
 # and Ascend950, writing the report to out/conformance (report.html, report.md, report.json, junit.xml). The
 # catalogue holds the controls that prove every checker and judge rule alive (docs/hazards.md, "Controls").
-# When the build has a Catlass checkout (EVG_CATLASS_ROOT, or ../shared/upstream/catlass: cmake/evg_upstream.cmake),
-# the node suite also runs on upstream's own nodes from it, side by side (`--catlass-root`).
+# When the build has a Catlass checkout (the first of EVG_CATLASS_ROOTS, by default ../shared/upstream/catlass:
+# cmake/evg_upstream.cmake), the node suite also runs on upstream's own nodes from it, side by side
+# (`--catlass-root`).
 # Exit code: 0 when no case failed and every control fired, 1 otherwise. Extra arguments go to `evgcheck
 # conformance`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake --preset release ${EVG_CATLASS_ROOT:+-DEVG_CATLASS_ROOT="$EVG_CATLASS_ROOT"} >/dev/null
+cmake --preset release ${EVG_CATLASS_ROOTS:+-DEVG_CATLASS_ROOTS="$EVG_CATLASS_ROOTS"} >/dev/null
 cmake --build --preset release --target evgcheck
-root=$(sed -n 's/^EVG_CATLASS_ROOT:PATH=//p' build/release/CMakeCache.txt)
+root=$(sed -n 's/^EVG_CATLASS_ROOTS:STRING=//p' build/release/CMakeCache.txt | cut -d';' -f1)
 upstream=()
 if [[ -n "$root" && -f "$root/include/catlass/catlass.hpp" ]]; then
   upstream=(--catlass-root "$root")
