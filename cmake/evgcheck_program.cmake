@@ -12,6 +12,8 @@
 #       stay in memory, where the model's fill of the core's stack reaches them, instead of registers, where no
 #       fill does). A variable read before it is assigned then holds a fill the model recognises
 #       (lib/hw/include/evg/hw/uninit_fill.hpp) on every run, and is reported as `uninit_value`.
+#       The checkout's folder is compiled in (EVGCHECK_CATLASS_ROOT): the program's reports name that Catlass,
+#       its git commit and version (lib/ascendc/include/acl/catlass_checkout.hpp).
 #   evgcheck_add_program(<name> SOURCES <file>... [CATLASS_ROOT <dir>] [ARCH <AtlasA2|Ascend950>])
 #       An executable of host code and kernels in one file, as upstream writes them, run on the model.
 #       ARCH defaults to Ascend950; CATLASS_ROOT to EVG_CATLASS_ROOT (or the CATLASS_ROOT environment
@@ -51,6 +53,8 @@ function(evgcheck_use_catlass target)
     target_include_directories(${target} SYSTEM AFTER PRIVATE "${root}/examples/common")
   endif()
   target_link_libraries(${target} PRIVATE evgcheck::ascendc_device_${ARG_ARCH})
+  # The program's reports name the checkout (kernel_operator.h registers it; docs/check-your-program.md §6).
+  target_compile_definitions(${target} PRIVATE "EVGCHECK_CATLASS_ROOT=\"${root}\"")
   target_compile_features(${target} PRIVATE cxx_std_20)
   target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern
                                            $<$<CXX_COMPILER_ID:GNU>:-fno-tree-sra>)

@@ -119,8 +119,12 @@ std::string json(const ReportInput& in) {
                                     {"upstream_fail", c->upstream.fail},
                                     {"upstream_store_load_race", c->store_load},
                                     {"upstream_case_ids", c->upstream.case_ids}});
-        j["upstream"] = {
-            {"root", in.upstream->root}, {"commit", in.upstream->commit}, {"side_by_side", side}};
+        j["upstream"] = {{"root", in.upstream->root},
+                         {"commit", in.upstream->commit},
+                         {"version", in.upstream->version},
+                         {"tested_version", in.upstream->tested_version},
+                         {"description", in.upstream->description},
+                         {"side_by_side", side}};
     }
     nlohmann::json failing = nlohmann::json::array(), negative = nlohmann::json::array(),
                    hazards = nlohmann::json::array(), cases = nlohmann::json::array();

@@ -21,6 +21,7 @@ void count(Cell& c, const CaseResult& r) {
 }
 
 std::string checkout_line(const UpstreamCheckout& u) {
+    if (!u.description.empty()) return u.description;
     return fmt::format("{} ({})", u.root, u.commit.empty() ? "not a git checkout" : "commit " + u.commit);
 }
 

@@ -471,7 +471,7 @@ TEST(ReportSideBySide, EachSideIsCountedAndMissingCellsAreNamed) {
     };
     EXPECT_EQ(side_by_side_text(in), "");
     EXPECT_EQ(side_by_side_markdown(in), "");
-    in.upstream = UpstreamCheckout{"/src/catlass", "", {}};
+    in.upstream = UpstreamCheckout{"/src/catlass", "", "", "", "", {}};
     for (const char* cell : {"RowBroadcast", "Compute", "Cast"})
         in.upstream->cells.insert(
             Matrix::key(cell, std::string(cell) == "Compute" ? "half" : "float", "Ascend950"));

@@ -28,8 +28,10 @@
 #include <string>
 #include <vector>
 
+#include "acl/catlass_checkout.hpp"
 #include "corpus_emit.hpp"
 #include "evg/graph/error.hpp"
+#include "evg/hw/fnv1a.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/model_property.hpp"
@@ -70,14 +72,9 @@ void stop_if_past(Clock::time_point stop) {
     if (Clock::now() >= stop) throw UpstreamCheckTimeBudget("the time budget ran out");
 }
 
-// FNV-1a, 64 bits, as 16 hex digits: the name of a cached library or failure folder.
+// The name of a cached library or failure folder.
 std::string content_hash(const std::string& text) {
-    uint64_t h = 14695981039346656037ull;
-    for (const char ch : text) {
-        h ^= static_cast<unsigned char>(ch);
-        h *= 1099511628211ull;
-    }
-    return fmt::format("{:016x}", h);
+    return evg::hw::fnv1a64_hex(text);
 }
 
 std::string read_file(const fs::path& path) {
@@ -356,13 +353,14 @@ int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const Compi
                                       : "--scheduler in_order";
     const std::string program_header = fmt::format(
         "// A failure of `evgcheck check --catlass-root {}`, shrunk: {}\n"
+        "// Catlass {}\n"
         "// {}\n"
         "// The kernel as evgcheck's upstream corpus builds it, the case's data, and {} to compare with.\n"
         "// Build: the CMakeLists.txt beside this file (evgcheck_add_program). Run: evgcheck run-program {} "
         "--known "
         "{} --expect \"Compare success.\" ./repro\n\n",
-        o.root, props::summary(c), verdict.message.substr(0, verdict.message.find('\n')), expected_from,
-        scheduler, o.known);
+        o.root, props::summary(c), evg::acl::identify_catlass_checkout(o.root).describe(),
+        verdict.message.substr(0, verdict.message.find('\n')), expected_from, scheduler, o.known);
     write_file(dir / "repro.cpp", reproducer_program(c, data, expected, program_header));
     write_file(
         dir / "CMakeLists.txt",
@@ -493,6 +491,7 @@ int UpstreamCheck::run(std::ostream& out) {
                o_.only_graph >= 0 ? fmt::format("random graph {}", o_.only_graph)
                                   : fmt::format("{} random graphs", o_.graphs),
                o_.root, o_.cases, o_.seed, o_.work_dir.string())
+        << "catlass: " << evg::acl::identify_catlass_checkout(o_.root).describe() << "\n"
         << std::flush;
     UpstreamDraws draws(o_.seed);
     std::vector<Draw> drawn;

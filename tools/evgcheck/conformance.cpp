@@ -223,8 +223,10 @@ int conformance_command(std::span<const char* const> argv) {
         try {
             std::vector<conformance::CaseSpec> theirs =
                 evg::upstream::upstream_cases(*root, self, (out_dir / "replays").string());
-            const evg::upstream::Checkout c = evg::upstream::compiled_checkout();
-            upstream = reports::UpstreamCheckout{c.root, c.commit, {}};
+            const evg::acl::CatlassCheckout c = evg::upstream::compiled_checkout();
+            upstream = reports::UpstreamCheckout{c.root,       c.git_commit,
+                                                 c.version,    c.tested ? std::string(c.tested->name) : "",
+                                                 c.describe(), {}};
             for (const conformance::CaseSpec& t : theirs)
                 upstream->cells.insert(
                     reports::Matrix::key(t.node_kind, reports::matrix_dtype(t.dtype), t.arch));
@@ -237,7 +239,7 @@ int conformance_command(std::span<const char* const> argv) {
         throw UsageError(
             fmt::format("evgcheck conformance: option --catlass-root: this evgcheck was built without a "
                         "Catlass checkout, so "
-                        "it holds none of upstream's nodes ({}): configure it with -DEVG_CATLASS_ROOT={}",
+                        "it holds none of upstream's nodes ({}): configure it with -DEVG_CATLASS_ROOTS={}",
                         *root, *root));
 #endif
     }

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "evg/hw/fnv1a.hpp"
+
 namespace evgcheck {
 
 namespace {
@@ -208,12 +210,7 @@ std::string finding_signature(std::span<const std::string> lines) {
 }
 
 std::string signature_hash(std::string_view signature) {
-    uint64_t h = 14695981039346656037ull;
-    for (const char c : signature) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 1099511628211ull;
-    }
-    return fmt::format("{:016x}", h);
+    return evg::hw::fnv1a64_hex(signature);
 }
 
 std::vector<std::pair<std::string, PatternCount>> parse_pattern_table(std::string_view text) {

@@ -91,6 +91,9 @@ struct RunResult {
     RunSpec spec;
     evgcheck::ProcessResult process;
     nlohmann::json launches = nlohmann::json::array();  // the program's reports (EVG_REPORT)
+    // The Catlass checkout the program was built against (EVG_ABOUT): an object, null when the program did
+    // not register one, absent (discarded) when the program made no launch.
+    nlohmann::json catlass = nlohmann::json::value_t::discarded;
     std::vector<std::string> known;  // "race at tile_mmad.hpp:148": findings --known excuses
     std::string verdict;             // "clean", or what failed
     bool ok = false;
@@ -133,7 +136,8 @@ std::string read_file(const std::string& path) {
 // The program's environment: every variable of the table is set here (empty when this run does not use it),
 // so that the caller's own EVG_ variables never change what the run means.
 std::map<std::string, std::string> program_env(const RunSpec& spec, const std::string& report,
-                                               const std::string& mutate, const std::string& trace_out,
+                                               const std::string& about, const std::string& mutate,
+                                               const std::string& trace_out,
                                                const std::string& list_mutations) {
     using evg::acl::ProgramEnv;
     std::map<std::string, std::string> env;
@@ -142,6 +146,9 @@ std::map<std::string, std::string> program_env(const RunSpec& spec, const std::s
         switch (v.id) {
             case ProgramEnv::report:
                 value = report;
+                break;
+            case ProgramEnv::about:
+                value = about;
                 break;
             case ProgramEnv::strict:
                 break;  // the verdict comes from the reports, not the exit status
@@ -240,11 +247,14 @@ RunResult run_once(const std::string& program, const std::vector<std::string>& a
     RunResult r;
     r.spec = spec;
     const std::string report = tmp.file("report.json");
+    const std::string about = tmp.file("about.json");
     std::filesystem::remove(report);
+    std::filesystem::remove(about);
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
-    r.process =
-        run_process(program, args, program_env(spec, report, mutate, trace_out, list_mutations), deadline);
+    r.process = run_process(program, args,
+                            program_env(spec, report, about, mutate, trace_out, list_mutations), deadline);
+    if (std::filesystem::exists(about)) r.catlass = nlohmann::json::parse(read_file(about), nullptr, false);
     if (std::filesystem::exists(report)) {
         try {
             r.launches = nlohmann::json::parse(read_file(report));
@@ -256,6 +266,14 @@ RunResult run_once(const std::string& program, const std::vector<std::string>& a
     }
     judge_run(r, x);
     return r;
+}
+
+// The line naming the program's Catlass checkout.
+std::string catlass_line(const nlohmann::json& about) {
+    if (about.is_discarded()) return "not known (no run made a kernel launch, where the program tells it)";
+    if (about.is_null())
+        return "not recorded (the program was not built with evgcheck_add_program or evgcheck_use_catlass)";
+    return about.value("description", "?");
 }
 
 void print_output(const std::string& output) {
@@ -415,11 +433,20 @@ int run_program_command(std::span<const char* const> argv) {
     }
 #endif
     const bool ok = passed == static_cast<int>(results.size());
+    // Which Catlass the program was built against (the first run that launched a kernel says).
+    nlohmann::json catlass = nlohmann::json::value_t::discarded;
+    for (const RunResult& r : results)
+        if (!r.catlass.is_discarded()) {
+            catlass = r.catlass;
+            break;
+        }
+    std::cout << "catlass: " << catlass_line(catlass) << "\n";
     if (report_path) {
         nlohmann::json j;
         j["program"] = program;
         j["args"] = program_args;
         j["mutate"] = mutate;
+        j["catlass"] = catlass.is_discarded() ? nlohmann::json() : catlass;
         j["ok"] = ok;
         auto& known = j["known_findings"] = nlohmann::json::array();  // each --known entry and its matches
         for (const evg::verify::KnownFinding& k : expectations.known.entries())

@@ -26,39 +26,6 @@ using conformance::CaseSpec;
 using conformance::UpstreamCell;
 using conformance::UpstreamShape;
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
-}
-
-// The commit a git checkout's HEAD names (a detached HEAD, a loose ref or a packed one); "" otherwise.
-std::string git_commit(const fs::path& root) {
-    fs::path git = root / ".git";
-    std::error_code ec;
-    if (fs::is_regular_file(git, ec)) {  // a worktree: "gitdir: <path>"
-        const std::string line = trim(read_file(git));
-        if (line.rfind("gitdir: ", 0) != 0) return {};
-        git = fs::path(line.substr(8));
-        if (git.is_relative()) git = root / git;
-    }
-    if (!fs::is_directory(git, ec)) return {};
-    std::string head = trim(read_file(git / "HEAD"));
-    if (head.rfind("ref: ", 0) != 0) return head;
-    const std::string ref = head.substr(5);
-    if (std::string loose = trim(read_file(git / ref)); !loose.empty()) return loose;
-    std::istringstream packed(read_file(git / "packed-refs"));
-    for (std::string line; std::getline(packed, line);)
-        if (line.size() > 41 && line.substr(41) == ref) return line.substr(0, 40);
-    return {};
-}
-
 fs::path canonical_or_absolute(const std::string& p) {
     std::error_code ec;
     fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
@@ -119,16 +86,13 @@ CaseResult run_case(const CaseSpec& spec, const UpstreamCell& cell, const Upstre
 
 }  // namespace
 
-Checkout compiled_checkout() {
-    Checkout c;
-    c.root = canonical_or_absolute(EVG_UPSTREAM_CATLASS_ROOT).string();
-    c.commit = git_commit(c.root);
-    return c;
+acl::CatlassCheckout compiled_checkout() {
+    return acl::identify_catlass_checkout(EVG_UPSTREAM_CATLASS_ROOT);
 }
 
 std::vector<CaseSpec> upstream_cases(const std::string& root, const std::string& binary,
                                      const std::string& out_root) {
-    const Checkout compiled = compiled_checkout();
+    const acl::CatlassCheckout compiled = compiled_checkout();
     const fs::path asked = canonical_or_absolute(root);
     std::error_code ec;
     if (!fs::is_directory(asked / "include" / "catlass", ec))

@@ -13,17 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "acl/catlass_checkout.hpp"
 #include "evg/conformance/case.hpp"
 
 namespace evg::upstream {
 
-struct Checkout {
-    std::string root;    // as configured, absolute
-    std::string commit;  // the git commit when the root is a git checkout; "" when it is not one
-};
-
-// The checkout the corpus was compiled against.
-Checkout compiled_checkout();
+// The checkout the corpus was compiled against (its folder as configured, git commit, version).
+acl::CatlassCheckout compiled_checkout();
 
 // The cases, ids "Upstream/<Kind>/Ascend950/<dtype>/<path>/<shape>/CL96", suite "upstream", one per node kind
 // a cell tests and shape it runs at. `root` must name the compiled checkout (evg::Error naming both when

@@ -17,5 +17,15 @@
 #include "ascendc/vector_reduce.hpp"
 #include "ascendc/vector_select.hpp"
 
+// A program built with evgcheck_use_catlass (cmake/evgcheck_program.cmake) names the Catlass checkout it was
+// built against, so that its reports can say which Catlass they are about (acl/catlass_checkout.hpp). One
+// registration per program, however many of its translation units include this header.
+#ifdef EVGCHECK_CATLASS_ROOT
+#include "acl/catlass_checkout.hpp"
+namespace evg::acl::program {
+inline const bool catlass_root_registered = register_program_catlass_root(EVGCHECK_CATLASS_ROOT);
+}  // namespace evg::acl::program
+#endif
+
 // Last, after every standard header the ones above include: device code sees the model's assert.
 #include "ascendc/device_assert.hpp"

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "acl/catlass_checkout.hpp"
 #include "acl/program_env.hpp"
 #include "evg/hw/checker.hpp"
 #include "evg/hw/device.hpp"
@@ -43,6 +44,7 @@ struct ProcessState {
     std::string trace_out;       // EVG_TRACE_OUT: every launch's trace, for evgcheck run-program
     std::string list_mutations;  // EVG_LIST_MUTATIONS: every launch's sync mutation points, as text
     std::vector<std::string> report_jsons;  // every synchronised launch's report, for EVG_REPORT
+    bool named_catlass = false;             // the Catlass line went ahead of the first report with findings
 };
 ProcessState& process() {
     static ProcessState p;
@@ -243,6 +245,11 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
     for (const evg::hw::Report& r : stream->reports) {
         if (!r.clean()) {
             clean = false;
+            // The first findings the program prints say which Catlass they were found in.
+            if (const auto& catlass = evg::acl::program_catlass(); catlass && !process().named_catlass) {
+                process().named_catlass = true;
+                std::fprintf(stderr, "evgcheck: Catlass %s\n", catlass->describe().c_str());
+            }
             std::fputs(r.text().c_str(), stderr);
         }
         reports.push_back(r.json());
@@ -262,12 +269,18 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 
 namespace {
 // After a launch: its trace to EVG_TRACE_OUT and its mutation points to EVG_LIST_MUTATIONS, when set (the
-// first launch of the process starts each file, later ones append). An empty string, or the message of a
-// failure.
+// first launch of the process starts each file, later ones append), and after the first launch the program's
+// Catlass checkout to EVG_ABOUT. An empty string, or the message of a failure.
 std::string write_launch_files(evg::hw::ArchId arch, int block_dim, evg::hw::KernelType type) {
     ProcessState& p = process();
     const bool first = p.launches == 1;
     const auto mode = first ? std::ios::binary | std::ios::trunc : std::ios::binary | std::ios::app;
+    if (const char* about = std::getenv(env_name(ProgramEnv::about)); first && about && *about) {
+        const auto& catlass = evg::acl::program_catlass();
+        std::ofstream out(about, std::ios::binary | std::ios::trunc);
+        out << (catlass ? catlass->json() : std::string("null")) << "\n";
+        if (!out) return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::about), about);
+    }
     const evg::hw::Trace& trace = evg::hw::device().last_trace();
     if (!p.trace_out.empty()) {
         std::ofstream out(p.trace_out, mode);

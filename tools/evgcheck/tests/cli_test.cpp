@@ -1040,6 +1040,10 @@ TEST(EvgcheckRunProgram, JudgesTheProgramsLaunchesAndExit) {
     EXPECT_NE(clean.out.find("run 1/1  in order"), std::string::npos) << clean.out;
     EXPECT_NE(clean.out.find("1 launch(es)  clean"), std::string::npos) << clean.out;
     EXPECT_NE(clean.out.find("result: PASS (1 of 1 run(s) clean)"), std::string::npos) << clean.out;
+    // The subject links the model directly, not through evgcheck_use_catlass: it names no Catlass.
+    EXPECT_NE(clean.out.find("catlass: not recorded (the program was not built with evgcheck_add_program"),
+              std::string::npos)
+        << clean.out;
 
     Result racy = evgcheck("run-program --scheduler adversarial --seeds 2 " + subject("racy"));
     EXPECT_EQ(racy.code, 1) << racy.out;
@@ -1056,6 +1060,8 @@ TEST(EvgcheckRunProgram, JudgesTheProgramsLaunchesAndExit) {
     Result none = evgcheck("run-program " + subject("nolaunch"));
     EXPECT_EQ(none.code, 1) << "\"Compare success.\" without a launch is no pass\n" << none.out;
     EXPECT_NE(none.out.find("no kernel launch was reported"), std::string::npos) << none.out;
+    EXPECT_NE(none.out.find("catlass: not known (no run made a kernel launch"), std::string::npos)
+        << none.out;
 
     Result fail = evgcheck("run-program " + subject("fail"));
     EXPECT_EQ(fail.code, 1) << fail.out;

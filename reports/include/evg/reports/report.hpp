@@ -37,8 +37,11 @@ PropsCoverage parse_props_coverage(std::string_view log, std::string source);
 
 // The Catlass checkout whose nodes the run tested (evgcheck conformance --catlass-root).
 struct UpstreamCheckout {
-    std::string root;    // absolute
-    std::string commit;  // "" when the folder is not a git checkout
+    std::string root;            // absolute
+    std::string commit;          // "" when the folder is not a git checkout
+    std::string version;         // as the checkout's files state it; "" when none does
+    std::string tested_version;  // the version of evgcheck's tests whose headers it has; "" when none
+    std::string description;     // the one line that says all of it (acl::CatlassCheckout::describe)
     // Matrix::key(node_kind, dtype, "Ascend950") of every cell the checkout has cases for, run or filtered
     // out.
     std::set<std::string> cells;
