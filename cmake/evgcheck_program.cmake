@@ -17,7 +17,7 @@
 #   evgcheck_add_program(<name> SOURCES <file>... [CATLASS_ROOT <dir>] [ARCH <AtlasA2|Ascend950>])
 #       An executable of host code and kernels in one file, as upstream writes them, run on the model.
 #       ARCH defaults to Ascend950; CATLASS_ROOT to EVG_CATLASS_ROOT (or the CATLASS_ROOT environment
-#       variable).
+#       variable). With no CMAKE_BUILD_TYPE (single-configuration generators) the program is built with -O2.
 #
 # Expects the targets evgcheck::ascendc_device_AtlasA2 / evgcheck::ascendc_device_Ascend950 and the variable
 # EVGCHECK_STANDINS_DIR.
@@ -70,4 +70,16 @@ function(evgcheck_add_program name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   evgcheck_use_catlass(${name} ARCH ${ARG_ARCH} CATLASS_ROOT "${ARG_CATLASS_ROOT}")
+  # A project that chose no build type would build the kernels unoptimised, and the model would run them 5 to 9
+  # times slower: optimise this program (asserts stay on) and say so once.
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(NOT multi_config AND NOT CMAKE_BUILD_TYPE)
+    target_compile_options(${name} PRIVATE -O2)
+    get_property(told GLOBAL PROPERTY _EVGCHECK_TOLD_BUILD_TYPE)
+    if(NOT told)
+      set_property(GLOBAL PROPERTY _EVGCHECK_TOLD_BUILD_TYPE ON)
+      message(STATUS "evgcheck: no CMAKE_BUILD_TYPE: evgcheck_add_program builds its programs with -O2 (the model "
+                     "runs unoptimised kernels 5 to 9 times slower); set CMAKE_BUILD_TYPE to choose")
+    endif()
+  endif()
 endfunction()
