@@ -41,11 +41,49 @@ function(_evgcheck_catlass_root out given)
   set(${out} "${root}" PARENT_SCOPE)
 endfunction()
 
+# Stops the configure with one sentence when a source of <target> is written for the other chip than ARCH: it
+# names Arch::<other> and never Arch::<arch> (comments aside), or it uses upstream's EVG (catlass/epilogue/fusion),
+# which exists for Ascend950 only, and ARCH is AtlasA2. Otherwise the compiler would print a page of upstream
+# template errors (a missing specialisation) and no word of the cause.
+function(_evgcheck_check_arch target arch)
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(dir ${target} SOURCE_DIR)
+  if(arch STREQUAL "AtlasA2")
+    set(other Ascend950)
+  else()
+    set(other AtlasA2)
+  endif()
+  foreach(src IN LISTS sources)
+    if(NOT src MATCHES "\\.(c|cc|cpp|cxx|h|hh|hpp)$" OR src MATCHES "^\\$<")
+      continue()
+    endif()
+    if(NOT IS_ABSOLUTE "${src}")
+      set(src "${dir}/${src}")
+    endif()
+    if(NOT EXISTS "${src}")
+      continue()
+    endif()
+    file(READ "${src}" text)
+    string(REGEX REPLACE "//[^\n]*" "" text "${text}")
+    if(text MATCHES "Arch::${other}[^A-Za-z0-9_]" AND NOT text MATCHES "Arch::${arch}[^A-Za-z0-9_]")
+      message(FATAL_ERROR "evgcheck: ${src} is written for ${other} (it names Arch::${other}, never Arch::${arch}), "
+                          "but ${target} is built with ARCH ${arch}: pass ARCH ${other} to evgcheck_add_program / "
+                          "evgcheck_use_catlass")
+    endif()
+    if(arch STREQUAL "AtlasA2" AND text MATCHES "#include[ \t]*[<\"]catlass/epilogue/fusion/")
+      message(FATAL_ERROR "evgcheck: ${src} uses upstream's EVG (catlass/epilogue/fusion), which Catlass builds for "
+                          "Ascend950 only, but ${target} is built with ARCH AtlasA2: pass ARCH Ascend950 "
+                          "(docs/ascendc-api.md)")
+    endif()
+  endforeach()
+endfunction()
+
 function(evgcheck_use_catlass target)
   cmake_parse_arguments(ARG "" "ARCH;CATLASS_ROOT" "" ${ARGN})
   if(NOT ARG_ARCH MATCHES "^(AtlasA2|Ascend950)$")
     message(FATAL_ERROR "evgcheck_use_catlass(${target}): ARCH must be AtlasA2 or Ascend950, not '${ARG_ARCH}'")
   endif()
+  _evgcheck_check_arch(${target} ${ARG_ARCH})
   _evgcheck_catlass_root(root "${ARG_CATLASS_ROOT}")
   target_include_directories(${target} BEFORE PRIVATE ${EVGCHECK_STANDINS_DIR})
   target_include_directories(${target} SYSTEM AFTER PRIVATE "${root}/include")
