@@ -493,6 +493,20 @@ TEST(ReportSideBySide, EachSideIsCountedAndMissingCellsAreNamed) {
     const nlohmann::json j = nlohmann::json::parse(json(in));
     EXPECT_EQ(j["upstream"]["root"], "/src/catlass");
     EXPECT_EQ(j["upstream"]["side_by_side"].size(), 4u);
+    // The checkout's one-line description (acl::CatlassCheckout::describe) replaces the plain line
+    // everywhere.
+    in.upstream->description = "/src/catlass (git commit 0123456789ab; version 1.6.2 from version.info; x)";
+    in.upstream->version = "1.6.2";
+    in.upstream->tested_version = "v1.6.0";
+    EXPECT_NE(side_by_side_text(in).find("upstream Catlass: " + in.upstream->description + "\n"),
+              std::string::npos);
+    EXPECT_NE(side_by_side_markdown(in).find("Checkout: `" + in.upstream->description + "`"),
+              std::string::npos);
+    EXPECT_NE(side_by_side_html(in).find("version 1.6.2 from version.info"), std::string::npos);
+    const nlohmann::json k = nlohmann::json::parse(json(in));
+    EXPECT_EQ(k["upstream"]["description"], in.upstream->description);
+    EXPECT_EQ(k["upstream"]["version"], "1.6.2");
+    EXPECT_EQ(k["upstream"]["tested_version"], "v1.6.0");
 }
 
 }  // namespace
