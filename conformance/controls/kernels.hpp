@@ -49,6 +49,7 @@ HazardRun uninit_event_id(const hw::Config& cfg, bool fault);
 // AIV, with the opt-in checker redundant-waits: twice, MTE2 sets ids 1 and 0 after its load, V waits on 0 and
 // then on 1, whose set V already happens-after; the fix hands the load over once each time.
 HazardRun redundant_wait(const hw::Config& cfg, bool fault);
+HazardRun portable_v_order(const hw::Config& cfg, bool fault);
 // mix: the AIC signals its AIVs over a mode-2 flag and the AIVs never wait for it.
 HazardRun counter_left_nonzero(const hw::Config& cfg, bool fault);
 // mix: each AIV signals the AIC twice on one flag, once from MTE3 and once from V (unordered sets).

@@ -577,6 +577,14 @@ HazardRun sync_all_unmodelled(const hw::Config& cfg, bool fault) {
     return r;
 }
 
+HazardRun portable_v_order(const hw::Config& cfg, bool fault) {
+    // The opt-in checker watches this run: race_raw_v_v's kernel, whose fault (Adds reading what Muls wrote
+    // with no PipeBarrier<PIPE_V>) is right on Ascend950, where PIPE_V keeps order, and a race on AtlasA2.
+    hw::Config with = cfg;
+    with.checks.portable_v_order = true;
+    return race_raw_v_v(with, fault);
+}
+
 HazardRun redundant_wait(const hw::Config& cfg, bool fault) {
     // The opt-in checker watches this run. Two rounds of load, scale and store through one buffer; the
     // fault hands each load over twice: the wait on id 1 consumes a set issued before the one V has already

@@ -94,6 +94,7 @@ constexpr Control kControls[] = {
     {"kernel_throws", c::kernel_throws, ViolationKind::kernel_exception, RS::none, kBoth, "", 0},
     {"dcache_not_cleaned", c::dcache_not_cleaned, ViolationKind::dcache_not_clean, RS::none, kBoth, "", 0},
     {"redundant_wait", c::redundant_wait, ViolationKind::redundant_wait, RS::none, kBoth, "", 0},
+    {"portable_v_order", c::portable_v_order, ViolationKind::v_order_unportable, RS::none, k950, "", 0},
     // Upstream's faults.
     // Without the FIX_M wait the second Mmad is ordered after nothing of the first tile: it accumulates onto
     // the first Mmad's C unordered (RAW on M), overwrites C while the Fixpipe reads it (WAR), and sets M_FIX
@@ -120,6 +121,9 @@ struct NotApplicable {
 };
 
 constexpr NotApplicable kNotApplicable[] = {
+    {ViolationKind::v_order_unportable, RS::none, kA2,
+     "on AtlasA2 the pair is a race, which the race checker reports (race_raw_v_v); the opt-in checker looks "
+     "only where PIPE_V keeps order"},
     {kRace, RS::war_same_pipe, k950,
      "on Ascend950 PIPE_V keeps order, and no other pipe reads bytes that a later instruction of it writes "
      "without having written them itself (an accumulating Mmad's read and write of L0C are one instruction; "

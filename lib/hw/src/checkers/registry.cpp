@@ -13,6 +13,7 @@ std::unique_ptr<Checker> make_race_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_flag_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_dcache_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_redundant_wait_checker(CheckerHost& host);
+std::unique_ptr<Checker> make_portable_v_order_checker(CheckerHost& host);
 
 namespace {
 constexpr CheckerInfo kCheckers[] = {
@@ -20,6 +21,7 @@ constexpr CheckerInfo kCheckers[] = {
     {"flags", &CheckerConfig::flags, false, make_flag_checker},
     {"dcache", &CheckerConfig::dcache, false, make_dcache_checker},
     {"redundant-waits", &CheckerConfig::redundant_waits, true, make_redundant_wait_checker},
+    {"portable-v-order", &CheckerConfig::portable_v_order, true, make_portable_v_order_checker},
 };
 }  // namespace
 

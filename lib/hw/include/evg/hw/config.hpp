@@ -1,6 +1,6 @@
 // What a launch checks and how it schedules. Every checker that finds faults is on by default and can be
-// switched off; a checker that finds costs (redundant_waits) is switched on by name (enable_checks,
-// `evgcheck run --check`, EVG_CHECK).
+// switched off; a checker that finds costs or portability (redundant_waits, portable_v_order) is switched on
+// by name (enable_checks, `evgcheck run --check`, EVG_CHECK).
 #pragma once
 #include <cstdint>
 
@@ -18,6 +18,8 @@ struct CheckerConfig {
     bool uninit = true;            // never-written bytes reaching GM or a scalar read
     bool dcache = true;            // GM reads of bytes a scalar write left in a data cache (checker "dcache")
     bool redundant_waits = false;  // WaitFlags that order nothing (checker "redundant-waits")
+    bool portable_v_order =
+        false;  // Ascend950 V pairs only its in-order V pipe orders (checker "portable-v-order")
     // Every check off: the machine then reports only what it cannot execute (deadlock, kernel exceptions,
     // unmodelled calls).
     static constexpr CheckerConfig none() {
@@ -26,7 +28,8 @@ struct CheckerConfig {
                 .memory = false,
                 .uninit = false,
                 .dcache = false,
-                .redundant_waits = false};
+                .redundant_waits = false,
+                .portable_v_order = false};
     }
 };
 
