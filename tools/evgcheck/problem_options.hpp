@@ -21,7 +21,8 @@ inline constexpr OptionSpec kPathOption{"path", "gm|ub",
 // --check, shared by `run` and `run-program`: the registry (evg/hw/checker.hpp) knows the names.
 inline constexpr OptionSpec kCheckOption{
     "check", "NAME[,NAME]",
-    "also run these opt-in checkers, e.g. redundant-waits (WaitFlags that order nothing; docs/checkers.md)"};
+    "also run these opt-in checkers: redundant-waits (WaitFlags that order nothing), portable-v-order "
+    "(Ascend950 vector steps only its in-order V pipe orders); docs/checkers.md"};
 // The value of --check, validated against the registry ("" without the option).
 std::string read_checks(const Args& args, std::string_view command);
 

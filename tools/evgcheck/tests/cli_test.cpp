@@ -1161,6 +1161,20 @@ TEST(EvgcheckRunProgram, CheckSwitchesOnAnOptInCheckerForTheProgramsLaunches) {
         << bad.err;
 }
 
+// Two dependent vector steps with no PipeBarrier<PIPE_V> on Ascend950: clean by default (the V pipe keeps
+// order there), reported by --check portable-v-order naming the first step's line and where the barrier goes.
+TEST(EvgcheckRunProgram, PortableVOrderNamesTheStepsOnlyAscend950Orders) {
+    Result plain = evgcheck("run-program --expect 'Compare success.' " + subject("vchain"));
+    EXPECT_EQ(plain.code, 0) << plain.out << plain.err;
+    Result checked = evgcheck("run-program --check portable-v-order " + subject("vchain"));
+    EXPECT_EQ(checked.code, 1) << checked.out << checked.err;
+    EXPECT_NE(checked.out.find("findings: v_order_unportable (1)"), std::string::npos) << checked.out;
+    EXPECT_NE(checked.out.find("a PipeBarrier<PIPE_V>() after subject_program.cpp:"), std::string::npos)
+        << checked.out;
+    Result quiet = evgcheck("run-program --check portable-v-order " + subject("clean"));
+    EXPECT_EQ(quiet.code, 0) << quiet.out << quiet.err;
+}
+
 // Every listed mutation point replays with --mutate as printed; dropping the program's one WaitFlag is
 // caught; the timeline of the launch is written.
 TEST(EvgcheckRunProgram, ListsAndAppliesMutationsAndDrawsTheTimeline) {

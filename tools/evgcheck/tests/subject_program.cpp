@@ -1,11 +1,12 @@
 // A small host program with one AIV kernel, written as a Catlass example program is (ACL calls, a golden
 // comparison that prints "Compare success."), for `evgcheck run-program`'s tests (cli_test.cpp):
-//   subject_program [clean|racy|twice|rewait|nolaunch|fail]
+//   subject_program [clean|racy|twice|rewait|vchain|nolaunch|fail]
 // clean: one launch, correct and clean; racy: the vector op does not wait for its input copy (a race the
 // checkers report; the numbers are still right in order); twice: two clean launches; rewait: one launch that
 // scales in two rounds and hands each load over twice, the second wait ordering nothing (clean, except for
-// the opt-in checker redundant-waits); nolaunch: prints
-// "Compare success." without launching anything; fail: exits 3 after a clean launch.
+// the opt-in checker redundant-waits); vchain: on Ascend950, scales in two dependent vector steps with no
+// PipeBarrier<PIPE_V> between them (clean there, except for the opt-in checker portable-v-order); nolaunch:
+// prints "Compare success." without launching anything; fail: exits 3 after a clean launch.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -71,6 +72,21 @@ void rewait_kernel(GM_ADDR x, GM_ADDR y) {
     }
 }
 
+// y = (x * 1.5) * 2 in two vector steps; the second reads what the first wrote, with no barrier between.
+void vchain_kernel(GM_ADDR x, GM_ADDR y) {
+    Buffers b(x, y);
+    LocalTensor<float>& t = b.t;
+    GlobalTensor<float>&gx = b.gx, &gy = b.gy;
+    DataCopy(t, gx, kN);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Muls(t[kN], t, 1.5f, kN);  // the first step (line named by cli_test.cpp)
+    Muls(t[kN], t[kN], 2.0f, kN);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gy, t[kN], kN);
+}
+
 int check(aclError e, const char* what) {
     if (e != ACL_SUCCESS) std::fprintf(stderr, "%s: aclError %d: %s\n", what, e, aclGetRecentErrMsg());
     return e;
@@ -96,11 +112,18 @@ int main(int argc, char** argv) {
           "aclrtMemcpy");
     auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
     const bool racy = std::strcmp(mode, "racy") == 0, rewait = std::strcmp(mode, "rewait") == 0;
+    const bool vchain = std::strcmp(mode, "vchain") == 0;
     const int launches = std::strcmp(mode, "twice") == 0 ? 2 : 1;
     for (int l = 0; l < launches; ++l) {
-        check(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only,
-                               [&] { rewait ? rewait_kernel(x, y) : scale_kernel(x, y, racy); }),
-              "launch");
+        if (vchain)
+            check(evg::acl::launch(
+                      stream, 1, evg::hw::KernelType::aiv_only, [&] { vchain_kernel(x, y); },
+                      evg::hw::ArchId::Ascend950),
+                  "launch");
+        else
+            check(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only,
+                                   [&] { rewait ? rewait_kernel(x, y) : scale_kernel(x, y, racy); }),
+                  "launch");
         check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
     }
     check(aclrtMemcpy(hy.data(), kN * sizeof(float), dy, kN * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST),
