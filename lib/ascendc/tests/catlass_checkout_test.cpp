@@ -41,7 +41,8 @@ class Checkout : public ::testing::Test {
 TEST(CatlassCheckoutNone, AFolderWithoutCatlassIsNamedAsSuch) {
     const CatlassCheckout c = identify_catlass_checkout(fs::temp_directory_path() / "evg_no_such_checkout");
     EXPECT_FALSE(c.found);
-    EXPECT_NE(c.describe().find("(not a Catlass checkout: no include/catlass/catlass.hpp)"), std::string::npos)
+    EXPECT_NE(c.describe().find("(not a Catlass checkout: no include/catlass/catlass.hpp)"),
+              std::string::npos)
         << c.describe();
 }
 
