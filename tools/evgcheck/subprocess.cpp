@@ -86,14 +86,19 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     std::string pending;
     char buf[8192];
     bool open = true;
+    // After a stop at the deadline, what the child prints as it ends (where a model run was: fault_watch.hpp)
+    // is still read, for as long as stop_group gives it.
+    auto read_until = deadline;
     while (open) {
         const auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) {
+        if (now >= read_until) {
+            if (result.timed_out) break;
             stop_group(pid);
             result.timed_out = true;
-            break;
+            read_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+            continue;
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(read_until - now).count();
         pollfd p{fds[0], POLLIN, 0};
         const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 200)));
         if (ready < 0 && errno != EINTR) break;

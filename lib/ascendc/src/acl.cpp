@@ -16,6 +16,7 @@
 #include "evg/hw/checker.hpp"
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
+#include "evg/hw/fault_watch.hpp"
 #include "evg/hw/sync_mutation.hpp"
 #include "evg/hw/trace_file.hpp"
 
@@ -238,30 +239,62 @@ aclError aclrtDestroyStream(aclrtStream stream) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeStream(aclrtStream stream) {
-    if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: stream is null");
-    bool clean = true;
-    std::vector<std::string>& reports = process().report_jsons;
-    for (const evg::hw::Report& r : stream->reports) {
-        if (!r.clean()) {
-            clean = false;
-            // The first findings the program prints say which Catlass they were found in.
-            if (const auto& catlass = evg::acl::program_catlass(); catlass && !process().named_catlass) {
-                process().named_catlass = true;
-                std::fprintf(stderr, "evgcheck: Catlass %s\n", catlass->describe().c_str());
-            }
-            std::fputs(r.text().c_str(), stderr);
-        }
-        reports.push_back(r.json());
+namespace {
+// The program's Catlass checkout to EVG_ABOUT, when set: after the first launch. An empty string, or the
+// message of a failure.
+std::string write_about() {
+    const char* about = std::getenv(env_name(ProgramEnv::about));
+    if (!about || !*about) return {};
+    const auto& catlass = evg::acl::program_catlass();
+    std::ofstream out(about, std::ios::binary | std::ios::trunc);
+    out << (catlass ? catlass->json() : std::string("null")) << "\n";
+    if (!out) return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::about), about);
+    return {};
+}
+
+// A report with findings goes to stderr; the first one a program prints says which Catlass it was found in.
+void print_findings(const evg::hw::Report& r) {
+    if (const auto& catlass = evg::acl::program_catlass(); catlass && !process().named_catlass) {
+        process().named_catlass = true;
+        std::fprintf(stderr, "evgcheck: Catlass %s\n", catlass->describe().c_str());
     }
-    // The file holds every launch of the process synchronised so far, in launch order.
-    if (const char* path = std::getenv(env_name(ProgramEnv::report));
-        path && *path && !stream->reports.empty()) {
+    std::fputs(r.text().c_str(), stderr);
+}
+
+// EVG_REPORT holds every launch of the process synchronised so far, in launch order.
+void write_report_file() {
+    const std::vector<std::string>& reports = process().report_jsons;
+    if (const char* path = std::getenv(env_name(ProgramEnv::report)); path && *path) {
         std::ofstream out(path);
         out << "[";
         for (size_t i = 0; i < reports.size(); ++i) out << (i ? ",\n" : "") << reports[i];
         out << "]\n";
     }
+}
+
+// A launch a fault in the kernel's code ended (fault_watch.hpp): told as a synchronised launch is, just
+// before the process ends by the signal.
+void fault_sink(const evg::hw::Report& r) {
+    std::fflush(stdout);
+    print_findings(r);
+    std::fflush(stderr);
+    process().report_jsons.push_back(r.json());
+    write_report_file();
+    if (process().launches == 0) (void)write_about();  // the launch that faulted was the first
+}
+}  // namespace
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+    if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: stream is null");
+    bool clean = true;
+    for (const evg::hw::Report& r : stream->reports) {
+        if (!r.clean()) {
+            clean = false;
+            print_findings(r);
+        }
+        process().report_jsons.push_back(r.json());
+    }
+    if (!stream->reports.empty()) write_report_file();
     stream->reports.clear();
     if (!clean) return fail(ACL_ERROR_RT_KERNEL_CHECK, "a kernel launch on this stream reported violations");
     return ACL_SUCCESS;
@@ -275,12 +308,8 @@ std::string write_launch_files(evg::hw::ArchId arch, int block_dim, evg::hw::Ker
     ProcessState& p = process();
     const bool first = p.launches == 1;
     const auto mode = first ? std::ios::binary | std::ios::trunc : std::ios::binary | std::ios::app;
-    if (const char* about = std::getenv(env_name(ProgramEnv::about)); first && about && *about) {
-        const auto& catlass = evg::acl::program_catlass();
-        std::ofstream out(about, std::ios::binary | std::ios::trunc);
-        out << (catlass ? catlass->json() : std::string("null")) << "\n";
-        if (!out) return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::about), about);
-    }
+    if (first)
+        if (std::string bad = write_about(); !bad.empty()) return bad;
     const evg::hw::Trace& trace = evg::hw::device().last_trace();
     if (!p.trace_out.empty()) {
         std::ofstream out(p.trace_out, mode);
@@ -315,6 +344,7 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
                 const std::function<void()>& kernel, evg::hw::ArchId arch) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
     if (std::string bad = apply_environment(); !bad.empty()) return bad_environment("kernel launch", bad);
+    evg::hw::set_fault_sink(fault_sink);
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));
         ++process().launches;

@@ -105,6 +105,17 @@ void give_stack(void* s) {
 
 }  // namespace
 
+bool in_stack_guard(const void* addr) noexcept {
+    if (!tls_stack_low) return false;
+    const auto a = reinterpret_cast<uintptr_t>(addr);
+    const auto low = reinterpret_cast<uintptr_t>(tls_stack_low);
+    return a < low && a >= low - page_size();
+}
+
+size_t fiber_stack_bytes() noexcept {
+    return kStackBytes;
+}
+
 Fiber::Fiber(std::function<void()> body) : body_(std::move(body)) {}
 
 Fiber::~Fiber() {

@@ -19,6 +19,11 @@ namespace evg::hw::detail {
 // the bytes it wrote (0 off a fiber, and when all it looked at held the fill already).
 size_t refill_dead_stack(size_t depth, size_t clean_run) noexcept;
 
+// Whether `addr` lies in the guard page below the stack of the fiber running on this thread: a fault there is
+// a stack overflow. The size of a fiber's stack, to say so.
+bool in_stack_guard(const void* addr) noexcept;
+size_t fiber_stack_bytes() noexcept;
+
 class Fiber {
   public:
     explicit Fiber(std::function<void()> body);

@@ -12,6 +12,7 @@
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
 #include "fiber.hpp"
+#include "launch_watch.hpp"
 
 namespace evg::hw {
 
@@ -304,6 +305,8 @@ std::string Machine::node_suffix(int32_t node) const {
 }
 
 Report Machine::run(const std::function<void()>& kernel) {
+    // A fault in a core's code, or a stop from outside, is told before the process ends (fault_watch.hpp).
+    const detail::LaunchWatch watch(*this);
     runners_.resize(cores_.size());
     for (size_t i = 0; i < cores_.size(); ++i)
         runners_[i].fiber =

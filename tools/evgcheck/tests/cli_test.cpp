@@ -1175,6 +1175,40 @@ TEST(EvgcheckRunProgram, PortableVOrderNamesTheStepsOnlyAscend950Orders) {
     EXPECT_EQ(quiet.code, 0) << quiet.out << quiet.err;
 }
 
+// A fault in the kernel's code is a finding naming the core, the signal and the core's last instruction, in
+// the output and in the report; the program still ends by the signal. A run past --timeout prints where each
+// core was before it is killed.
+TEST(EvgcheckRunProgram, CrashAndHangAreLocated) {
+    Result crash = evgcheck("run-program --timeout 60 " + subject("crash"));
+    EXPECT_EQ(crash.code, 1) << crash.out << crash.err;
+    EXPECT_NE(crash.out.find("killed by signal 11; findings: kernel_exception (1)"), std::string::npos)
+        << crash.out;
+    // The line of the subject program that holds the kernel's last instruction.
+    std::string muls_line;
+    {
+        std::ifstream in(fs::path(EVGCHECK_TESTS_DIR) / "subject_program.cpp");
+        int n = 1;
+        for (std::string l; std::getline(in, l) && muls_line.empty(); ++n)
+            if (l.find("the last instruction before crash and hang") != std::string::npos)
+                muls_line = std::to_string(n);
+        ASSERT_FALSE(muls_line.empty());
+    }
+    EXPECT_NE(crash.out.find("AIV 0 crashed in the kernel's code: SIGSEGV (address 0x10 is not mapped) after "
+                             "its last instruction, #4 Muls at subject_program.cpp:" +
+                             muls_line),
+              std::string::npos)
+        << crash.out;
+    Result hang = evgcheck("run-program --timeout 2 " + subject("hang"));
+    EXPECT_EQ(hang.code, 1) << hang.out << hang.err;
+    EXPECT_NE(hang.out.find("timed out (killed)"), std::string::npos) << hang.out;
+    EXPECT_NE(
+        hang.out.find("AIV 0: running its scalar code, issuing nothing more since its last instruction #4 "
+                      "Muls at subject_program.cpp:" +
+                      muls_line),
+        std::string::npos)
+        << hang.out;
+}
+
 // Every listed mutation point replays with --mutate as printed; dropping the program's one WaitFlag is
 // caught; the timeline of the launch is written.
 TEST(EvgcheckRunProgram, ListsAndAppliesMutationsAndDrawsTheTimeline) {

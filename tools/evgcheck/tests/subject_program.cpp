@@ -1,12 +1,15 @@
 // A small host program with one AIV kernel, written as a Catlass example program is (ACL calls, a golden
 // comparison that prints "Compare success."), for `evgcheck run-program`'s tests (cli_test.cpp):
-//   subject_program [clean|racy|twice|rewait|vchain|nolaunch|fail]
+//   subject_program [clean|racy|twice|rewait|vchain|crash|hang|nolaunch|fail]
 // clean: one launch, correct and clean; racy: the vector op does not wait for its input copy (a race the
 // checkers report; the numbers are still right in order); twice: two clean launches; rewait: one launch that
 // scales in two rounds and hands each load over twice, the second wait ordering nothing (clean, except for
 // the opt-in checker redundant-waits); vchain: on Ascend950, scales in two dependent vector steps with no
 // PipeBarrier<PIPE_V> between them (clean there, except for the opt-in checker portable-v-order); nolaunch:
-// prints "Compare success." without launching anything; fail: exits 3 after a clean launch.
+// crash: the kernel writes through a bad pointer after its vector step (SIGSEGV); hang: the kernel spins in
+// its scalar code after its vector step, never ending; nolaunch: prints "Compare success." without launching
+// anything; fail: exits 3 after a clean launch.
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -34,14 +37,24 @@ struct Buffers {
     }
 };
 
-void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy) {
+// The bad pointer of `crash` (not a constant, which the compiler would turn into a trap), and the condition
+// `hang` spins on.
+volatile uintptr_t g_bad_address = 16;
+volatile bool g_spin = true;
+
+enum class Fault { none, crash, hang };
+
+void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy, Fault fault = Fault::none) {
     Buffers b(x, y);
     LocalTensor<float>& t = b.t;
     GlobalTensor<float>&gx = b.gx, &gy = b.gy;
     DataCopy(t, gx, kN);
     SetFlag<HardEvent::MTE2_V>(0);
     if (!racy) WaitFlag<HardEvent::MTE2_V>(0);
-    Muls(t[kN], t, 3.0f, kN);
+    Muls(t[kN], t, 3.0f, kN);  // the last instruction before crash and hang (line named by cli_test.cpp)
+    if (fault == Fault::crash) *reinterpret_cast<volatile float*>(g_bad_address) = 1.0f;  // NOLINT
+    while (fault == Fault::hang && g_spin) {
+    }
     SetFlag<HardEvent::V_MTE3>(0);
     WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(gy, t[kN], kN);
@@ -113,6 +126,9 @@ int main(int argc, char** argv) {
     auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
     const bool racy = std::strcmp(mode, "racy") == 0, rewait = std::strcmp(mode, "rewait") == 0;
     const bool vchain = std::strcmp(mode, "vchain") == 0;
+    const Fault fault = std::strcmp(mode, "crash") == 0  ? Fault::crash
+                        : std::strcmp(mode, "hang") == 0 ? Fault::hang
+                                                         : Fault::none;
     const int launches = std::strcmp(mode, "twice") == 0 ? 2 : 1;
     for (int l = 0; l < launches; ++l) {
         if (vchain)
@@ -122,7 +138,7 @@ int main(int argc, char** argv) {
                   "launch");
         else
             check(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only,
-                                   [&] { rewait ? rewait_kernel(x, y) : scale_kernel(x, y, racy); }),
+                                   [&] { rewait ? rewait_kernel(x, y) : scale_kernel(x, y, racy, fault); }),
                   "launch");
         check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
     }

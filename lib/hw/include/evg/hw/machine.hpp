@@ -57,6 +57,12 @@ class Machine final : private CheckerHost, private CoreHost {
     // The labels of the graph nodes that issued instructions, interned (TraceEntry::node indexes them).
     const std::vector<std::string>& node_labels() const { return node_labels_; }
 
+    // For a signal that ends the process while this launch runs (fault_watch.hpp): the report of the launch
+    // with the finding for a fault in the running core's code (`what` names the signal and its address), and
+    // one line per core saying where it is, for a stop.
+    Report fault_report(const std::string& what);
+    std::vector<std::string> where_cores_are() const;
+
   private:
     // ---- CoreHost: what the cores ask (core.hpp) ----
     bool register_instr(Instr& in) override;
