@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -157,10 +159,33 @@ aclError aclrtResetDevice(int32_t) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
+namespace {
+// The variable an aclrtMalloc call stores its pointer in, from the call's first argument as its line writes
+// it: `(void **)&deviceX`, `reinterpret_cast<void **>(&deviceX)` and `&deviceX` give deviceX. Empty when the
+// argument takes no address (a pointer passed on) or the line cannot be read.
+std::string malloc_variable(const evg::hw::Site& site) {
+    const std::string arg = evg::hw::call_argument_text(site, "aclrtMalloc", 0);
+    const size_t amp = arg.rfind('&');
+    if (amp == std::string::npos) return {};
+    std::string v = arg.substr(amp + 1);
+    while (!v.empty() && (v.back() == ')' || v.back() == ' ')) v.pop_back();
+    while (!v.empty() && (v.front() == '(' || v.front() == ' ')) v.erase(0, 1);
+    if (v.empty() || !(std::isalpha(static_cast<unsigned char>(v[0])) || v[0] == '_')) return {};
+    for (char c : v)
+        if (!std::isalnum(static_cast<unsigned char>(c)) &&
+            std::string_view("_.[]->:").find(c) == std::string_view::npos)
+            return {};
+    return v;
+}
+}  // namespace
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy, evg::hw::Site site) {
     if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: devPtr is null");
     try {
-        *devPtr = evg::hw::device().malloc(size);
+        std::string name = malloc_variable(site);
+        if (name.empty()) name = fmt::format("the GM buffer of {}", site.str());
+        *devPtr =
+            evg::hw::device().malloc(size, std::move(name), fmt::format("aclrtMalloc at {}", site.str()));
     } catch (const evg::Error& e) {
         *devPtr = nullptr;
         return fail(ACL_ERROR_BAD_ALLOC, e.what());

@@ -64,7 +64,8 @@ std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes,
     auto r = c.machine().device().find(p);
     if (!r) {
         c.violate(ViolationKind::out_of_bounds,
-                  fmt::format("{}: GM address {} is not inside any allocation", what(), p),
+                  fmt::format("{}: GM address {} is not inside any allocation: it is {}", what(), p,
+                              c.machine().device().place_of_stray(p)),
                   {c.site_location(what(), site)});
         return std::nullopt;
     }

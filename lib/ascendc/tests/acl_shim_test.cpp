@@ -100,3 +100,77 @@ TEST_F(Acl, MisuseReturnsErrorsNotCrashes) {
 }
 
 }  // namespace
+
+namespace {
+
+// A GM buffer is named by the variable its aclrtMalloc call stores the pointer in, however the address is
+// taken; findings name it so and describe it once; a pointer passed on, with no address taken, gives the
+// call's line; two live buffers of one name are told apart.
+TEST_F(Acl, BuffersAreNamedAsTheHostCodeNamesThem) {
+    void *deviceX = nullptr, *deviceY = nullptr, *deviceZ = nullptr;
+    void** passed = &deviceZ;
+    const int line = __LINE__ + 1;
+    ACL_CHECK(
+        aclrtMalloc((void**)&deviceX, 256, ACL_MEM_MALLOC_HUGE_FIRST));  // NOLINT(google-readability-casting)
+    ACL_CHECK(aclrtMalloc(reinterpret_cast<void**>(&deviceY), 128, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_CHECK(aclrtMalloc(passed, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    std::vector<void*> loop(2);
+    for (void*& p : loop) ACL_CHECK(aclrtMalloc(&p, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+    auto name = [](void* p) { return evg::hw::device().find(p)->mem->name(); };
+    auto origin = [](void* p) { return evg::hw::device().find(p)->mem->origin(); };
+    EXPECT_EQ(name(deviceX), "deviceX");
+    EXPECT_EQ(origin(deviceX), "aclrtMalloc at acl_shim_test.cpp:" + std::to_string(line));
+    EXPECT_EQ(name(deviceY), "deviceY");
+    EXPECT_EQ(name(deviceZ), "the GM buffer of acl_shim_test.cpp:" + std::to_string(line + 2));
+    EXPECT_EQ(name(loop[0]), "p");
+    EXPECT_EQ(name(loop[1]), "p#2");
+
+    // The kernel stores 256 bytes into deviceY's 128: the finding names deviceY, and the report describes it.
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(deviceX, 256, std::vector<float>(64, 1.0f).data(), 256, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    auto x = static_cast<GM_ADDR>(deviceX), y = static_cast<GM_ADDR>(deviceY);
+    ASSERT_EQ(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { scale_kernel(x, y, false); }),
+              ACL_SUCCESS);
+    const evg::hw::Report& r = evg::hw::device().last_report();
+    const evg::hw::Violation* v = r.first(evg::hw::ViolationKind::out_of_bounds);
+    ASSERT_NE(v, nullptr) << r.text();
+    EXPECT_NE(v->message.find("GM bytes [0, 256) of deviceY, which has 128 B"), std::string::npos)
+        << v->message;
+    ASSERT_EQ(r.buffers.size(), 1u) << r.text();
+    EXPECT_EQ(r.buffers[0].name, "deviceY");
+    EXPECT_NE(r.text().find("  GM buffer deviceY: 128 bytes, aclrtMalloc at acl_shim_test.cpp:" +
+                            std::to_string(line + 1) + "\n"),
+              std::string::npos)
+        << r.text();
+    EXPECT_NE(r.json().find("\"origin\": \"aclrtMalloc at acl_shim_test.cpp:"), std::string::npos);
+    (void)aclrtSynchronizeStream(stream);
+
+    // A host copy past a buffer's end names it.
+    std::vector<float> back(64);
+    ASSERT_NE(aclrtMemcpy(back.data(), 256, deviceY, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_NE(std::string(aclGetRecentErrMsg())
+                  .find("bytes [0, 256) of deviceY (128 bytes, aclrtMalloc at "
+                        "acl_shim_test.cpp:"),
+              std::string::npos)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+// An address outside every allocation is placed against the nearest buffer.
+TEST_F(Acl, AStrayAddressIsPlacedAgainstTheNearestBuffer) {
+    void* deviceX = nullptr;
+    ACL_CHECK(aclrtMalloc(&deviceX, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    const auto* past = static_cast<const char*>(deviceX) + 4096 + 64;
+    EXPECT_EQ(evg::hw::device().place_of_stray(past).rfind(
+                  "64 bytes past the end of deviceX (4096 bytes, aclrtMalloc "
+                  "at acl_shim_test.cpp:",
+                  0),
+              0u)
+        << evg::hw::device().place_of_stray(past);
+    evg::hw::reset_device();
+    EXPECT_EQ(evg::hw::device().place_of_stray(past), "outside every GM allocation (there is none)");
+}
+
+}  // namespace

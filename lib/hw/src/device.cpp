@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <utility>
 
+#include <cctype>
 #include <cstring>
 
 #include "evg/hw/error.hpp"
@@ -12,10 +13,19 @@ namespace evg::hw {
 Device::Device(Config cfg) : cfg_(std::move(cfg)) {}
 Device::~Device() = default;
 
-void* Device::malloc(uint64_t bytes, std::string name) {
+void* Device::malloc(uint64_t bytes, std::string name, std::string origin) {
     if (bytes == 0) throw HostError("aclrtMalloc: a GM allocation of 0 bytes is not allowed");
     if (name.empty()) name = fmt::format("GM#{}", alloc_count_ + 1);
+    // Two live buffers of one name (a loop's allocations) are told apart.
+    for (int n = 2;; ++n) {
+        bool taken = false;
+        for (const auto& [base, m] : gm_) taken |= m->name() == name;
+        if (!taken) break;
+        if (n > 2) name.erase(name.rfind('#'));
+        name += fmt::format("#{}", n);
+    }
     auto mem = std::make_unique<Memory>(MemKind::GM, std::move(name), bytes, 512);
+    mem->set_origin(std::move(origin));
     ++alloc_count_;
     void* p = mem->data();
     gm_.emplace(reinterpret_cast<uintptr_t>(p), std::move(mem));
@@ -42,14 +52,73 @@ std::optional<Device::GmRef> Device::find(const void* p) const {
     return GmRef{it->second.get(), off};
 }
 
+std::string Device::place_of_stray(const void* p) const {
+    if (gm_.empty()) return "outside every GM allocation (there is none)";
+    const auto a = reinterpret_cast<uintptr_t>(p);
+    const auto brief = [](const Memory& m) {
+        return fmt::format("{} ({} bytes{})", m.name(), m.size(),
+                           m.origin().empty() ? "" : ", " + m.origin());
+    };
+    auto above = gm_.upper_bound(a);
+    std::string text;
+    if (above != gm_.begin()) {
+        auto below = std::prev(above);
+        const uint64_t past = a - below->first - below->second->size();
+        text = fmt::format("{} bytes past the end of {}", past, brief(*below->second));
+    }
+    if (above != gm_.end()) {
+        const uint64_t before = above->first - a;
+        if (text.empty() || before < a - std::prev(above)->first)
+            text = fmt::format("{} bytes before the start of {}", before, brief(*above->second));
+    }
+    return text;
+}
+
+namespace {
+// Whether `text` names `name` as a whole word (deviceX, not deviceXY).
+bool mentions(const std::string& text, const std::string& name) {
+    const auto word = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '#';
+    };
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        const size_t end = at + name.size();
+        if ((at == 0 || !word(text[at - 1])) && (end == text.size() || !word(text[end]))) return true;
+    }
+    return false;
+}
+}  // namespace
+
+void Device::name_buffers(Report& r) const {
+    r.buffers.clear();
+    for (const auto& [base, m] : gm_) {
+        bool named = false;
+        for (const Violation& v : r.violations) {
+            named |= mentions(v.message, m->name());
+            for (const Location& l : v.locations) named |= l.memory == m->name();
+        }
+        if (named) r.buffers.push_back({m->name(), m->size(), m->origin()});
+    }
+}
+
+namespace {
+// Why a host copy's device range [p, p + bytes) is not inside one allocation, naming the buffer it starts in.
+std::string stray_range(const Device& d, const void* p, uint64_t bytes) {
+    const auto r = d.find(p);
+    if (!r) return fmt::format("it starts {}", d.place_of_stray(p));
+    const Memory& m = *r->mem;
+    return fmt::format("bytes [{}, {}) of {} ({} bytes{}) end past it", r->offset, r->offset + bytes,
+                       m.name(), m.size(), m.origin().empty() ? "" : ", " + m.origin());
+}
+}  // namespace
+
 void Device::copy_to_device(void* dst, const void* src, uint64_t bytes) {
     if (bytes == 0) return;
     auto r = find(dst);
     if (!r || !r->mem->contains(r->offset, bytes))
         throw HostError(
-            fmt::format("aclrtMemcpy host-to-device: destination range of {} bytes is not inside one GM "
-                        "allocation",
-                        bytes));
+            fmt::format("aclrtMemcpy host-to-device: the destination range of {} bytes is not inside "
+                        "one GM allocation: {}",
+                        bytes, stray_range(*this, dst, bytes)));
     std::memcpy(r->mem->data() + r->offset, src, bytes);
     r->mem->mark_written(r->offset, bytes);
 }
@@ -59,9 +128,9 @@ void Device::copy_to_host(void* dst, const void* src, uint64_t bytes) {
     auto r = find(src);
     if (!r || !r->mem->contains(r->offset, bytes))
         throw HostError(
-            fmt::format("aclrtMemcpy device-to-host: source range of {} bytes is not inside one GM "
-                        "allocation",
-                        bytes));
+            fmt::format("aclrtMemcpy device-to-host: the source range of {} bytes is not inside one "
+                        "GM allocation: {}",
+                        bytes, stray_range(*this, src, bytes)));
     std::memcpy(dst, r->mem->data() + r->offset, bytes);
 }
 
@@ -95,6 +164,7 @@ const Report& Device::launch(int block_dim, KernelType type, const std::function
     cfg.arch = arch;
     Machine m(*this, cfg, block_dim, type);
     last_ = m.run(kernel);
+    name_buffers(last_);
     last_trace_ = m.take_trace();
     last_records_peak_ = m.records_peak();
     return last_;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "evg/hw/device.hpp"
 #include "evg/hw/machine.hpp"
 #include "fiber.hpp"
 #include "launch_watch.hpp"
@@ -206,7 +207,9 @@ Report Machine::fault_report(const std::string& what) {
                      "would without evgcheck (on an NPU: an AI Core exception)",
                      c ? c->name() : std::string("a core"), what, after),
          std::move(locs), 1});
-    return make_report();
+    Report r = make_report();
+    dev_.name_buffers(r);
+    return r;
 }
 
 std::vector<std::string> Machine::where_cores_are() const {

@@ -110,6 +110,10 @@ std::string Report::text() const {
         out += "\n";
         for (const auto& l : v.locations) out += "    at " + location_text(l) + "\n";
     }
+    for (const GmBuffer& b : buffers)
+        out +=
+            fmt::format("  GM buffer {}: {} bytes, {}\n", b.name, b.bytes,
+                        b.origin.empty() ? std::string("allocated by the harness without a name") : b.origin);
     out += schedule_text();
     if (violations.empty()) out += "no violations\n";
     for (const auto& m : mutations_unapplied) out += "sync mutation not applied: " + m + "\n";
@@ -134,6 +138,11 @@ std::string Report::json() const {
                      {"wait_over_plain", stats.coverage.wait_over_plain},
                      {"core_handoffs", stats.coverage.core_handoffs}};
     if (!mutations_unapplied.empty()) j["mutations_unapplied"] = mutations_unapplied;
+    if (!buffers.empty()) {
+        auto& bs = j["buffers"] = nlohmann::json::array();
+        for (const GmBuffer& b : buffers)
+            bs.push_back({{"name", b.name}, {"bytes", b.bytes}, {"origin", b.origin}});
+    }
     auto& vs = j["violations"] = nlohmann::json::array();
     for (const auto& v : violations) {
         nlohmann::json jv{{"kind", violation_kind_name(v.kind)},

@@ -1209,6 +1209,24 @@ TEST(EvgcheckRunProgram, CrashAndHangAreLocated) {
         << hang.out;
 }
 
+// A GM buffer is named by the program's variable, in the output and in the JSON report, and described once.
+TEST(EvgcheckRunProgram, BuffersAreNamedByTheProgramsVariables) {
+    const std::string report = (fs::temp_directory_path() / "evgcheck_small_report.json").string();
+    Result small = evgcheck("run-program --report " + report + " " + subject("small"));
+    EXPECT_EQ(small.code, 1) << small.out << small.err;
+    EXPECT_NE(small.out.find("DataCopy UB->GM dst touches GM bytes [0, 1024) of dy, which has 512 B"),
+              std::string::npos)
+        << small.out;
+    EXPECT_NE(small.out.find("GM buffer dy: 512 bytes, aclrtMalloc at subject_program.cpp:"),
+              std::string::npos)
+        << small.out;
+    EXPECT_EQ(small.out.find("GM#"), std::string::npos) << small.out;
+    std::ifstream in(report);
+    std::stringstream json;
+    json << in.rdbuf();
+    EXPECT_NE(json.str().find("\"name\": \"dy\""), std::string::npos) << json.str();
+}
+
 // Every listed mutation point replays with --mutate as printed; dropping the program's one WaitFlag is
 // caught; the timeline of the launch is written.
 TEST(EvgcheckRunProgram, ListsAndAppliesMutationsAndDrawsTheTimeline) {

@@ -1,13 +1,14 @@
 // A small host program with one AIV kernel, written as a Catlass example program is (ACL calls, a golden
 // comparison that prints "Compare success."), for `evgcheck run-program`'s tests (cli_test.cpp):
-//   subject_program [clean|racy|twice|rewait|vchain|crash|hang|nolaunch|fail]
+//   subject_program [clean|racy|twice|rewait|vchain|crash|hang|small|nolaunch|fail]
 // clean: one launch, correct and clean; racy: the vector op does not wait for its input copy (a race the
 // checkers report; the numbers are still right in order); twice: two clean launches; rewait: one launch that
 // scales in two rounds and hands each load over twice, the second wait ordering nothing (clean, except for
 // the opt-in checker redundant-waits); vchain: on Ascend950, scales in two dependent vector steps with no
 // PipeBarrier<PIPE_V> between them (clean there, except for the opt-in checker portable-v-order); nolaunch:
 // crash: the kernel writes through a bad pointer after its vector step (SIGSEGV); hang: the kernel spins in
-// its scalar code after its vector step, never ending; nolaunch: prints "Compare success." without launching
+// its scalar code after its vector step, never ending; small: Y is allocated half as large as the kernel
+// stores (an out-of-bounds store into dy); nolaunch: prints "Compare success." without launching
 // anything; fail: exits 3 after a clean launch.
 #include <cstdint>
 #include <cstdio>
@@ -120,7 +121,8 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < kN; ++i) hx[i] = static_cast<float>(i % 17) - 8.0f;
     void *dx = nullptr, *dy = nullptr;
     check(aclrtMalloc(&dx, kN * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
-    check(aclrtMalloc(&dy, kN * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    const size_t y_bytes = std::strcmp(mode, "small") == 0 ? kN * sizeof(float) / 2 : kN * sizeof(float);
+    check(aclrtMalloc(&dy, y_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");  // dy (named by cli_test.cpp)
     check(aclrtMemcpy(dx, kN * sizeof(float), hx.data(), kN * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE),
           "aclrtMemcpy");
     auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);

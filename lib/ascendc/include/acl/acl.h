@@ -36,7 +36,10 @@ aclError aclInit(const char* configPath);
 aclError aclFinalize();
 aclError aclrtSetDevice(int32_t deviceId);
 aclError aclrtResetDevice(int32_t deviceId);
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+// Findings name the buffer by the variable the call stores the pointer in (`aclrtMalloc((void **)&deviceX,
+// ...)`: deviceX), read from the call's line, and say where it was allocated; `site` is the caller's line.
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+                     evg::hw::Site site = evg::hw::Site::here());
 aclError aclrtFree(void* devPtr);
 aclError aclrtMallocHost(void** hostPtr, size_t size);
 aclError aclrtFreeHost(void* hostPtr);

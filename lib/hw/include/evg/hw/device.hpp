@@ -23,7 +23,10 @@ class Device {
     const Config& config() const { return cfg_; }
 
     // GM allocation. Bytes start never-written. Throws HostError when bytes == 0 or host memory runs out.
-    void* malloc(uint64_t bytes, std::string name = {});
+    // `name` is how findings name the buffer (the ACL shim passes the variable aclrtMalloc's call stores the
+    // pointer in); without one it is "GM#N", the allocation's number in this device. `origin` says where it
+    // was allocated ("aclrtMalloc at my_evg.cpp:88"). A name a live allocation already has gets "#2", "#3".
+    void* malloc(uint64_t bytes, std::string name = {}, std::string origin = {});
     // Returns false if `p` is not the base of a live allocation.
     bool free(void* p);
     void set_name(void* p, std::string name);
@@ -34,6 +37,12 @@ class Device {
     };
     // The allocation holding byte `p`, if any.
     std::optional<GmRef> find(const void* p) const;
+    // Where an address outside every allocation lies, from the nearest live allocations: "64 bytes past the
+    // end of deviceX (26000 bytes, aclrtMalloc at my_evg.cpp:88)"; "outside every GM allocation (there is
+    // none)" when there is none.
+    std::string place_of_stray(const void* p) const;
+    // The live GM buffers whose name appears in the report's findings, described (Report::buffers).
+    void name_buffers(Report& r) const;
 
     // Host copies (aclrtMemcpy). Throw HostError naming the rule when a range is not inside one allocation.
     void copy_to_device(void* dst, const void* src, uint64_t bytes);

@@ -29,6 +29,10 @@ class Memory {
     uint32_t uid() const { return uid_; }
     const std::string& name() const { return name_; }
     void set_name(std::string n) { name_ = std::move(n); }
+    // Where a GM allocation was made, as a user reads it ("aclrtMalloc at my_evg.cpp:88"); empty when not
+    // known (a harness's Device::malloc).
+    const std::string& origin() const { return origin_; }
+    void set_origin(std::string o) { origin_ = std::move(o); }
     uint64_t size() const { return size_; }
     uint8_t* data() { return data_; }
     const uint8_t* data() const { return data_; }
@@ -71,6 +75,7 @@ class Memory {
     MemKind kind_;
     uint32_t uid_;
     std::string name_;
+    std::string origin_;
     uint64_t size_;
     uint8_t* base_;  // the allocation; data_ is its first aligned byte
     size_t base_bytes_;

@@ -103,6 +103,14 @@ struct Report {
     // The graph nodes that issued instructions in this launch, as their EVG named them (evg_node_scope.hpp);
     // TraceEntry::node indexes it.
     std::vector<std::string> node_labels;
+    // The GM buffers the findings name, as the host made them (Device::name_buffers): text() ends with them.
+    struct GmBuffer {
+        std::string name;  // "deviceX": the variable aclrtMalloc stored the pointer in, or "GM#N"
+        uint64_t bytes = 0;
+        std::string origin;  // "aclrtMalloc at my_evg.cpp:88"; empty for a harness's unnamed allocation
+        bool operator==(const GmBuffer&) const = default;
+    };
+    std::vector<GmBuffer> buffers;
 
     bool clean() const;  // no error-severity violation
     size_t count(ViolationKind k) const;
