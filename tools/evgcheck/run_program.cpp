@@ -90,7 +90,8 @@ struct RunSpec {
 struct RunResult {
     RunSpec spec;
     evgcheck::ProcessResult process;
-    nlohmann::json launches = nlohmann::json::array();  // the program's reports (EVG_REPORT)
+    nlohmann::json launches = nlohmann::json::array();  // the program's launch reports (EVG_REPORT)
+    nlohmann::json host = nlohmann::json::array();      // its host reports ("host": true: uninit_to_host)
     // The Catlass checkout the program was built against (EVG_ABOUT): an object, null when the program did
     // not register one, absent (discarded) when the program made no launch.
     nlohmann::json catlass = nlohmann::json::value_t::discarded;
@@ -191,22 +192,23 @@ void judge_run(RunResult& r, Expectations& x) {
     std::map<std::string, int> kinds;
     std::vector<std::string> unapplied;
     std::set<std::string> known;
-    for (const nlohmann::json& l : r.launches) {
-        for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
-            if (v.value("severity", "") != "error") continue;
-            const std::string kind = v.value("kind", "?");
-            const nlohmann::json locs = v.value("locations", nlohmann::json::array());
-            const std::string site = locs.empty() ? "" : locs.front().value("site", "");
-            const std::string source = locs.empty() ? "" : locs.front().value("source", "");
-            if (x.known.match(kind, site, source)) {
-                known.insert(fmt::format("{} at {}", kind, site));
-                continue;
+    for (const nlohmann::json* reports : {&r.launches, &r.host})
+        for (const nlohmann::json& l : *reports) {
+            for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
+                if (v.value("severity", "") != "error") continue;
+                const std::string kind = v.value("kind", "?");
+                const nlohmann::json locs = v.value("locations", nlohmann::json::array());
+                const std::string site = locs.empty() ? "" : locs.front().value("site", "");
+                const std::string source = locs.empty() ? "" : locs.front().value("source", "");
+                if (x.known.match(kind, site, source)) {
+                    known.insert(fmt::format("{} at {}", kind, site));
+                    continue;
+                }
+                ++kinds[kind];
             }
-            ++kinds[kind];
+            for (const nlohmann::json& m : l.value("mutations_unapplied", nlohmann::json::array()))
+                unapplied.push_back(m.get<std::string>());
         }
-        for (const nlohmann::json& m : l.value("mutations_unapplied", nlohmann::json::array()))
-            unapplied.push_back(m.get<std::string>());
-    }
     std::vector<std::string> parts;
     if (p.timed_out)
         parts.emplace_back("timed out (killed)");
@@ -257,7 +259,9 @@ RunResult run_once(const std::string& program, const std::vector<std::string>& a
     if (std::filesystem::exists(about)) r.catlass = nlohmann::json::parse(read_file(about), nullptr, false);
     if (std::filesystem::exists(report)) {
         try {
-            r.launches = nlohmann::json::parse(read_file(report));
+            // Host reports (a device-to-host copy's findings) stand apart: launches are counted and numbered.
+            for (nlohmann::json& entry : nlohmann::json::parse(read_file(report)))
+                (entry.value("host", false) ? r.host : r.launches).push_back(std::move(entry));
         } catch (const nlohmann::json::exception& e) {
             r.launches = nlohmann::json::array();
             r.process.output +=
@@ -461,7 +465,8 @@ int run_program_command(std::span<const char* const> argv) {
                             {"ok", r.ok},
                             {"verdict", r.verdict},
                             {"known", r.known},
-                            {"launches", r.launches}});
+                            {"launches", r.launches},
+                            {"host_reports", r.host}});
         std::ofstream f(*report_path);
         if (!f || !(f << j.dump(2) << "\n"))
             throw UsageError("evgcheck run-program: option --report: cannot write '" + *report_path + "'");

@@ -44,6 +44,7 @@ struct ProcessState {
     bool exit_hook = false;
     uint64_t launches = 0;
     uint64_t launches_with_findings = 0;
+    uint64_t host_findings = 0;  // host reports with findings (uninit_to_host)
     std::string trace_out;       // EVG_TRACE_OUT: every launch's trace, for evgcheck run-program
     std::string list_mutations;  // EVG_LIST_MUTATIONS: every launch's sync mutation points, as text
     std::vector<std::string> report_jsons;  // every synchronised launch's report, for EVG_REPORT
@@ -56,11 +57,14 @@ ProcessState& process() {
 
 void strict_exit() {
     const ProcessState& p = process();
-    if (!p.strict || p.launches_with_findings == 0) return;
+    if (!p.strict || p.launches_with_findings + p.host_findings == 0) return;
     std::fflush(stdout);
-    std::fprintf(stderr, "evgcheck: %s: %llu of %llu kernel launches reported findings; exit status 1\n",
-                 env_name(ProgramEnv::strict), static_cast<unsigned long long>(p.launches_with_findings),
-                 static_cast<unsigned long long>(p.launches));
+    std::fprintf(
+        stderr,
+        "evgcheck: %s: %llu of %llu kernel launches and %llu host call(s) reported findings; exit status "
+        "1\n",
+        env_name(ProgramEnv::strict), static_cast<unsigned long long>(p.launches_with_findings),
+        static_cast<unsigned long long>(p.launches), static_cast<unsigned long long>(p.host_findings));
     std::fflush(stderr);
     std::_Exit(1);
 }
@@ -125,6 +129,51 @@ std::string apply_environment() {
         }
     }
     return {};
+}
+}  // namespace
+
+namespace {
+// The program's Catlass checkout to EVG_ABOUT, when set: after the first launch. An empty string, or the
+// message of a failure.
+std::string write_about() {
+    const char* about = std::getenv(env_name(ProgramEnv::about));
+    if (!about || !*about) return {};
+    const auto& catlass = evg::acl::program_catlass();
+    std::ofstream out(about, std::ios::binary | std::ios::trunc);
+    out << (catlass ? catlass->json() : std::string("null")) << "\n";
+    if (!out) return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::about), about);
+    return {};
+}
+
+// A report with findings goes to stderr; the first one a program prints says which Catlass it was found in.
+void print_findings(const evg::hw::Report& r) {
+    if (const auto& catlass = evg::acl::program_catlass(); catlass && !process().named_catlass) {
+        process().named_catlass = true;
+        std::fprintf(stderr, "evgcheck: Catlass %s\n", catlass->describe().c_str());
+    }
+    std::fputs(r.text().c_str(), stderr);
+}
+
+// EVG_REPORT holds every launch of the process synchronised so far, in launch order.
+void write_report_file() {
+    const std::vector<std::string>& reports = process().report_jsons;
+    if (const char* path = std::getenv(env_name(ProgramEnv::report)); path && *path) {
+        std::ofstream out(path);
+        out << "[";
+        for (size_t i = 0; i < reports.size(); ++i) out << (i ? ",\n" : "") << reports[i];
+        out << "]\n";
+    }
+}
+
+// A launch a fault in the kernel's code ended (fault_watch.hpp): told as a synchronised launch is, just
+// before the process ends by the signal.
+void fault_sink(const evg::hw::Report& r) {
+    std::fflush(stdout);
+    print_findings(r);
+    std::fflush(stderr);
+    process().report_jsons.push_back(r.json());
+    write_report_file();
+    if (process().launches == 0) (void)write_about();  // the launch that faulted was the first
 }
 }  // namespace
 
@@ -209,7 +258,56 @@ aclError aclrtFreeHost(void* hostPtr) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+namespace {
+// The finding of a device-to-host copy of bytes nobody wrote: a kernel that left part of its output unstored
+// is otherwise seen only by the program's own compare, if it has one.
+void check_copied_out(const void* src, size_t count, const evg::hw::Site& site) {
+    auto& dev = evg::hw::device();
+    if (!dev.config().checks.uninit) return;  // without it, kernel stores do not keep GM's written-shadow
+    const auto r = dev.find(src);
+    if (!r || !r->mem->contains(r->offset, count)) return;  // the copy fails, naming the buffer
+    const evg::hw::Memory& m = *r->mem;
+    const int64_t first = m.first_unwritten(r->offset, count);
+    if (first < 0) return;
+    std::vector<uint8_t> flags(count);
+    m.read_written(r->offset, count, flags.data());
+    uint64_t unwritten = 0, last = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (!flags[i]) {
+            ++unwritten;
+            last = r->offset + i;
+        }
+    evg::hw::Report rep;
+    rep.arch = "host";
+    rep.block_dim = 0;
+    evg::hw::Location l;
+    l.op = "aclrtMemcpy device-to-host";
+    l.memory = m.name();
+    l.begin = static_cast<uint64_t>(first);
+    l.end = last + 1;
+    l.access = "read";
+    l.site = site.str();
+    l.source = evg::hw::source_text(site);
+    rep.violations.push_back(
+        {evg::hw::ViolationKind::uninit_to_host,
+         evg::hw::Severity::error,
+         fmt::format(
+             "aclrtMemcpy at {} copies {} byte(s) of {} to the host that no kernel stored and no host copy "
+             "wrote: of its bytes [{}, {}), those in [{}, {}) were never written, the first at byte {}. "
+             "A kernel left part of its output unstored, or the host reads more than the kernels write",
+             site.str(), unwritten, m.name(), r->offset, r->offset + count, first, last + 1, first),
+         {l},
+         1});
+    rep.buffers.push_back({m.name(), m.size(), m.origin()});
+    ++process().host_findings;
+    print_findings(rep);
+    process().report_jsons.push_back(rep.json());
+    write_report_file();
+}
+}  // namespace
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                     evg::hw::Site site) {
     if (count > destMax)
         return fail(ACL_ERROR_INVALID_PARAM,
                     fmt::format("aclrtMemcpy: count {} exceeds destMax {}", count, destMax));
@@ -225,6 +323,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
                 dev.copy_to_device(dst, src, count);
                 break;
             case ACL_MEMCPY_DEVICE_TO_HOST:
+                check_copied_out(src, count, site);
                 dev.copy_to_host(dst, src, count);
                 break;
             case ACL_MEMCPY_DEVICE_TO_DEVICE: {
@@ -263,51 +362,6 @@ aclError aclrtDestroyStream(aclrtStream stream) {
     delete stream;
     return ACL_SUCCESS;
 }
-
-namespace {
-// The program's Catlass checkout to EVG_ABOUT, when set: after the first launch. An empty string, or the
-// message of a failure.
-std::string write_about() {
-    const char* about = std::getenv(env_name(ProgramEnv::about));
-    if (!about || !*about) return {};
-    const auto& catlass = evg::acl::program_catlass();
-    std::ofstream out(about, std::ios::binary | std::ios::trunc);
-    out << (catlass ? catlass->json() : std::string("null")) << "\n";
-    if (!out) return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::about), about);
-    return {};
-}
-
-// A report with findings goes to stderr; the first one a program prints says which Catlass it was found in.
-void print_findings(const evg::hw::Report& r) {
-    if (const auto& catlass = evg::acl::program_catlass(); catlass && !process().named_catlass) {
-        process().named_catlass = true;
-        std::fprintf(stderr, "evgcheck: Catlass %s\n", catlass->describe().c_str());
-    }
-    std::fputs(r.text().c_str(), stderr);
-}
-
-// EVG_REPORT holds every launch of the process synchronised so far, in launch order.
-void write_report_file() {
-    const std::vector<std::string>& reports = process().report_jsons;
-    if (const char* path = std::getenv(env_name(ProgramEnv::report)); path && *path) {
-        std::ofstream out(path);
-        out << "[";
-        for (size_t i = 0; i < reports.size(); ++i) out << (i ? ",\n" : "") << reports[i];
-        out << "]\n";
-    }
-}
-
-// A launch a fault in the kernel's code ended (fault_watch.hpp): told as a synchronised launch is, just
-// before the process ends by the signal.
-void fault_sink(const evg::hw::Report& r) {
-    std::fflush(stdout);
-    print_findings(r);
-    std::fflush(stderr);
-    process().report_jsons.push_back(r.json());
-    write_report_file();
-    if (process().launches == 0) (void)write_about();  // the launch that faulted was the first
-}
-}  // namespace
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: stream is null");

@@ -78,8 +78,9 @@ void issue_copy(Core& c, Pipe pipe, const std::string& op, Site site, Memory* dm
                             ? fmt::format("{} accumulates atomically into never-written GM byte {} of {}: "
                                           "initialise the output before the kernel",
                                           self.op, bad_dst, dm->name())
-                            : fmt::format("{} accumulates never-written byte {} of {} into GM", self.op,
-                                          bad_src, sm->name()),
+                            : fmt::format("{}{} accumulates never-written byte {} of {} into GM",
+                                          uninit_cause(*self.core, sm, static_cast<uint64_t>(bad_src)),
+                                          self.op, bad_src, sm->name()),
                         {self.core->location(self, &a)});
                 }
             }

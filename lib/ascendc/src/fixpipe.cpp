@@ -82,10 +82,11 @@ void issue(Core& c, const std::string& op, Site site, Place src, DType st, DType
                         evg::hw::Access a{sw ? p.mem : src.mem, sw ? d : s, (sw ? d : s) + 1, sw, is_atomic};
                         self.core->violate(
                             ViolationKind::uninit_to_gm,
-                            !sw ? fmt::format(
-                                      "{} stores never-written L0C bytes to GM: element ({}, {}) at byte {} "
-                                      "of {} was never written",
-                                      self.op, p.r0 + i, p.c0 + j, s, src.mem->name())
+                            !sw ? fmt::format("{}{} stores never-written L0C bytes to GM: element ({}, {}) "
+                                              "at byte {} "
+                                              "of {} was never written",
+                                              uninit_cause(*self.core, src.mem, s), self.op, p.r0 + i,
+                                              p.c0 + j, s, src.mem->name())
                                 : fmt::format(
                                       "{} accumulates atomically into never-written GM byte {} of {}: "
                                       "initialise the output before the kernel",

@@ -1,9 +1,9 @@
 #include "operands.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -92,6 +92,31 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view o
     return in;
 }
 
+namespace {
+// A load from GM into a core's memory that read bytes nobody wrote is noted on the core (Core::UninitLoad).
+void note_gm_load(evg::hw::Instr& in, const evg::hw::Memory* dst, uint64_t dst_off,
+                  const evg::hw::Memory* src, uint64_t src_off, uint64_t bytes) {
+    const int64_t first = src->first_unwritten(src_off, bytes);
+    if (first < 0) return;
+    std::vector<uint8_t> flags(bytes);
+    src->read_written(src_off, bytes, flags.data());
+    uint64_t count = 0, last = 0;
+    for (uint64_t i = 0; i < bytes; ++i)
+        if (!flags[i]) {
+            ++count;
+            last = i;
+        }
+    const bool none_written = count == src->size() || [&] {
+        if (in.core->uninit_loads().size() >= evg::hw::Core::kUninitLoads) return false;
+        std::vector<uint8_t> all(src->size());
+        src->read_written(0, src->size(), all.data());
+        return std::find(all.begin(), all.end(), uint8_t{1}) == all.end();
+    }();
+    in.core->note_uninit_load({src, static_cast<uint64_t>(first), src_off + last + 1, count, none_written,
+                               dst, dst_off, dst_off + bytes, in.id, in.op, in.site});
+}
+}  // namespace
+
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
                 uint64_t src_off, uint64_t bytes, bool reported_already) {
     evg::hw::move_bytes(dst->data() + dst_off, src->data() + src_off, bytes);
@@ -99,18 +124,54 @@ bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg:
     // instructions do not keep it, it means nothing, and copying it would be work for nothing.
     if (!in.core->machine().config().checks.uninit) return true;
     dst->copy_written(dst_off, *src, src_off, bytes);
-    if (reported_already || dst->kind() != evg::hw::MemKind::GM) return true;
+    if (dst->kind() != evg::hw::MemKind::GM) {
+        if (src->kind() == evg::hw::MemKind::GM) note_gm_load(in, dst, dst_off, src, src_off, bytes);
+        return true;
+    }
+    if (reported_already) return true;
     int64_t bad = src->first_unwritten(src_off, bytes);
     if (bad < 0) return true;
     evg::hw::Access a{src, static_cast<uint64_t>(bad), static_cast<uint64_t>(bad) + 1, false, false};
     Location l = in.core->location(in, &a);
     in.core->violate(
         ViolationKind::uninit_to_gm,
-        fmt::format("{} stores never-written bytes to GM: byte {} of {} (copied to {} offset {}) was "
+        fmt::format("{}{} stores never-written bytes to GM: byte {} of {} (copied to {} offset {}) was "
                     "never written",
-                    in.op, bad, src->name(), dst->name(), dst_off + (static_cast<uint64_t>(bad) - src_off)),
+                    uninit_cause(*in.core, src, static_cast<uint64_t>(bad)), in.op, bad, src->name(),
+                    dst->name(), dst_off + (static_cast<uint64_t>(bad) - src_off)),
         {l});
     return false;
+}
+
+std::string uninit_cause(const evg::hw::Core& c, const evg::hw::Memory* mem, uint64_t byte) {
+    const auto& loads = c.uninit_loads();
+    if (loads.empty()) return {};
+    // "deviceX was never written: no aclrtMemcpy or aclrtMemset reached it, and no kernel stored to it
+    // (...)".
+    const auto never_written = [](const evg::hw::Core::UninitLoad& l) {
+        const std::string buffer =
+            fmt::format("{} bytes{}", l.gm->size(), l.gm->origin().empty() ? "" : ", " + l.gm->origin());
+        if (l.none_written)
+            return fmt::format(
+                "{} was never written: no aclrtMemcpy or aclrtMemset reached it, and no kernel "
+                "stored to it ({})",
+                l.gm->name(), buffer);
+        return fmt::format(
+            "{} byte(s) of {} in [{}, {}) were never written: no aclrtMemcpy or aclrtMemset reached "
+            "them, and no kernel stored to them ({}: {})",
+            l.unwritten, l.gm->name(), l.gm_begin, l.gm_end, l.gm->name(), buffer);
+    };
+    for (const auto& l : loads)
+        if (l.dst == mem && byte >= l.dst_begin && byte < l.dst_end)
+            return fmt::format("{}; #{} {} at {} loaded bytes [{}, {}) of it into {} [{}, {}). ",
+                               never_written(l), l.instr, l.op, l.site.str(), l.gm_begin, l.gm_end,
+                               l.dst->name(), l.dst_begin, l.dst_end);
+    const auto& l = loads.front();
+    return fmt::format(
+        "Likely cause: {}; {} loaded bytes [{}, {}) of it with #{} {} at {} into {} [{}, {}), and "
+        "never-written bytes reach this instruction. ",
+        never_written(l), c.name(), l.gm_begin, l.gm_end, l.instr, l.op, l.site.str(), l.dst->name(),
+        l.dst_begin, l.dst_end);
 }
 
 float load_float(const uint8_t* p, evg::hw::DType t) {

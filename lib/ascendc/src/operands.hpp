@@ -39,6 +39,12 @@ std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes,
 
 std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view op, Site site);
 
+// The cause an uninit finding about byte `byte` of `mem` on core `c` names first, from the core's loads of GM
+// bytes nobody wrote (Core::note_uninit_load): "deviceX was never written where AIV 0 loaded it: ...; " when
+// the byte came straight from such a load, "AIV 0 loaded never-written bytes of deviceX earlier ...: the likely
+// source; " when the core made one, empty otherwise.
+std::string uninit_cause(const evg::hw::Core& c, const evg::hw::Memory* mem, uint64_t byte);
+
 // Copies bytes and their written-shadow. When the destination is GM, never-written source bytes are reported
 // (uninit_to_gm) against instruction `in`; returns false if it reported.
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,

@@ -31,8 +31,9 @@ void scalar_access(Core& c, std::optional<Place> p, void* buf, uint32_t size, bo
         if (track && !q.mem->all_written(q.off, size)) {
             evg::hw::Access a{q.mem, q.off, q.off + size, false, false};
             self.core->violate(ViolationKind::uninit_read,
-                               fmt::format("{} reads never-written bytes [{}, {}) of {} into a scalar",
-                                           self.op, q.off, q.off + size, q.mem->name()),
+                               fmt::format("{}{} reads never-written bytes [{}, {}) of {} into a scalar",
+                                           uninit_cause(*self.core, q.mem, q.off), self.op, q.off,
+                                           q.off + size, q.mem->name()),
                                {self.core->location(self, &a)});
         }
     };

@@ -109,10 +109,13 @@ namespace {
 TEST_F(Acl, BuffersAreNamedAsTheHostCodeNamesThem) {
     void *deviceX = nullptr, *deviceY = nullptr, *deviceZ = nullptr;
     void** passed = &deviceZ;
+    // deviceX's call is broken over two lines, inside the macro, whose line the compiler gives the call.
     const int line = __LINE__ + 1;
     ACL_CHECK(
         aclrtMalloc((void**)&deviceX, 256, ACL_MEM_MALLOC_HUGE_FIRST));  // NOLINT(google-readability-casting)
+    const int y_line = __LINE__ + 1;
     ACL_CHECK(aclrtMalloc(reinterpret_cast<void**>(&deviceY), 128, ACL_MEM_MALLOC_HUGE_FIRST));
+    const int z_line = __LINE__ + 1;
     ACL_CHECK(aclrtMalloc(passed, 64, ACL_MEM_MALLOC_HUGE_FIRST));
     std::vector<void*> loop(2);
     for (void*& p : loop) ACL_CHECK(aclrtMalloc(&p, 32, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -121,7 +124,7 @@ TEST_F(Acl, BuffersAreNamedAsTheHostCodeNamesThem) {
     EXPECT_EQ(name(deviceX), "deviceX");
     EXPECT_EQ(origin(deviceX), "aclrtMalloc at acl_shim_test.cpp:" + std::to_string(line));
     EXPECT_EQ(name(deviceY), "deviceY");
-    EXPECT_EQ(name(deviceZ), "the GM buffer of acl_shim_test.cpp:" + std::to_string(line + 2));
+    EXPECT_EQ(name(deviceZ), "the GM buffer of acl_shim_test.cpp:" + std::to_string(z_line));
     EXPECT_EQ(name(loop[0]), "p");
     EXPECT_EQ(name(loop[1]), "p#2");
 
@@ -141,7 +144,7 @@ TEST_F(Acl, BuffersAreNamedAsTheHostCodeNamesThem) {
     ASSERT_EQ(r.buffers.size(), 1u) << r.text();
     EXPECT_EQ(r.buffers[0].name, "deviceY");
     EXPECT_NE(r.text().find("  GM buffer deviceY: 128 bytes, aclrtMalloc at acl_shim_test.cpp:" +
-                            std::to_string(line + 1) + "\n"),
+                            std::to_string(y_line) + "\n"),
               std::string::npos)
         << r.text();
     EXPECT_NE(r.json().find("\"origin\": \"aclrtMalloc at acl_shim_test.cpp:"), std::string::npos);
@@ -171,6 +174,128 @@ TEST_F(Acl, AStrayAddressIsPlacedAgainstTheNearestBuffer) {
         << evg::hw::device().place_of_stray(past);
     evg::hw::reset_device();
     EXPECT_EQ(evg::hw::device().place_of_stray(past), "outside every GM allocation (there is none)");
+}
+
+// Copies X to Y through UB, `stored` floats of 64.
+void copy_kernel(GM_ADDR x, GM_ADDR y, uint32_t stored) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    DataCopy(t, gx, 64);
+    SetFlag<HardEvent::MTE2_MTE3>(0);
+    WaitFlag<HardEvent::MTE2_MTE3>(0);
+    DataCopy(gy, t, stored);
+}
+
+// Never-written bytes that came from a GM buffer nobody wrote name that buffer first: straight from the load
+// (the copy kernel), or as the likely cause when they went through vector instructions (the scale kernel).
+// With the host's copy, both are clean.
+TEST_F(Acl, ANeverWrittenInputIsNamedAsTheCause) {
+    for (const bool copied : {false, true}) {
+        evg::hw::reset_device();
+        void *deviceX = nullptr, *deviceY = nullptr;
+        const int line = __LINE__ + 1;
+        ACL_CHECK(aclrtMalloc(&deviceX, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+        ACL_CHECK(aclrtMalloc(&deviceY, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+        if (copied)
+            ACL_CHECK(aclrtMemcpy(deviceX, 256, std::vector<float>(64, 2.0f).data(), 256,
+                                  ACL_MEMCPY_HOST_TO_DEVICE));
+        aclrtStream stream = nullptr;
+        ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+        auto x = static_cast<GM_ADDR>(deviceX), y = static_cast<GM_ADDR>(deviceY);
+        ASSERT_EQ(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { copy_kernel(x, y, 64); }),
+                  ACL_SUCCESS);
+        const evg::hw::Report direct = evg::hw::device().last_report();
+        ASSERT_EQ(
+            evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { scale_kernel(x, y, false); }),
+            ACL_SUCCESS);
+        const evg::hw::Report through = evg::hw::device().last_report();
+        (void)aclrtSynchronizeStream(stream);
+        ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+        if (copied) {
+            EXPECT_TRUE(direct.clean()) << direct.text();
+            EXPECT_TRUE(through.clean()) << through.text();
+            continue;
+        }
+        const std::string never =
+            "deviceX was never written: no aclrtMemcpy or aclrtMemset reached it, and no "
+            "kernel stored to it (256 bytes, aclrtMalloc at acl_shim_test.cpp:" +
+            std::to_string(line) + ")";
+        const evg::hw::Violation* d = direct.first(evg::hw::ViolationKind::uninit_to_gm);
+        ASSERT_NE(d, nullptr) << direct.text();
+        EXPECT_EQ(d->message.rfind(never + "; #1 DataCopy GM->UB at acl_shim_test.cpp:", 0), 0u)
+            << d->message;
+        EXPECT_NE(
+            d->message.find("loaded bytes [0, 256) of it into UB[AIV 0] [0, 256). DataCopy UB->GM stores "
+                            "never-written bytes to GM: byte 0 of UB[AIV 0] (copied to deviceY offset 0)"),
+            std::string::npos)
+            << d->message;
+        const evg::hw::Violation* t = through.first(evg::hw::ViolationKind::uninit_to_gm);
+        ASSERT_NE(t, nullptr) << through.text();
+        EXPECT_EQ(t->message.rfind("Likely cause: " + never +
+                                       "; AIV 0 loaded bytes [0, 256) of it with #1 DataCopy "
+                                       "GM->UB at acl_shim_test.cpp:",
+                                   0),
+                  0u)
+            << t->message;
+    }
+}
+
+// A device-to-host copy of bytes no kernel stored is a host finding (uninit_to_host) naming the buffer, the
+// copy's line and the never-written range, printed and kept in EVG_REPORT as a host report; the copy still
+// happens. A kernel that stores all of Y gives none.
+TEST_F(Acl, UnwrittenOutputCopiedToTheHost) {
+    const std::string path = ::testing::TempDir() + "evg_host_report.json";
+    setenv("EVG_REPORT", path.c_str(), 1);
+    for (const uint32_t stored : {40u, 64u}) {
+        evg::hw::reset_device();
+        std::remove(path.c_str());
+        void *deviceX = nullptr, *deviceY = nullptr;
+        ACL_CHECK(aclrtMalloc(&deviceX, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+        ACL_CHECK(aclrtMalloc(&deviceY, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+        ACL_CHECK(
+            aclrtMemcpy(deviceX, 256, std::vector<float>(64, 2.0f).data(), 256, ACL_MEMCPY_HOST_TO_DEVICE));
+        aclrtStream stream = nullptr;
+        ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+        auto x = static_cast<GM_ADDR>(deviceX), y = static_cast<GM_ADDR>(deviceY);
+        ASSERT_EQ(
+            evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { copy_kernel(x, y, stored); }),
+            ACL_SUCCESS);
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        std::vector<float> back(64, -1.0f);
+        ::testing::internal::CaptureStderr();
+        const int line = __LINE__ + 1;
+        EXPECT_EQ(aclrtMemcpy(back.data(), 256, deviceY, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+        const std::string err = ::testing::internal::GetCapturedStderr();
+        EXPECT_EQ(back[0], 2.0f);  // the copy happened
+        std::ifstream in(path);
+        std::stringstream json;
+        json << in.rdbuf();
+        if (stored == 64) {
+            EXPECT_EQ(err, "");
+        } else {
+            EXPECT_NE(
+                err.find("evgcheck report: host calls, after the launches: 1 error(s), 0 warning(s)\n"
+                         "error [uninit_to_host] aclrtMemcpy at acl_shim_test.cpp:" +
+                         std::to_string(line) +
+                         " copies 96 byte(s) of deviceY to the host that no kernel stored and no host copy "
+                         "wrote: of its bytes [0, 256), those in [160, 256) were never written, the first at "
+                         "byte 160."),
+                std::string::npos)
+                << err;
+            EXPECT_NE(err.find("  GM buffer deviceY: 256 bytes, aclrtMalloc at acl_shim_test.cpp:"),
+                      std::string::npos)
+                << err;
+            EXPECT_NE(json.str().find("\"host\": true"), std::string::npos) << json.str();
+            EXPECT_NE(json.str().find("\"kind\": \"uninit_to_host\""), std::string::npos) << json.str();
+        }
+        ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    }
+    unsetenv("EVG_REPORT");
 }
 
 }  // namespace

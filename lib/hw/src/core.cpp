@@ -168,6 +168,13 @@ Location Core::location(const Instr& i, const Access* a) const {
     return location_of(index_, name_, i, a);
 }
 
+void Core::note_uninit_load(UninitLoad load) {
+    if (uninit_loads_.size() >= kUninitLoads) return;
+    for (const UninitLoad& l : uninit_loads_)
+        if (l.gm == load.gm && l.dst == load.dst && l.dst_begin == load.dst_begin) return;
+    uninit_loads_.push_back(std::move(load));
+}
+
 Location Core::site_location(std::string op, Site site) const {
     return location_at(0, index_, name_, std::nullopt, std::move(op), site);
 }

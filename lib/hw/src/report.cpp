@@ -101,8 +101,12 @@ std::string Report::text() const {
     std::string out;
     size_t errors = 0, warnings = 0;
     for (const auto& v : violations) (v.severity == Severity::error ? errors : warnings)++;
-    out += fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n",
-                       arch, block_dim, stats.instructions, errors, warnings);
+    if (host())
+        out += fmt::format("evgcheck report: host calls, after the launches: {} error(s), {} warning(s)\n", errors,
+                           warnings);
+    else
+        out += fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n",
+                           arch, block_dim, stats.instructions, errors, warnings);
     for (const auto& v : violations) {
         out += fmt::format("{} [{}] {}", v.severity == Severity::error ? "error" : "warning",
                            violation_kind_name(v.kind), v.message);
@@ -124,6 +128,7 @@ std::string Report::json() const {
     nlohmann::json j;
     j["arch"] = arch;
     j["block_dim"] = block_dim;
+    if (host()) j["host"] = true;
     j["clean"] = clean();
     j["stats"] = {{"instructions", stats.instructions},
                   {"per_pipe", stats.per_pipe},

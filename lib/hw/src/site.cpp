@@ -42,7 +42,14 @@ std::string source_text(const Site& site) {
 
 std::string call_argument_text(const Site& site, std::string_view callee, size_t index) {
     if (callee.empty()) return {};
-    const std::string text = source_text(site);
+    // The statement from the site's line on: a call a formatter broke over lines, or one inside a macro whose
+    // expansion the compiler places at the macro's line (`ACL_CHECK(\n aclrtMalloc(...));`), goes on below.
+    std::string text = source_text(site);
+    for (uint32_t more = 1; more <= 3 && text.find(';') == std::string::npos && !text.empty(); ++more) {
+        const std::string next = source_text({site.file, site.line + more});
+        if (next.empty()) break;
+        text += " " + next;
+    }
     const std::string_view t = text;
     // The callee as a whole name: "SetFlag" is not found inside "CrossCoreSetFlag".
     auto is_name_char = [](char ch) {

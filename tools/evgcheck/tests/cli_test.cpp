@@ -1227,6 +1227,30 @@ TEST(EvgcheckRunProgram, BuffersAreNamedByTheProgramsVariables) {
     EXPECT_NE(json.str().find("\"name\": \"dy\""), std::string::npos) << json.str();
 }
 
+// Never-written data by its cause: an input the host never copied is named first; an output the kernel left
+// half unstored is found where the host copies it back, in the program's own words (its variable, its line).
+TEST(EvgcheckRunProgram, NeverWrittenDataIsToldByItsCause) {
+    Result nocopy = evgcheck("run-program " + subject("nocopy"));
+    EXPECT_EQ(nocopy.code, 1) << nocopy.out << nocopy.err;
+    EXPECT_NE(
+        nocopy.out.find("error [uninit_to_gm] Likely cause: dx was never written: no aclrtMemcpy or "
+                        "aclrtMemset reached it, and no kernel stored to it (1024 bytes, aclrtMalloc at "
+                        "subject_program.cpp:"),
+        std::string::npos)
+        << nocopy.out;
+    Result half = evgcheck("run-program --expect 'Compare success.' " + subject("halfstore"));
+    EXPECT_EQ(half.code, 1) << half.out << half.err;
+    EXPECT_NE(half.out.find("1 launch(es)  the program did not print 'Compare success.'; findings: "
+                            "uninit_to_host (1)"),
+              std::string::npos)
+        << half.out;
+    EXPECT_NE(
+        half.out.find("copies 512 byte(s) of dy to the host that no kernel stored and no host copy wrote: "
+                      "of its bytes [0, 1024), those in [512, 1024) were never written"),
+        std::string::npos)
+        << half.out;
+}
+
 // Every listed mutation point replays with --mutate as printed; dropping the program's one WaitFlag is
 // caught; the timeline of the launch is written.
 TEST(EvgcheckRunProgram, ListsAndAppliesMutationsAndDrawsTheTimeline) {

@@ -1,6 +1,6 @@
 // A small host program with one AIV kernel, written as a Catlass example program is (ACL calls, a golden
 // comparison that prints "Compare success."), for `evgcheck run-program`'s tests (cli_test.cpp):
-//   subject_program [clean|racy|twice|rewait|vchain|crash|hang|small|nolaunch|fail]
+//   subject_program [clean|racy|twice|rewait|vchain|crash|hang|small|nocopy|halfstore|nolaunch|fail]
 // clean: one launch, correct and clean; racy: the vector op does not wait for its input copy (a race the
 // checkers report; the numbers are still right in order); twice: two clean launches; rewait: one launch that
 // scales in two rounds and hands each load over twice, the second wait ordering nothing (clean, except for
@@ -8,8 +8,9 @@
 // PipeBarrier<PIPE_V> between them (clean there, except for the opt-in checker portable-v-order); nolaunch:
 // crash: the kernel writes through a bad pointer after its vector step (SIGSEGV); hang: the kernel spins in
 // its scalar code after its vector step, never ending; small: Y is allocated half as large as the kernel
-// stores (an out-of-bounds store into dy); nolaunch: prints "Compare success." without launching
-// anything; fail: exits 3 after a clean launch.
+// stores (an out-of-bounds store into dy); nocopy: the host never copies X to dx; halfstore: the kernel
+// stores only the first half of Y, and the host copies all of it back; nolaunch: prints "Compare success."
+// without launching anything; fail: exits 3 after a clean launch.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -45,7 +46,7 @@ volatile bool g_spin = true;
 
 enum class Fault { none, crash, hang };
 
-void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy, Fault fault = Fault::none) {
+void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy, Fault fault = Fault::none, uint32_t stored = kN) {
     Buffers b(x, y);
     LocalTensor<float>& t = b.t;
     GlobalTensor<float>&gx = b.gx, &gy = b.gy;
@@ -58,7 +59,7 @@ void scale_kernel(GM_ADDR x, GM_ADDR y, bool racy, Fault fault = Fault::none) {
     }
     SetFlag<HardEvent::V_MTE3>(0);
     WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopy(gy, t[kN], kN);
+    DataCopy(gy, t[kN], stored);
     if (racy) WaitFlag<HardEvent::MTE2_V>(0);
 }
 
@@ -123,8 +124,10 @@ int main(int argc, char** argv) {
     check(aclrtMalloc(&dx, kN * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
     const size_t y_bytes = std::strcmp(mode, "small") == 0 ? kN * sizeof(float) / 2 : kN * sizeof(float);
     check(aclrtMalloc(&dy, y_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");  // dy (named by cli_test.cpp)
-    check(aclrtMemcpy(dx, kN * sizeof(float), hx.data(), kN * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE),
-          "aclrtMemcpy");
+    if (std::strcmp(mode, "nocopy") != 0)
+        check(aclrtMemcpy(dx, kN * sizeof(float), hx.data(), kN * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE),
+              "aclrtMemcpy");
+    const uint32_t stored = std::strcmp(mode, "halfstore") == 0 ? kN / 2 : kN;
     auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
     const bool racy = std::strcmp(mode, "racy") == 0, rewait = std::strcmp(mode, "rewait") == 0;
     const bool vchain = std::strcmp(mode, "vchain") == 0;
@@ -139,12 +142,14 @@ int main(int argc, char** argv) {
                       evg::hw::ArchId::Ascend950),
                   "launch");
         else
-            check(evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only,
-                                   [&] { rewait ? rewait_kernel(x, y) : scale_kernel(x, y, racy, fault); }),
+            check(evg::acl::launch(
+                      stream, 1, evg::hw::KernelType::aiv_only,
+                      [&] { rewait ? rewait_kernel(x, y) : scale_kernel(x, y, racy, fault, stored); }),
                   "launch");
         check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
     }
-    check(aclrtMemcpy(hy.data(), kN * sizeof(float), dy, kN * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST),
+    check(aclrtMemcpy(hy.data(), kN * sizeof(float), dy, kN * sizeof(float),
+                      ACL_MEMCPY_DEVICE_TO_HOST),  // the copy back (line named by cli_test.cpp)
           "aclrtMemcpy");
     bool same = true;
     for (uint32_t i = 0; i < kN; ++i) same = same && hy[i] == 3.0f * hx[i];

@@ -43,7 +43,11 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
 aclError aclrtFree(void* devPtr);
 aclError aclrtMallocHost(void** hostPtr, size_t size);
 aclError aclrtFreeHost(void* hostPtr);
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
+// A device-to-host copy of GM bytes that no kernel store and no host copy ever wrote is a finding
+// (uninit_to_host), printed and kept in EVG_REPORT as a host report; the copy still happens. `site` is the
+// caller's line.
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                     evg::hw::Site site = evg::hw::Site::here());
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
 aclError aclrtCreateStream(aclrtStream* stream);
 // Returns ACL_ERROR_RT_KERNEL_CHECK, and prints the report on stderr, when a launch on the stream found

@@ -148,6 +148,24 @@ class Core final : private SyncIssuer {
     void report_uninit_value(std::string_view param, uint64_t value, const std::string& op, Site site,
                              std::string_view callee, size_t arg);
 
+    // A load of GM bytes nobody wrote (no host copy or set, no kernel store) into this core's memory: what an
+    // uninit finding of the core names as its cause (the AscendC layer's copies note them; the first load of
+    // each GM buffer to each destination is kept, up to kUninitLoads of them).
+    struct UninitLoad {
+        const Memory* gm = nullptr;
+        uint64_t gm_begin = 0, gm_end = 0;  // the never-written bytes the load read: first to last
+        uint64_t unwritten = 0;             // how many of them were never written
+        bool none_written = false;          // no byte of the whole buffer was ever written
+        const Memory* dst = nullptr;
+        uint64_t dst_begin = 0, dst_end = 0;  // where the whole load went
+        uint64_t instr = 0;
+        std::string op;
+        Site site;
+    };
+    static constexpr size_t kUninitLoads = 8;
+    void note_uninit_load(UninitLoad load);
+    const std::vector<UninitLoad>& uninit_loads() const { return uninit_loads_; }
+
     bool aborting() const override { return state_.aborting; }
     // What the scalar unit knows (it has issued, or learned from the waits it ran).
     const VectorClock& scalar_known() const { return s_known_; }
@@ -163,6 +181,7 @@ class Core final : private SyncIssuer {
     CallTag call_tag() const { return call_; }
 
   private:
+    std::vector<UninitLoad> uninit_loads_;
     Machine& machine_;
     CoreHost& host_;
     CoreState& state_;

@@ -113,6 +113,8 @@ struct Report {
     std::vector<GmBuffer> buffers;
 
     bool clean() const;  // no error-severity violation
+    // A report of host calls (block_dim 0, arch "host"): the ACL shim's findings about a copy, not a launch.
+    bool host() const { return block_dim == 0; }
     size_t count(ViolationKind k) const;
     const Violation* first(ViolationKind k) const;
     std::string text() const;

@@ -22,7 +22,8 @@ std::string source_text(const Site& site);
 
 // The source text of argument `index` (from 0) of the call of `callee` on the site's line, template arguments
 // skipped: for `SetFlag<MTE1_M>(l0CEventList[l0CListId]);` and callee "SetFlag", argument 0 is
-// "l0CEventList[l0CListId]". Empty when the line holds no such call or the call goes on past the line.
+// "l0CEventList[l0CListId]". The statement is read from the site's line on, over up to 3 more lines until a
+// `;`. Empty when it holds no such call or the call goes on past them.
 std::string call_argument_text(const Site& site, std::string_view callee, size_t index);
 
 }  // namespace evg::hw
