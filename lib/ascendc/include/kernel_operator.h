@@ -17,11 +17,22 @@
 #include "ascendc/vector_reduce.hpp"
 #include "ascendc/vector_select.hpp"
 
+// Findings name the user's line first: evgcheck's own headers (this folder) are not the user's code
+// (evg/hw/site.hpp), and instructions of upstream Catlass's visitors are named by their node.
+#include <filesystem>
+
+#include "acl/catlass_checkout.hpp"
+#include "evg/hw/site.hpp"
+namespace evg::acl::program {
+inline const bool evgcheck_dir_registered = ::evg::hw::register_code_dir(
+    std::filesystem::path(__FILE__).parent_path().string(), ::evg::hw::SiteOwner::evgcheck);
+inline const bool upstream_node_namer_registered = register_upstream_node_namer();
+}  // namespace evg::acl::program
+
 // A program built with evgcheck_use_catlass (cmake/evgcheck_program.cmake) names the Catlass checkout it was
 // built against, so that its reports can say which Catlass they are about (acl/catlass_checkout.hpp). One
 // registration per program, however many of its translation units include this header.
 #ifdef EVGCHECK_CATLASS_ROOT
-#include "acl/catlass_checkout.hpp"
 namespace evg::acl::program {
 inline const bool catlass_root_registered = register_program_catlass_root(EVGCHECK_CATLASS_ROOT);
 }  // namespace evg::acl::program

@@ -45,6 +45,7 @@ struct ProcessState {
     uint64_t launches = 0;
     uint64_t launches_with_findings = 0;
     uint64_t host_findings = 0;  // host reports with findings (uninit_to_host)
+    evg::hw::Site launch_site;   // the user's line of the launch running now, if it is the user's
     std::string trace_out;       // EVG_TRACE_OUT: every launch's trace, for evgcheck run-program
     std::string list_mutations;  // EVG_LIST_MUTATIONS: every launch's sync mutation points, as text
     std::vector<std::string> report_jsons;  // every synchronised launch's report, for EVG_REPORT
@@ -167,7 +168,9 @@ void write_report_file() {
 
 // A launch a fault in the kernel's code ended (fault_watch.hpp): told as a synchronised launch is, just
 // before the process ends by the signal.
-void fault_sink(const evg::hw::Report& r) {
+void fault_sink(const evg::hw::Report& report) {
+    evg::hw::Report r = report;
+    if (process().launch_site.line) r.set_launch_site(process().launch_site);
     std::fflush(stdout);
     print_findings(r);
     std::fflush(stderr);
@@ -280,25 +283,23 @@ void check_copied_out(const void* src, size_t count, const evg::hw::Site& site) 
     evg::hw::Report rep;
     rep.arch = "host";
     rep.block_dim = 0;
-    evg::hw::Location l;
-    l.op = "aclrtMemcpy device-to-host";
+    evg::hw::Location l = evg::hw::location_at(0, -1, "", std::nullopt, "aclrtMemcpy device-to-host", site);
     l.memory = m.name();
     l.begin = static_cast<uint64_t>(first);
     l.end = last + 1;
     l.access = "read";
-    l.site = site.str();
-    l.source = evg::hw::source_text(site);
     rep.violations.push_back(
         {evg::hw::ViolationKind::uninit_to_host,
          evg::hw::Severity::error,
          fmt::format(
-             "aclrtMemcpy at {} copies {} byte(s) of {} to the host that no kernel stored and no host copy "
+             "aclrtMemcpy copies {} byte(s) of {} to the host that no kernel stored and no host copy "
              "wrote: of its bytes [{}, {}), those in [{}, {}) were never written, the first at byte {}. "
              "A kernel left part of its output unstored, or the host reads more than the kernels write",
-             site.str(), unwritten, m.name(), r->offset, r->offset + count, first, last + 1, first),
+             unwritten, m.name(), r->offset, r->offset + count, first, last + 1, first),
          {l},
          1});
     rep.buffers.push_back({m.name(), m.size(), m.origin()});
+    rep.set_launch_site(site);  // the copy's own line heads it
     ++process().host_findings;
     print_findings(rep);
     process().report_jsons.push_back(rep.json());
@@ -415,17 +416,22 @@ std::string write_launch_files(evg::hw::ArchId arch, int block_dim, evg::hw::Ker
 
 namespace evg::acl {
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
-                const std::function<void()>& kernel) {
-    return launch(stream, block_dim, type, kernel, evg::hw::device().config().arch);
+                const std::function<void()>& kernel, evg::hw::Site site) {
+    return launch(stream, block_dim, type, kernel, evg::hw::device().config().arch, site);
 }
 
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
-                const std::function<void()>& kernel, evg::hw::ArchId arch) {
+                const std::function<void()>& kernel, evg::hw::ArchId arch, evg::hw::Site site) {
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
     if (std::string bad = apply_environment(); !bad.empty()) return bad_environment("kernel launch", bad);
     evg::hw::set_fault_sink(fault_sink);
+    // A launch from the user's code (not from evgcheck's or Catlass's own) heads the findings with its line.
+    const evg::hw::SiteOwner owner = evg::hw::site_owner(site);
+    const bool users = owner == evg::hw::SiteOwner::user || owner == evg::hw::SiteOwner::unknown;
+    process().launch_site = users ? site : evg::hw::Site{};
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));
+        if (users) stream->reports.back().set_launch_site(site);
         ++process().launches;
         if (!stream->reports.back().clean()) ++process().launches_with_findings;
     } catch (const evg::Error& e) {

@@ -1,5 +1,7 @@
 #include "acl/catlass_checkout.hpp"
 
+#include "evg/hw/site.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -230,6 +232,9 @@ bool register_program_catlass_root(const char* root) {
     Registration& r = registration();
     std::lock_guard lock(r.mutex);
     r.root = root ? root : "";
+    // Its library (include/: catlass/ and tla/) is Catlass's code, not the user's, for the findings that name
+    // the user's line first (site.hpp); its examples are programs, as the user's own are.
+    if (root && *root) evg::hw::register_code_dir(std::string(root) + "/include", evg::hw::SiteOwner::catlass);
     return true;
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 
 #include "catlass/catlass.hpp"
 #include "catlass/detail/kernel_adapter.hpp"
@@ -24,6 +25,10 @@
 #endif
 
 namespace evg::upstream {
+
+// This folder holds evgcheck's code, not the user's (evg/hw/site.hpp).
+inline const bool standins_dir_registered = ::evg::hw::register_code_dir(
+    std::filesystem::path(__FILE__).parent_path().string(), ::evg::hw::SiteOwner::evgcheck);
 
 inline constexpr ::evg::hw::ArchId build_arch =
     CATLASS_ARCH == 2201 ? ::evg::hw::ArchId::AtlasA2 : ::evg::hw::ArchId::Ascend950;
@@ -51,7 +56,9 @@ class DeviceAdapter {
 
     // hardwareSyncAddr: the FFTS base address AtlasA2 kernels are given (upstream passes it to
     // KernelAdapter's second overload, which calls AscendC::SetSyncBaseAddr first); ignored on Ascend950.
-    inline ::Catlass::Status Run(aclrtStream stream, uint32_t blockDim, uint64_t hardwareSyncAddr) {
+    // `site`: the user's line that launched the kernel, which heads its findings (acl/acl.h, evg::acl::launch).
+    inline ::Catlass::Status Run(aclrtStream stream, uint32_t blockDim, uint64_t hardwareSyncAddr,
+                                 ::evg::hw::Site site = ::evg::hw::Site::here()) {
         Params params = params_;
         aclError e = ::evg::acl::launch(
             stream, blockDim, ::evg::hw::KernelType::mix_aic_1_2,
@@ -62,16 +69,18 @@ class DeviceAdapter {
                     ::Catlass::KernelAdapter<OperatorKernel>(params);
                 }
             },
-            build_arch);
+            build_arch, site);
         return e == ACL_SUCCESS ? ::Catlass::Status::kSuccess : ::Catlass::Status::kInvalid;
     }
 
-    inline ::Catlass::Status operator()(aclrtStream stream, uint32_t blockDim) {
-        return Run(stream, blockDim, 0);
+    inline ::Catlass::Status operator()(aclrtStream stream, uint32_t blockDim,
+                                        ::evg::hw::Site site = ::evg::hw::Site::here()) {
+        return Run(stream, blockDim, 0, site);
     }
 
-    inline ::Catlass::Status operator()(aclrtStream stream, uint32_t blockDim, uint64_t hardwareSyncAddr) {
-        return Run(stream, blockDim, hardwareSyncAddr);
+    inline ::Catlass::Status operator()(aclrtStream stream, uint32_t blockDim, uint64_t hardwareSyncAddr,
+                                        ::evg::hw::Site site = ::evg::hw::Site::here()) {
+        return Run(stream, blockDim, hardwareSyncAddr, site);
     }
 
   private:

@@ -27,6 +27,12 @@ Location location_at(uint64_t instr, int core, std::string core_name, std::optio
     l.op = std::move(op);
     l.site = site.str();
     l.source = source_text(site);
+    const SiteOwner owner = site_owner(site);
+    l.owner = std::string(site_owner_name(owner));
+    if (owner == SiteOwner::user) {
+        l.user_site = l.site;
+        l.user_source = l.source;
+    }
     return l;
 }
 

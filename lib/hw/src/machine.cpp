@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <stdexcept>
 
@@ -18,6 +19,14 @@ namespace evg::hw {
 
 namespace detail {
 extern thread_local Core* tls_core;
+}
+
+namespace {
+std::atomic<NodeNamer> g_node_namer{nullptr};
+}
+
+void set_node_namer(NodeNamer namer) {
+    g_node_namer.store(namer);
 }
 
 Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
@@ -133,6 +142,9 @@ bool Machine::register_instr(Instr& in) {
     t.pipe = in.pipe;
     t.kind = in.kind;
     in.node = c.node();
+    if (in.node < 0)
+        if (const NodeNamer namer = g_node_namer.load(std::memory_order_relaxed))
+            if (const std::string label = namer(in); !label.empty()) in.node = intern_node(label);
     t.node = in.node;
     t.op_site = intern_op_site(in.op, in.site);
     t.dtype = in.dtype;

@@ -82,8 +82,21 @@ std::string location_text(const Location& l) {
         s += fmt::format(", {} {} [{}, {})", l.access.empty() ? "touches" : l.access, l.memory, l.begin,
                          l.end);
     if (!l.site.empty()) s += fmt::format(", issued at {}", l.site);
+    if (l.owner == "catlass") s += " (Catlass)";
     if (!l.node.empty()) s += fmt::format("{} by node {}", l.site.empty() ? "," : "", l.node);
+    if (!l.user_site.empty() && l.user_site != l.site)
+        s += fmt::format(", from {} (your kernel launch)", l.user_site);
     return s;
+}
+
+// The user's line a finding is about: the first location issued from the user's own code, else the first
+// that came from a user's line (the launch); empty when none is known.
+std::string headline_site(const Violation& v) {
+    for (const Location& l : v.locations)
+        if (!l.user_site.empty() && l.user_site == l.site) return l.user_site;
+    for (const Location& l : v.locations)
+        if (!l.user_site.empty()) return l.user_site;
+    return {};
 }
 }  // namespace
 
@@ -97,6 +110,17 @@ std::string Report::schedule_text() const {
         stats.seed, stats.steps, c.plain_over_plain, c.plain_over_set, c.wait_over_plain, c.core_handoffs);
 }
 
+void Report::set_launch_site(const Site& site) {
+    launch_site = site.str();
+    launch_source = source_text(site);
+    for (Violation& v : violations)
+        for (Location& l : v.locations)
+            if (l.user_site.empty() && (l.owner == "catlass" || l.owner == "evgcheck")) {
+                l.user_site = launch_site;
+                l.user_source = launch_source;
+            }
+}
+
 std::string Report::text() const {
     std::string out;
     size_t errors = 0, warnings = 0;
@@ -108,8 +132,10 @@ std::string Report::text() const {
         out += fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n",
                            arch, block_dim, stats.instructions, errors, warnings);
     for (const auto& v : violations) {
-        out += fmt::format("{} [{}] {}", v.severity == Severity::error ? "error" : "warning",
-                           violation_kind_name(v.kind), v.message);
+        // A program's findings are headed by the user's line (a harness's report has no launch site).
+        const std::string head = launch_site.empty() ? std::string() : headline_site(v);
+        out += fmt::format("{} [{}] {}{}", v.severity == Severity::error ? "error" : "warning",
+                           violation_kind_name(v.kind), head.empty() ? "" : head + ": ", v.message);
         if (v.occurrences > 1) out += fmt::format(" ({} occurrences)", v.occurrences);
         out += "\n";
         for (const auto& l : v.locations) out += "    at " + location_text(l) + "\n";
@@ -129,6 +155,7 @@ std::string Report::json() const {
     j["arch"] = arch;
     j["block_dim"] = block_dim;
     if (host()) j["host"] = true;
+    if (!launch_site.empty()) j["launch_site"] = {{"site", launch_site}, {"source", launch_source}};
     j["clean"] = clean();
     j["stats"] = {{"instructions", stats.instructions},
                   {"per_pipe", stats.per_pipe},
@@ -167,7 +194,10 @@ std::string Report::json() const {
                           {"access", l.access},
                           {"site", l.site},
                           {"source", l.source},
-                          {"node", l.node}});
+                          {"node", l.node},
+                          {"owner", l.owner},
+                          {"user_site", l.user_site},
+                          {"user_source", l.user_source}});
         vs.push_back(std::move(jv));
     }
     return j.dump(2);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -18,6 +19,68 @@ std::string Site::str() const {
     if (slash != std::string_view::npos) f = f.substr(slash + 1);
     if (f.empty()) return "?";
     return fmt::format("{}:{}", f, line);
+}
+
+namespace {
+struct CodeDirs {
+    std::mutex mutex;
+    std::vector<std::pair<std::string, SiteOwner>> dirs;  // lexically normal, ending in '/'
+    std::map<const char*, SiteOwner> by_file;             // sites' file pointers are few and stable
+};
+CodeDirs& code_dirs() {
+    static CodeDirs d;
+    return d;
+}
+std::string normal_dir(const std::string& path) {
+    std::string n = std::filesystem::path(path).lexically_normal().string();
+    if (n.empty() || n.back() != '/') n += '/';
+    return n;
+}
+}  // namespace
+
+bool register_code_dir(const std::string& dir, SiteOwner owner) {
+    if (dir.empty()) return false;
+    CodeDirs& d = code_dirs();
+    const std::lock_guard lock(d.mutex);
+    const std::string n = normal_dir(dir);
+    for (const auto& [known, o] : d.dirs)
+        if (known == n) return true;
+    d.dirs.emplace_back(n, owner);
+    d.by_file.clear();
+    return true;
+}
+
+SiteOwner site_owner(const Site& site) {
+    CodeDirs& d = code_dirs();
+    const std::lock_guard lock(d.mutex);
+    if (d.dirs.empty() || !site.file || !*site.file) return SiteOwner::unknown;
+    if (auto it = d.by_file.find(site.file); it != d.by_file.end()) return it->second;
+    // The longest registered directory holding the file decides (evgcheck's stand-ins inside a Catlass path,
+    // say); a file in none is the user's.
+    const std::string file = std::filesystem::path(site.file).lexically_normal().string();
+    SiteOwner owner = SiteOwner::user;
+    size_t best = 0;
+    for (const auto& [dir, o] : d.dirs)
+        if (file.starts_with(dir) && dir.size() > best) {
+            best = dir.size();
+            owner = o;
+        }
+    d.by_file.emplace(site.file, owner);
+    return owner;
+}
+
+std::string_view site_owner_name(SiteOwner o) {
+    switch (o) {
+        case SiteOwner::user:
+            return "user";
+        case SiteOwner::catlass:
+            return "catlass";
+        case SiteOwner::evgcheck:
+            return "evgcheck";
+        case SiteOwner::unknown:
+            break;
+    }
+    return "";
 }
 
 std::string source_text(const Site& site) {

@@ -1081,7 +1081,7 @@ TEST(EvgcheckRunProgram, KnownFindingsExpectedOutputAndReport) {
     EXPECT_NE(report.find("\"kind\": \"race\""), std::string::npos) << report;
     EXPECT_NE(report.find("\"ok\": false"), std::string::npos) << report;
     // The site of the race's first instruction, as the report names it.
-    const size_t site_at = report.find("\"site\": \"subject_program.cpp:");
+    const size_t site_at = report.find("\"site\": \"subject_program.cpp:", report.find("\"locations\""));
     ASSERT_NE(site_at, std::string::npos) << report;
     const std::string site = report.substr(site_at + 9, report.find('"', site_at + 9) - site_at - 9);
     const std::string known =
@@ -1118,7 +1118,7 @@ TEST(EvgcheckRunProgram, KnownFindingsByLineTextAndTheUnmatchedOnesListed) {
         evgcheck("run-program --report " + (scratch() / "rp_text.json").string() + " " + subject("racy"));
     ASSERT_EQ(racy.code, 1) << racy.out;
     const std::string report = slurp(scratch() / "rp_text.json");
-    const size_t source_at = report.find("\"source\": \"");
+    const size_t source_at = report.find("\"source\": \"", report.find("\"locations\""));
     ASSERT_NE(source_at, std::string::npos) << "the report gives the first location's line text\n" << report;
     const std::string source =
         report.substr(source_at + 11, report.find('"', source_at + 11) - source_at - 11);
@@ -1175,6 +1175,16 @@ TEST(EvgcheckRunProgram, PortableVOrderNamesTheStepsOnlyAscend950Orders) {
     EXPECT_EQ(quiet.code, 0) << quiet.out << quiet.err;
 }
 
+// The number of the subject program's first line that holds `text`.
+std::string line_in_subject(const std::string& text) {
+    std::ifstream in(fs::path(EVGCHECK_TESTS_DIR) / "subject_program.cpp");
+    int n = 1;
+    for (std::string l; std::getline(in, l); ++n)
+        if (l.find(text) != std::string::npos) return std::to_string(n);
+    ADD_FAILURE() << text << " is not in subject_program.cpp";
+    return "?";
+}
+
 // A fault in the kernel's code is a finding naming the core, the signal and the core's last instruction, in
 // the output and in the report; the program still ends by the signal. A run past --timeout prints where each
 // core was before it is killed.
@@ -1183,16 +1193,7 @@ TEST(EvgcheckRunProgram, CrashAndHangAreLocated) {
     EXPECT_EQ(crash.code, 1) << crash.out << crash.err;
     EXPECT_NE(crash.out.find("killed by signal 11; findings: kernel_exception (1)"), std::string::npos)
         << crash.out;
-    // The line of the subject program that holds the kernel's last instruction.
-    std::string muls_line;
-    {
-        std::ifstream in(fs::path(EVGCHECK_TESTS_DIR) / "subject_program.cpp");
-        int n = 1;
-        for (std::string l; std::getline(in, l) && muls_line.empty(); ++n)
-            if (l.find("the last instruction before crash and hang") != std::string::npos)
-                muls_line = std::to_string(n);
-        ASSERT_FALSE(muls_line.empty());
-    }
+    const std::string muls_line = line_in_subject("the last instruction before crash and hang");
     EXPECT_NE(crash.out.find("AIV 0 crashed in the kernel's code: SIGSEGV (address 0x10 is not mapped) after "
                              "its last instruction, #4 Muls at subject_program.cpp:" +
                              muls_line),
@@ -1232,10 +1233,12 @@ TEST(EvgcheckRunProgram, BuffersAreNamedByTheProgramsVariables) {
 TEST(EvgcheckRunProgram, NeverWrittenDataIsToldByItsCause) {
     Result nocopy = evgcheck("run-program " + subject("nocopy"));
     EXPECT_EQ(nocopy.code, 1) << nocopy.out << nocopy.err;
+    // Headed by the program's line that stores the never-written bytes.
     EXPECT_NE(
-        nocopy.out.find("error [uninit_to_gm] Likely cause: dx was never written: no aclrtMemcpy or "
-                        "aclrtMemset reached it, and no kernel stored to it (1024 bytes, aclrtMalloc at "
-                        "subject_program.cpp:"),
+        nocopy.out.find(
+            "error [uninit_to_gm] subject_program.cpp:" + line_in_subject("DataCopy(gy, t[kN], stored)") +
+            ": Likely cause: dx was never written: no aclrtMemcpy or aclrtMemset reached it, and "
+            "no kernel stored to it (1024 bytes, aclrtMalloc at subject_program.cpp:"),
         std::string::npos)
         << nocopy.out;
     Result half = evgcheck("run-program --expect 'Compare success.' " + subject("halfstore"));
@@ -1245,8 +1248,10 @@ TEST(EvgcheckRunProgram, NeverWrittenDataIsToldByItsCause) {
               std::string::npos)
         << half.out;
     EXPECT_NE(
-        half.out.find("copies 512 byte(s) of dy to the host that no kernel stored and no host copy wrote: "
-                      "of its bytes [0, 1024), those in [512, 1024) were never written"),
+        half.out.find("error [uninit_to_host] subject_program.cpp:" +
+                      line_in_subject("ACL_MEMCPY_DEVICE_TO_HOST), \"aclrtMemcpy\");  // copy back") +
+                      ": aclrtMemcpy copies 512 byte(s) of dy to the host that no kernel stored and no host "
+                      "copy wrote: of its bytes [0, 1024), those in [512, 1024) were never written"),
         std::string::npos)
         << half.out;
 }

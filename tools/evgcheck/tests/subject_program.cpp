@@ -148,9 +148,8 @@ int main(int argc, char** argv) {
                   "launch");
         check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
     }
-    check(aclrtMemcpy(hy.data(), kN * sizeof(float), dy, kN * sizeof(float),
-                      ACL_MEMCPY_DEVICE_TO_HOST),  // the copy back (line named by cli_test.cpp)
-          "aclrtMemcpy");
+    const size_t y_size = kN * sizeof(float);
+    check(aclrtMemcpy(hy.data(), y_size, dy, y_size, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy");  // copy back
     bool same = true;
     for (uint32_t i = 0; i < kN; ++i) same = same && hy[i] == 3.0f * hx[i];
     std::puts(same ? "Compare success." : "Compare failed.");

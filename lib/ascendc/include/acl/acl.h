@@ -61,10 +61,13 @@ const char* aclGetRecentErrMsg();
 
 namespace evg::acl {
 // Launches `kernel` on `block_dim` blocks of the given kernel type, in stream order (the model runs it at
-// once). Its report is kept on the stream until aclrtSynchronizeStream.
+// once). Its report is kept on the stream until aclrtSynchronizeStream. `site` is the line that launched it:
+// when it is the user's (evg/hw/site.hpp), the report's findings are headed by the user's line
+// (Report::set_launch_site).
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
-                const std::function<void()>& kernel);
+                const std::function<void()>& kernel, evg::hw::Site site = evg::hw::Site::here());
 // The same on a given chip (Catlass's DeviceGemm passes its kernel's ArchTag).
 aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type,
-                const std::function<void()>& kernel, evg::hw::ArchId arch);
+                const std::function<void()>& kernel, evg::hw::ArchId arch,
+                evg::hw::Site site = evg::hw::Site::here());
 }  // namespace evg::acl

@@ -25,6 +25,12 @@ class Fiber;
 
 class Device;
 
+// Names the graph node of an instruction issued outside any evg::ascendc::NodeScope: upstream Catlass's
+// visitors, which evgcheck runs unchanged, open none. The AscendC layer's namer (lib/ascendc/src/
+// upstream_nodes.cpp) reads the node kind from the Catlass file that issued it; an empty label: no node.
+using NodeNamer = std::string (*)(const Instr& in);
+void set_node_namer(NodeNamer namer);
+
 class Machine final : private CheckerHost, private CoreHost {
   public:
     Machine(Device& dev, const Config& cfg, int block_dim, KernelType type);

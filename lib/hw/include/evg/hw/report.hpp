@@ -49,6 +49,12 @@ struct Location {
     std::string node;             // the graph node that issued the instruction (or, for a location without
                                   // one, that the core was running): "%1 RowBroadcast float bias
                                   // (graph.evg:6:1)", "VisitorAuxStore<half, ...>"; empty when none
+    std::string owner;            // whose code `site` is in: "user", "catlass", "evgcheck", or "" when not
+                                  // known (site_owner, site.hpp)
+    std::string user_site;        // the user's line the instruction comes from: `site` itself when it is the
+                                  // user's, else the user's line that launched the kernel (Report::launch_site);
+                                  // empty when not known
+    std::string user_source;      // the text of that line
 };
 
 struct Violation {
@@ -111,6 +117,12 @@ struct Report {
         bool operator==(const GmBuffer&) const = default;
     };
     std::vector<GmBuffer> buffers;
+    // The user's line that launched the kernel (a program's call of a Catlass device adapter, or of
+    // evg::acl::launch), and its text; empty for a harness's launch. With it, text() heads each finding with
+    // the user's line (set_launch_site).
+    std::string launch_site, launch_source;
+    // Sets launch_site and fills each location's user_site that is not the user's own line with it.
+    void set_launch_site(const Site& site);
 
     bool clean() const;  // no error-severity violation
     // A report of host calls (block_dim 0, arch "host"): the ACL shim's findings about a copy, not a launch.

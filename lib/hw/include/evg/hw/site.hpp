@@ -16,6 +16,15 @@ struct Site {
     std::string str() const;  // "file.cpp:42" (file name without directories)
 };
 
+// Whose code a site is in, so that a finding can name the user's line first: the program's Catlass checkout,
+// evgcheck's own headers, or the user's (any other file). The directories are registered by the program
+// (kernel_operator.h registers evgcheck's include directory and the EVGCHECK_CATLASS_ROOT it was built with);
+// with none registered (evgcheck's own harnesses) every site is `unknown`.
+enum class SiteOwner : uint8_t { unknown, user, catlass, evgcheck };
+bool register_code_dir(const std::string& dir, SiteOwner owner);
+SiteOwner site_owner(const Site& site);
+std::string_view site_owner_name(SiteOwner o);  // "", "user", "catlass", "evgcheck"
+
 // The text of the site's line, blanks at both ends dropped, read from its file (once per file and process);
 // empty when the file cannot be read or has no such line.
 std::string source_text(const Site& site);
