@@ -234,7 +234,8 @@ bool register_program_catlass_root(const char* root) {
     r.root = root ? root : "";
     // Its library (include/: catlass/ and tla/) is Catlass's code, not the user's, for the findings that name
     // the user's line first (site.hpp); its examples are programs, as the user's own are.
-    if (root && *root) evg::hw::register_code_dir(std::string(root) + "/include", evg::hw::SiteOwner::catlass);
+    if (root && *root)
+        evg::hw::register_code_dir(std::string(root) + "/include", evg::hw::SiteOwner::catlass);
     return true;
 }
 

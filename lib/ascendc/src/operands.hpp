@@ -41,8 +41,8 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view o
 
 // The cause an uninit finding about byte `byte` of `mem` on core `c` names first, from the core's loads of GM
 // bytes nobody wrote (Core::note_uninit_load): "deviceX was never written where AIV 0 loaded it: ...; " when
-// the byte came straight from such a load, "AIV 0 loaded never-written bytes of deviceX earlier ...: the likely
-// source; " when the core made one, empty otherwise.
+// the byte came straight from such a load, "AIV 0 loaded never-written bytes of deviceX earlier ...: the
+// likely source; " when the core made one, empty otherwise.
 std::string uninit_cause(const evg::hw::Core& c, const evg::hw::Memory* mem, uint64_t byte);
 
 // Copies bytes and their written-shadow. When the destination is GM, never-written source bytes are reported

@@ -1,5 +1,5 @@
-// The EVG node of an instruction that upstream Catlass's visitors issued (they open no NodeScope: evgcheck runs
-// them unchanged), read from the Catlass file that issued it.
+// The EVG node of an instruction that upstream Catlass's visitors issued (they open no NodeScope: evgcheck
+// runs them unchanged), read from the Catlass file that issued it.
 #include <fmt/format.h>
 
 #include <string>
@@ -14,9 +14,9 @@ namespace evg::acl {
 
 namespace {
 
-// Upstream's fusion headers (include/catlass/epilogue/fusion/) and the node kind each one's instructions belong
-// to, in the words of the EVG text format (docs/graph-format.md). The framework's own files (visitor_impl.hpp,
-// tree_visitor.hpp, topological_visitor.hpp) issue for no one node and are not listed.
+// Upstream's fusion headers (include/catlass/epilogue/fusion/) and the node kind each one's instructions
+// belong to, in the words of the EVG text format (docs/graph-format.md). The framework's own files
+// (visitor_impl.hpp, tree_visitor.hpp, topological_visitor.hpp) issue for no one node and are not listed.
 struct FusionFile {
     std::string_view file;
     std::string_view kind;
@@ -28,16 +28,18 @@ constexpr FusionFile kFusionFiles[] = {
     {"visitor_cast.hpp", "Cast"},
 };
 
-// The kind of the node the file's instructions belong to: empty for a file of no node, or outside the program's
-// Catlass checkout.
+// The kind of the node the file's instructions belong to: empty for a file of no node, or outside the
+// program's Catlass checkout.
 std::string_view fusion_kind(const evg::hw::Site& site) {
     thread_local std::unordered_map<const char*, std::string_view> kinds;
     if (auto it = kinds.find(site.file); it != kinds.end()) return it->second;
     std::string_view kind;
     if (evg::hw::site_owner(site) == evg::hw::SiteOwner::catlass) {
         std::string_view f = site.file;
-        if (const size_t slash = f.find_last_of('/'); slash != std::string_view::npos) f.remove_prefix(slash + 1);
-        const bool in_fusion = std::string_view(site.file).find("/epilogue/fusion/") != std::string_view::npos;
+        if (const size_t slash = f.find_last_of('/'); slash != std::string_view::npos)
+            f.remove_prefix(slash + 1);
+        const bool in_fusion =
+            std::string_view(site.file).find("/epilogue/fusion/") != std::string_view::npos;
         for (const FusionFile& ff : kFusionFiles)
             if (in_fusion && ff.file == f) kind = ff.kind;
     }
@@ -45,13 +47,15 @@ std::string_view fusion_kind(const evg::hw::Site& site) {
     return kind;
 }
 
-// "AuxLoad (deviceX)": the kind, and the GM buffer the instruction moves (a load's, a store's, a broadcast's),
-// which tells nodes of one kind apart; a vector instruction names its operation ("Compute (Add)").
+// "AuxLoad (deviceX)": the kind, and the GM buffer the instruction moves (a load's, a store's, a
+// broadcast's), which tells nodes of one kind apart; a vector instruction names its operation ("Compute
+// (Add)").
 std::string name_node(const evg::hw::Instr& in) {
     const std::string_view kind = fusion_kind(in.site);
     if (kind.empty()) return {};
     for (const evg::hw::Access& a : in.accesses)
-        if (a.mem && a.mem->kind() == evg::hw::MemKind::GM) return fmt::format("{} ({})", kind, a.mem->name());
+        if (a.mem && a.mem->kind() == evg::hw::MemKind::GM)
+            return fmt::format("{} ({})", kind, a.mem->name());
     if ((kind == "Compute" || kind == "Cast") && in.pipe == evg::hw::Pipe::V)
         return fmt::format("{} ({})", kind, in.op);
     return std::string(kind);

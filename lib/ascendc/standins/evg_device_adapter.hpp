@@ -56,7 +56,8 @@ class DeviceAdapter {
 
     // hardwareSyncAddr: the FFTS base address AtlasA2 kernels are given (upstream passes it to
     // KernelAdapter's second overload, which calls AscendC::SetSyncBaseAddr first); ignored on Ascend950.
-    // `site`: the user's line that launched the kernel, which heads its findings (acl/acl.h, evg::acl::launch).
+    // `site`: the user's line that launched the kernel, which heads its findings (acl/acl.h,
+    // evg::acl::launch).
     inline ::Catlass::Status Run(aclrtStream stream, uint32_t blockDim, uint64_t hardwareSyncAddr,
                                  ::evg::hw::Site site = ::evg::hw::Site::here()) {
         Params params = params_;

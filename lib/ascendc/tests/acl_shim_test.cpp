@@ -282,7 +282,8 @@ TEST_F(Acl, UnwrittenOutputCopiedToTheHost) {
                 err.find("evgcheck report: host calls, after the launches: 1 error(s), 0 warning(s)\n"
                          "error [uninit_to_host] acl_shim_test.cpp:" +
                          std::to_string(line) +
-                         ": aclrtMemcpy copies 96 byte(s) of deviceY to the host that no kernel stored and no host copy "
+                         ": aclrtMemcpy copies 96 byte(s) of deviceY to the host that no kernel stored and "
+                         "no host copy "
                          "wrote: of its bytes [0, 256), those in [160, 256) were never written, the first at "
                          "byte 160."),
                 std::string::npos)

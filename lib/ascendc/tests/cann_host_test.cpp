@@ -135,7 +135,8 @@ TEST(CannHost, StrictModeExitsNonZeroWhenALaunchReportedAFinding) {
             run_racy(true);
             std::exit(0);  // the program's own status; strict mode overrides it
         },
-        ::testing::ExitedWithCode(1), "EVG_STRICT: 1 of 1 kernel launches and 0 host call\\(s\\) reported findings");
+        ::testing::ExitedWithCode(1),
+        "EVG_STRICT: 1 of 1 kernel launches and 0 host call\\(s\\) reported findings");
     // Without a finding, strict mode leaves the program's status alone.
     EXPECT_EXIT(
         {

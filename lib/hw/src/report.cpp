@@ -126,11 +126,12 @@ std::string Report::text() const {
     size_t errors = 0, warnings = 0;
     for (const auto& v : violations) (v.severity == Severity::error ? errors : warnings)++;
     if (host())
-        out += fmt::format("evgcheck report: host calls, after the launches: {} error(s), {} warning(s)\n", errors,
-                           warnings);
+        out += fmt::format("evgcheck report: host calls, after the launches: {} error(s), {} warning(s)\n",
+                           errors, warnings);
     else
-        out += fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n",
-                           arch, block_dim, stats.instructions, errors, warnings);
+        out +=
+            fmt::format("evgcheck report: {} on {} block(s): {} instruction(s), {} error(s), {} warning(s)\n",
+                        arch, block_dim, stats.instructions, errors, warnings);
     for (const auto& v : violations) {
         // A program's findings are headed by the user's line (a harness's report has no launch site).
         const std::string head = launch_site.empty() ? std::string() : headline_site(v);

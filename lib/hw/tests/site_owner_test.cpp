@@ -46,21 +46,24 @@ TEST(SiteOwner, AReportIsHeadedByTheUsersLine) {
     const Site launch{"/srv/proj/my_evg.cpp", 190};
 
     Report harness = one_race(copy, functor);
-    EXPECT_NE(harness.text().find("error [race] RAW race on UB[AIV 0]\n"), std::string::npos) << harness.text();
+    EXPECT_NE(harness.text().find("error [race] RAW race on UB[AIV 0]\n"), std::string::npos)
+        << harness.text();
 
     Report mixed = one_race(copy, functor);
     mixed.set_launch_site(launch);
     EXPECT_NE(mixed.text().find("error [race] my_evg.cpp:52: RAW race on UB[AIV 0]\n"), std::string::npos)
         << mixed.text();
-    EXPECT_NE(mixed.text().find("issued at copy_gm_to_ub_tla.hpp:121 (Catlass), from my_evg.cpp:190 (your kernel "
-                                "launch)\n"),
-              std::string::npos)
+    EXPECT_NE(
+        mixed.text().find("issued at copy_gm_to_ub_tla.hpp:121 (Catlass), from my_evg.cpp:190 (your kernel "
+                          "launch)\n"),
+        std::string::npos)
         << mixed.text();
     EXPECT_NE(mixed.text().find("issued at my_evg.cpp:52\n"), std::string::npos) << mixed.text();
 
     Report library = one_race(copy, add);
     library.set_launch_site(launch);
-    EXPECT_NE(library.text().find("error [race] my_evg.cpp:190: RAW race"), std::string::npos) << library.text();
+    EXPECT_NE(library.text().find("error [race] my_evg.cpp:190: RAW race"), std::string::npos)
+        << library.text();
     EXPECT_EQ(library.violations[0].locations[1].owner, "catlass");
     EXPECT_EQ(library.violations[0].locations[1].user_site, "my_evg.cpp:190");
     EXPECT_NE(library.json().find("\"launch_site\""), std::string::npos);

@@ -55,8 +55,9 @@ std::optional<std::string> program_catlass_root();
 // The registered checkout, identified once per registered root (the first call reads the files).
 const std::optional<CatlassCheckout>& program_catlass();
 
-// Names the EVG node of instructions upstream's visitors issue ("AuxLoad (deviceX)": evg::hw::set_node_namer),
-// from the checkout's fusion file that issued them. kernel_operator.h calls it; true, for a static initialiser.
+// Names the EVG node of instructions upstream's visitors issue ("AuxLoad (deviceX)":
+// evg::hw::set_node_namer), from the checkout's fusion file that issued them. kernel_operator.h calls it;
+// true, for a static initialiser.
 bool register_upstream_node_namer();
 
 }  // namespace evg::acl

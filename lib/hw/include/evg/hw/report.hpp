@@ -52,9 +52,9 @@ struct Location {
     std::string owner;            // whose code `site` is in: "user", "catlass", "evgcheck", or "" when not
                                   // known (site_owner, site.hpp)
     std::string user_site;        // the user's line the instruction comes from: `site` itself when it is the
-                                  // user's, else the user's line that launched the kernel (Report::launch_site);
-                                  // empty when not known
-    std::string user_source;      // the text of that line
+                            // user's, else the user's line that launched the kernel (Report::launch_site);
+                            // empty when not known
+    std::string user_source;  // the text of that line
 };
 
 struct Violation {
