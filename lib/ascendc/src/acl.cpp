@@ -292,9 +292,12 @@ void check_copied_out(const void* src, size_t count, const evg::hw::Site& site) 
         {evg::hw::ViolationKind::uninit_to_host,
          evg::hw::Severity::error,
          fmt::format(
-             "aclrtMemcpy copies {} byte(s) of {} to the host that no kernel stored and no host copy "
-             "wrote: of its bytes [{}, {}), those in [{}, {}) were never written, the first at byte {}. "
-             "A kernel left part of its output unstored, or the host reads more than the kernels write",
+             "aclrtMemcpy copies {} byte(s) of {} to the host that hold no written value (no host copy wrote "
+             "them, and no kernel stored a written value there): of its bytes [{}, {}), those in [{}, {}), "
+             "the "
+             "first at byte {}. A kernel left part of its output unstored, or stored never-written data "
+             "(reported "
+             "at its store), or the host reads more than the kernels write",
              unwritten, m.name(), r->offset, r->offset + count, first, last + 1, first),
          {l},
          1});

@@ -279,13 +279,13 @@ TEST_F(Acl, UnwrittenOutputCopiedToTheHost) {
             EXPECT_EQ(err, "");
         } else {
             EXPECT_NE(
-                err.find("evgcheck report: host calls, after the launches: 1 error(s), 0 warning(s)\n"
-                         "error [uninit_to_host] acl_shim_test.cpp:" +
-                         std::to_string(line) +
-                         ": aclrtMemcpy copies 96 byte(s) of deviceY to the host that no kernel stored and "
-                         "no host copy "
-                         "wrote: of its bytes [0, 256), those in [160, 256) were never written, the first at "
-                         "byte 160."),
+                err.find(
+                    "evgcheck report: host calls, after the launches: 1 error(s), 0 warning(s)\n"
+                    "error [uninit_to_host] acl_shim_test.cpp:" +
+                    std::to_string(line) +
+                    ": aclrtMemcpy copies 96 byte(s) of deviceY to the host that hold no written value "
+                    "(no host copy wrote them, and no kernel stored a written value there): of its bytes "
+                    "[0, 256), those in [160, 256), the first at byte 160."),
                 std::string::npos)
                 << err;
             EXPECT_NE(err.find("  GM buffer deviceY: 256 bytes, aclrtMalloc at acl_shim_test.cpp:"),

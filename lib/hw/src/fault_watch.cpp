@@ -221,7 +221,7 @@ std::vector<std::string> Machine::where_cores_are() const {
         const TraceEntry* last = traced(st.last_instr);
         const std::string last_text =
             last ? fmt::format("its last instruction #{} {} at {}", last->id, last->op(), last->site().str())
-                 : std::string("no instruction issued yet");
+                 : std::string("its start (it issued no instruction yet)");
         std::string line;
         if (!r || r->state == Runner::State::finished) {
             line = fmt::format("{}: its kernel body returned", c.name());
