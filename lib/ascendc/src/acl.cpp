@@ -21,6 +21,7 @@
 #include "evg/hw/fault_watch.hpp"
 #include "evg/hw/sync_mutation.hpp"
 #include "evg/hw/trace_file.hpp"
+#include "operands.hpp"
 
 struct EvgAclStream {
     std::vector<evg::hw::Report> reports;  // since the last synchronisation
@@ -270,16 +271,10 @@ void check_copied_out(const void* src, size_t count, const evg::hw::Site& site) 
     const auto r = dev.find(src);
     if (!r || !r->mem->contains(r->offset, count)) return;  // the copy fails, naming the buffer
     const evg::hw::Memory& m = *r->mem;
-    const int64_t first = m.first_unwritten(r->offset, count);
-    if (first < 0) return;
-    std::vector<uint8_t> flags(count);
-    m.read_written(r->offset, count, flags.data());
-    uint64_t unwritten = 0, last = 0;
-    for (size_t i = 0; i < count; ++i)
-        if (!flags[i]) {
-            ++unwritten;
-            last = r->offset + i;
-        }
+    const std::optional<AscendC::detail::UnwrittenSpan> span =
+        AscendC::detail::unwritten_span(m, r->offset, count);
+    if (!span) return;
+    const uint64_t first = span->first, last = span->end - 1, unwritten = span->count;
     evg::hw::Report rep;
     rep.arch = "host";
     rep.block_dim = 0;

@@ -96,26 +96,33 @@ namespace {
 // A load from GM into a core's memory that read bytes nobody wrote is noted on the core (Core::UninitLoad).
 void note_gm_load(evg::hw::Instr& in, const evg::hw::Memory* dst, uint64_t dst_off,
                   const evg::hw::Memory* src, uint64_t src_off, uint64_t bytes) {
-    const int64_t first = src->first_unwritten(src_off, bytes);
-    if (first < 0) return;
-    std::vector<uint8_t> flags(bytes);
-    src->read_written(src_off, bytes, flags.data());
-    uint64_t count = 0, last = 0;
-    for (uint64_t i = 0; i < bytes; ++i)
-        if (!flags[i]) {
-            ++count;
-            last = i;
-        }
-    const bool none_written = count == src->size() || [&] {
+    const std::optional<UnwrittenSpan> span = unwritten_span(*src, src_off, bytes);
+    if (!span) return;
+    const bool none_written = span->count == src->size() || [&] {
         if (in.core->uninit_loads().size() >= evg::hw::Core::kUninitLoads) return false;
         std::vector<uint8_t> all(src->size());
         src->read_written(0, src->size(), all.data());
         return std::find(all.begin(), all.end(), uint8_t{1}) == all.end();
     }();
-    in.core->note_uninit_load({src, static_cast<uint64_t>(first), src_off + last + 1, count, none_written,
-                               dst, dst_off, dst_off + bytes, in.id, in.op, in.site});
+    in.core->note_uninit_load({src, span->first, span->end, span->count, none_written, dst, dst_off,
+                               dst_off + bytes, in.id, in.op, in.site});
 }
 }  // namespace
+
+std::optional<UnwrittenSpan> unwritten_span(const evg::hw::Memory& m, uint64_t offset, uint64_t bytes) {
+    const int64_t first = m.first_unwritten(offset, bytes);
+    if (first < 0) return std::nullopt;
+    std::vector<uint8_t> flags(bytes);
+    m.read_written(offset, bytes, flags.data());
+    UnwrittenSpan s;
+    s.first = static_cast<uint64_t>(first);
+    for (uint64_t i = 0; i < bytes; ++i)
+        if (!flags[i]) {
+            ++s.count;
+            s.end = offset + i + 1;
+        }
+    return s;
+}
 
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
                 uint64_t src_off, uint64_t bytes, bool reported_already) {

@@ -39,6 +39,14 @@ std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes,
 
 std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view op, Site site);
 
+// The never-written bytes of [offset, offset + bytes) of `m`: how many, the first and one past the last;
+// nullopt when every byte is written. One count for the loads a core notes and the host's device-to-host
+// check.
+struct UnwrittenSpan {
+    uint64_t count = 0, first = 0, end = 0;
+};
+std::optional<UnwrittenSpan> unwritten_span(const evg::hw::Memory& m, uint64_t offset, uint64_t bytes);
+
 // The cause an uninit finding about byte `byte` of `mem` on core `c` names first, from the core's loads of GM
 // bytes nobody wrote (Core::note_uninit_load): "deviceX was never written where AIV 0 loaded it: ...; " when
 // the byte came straight from such a load, "AIV 0 loaded never-written bytes of deviceX earlier ...: the
