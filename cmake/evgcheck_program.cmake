@@ -94,7 +94,9 @@ function(evgcheck_use_catlass target)
   # The program's reports name the checkout (kernel_operator.h registers it; docs/check-your-program.md §6).
   target_compile_definitions(${target} PRIVATE "EVGCHECK_CATLASS_ROOT=\"${root}\"")
   target_compile_features(${target} PRIVATE cxx_std_20)
-  target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern
+  # -g: the call chain of an instruction issued inside Catlass resolves to the user's line it came through
+  # (lib/hw/include/evg/hw/call_chain.hpp); without debug information a finding names the kernel launch only.
+  target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern -g
                                            $<$<CXX_COMPILER_ID:GNU>:-fno-tree-sra>)
 endfunction()
 

@@ -63,6 +63,9 @@ HazardRun cross_core_flag_id_above_15(const hw::Config& cfg, bool fault);
 HazardRun sync_all_unmodelled(const hw::Config& cfg, bool fault);
 
 // ---- memory, types and parameters (memory_kernels.cpp) ----
+// AIV, with the opt-in checker node-slots: three graph nodes with a UB slot each; the fault gives one node's
+// Muls twice its length, writing the next node's slot before that value is read.
+HazardRun node_slot_overrun(const hw::Config& cfg, bool fault);
 // AIV: a tensor view that runs past the end of UB.
 HazardRun ub_out_of_bounds(const hw::Config& cfg, bool fault);
 // AIV: a load that reads past the end of its GM allocation.

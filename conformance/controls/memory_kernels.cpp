@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "ascendc/evg_node_scope.hpp"
 #include "evg/hw/arch.hpp"
 #include "harness.hpp"
 #include "kernels.hpp"
@@ -318,6 +319,53 @@ HazardRun dcache_not_cleaned(const hw::Config& cfg, bool fault) {
     });
     x[1] = 100.0f;
     if (!fault) r.mismatch = b.compare(gy, x, "Y");
+    return r;
+}
+
+}  // namespace evg::conformance::controls
+
+namespace evg::conformance::controls {
+
+HazardRun node_slot_overrun(const hw::Config& cfg, bool fault) {
+    // The opt-in checker watches this run: three graph nodes, each with a slot of its own (as an EVG gives
+    // them). "scale" writes 2 * X into its slot S; the fault gives its Muls twice the length, so it also
+    // writes the slot A that "load" filled with X; "add" then reads A: Y = S + A, wrong under the fault.
+    hw::Config with = cfg;
+    with.checks.node_slots = true;
+    Bench b(with);
+    const std::vector<float> x = ramp(kN, 1.0f);
+    GM_ADDR gx = b.input("X", x), gy = b.zeros("Y", kN);
+    HazardRun r = b.launch(1, hw::KernelType::aiv_only, [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 5 * kN * 4);
+        // Slots: S [0, kN), A [kN, 2kN), the source of scale C [2kN, 4kN) (room for the faulty length), Y.
+        LocalTensor<float> s = buf.Get<float>(), a = s[kN], c = s[2 * kN], y = s[4 * kN];
+        {
+            const ascendc::NodeScope node("load");
+            DataCopy(a, gm(gx), kN);
+        }
+        {
+            const ascendc::NodeScope node("source");
+            Duplicate(c, 1.0f, 2 * kLen);
+        }
+        PipeBarrier<PIPE_V>();
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        {
+            const ascendc::NodeScope node("scale");
+            Muls(s, c, 2.0f, fault ? 2 * kLen : kLen);
+        }
+        PipeBarrier<PIPE_V>();
+        {
+            const ascendc::NodeScope node("add");
+            Add(y, s, a, kLen);
+        }
+        store_from_v(gy, y);
+    });
+    std::vector<float> want = x;
+    for (float& v : want) v += 2.0f;
+    r.mismatch = b.compare(gy, want, "Y");
     return r;
 }
 

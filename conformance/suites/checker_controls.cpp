@@ -95,6 +95,8 @@ constexpr Control kControls[] = {
     {"dcache_not_cleaned", c::dcache_not_cleaned, ViolationKind::dcache_not_clean, RS::none, kBoth, "", 0},
     {"redundant_wait", c::redundant_wait, ViolationKind::redundant_wait, RS::none, kBoth, "", 0},
     {"portable_v_order", c::portable_v_order, ViolationKind::v_order_unportable, RS::none, k950, "", 0},
+    {"node_slot_overrun", c::node_slot_overrun, ViolationKind::node_slot_overrun, RS::none, kBoth,
+     "wrong-value", 0},
     // Upstream's faults.
     // Without the FIX_M wait the second Mmad is ordered after nothing of the first tile: it accumulates onto
     // the first Mmad's C unordered (RAW on M), overwrites C while the Fixpipe reads it (WAR), and sets M_FIX

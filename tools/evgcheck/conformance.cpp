@@ -26,12 +26,13 @@
 #ifdef EVGCHECK_HAS_CONFORMANCE
 #include "evg/conformance/case.hpp"
 #include "evg/conformance/model_case.hpp"
+#include "evg/hw/checker.hpp"
+#include "evg/hw/error.hpp"
 #include "evg/reports/report.hpp"
 #ifdef EVGCHECK_HAS_HAND_FUSED
 #include "report_row.hpp"
 #endif
 #ifdef EVGCHECK_HAS_UPSTREAM
-#include "evg/hw/error.hpp"
 #include "upstream_conformance.hpp"
 #endif
 #endif
@@ -73,6 +74,10 @@ constexpr std::array kConformanceOptions = {
                "also run the node suite on upstream Catlass's own nodes from this checkout (the one this "
                "evgcheck was built against: its nodes are compiled in), side by side with evgcheck's"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 1800)"},
+    OptionSpec{
+        "check", "NAME[,NAME]",
+        "also run these opt-in checkers in every case (docs/checkers.md): a finding of theirs fails each "
+        "case that does not expect it, which is how an opt-in checker is shown quiet over the catalogue"},
     OptionSpec{"verbose", "", "print every case as it finishes (default: failures and a progress line)"},
     OptionSpec{"help", "", "print this help"},
 };
@@ -192,6 +197,15 @@ int conformance_command(std::span<const char* const> argv) {
     return kExitInternal;
 #else
     const auto start = std::chrono::steady_clock::now();
+    if (const std::optional<std::string> checks = args.get("check")) {
+        try {
+            evg::hw::enable_process_checks(*checks);
+        } catch (const evg::Error& e) {
+            std::cerr << "evgcheck conformance: option --check: " << e.what() << "\n";
+            return kExitBadInput;
+        }
+        std::cout << "opt-in checkers in every case: " << *checks << "\n";
+    }
     const std::filesystem::path out_dir = args.get("out").value_or("out/conformance");
     const std::string filter = args.get("filter").value_or("");
     const std::vector<std::string> archs = split_archs(args.get("arch").value_or("AtlasA2,Ascend950"));

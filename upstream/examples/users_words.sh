@@ -2,7 +2,8 @@
 # Findings in the user's words, on upstream's add example built as a user builds a program: a dropped
 # WaitFlag<MTE2_V> of AIV 0 (mutation point n=7 of the pinned master snapshot) races the AuxLoad's copy with the
 # Add. The finding is headed by the program's own line that launched the kernel, the Catlass lines are marked
-# as Catlass's, the Add names its node, and the GM buffer is the program's variable with its allocation line.
+# as Catlass's, the Add names its node, the copy its node through its call chain (the visitor that called the
+# copy helper), and the GM buffer is the program's variable with its allocation line.
 # usage: users_words.sh EVGCHECK PROGRAM SOURCE REPORT.json
 set -u
 evgcheck=$1 program=$2 source=$3 report=$4
@@ -20,6 +21,8 @@ expect "error [race] matmul_evg_add.cpp:$launch: RAW race on UB[AIV 0]"
 expect "issued at copy_gm_to_ub_tla.hpp:"
 expect "(Catlass), from matmul_evg_add.cpp:$launch (your kernel launch)"
 expect "by node Compute (Add)"
+expect "(Catlass) by node AccLoad, called from visitor_acc_load.hpp:"
+expect "< kernel_adapter.hpp:"
 expect "GM buffer deviceD: 26000 bytes, aclrtMalloc at matmul_evg_add.cpp:$alloc"
 for key in "\"user_site\": \"matmul_evg_add.cpp:$launch\"" '"node": "Compute (Add)"' '"owner": "catlass"'; do
     grep -qF "$key" "$report" || { echo "missing from the report: $key"; status=1; }

@@ -76,6 +76,7 @@ void strict_exit() {
 // accepts.
 std::string apply_environment() {
     auto& cfg = evg::hw::device().config();
+    cfg.call_chains = true;  // a program: findings name the user's line behind Catlass's (call_chain.hpp)
     if (const char* s = std::getenv(env_name(ProgramEnv::scheduler)); s && *s) {
         const std::string v(s);
         if (v == "in_order") {

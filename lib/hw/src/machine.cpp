@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "evg/hw/call_chain.hpp"
 #include "evg/hw/device.hpp"
 #include "evg/hw/error.hpp"
 #include "fiber.hpp"
@@ -30,7 +31,12 @@ void set_node_namer(NodeNamer namer) {
 }
 
 Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
-    : dev_(dev), cfg_(cfg), block_dim_(block_dim), type_(type), rng_(cfg.seed) {
+    : dev_(dev),
+      cfg_(cfg),
+      block_dim_(block_dim),
+      type_(type),
+      chains_on_(cfg.call_chains && call_chains_on()),
+      rng_(cfg.seed) {
     if (cfg.keep_trace && cfg.max_instructions > std::numeric_limits<uint32_t>::max())
         throw HostError(fmt::format(
             "kernel launch: Config::max_instructions {} with Config::keep_trace: a kept trace numbers "
@@ -134,6 +140,14 @@ bool Machine::register_instr(Instr& in) {
     // Before numbering: the instruction being registered is not yet in any state compact() enumerates.
     if ((cfg_.keep_trace ? instr_count_ : records_.size()) >= next_compact_) compact();
     in.id = ++instr_count_;
+    // In a program (on the issuing core's fiber): keep its stack, so that a finding about an instruction of
+    // library code can name the user's line it came through, and an instruction of the user's functor the
+    // visitor that called it (the checker node-slots).
+    if (chains_on_)
+        if (const uint32_t chain = capture_call_chain()) {
+            if (chains_.size() <= in.id) chains_.resize(std::max<size_t>(in.id + 1, chains_.size() * 2));
+            chains_[in.id] = chain;
+        }
     Core& c = *in.core;
     state(c).last_instr = in.id;
     TraceEntry t;
@@ -294,6 +308,15 @@ void Machine::violate(Violation v) {
         else if (l.instr == 0 && l.core >= 0 && l.core < core_count())
             n = core(l.core).node();
         if (n >= 0) l.node = node_labels_[static_cast<size_t>(n)];
+    }
+    // The call chain of each location: its instruction's, or, for an issue-time check of library code, the
+    // stack of the core that runs it now (Report::set_launch_site resolves them).
+    for (auto& l : v.locations) {
+        if (l.chain_id) continue;
+        if (l.instr > 0 && l.instr < chains_.size())
+            l.chain_id = chains_[l.instr];
+        else if (l.instr == 0 && chains_on_ && detail::tls_core && detail::tls_core->index() == l.core)
+            l.chain_id = capture_call_chain();
     }
     std::string key(violation_kind_name(v.kind));
     for (const auto& l : v.locations) key += fmt::format("|{}|{}|{}", l.site, l.op, l.pipe);

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "evg/hw/call_chain.hpp"
+
 namespace evg::hw {
 
 // Each row of the table says what reports its kind and when it fires.
@@ -72,7 +74,7 @@ const Violation* Report::first(ViolationKind k) const {
 }
 
 namespace {
-std::string location_text(const Location& l) {
+std::string location_text(const Location& l, const std::string& launch_site) {
     std::string s;
     if (l.instr) s += fmt::format("#{} ", l.instr);
     if (!l.op.empty()) s += l.op;
@@ -84,16 +86,44 @@ std::string location_text(const Location& l) {
     if (!l.site.empty()) s += fmt::format(", issued at {}", l.site);
     if (l.owner == "catlass") s += " (Catlass)";
     if (!l.node.empty()) s += fmt::format("{} by node {}", l.site.empty() ? "," : "", l.node);
-    if (!l.user_site.empty() && l.user_site != l.site)
+    if (!l.chain.empty()) {
+        s += ", called from ";
+        // "a.hpp:1 < b.hpp:2 (Catlass) < mine.cpp:3": Catlass's run of frames is marked once, at its end.
+        for (size_t i = 0; i < l.chain.size(); ++i) {
+            const bool run_ends = i + 1 == l.chain.size() || l.chain[i + 1].owner != l.chain[i].owner;
+            s += fmt::format("{}{}{}", i ? " < " : "", l.chain[i].site,
+                             run_ends && l.chain[i].owner == "catlass" ? " (Catlass)" : "");
+        }
+    }
+    if (!l.user_site.empty() && l.user_site != l.site && l.user_site == launch_site)
         s += fmt::format(", from {} (your kernel launch)", l.user_site);
     return s;
 }
 
+// The frames of a location's chain a reader wants: Catlass's, up to and with the first of the user's; the
+// model's own frames, the system's and those without a line are left out, and so is a first frame that is the
+// instruction's own site (the call of the AscendC API). Empty when no Catlass or user frame is known.
+std::vector<Location::Frame> reader_chain(const Location& l) {
+    std::vector<Location::Frame> out;
+    for (const ChainFrame& f : call_chain_frames(l.chain_id)) {
+        if (f.owner != SiteOwner::catlass && f.owner != SiteOwner::user) continue;
+        const std::string site = f.str();
+        if (out.empty() && site == l.site) continue;
+        if (!out.empty() && out.back().site == site) continue;  // recursion, or a line with two calls
+        out.push_back({site, std::string(site_owner_name(f.owner)), f.function});
+        if (f.owner == SiteOwner::user) break;
+    }
+    return out;
+}
+
 // The user's line a finding is about: the first location issued from the user's own code, else the first
-// that came from a user's line (the launch); empty when none is known.
-std::string headline_site(const Violation& v) {
+// issued through a line of the user's (its call chain), else the first that came from the launch; empty when
+// none is known.
+std::string headline_site(const Violation& v, const std::string& launch_site) {
     for (const Location& l : v.locations)
         if (!l.user_site.empty() && l.user_site == l.site) return l.user_site;
+    for (const Location& l : v.locations)
+        if (!l.user_site.empty() && l.user_site != launch_site) return l.user_site;
     for (const Location& l : v.locations)
         if (!l.user_site.empty()) return l.user_site;
     return {};
@@ -113,12 +143,37 @@ std::string Report::schedule_text() const {
 void Report::set_launch_site(const Site& site) {
     launch_site = site.str();
     launch_source = source_text(site);
+    std::vector<uint32_t> chain_ids;
+    for (const Violation& v : violations)
+        for (const Location& l : v.locations)
+            if (l.chain_id) chain_ids.push_back(l.chain_id);
+    resolve_call_chains(chain_ids);
     for (Violation& v : violations)
-        for (Location& l : v.locations)
-            if (l.user_site.empty() && (l.owner == "catlass" || l.owner == "evgcheck")) {
-                l.user_site = launch_site;
-                l.user_source = launch_source;
+        for (Location& l : v.locations) {
+            // The user's own line needs no chain to be found; its chain still names its node (a functor's
+            // instruction, by the Compute visitor that called it).
+            if (l.chain_id && l.chain.empty() && l.owner != "user") l.chain = reader_chain(l);
+            if (l.chain_id && l.node.empty())
+                if (const ChainNodeNamer namer = chain_node_namer()) {
+                    std::string gm;
+                    for (const GmBuffer& b : buffers)
+                        if (b.name == l.memory) gm = l.memory;
+                    l.node = namer(call_chain_frames(l.chain_id), gm).label;
+                }
+            if (!l.user_site.empty() || (l.owner != "catlass" && l.owner != "evgcheck")) continue;
+            if (!l.chain.empty() && l.chain.back().owner == "user") {
+                l.user_site = l.chain.back().site;
+                // The frame's text, read from its file as the site's is.
+                for (const ChainFrame& f : call_chain_frames(l.chain_id))
+                    if (f.owner == SiteOwner::user && f.str() == l.user_site) {
+                        l.user_source = source_text(Site{f.file.c_str(), f.line});
+                        break;
+                    }
+                continue;
             }
+            l.user_site = launch_site;
+            l.user_source = launch_source;
+        }
 }
 
 std::string Report::text() const {
@@ -134,12 +189,12 @@ std::string Report::text() const {
                         arch, block_dim, stats.instructions, errors, warnings);
     for (const auto& v : violations) {
         // A program's findings are headed by the user's line (a harness's report has no launch site).
-        const std::string head = launch_site.empty() ? std::string() : headline_site(v);
+        const std::string head = launch_site.empty() ? std::string() : headline_site(v, launch_site);
         out += fmt::format("{} [{}] {}{}", v.severity == Severity::error ? "error" : "warning",
                            violation_kind_name(v.kind), head.empty() ? "" : head + ": ", v.message);
         if (v.occurrences > 1) out += fmt::format(" ({} occurrences)", v.occurrences);
         out += "\n";
-        for (const auto& l : v.locations) out += "    at " + location_text(l) + "\n";
+        for (const auto& l : v.locations) out += "    at " + location_text(l, launch_site) + "\n";
     }
     for (const GmBuffer& b : buffers)
         out +=
@@ -150,6 +205,15 @@ std::string Report::text() const {
     for (const auto& m : mutations_unapplied) out += "sync mutation not applied: " + m + "\n";
     return out;
 }
+
+namespace {
+nlohmann::json chain_json(const std::vector<Location::Frame>& chain) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Location::Frame& f : chain)
+        out.push_back({{"site", f.site}, {"owner", f.owner}, {"function", f.function}});
+    return out;
+}
+}  // namespace
 
 std::string Report::json() const {
     nlohmann::json j;
@@ -198,7 +262,8 @@ std::string Report::json() const {
                           {"node", l.node},
                           {"owner", l.owner},
                           {"user_site", l.user_site},
-                          {"user_source", l.user_source}});
+                          {"user_source", l.user_source},
+                          {"chain", chain_json(l.chain)}});
         vs.push_back(std::move(jv));
     }
     return j.dump(2);

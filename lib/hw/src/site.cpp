@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -27,6 +28,7 @@ struct CodeDirs {
     std::vector<std::pair<std::string, SiteOwner>> dirs;  // lexically normal, ending in '/'
     std::map<const char*, SiteOwner> by_file;             // sites' file pointers are few and stable
 };
+std::atomic<bool> code_dirs_known{false};
 CodeDirs& code_dirs() {
     static CodeDirs d;
     return d;
@@ -42,22 +44,24 @@ bool register_code_dir(const std::string& dir, SiteOwner owner) {
     if (dir.empty()) return false;
     CodeDirs& d = code_dirs();
     const std::lock_guard lock(d.mutex);
+    // A program's first registration also names the model's own sources (their frames appear in call chains,
+    // call_chain.hpp, when the model was built with debug information): evgcheck's, not the user's.
+    if (d.dirs.empty()) d.dirs.emplace_back(normal_dir(EVG_SOURCE_LIB_DIR), SiteOwner::evgcheck);
     const std::string n = normal_dir(dir);
     for (const auto& [known, o] : d.dirs)
         if (known == n) return true;
     d.dirs.emplace_back(n, owner);
     d.by_file.clear();
+    code_dirs_known.store(true, std::memory_order_relaxed);
     return true;
 }
 
-SiteOwner site_owner(const Site& site) {
-    CodeDirs& d = code_dirs();
-    const std::lock_guard lock(d.mutex);
-    if (d.dirs.empty() || !site.file || !*site.file) return SiteOwner::unknown;
-    if (auto it = d.by_file.find(site.file); it != d.by_file.end()) return it->second;
-    // The longest registered directory holding the file decides (evgcheck's stand-ins inside a Catlass path,
-    // say); a file in none is the user's.
-    const std::string file = std::filesystem::path(site.file).lexically_normal().string();
+namespace {
+// The owner of a normalised path under the registered directories (the caller holds the mutex): the longest
+// registered directory holding the file decides (evgcheck's stand-ins inside a Catlass path, say); the
+// system's headers and libraries are nobody's; any other file is the user's.
+SiteOwner owner_of(const CodeDirs& d, std::string_view path) {
+    const std::string file = std::filesystem::path(path).lexically_normal().string();
     SiteOwner owner = SiteOwner::user;
     size_t best = 0;
     for (const auto& [dir, o] : d.dirs)
@@ -65,8 +69,32 @@ SiteOwner site_owner(const Site& site) {
             best = dir.size();
             owner = o;
         }
+    if (best == 0 && (file.starts_with("/usr/include/") || file.starts_with("/usr/lib/") ||
+                      file.starts_with("/usr/local/include/")))
+        owner = SiteOwner::unknown;
+    return owner;
+}
+}  // namespace
+
+SiteOwner site_owner(const Site& site) {
+    CodeDirs& d = code_dirs();
+    const std::lock_guard lock(d.mutex);
+    if (d.dirs.empty() || !site.file || !*site.file) return SiteOwner::unknown;
+    if (auto it = d.by_file.find(site.file); it != d.by_file.end()) return it->second;
+    const SiteOwner owner = owner_of(d, site.file);
     d.by_file.emplace(site.file, owner);
     return owner;
+}
+
+SiteOwner path_owner(std::string_view path) {
+    CodeDirs& d = code_dirs();
+    const std::lock_guard lock(d.mutex);
+    if (d.dirs.empty() || path.empty()) return SiteOwner::unknown;
+    return owner_of(d, path);
+}
+
+bool code_dirs_registered() noexcept {
+    return code_dirs_known.load(std::memory_order_relaxed);
 }
 
 std::string_view site_owner_name(SiteOwner o) {

@@ -14,6 +14,7 @@ std::unique_ptr<Checker> make_flag_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_dcache_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_redundant_wait_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_portable_v_order_checker(CheckerHost& host);
+std::unique_ptr<Checker> make_node_slots_checker(CheckerHost& host);
 
 namespace {
 constexpr CheckerInfo kCheckers[] = {
@@ -22,6 +23,7 @@ constexpr CheckerInfo kCheckers[] = {
     {"dcache", &CheckerConfig::dcache, false, make_dcache_checker},
     {"redundant-waits", &CheckerConfig::redundant_waits, true, make_redundant_wait_checker},
     {"portable-v-order", &CheckerConfig::portable_v_order, true, make_portable_v_order_checker},
+    {"node-slots", &CheckerConfig::node_slots, true, make_node_slots_checker},
 };
 }  // namespace
 
@@ -29,10 +31,22 @@ std::span<const CheckerInfo> checker_registry() {
     return kCheckers;
 }
 
+// The opt-in checkers of enable_process_checks: every launch's as well.
+CheckerConfig& process_checks() {
+    static CheckerConfig checks = CheckerConfig::none();
+    return checks;
+}
+
+void enable_process_checks(std::string_view names) {
+    CheckerConfig checks = process_checks();
+    enable_checks(checks, names);
+    process_checks() = checks;
+}
+
 std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks) {
     std::vector<std::unique_ptr<Checker>> out;
     for (const auto& c : kCheckers)
-        if (checks.*c.on) out.push_back(c.make(host));
+        if (checks.*c.on || (c.opt_in && process_checks().*c.on)) out.push_back(c.make(host));
     return out;
 }
 

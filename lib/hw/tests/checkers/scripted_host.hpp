@@ -46,6 +46,7 @@ class ScriptedHost final : public CheckerHost {
     const std::string& core_name(int core) const override { return names_.at(static_cast<size_t>(core)); }
     CoreType core_type(int core) const override { return types_.at(static_cast<size_t>(core)); }
     std::string node_suffix(int32_t) const override { return {}; }
+    uint32_t chain_of(uint64_t) const override { return 0; }
 
     // A new instruction of `core` on pipe `p`, numbered and described like the engine's.
     Instr& instr(int core, Pipe p, std::string op, InstrKind kind = InstrKind::plain) {

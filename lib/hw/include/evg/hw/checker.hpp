@@ -45,6 +45,8 @@ class CheckerHost {
     virtual CoreType core_type(int core) const = 0;
     // ", node <label>" for a message naming an instruction of graph node `node`; empty for -1.
     virtual std::string node_suffix(int32_t node) const = 0;
+    // The call chain instruction `id` was issued through (call_chain.hpp); 0 for none.
+    virtual uint32_t chain_of(uint64_t id) const = 0;
 
   protected:
     ~CheckerHost() = default;
@@ -174,6 +176,9 @@ std::vector<ViolationKind> kinds_found_by(std::string_view finder);
 // Switches on the opt-in checkers named in `names` (','-separated registry names). Throws HostError naming
 // an unknown or empty name and the opt-in checkers there are; "" switches nothing on.
 void enable_checks(CheckerConfig& checks, std::string_view names);
+// Opt-in checkers every launch of this process runs as well as its Config's (`evgcheck conformance --check`):
+// set once, before the launches. Names as enable_checks takes them; throws HostError as it does.
+void enable_process_checks(std::string_view names);
 // One of each checker `checks` enables, in the registry's order.
 std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks);
 // The checker named `name` (for tests and tools); nullptr for an unknown name.

@@ -20,6 +20,7 @@ struct CheckerConfig {
     bool redundant_waits = false;  // WaitFlags that order nothing (checker "redundant-waits")
     bool portable_v_order =
         false;  // Ascend950 V pairs only its in-order V pipe orders (checker "portable-v-order")
+    bool node_slots = false;  // UB bytes written by two graph nodes (checker "node-slots")
     // Every check off: the machine then reports only what it cannot execute (deadlock, kernel exceptions,
     // unmodelled calls).
     static constexpr CheckerConfig none() {
@@ -29,7 +30,8 @@ struct CheckerConfig {
                 .uninit = false,
                 .dcache = false,
                 .redundant_waits = false,
-                .portable_v_order = false};
+                .portable_v_order = false,
+                .node_slots = false};
     }
 };
 
@@ -53,6 +55,9 @@ struct Config {
     // with the instruction count, and the report is the same.
     bool keep_trace = true;
     bool trace_accesses = false;  // with keep_trace: record every access (Trace::accesses_of)
+    // Keep each instruction's call chain (call_chain.hpp), so that findings name the user's line behind a
+    // library's: a program's launches (the ACL shim sets it); evgcheck's harnesses leave it off and pay nothing.
+    bool call_chains = false;
     // Without keep_trace: the retained descriptions are pruned each time they double past this many (tests
     // lower it to prune often).
     uint64_t record_floor = 65536;

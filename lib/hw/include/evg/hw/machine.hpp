@@ -96,6 +96,7 @@ class Machine final : private CheckerHost, private CoreHost {
     CoreType core_type(int core) const override;
     // ", node <label>" for a message naming an instruction of that node; empty for -1.
     std::string node_suffix(int32_t node) const override;
+    uint32_t chain_of(uint64_t id) const override { return id < chains_.size() ? chains_[id] : 0; }
 
     // The checkers of this launch (checker.hpp), told of every event in the registry's order.
     std::vector<std::unique_ptr<Checker>> checkers_;
@@ -127,6 +128,8 @@ class Machine final : private CheckerHost, private CoreHost {
     std::map<std::string, int32_t, std::less<>> node_index_;
     uint64_t instr_count_ = 0;
     std::vector<Violation> violations_;
+    bool chains_on_ = false;        // Config::call_chains, in a process that registered its code directories
+    std::vector<uint32_t> chains_;  // by instruction id: its call chain (capture_call_chain), 0 for none
     std::map<std::string, size_t> violation_index_;
     uint64_t dropped_violations_ = 0;
     bool deadlocked_ = false;

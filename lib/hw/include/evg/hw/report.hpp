@@ -52,9 +52,20 @@ struct Location {
     std::string owner;            // whose code `site` is in: "user", "catlass", "evgcheck", or "" when not
                                   // known (site_owner, site.hpp)
     std::string user_site;        // the user's line the instruction comes from: `site` itself when it is the
-                            // user's, else the user's line that launched the kernel (Report::launch_site);
-                            // empty when not known
+                            // user's, else the first of the user's lines in `chain`, else the user's line
+                            // that launched the kernel (Report::launch_site); empty when not known
     std::string user_source;  // the text of that line
+    // The calls between `site` and the user's line, innermost first (call_chain.hpp): the Catlass frames the
+    // instruction was issued through, ending with the user's frame when one is on the core's stack. Empty for
+    // an instruction the user's own line issued, and when the program has no debug information.
+    struct Frame {
+        std::string site;      // "block_epilogue.hpp:120"
+        std::string owner;     // "catlass", "user"
+        std::string function;  // demangled, as the debug information names it
+        bool operator==(const Frame&) const = default;
+    };
+    std::vector<Frame> chain;
+    uint32_t chain_id = 0;  // the captured chain (capture_call_chain) until set_launch_site resolves it
 };
 
 struct Violation {
@@ -121,7 +132,8 @@ struct Report {
     // evg::acl::launch), and its text; empty for a harness's launch. With it, text() heads each finding with
     // the user's line (set_launch_site).
     std::string launch_site, launch_source;
-    // Sets launch_site and fills each location's user_site that is not the user's own line with it.
+    // Sets launch_site, resolves each location's call chain (Location::chain), and fills each location's
+    // user_site that is not the user's own line with the chain's user frame, else with the launch site.
     void set_launch_site(const Site& site);
 
     bool clean() const;  // no error-severity violation

@@ -23,6 +23,10 @@ struct Site {
 enum class SiteOwner : uint8_t { unknown, user, catlass, evgcheck };
 bool register_code_dir(const std::string& dir, SiteOwner owner);
 SiteOwner site_owner(const Site& site);
+// The owner of a file by its path (a call chain's frame, call_chain.hpp); not cached. Files of the system's
+// headers and libraries (/usr/include, /usr/lib) are `unknown`, not the user's.
+SiteOwner path_owner(std::string_view path);
+bool code_dirs_registered() noexcept;  // whether any directory is registered (a program, not a harness)
 std::string_view site_owner_name(SiteOwner o);  // "", "user", "catlass", "evgcheck"
 
 // The text of the site's line, blanks at both ends dropped, read from its file (once per file and process);
