@@ -83,6 +83,14 @@ bool module_address(uintptr_t pc, ModuleAddress& out) {
     return true;
 }
 
+// The system's libraries (the C library's frames under a fiber's entry, the C++ library's std::function): no
+// line of theirs is the user's or Catlass's, and reading their symbols costs addr2line ten times what the
+// program's debug information does.
+bool system_module(const std::string& path) {
+    return path.starts_with("/lib/") || path.starts_with("/lib64/") || path.starts_with("/usr/lib/") ||
+           path.starts_with("/usr/lib64/");
+}
+
 // Runs `addr2line -f -i -C -a -e MODULE ADDR...` and reads its frames: per address a line "0x...", then per
 // inlined call a function line and a "file:line" line, innermost first. Empty when it cannot run.
 std::vector<std::vector<ChainFrame>> addr2line(const std::string& module,
@@ -195,7 +203,7 @@ void resolve_locked(Chains& c, std::span<const uint32_t> ids) {
             // A return address is the instruction after the call: look up the byte before it, inside the
             // call.
             ModuleAddress m;
-            if (!module_address(pc - 1, m)) {
+            if (!module_address(pc - 1, m) || system_module(m.path)) {
                 c.resolved.emplace(pc, std::vector<ChainFrame>{});
                 continue;
             }
