@@ -66,7 +66,9 @@ struct ModuleAddress {
 };
 bool module_address(uintptr_t pc, ModuleAddress& out) {
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || !info.dli_fname) return false;
+    // dladdr asks for an address as a pointer; pc is a code address the unwinder gave as an integer.
+    void* const code = reinterpret_cast<void*>(pc);  // NOLINT(performance-no-int-to-ptr)
+    if (dladdr(code, &info) == 0 || !info.dli_fname) return false;
     static std::map<std::string, bool> position_independent;  // guarded by Chains::mutex
     std::string path = info.dli_fname;
     if (path.empty()) path = "/proc/self/exe";  // the main program, as some loaders name it
@@ -99,6 +101,7 @@ std::vector<std::vector<ChainFrame>> addr2line(const std::string& module,
     std::vector<std::string> args = {"addr2line", "-f", "-i", "-C", "-a", "-e", module};
     for (uintptr_t a : addrs) args.push_back(fmt::format("{:#x}", a));
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     int pipe_fd[2];

@@ -30,7 +30,8 @@ struct Owner {
     int32_t node = -1;
     uint32_t chain = 0;
     bool known() const { return node >= 0 || chain != 0; }
-    auto operator<=>(const Owner&) const = default;
+    // clang-tidy 14 reads the defaulted comparison's synthesised `0` as a null pointer constant.
+    auto operator<=>(const Owner&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 struct Span {
