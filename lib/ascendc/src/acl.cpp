@@ -180,6 +180,12 @@ void fault_sink(const evg::hw::Report& report) {
     write_report_file();
     if (process().launches == 0) (void)write_about();  // the launch that faulted was the first
 }
+
+// A launch a stop signal ended (run-program's --timeout): the first launch's EVG_ABOUT, which it did not
+// reach.
+void stop_sink() {
+    if (process().launches == 0) (void)write_about();
+}
 }  // namespace
 
 const char* aclGetRecentErrMsg() {
@@ -424,6 +430,7 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
     if (!stream) return fail(ACL_ERROR_INVALID_PARAM, "kernel launch: stream is null");
     if (std::string bad = apply_environment(); !bad.empty()) return bad_environment("kernel launch", bad);
     evg::hw::set_fault_sink(fault_sink);
+    evg::hw::set_stop_sink(stop_sink);
     // A launch from the user's code (not from evgcheck's or Catlass's own) heads the findings with its line.
     const evg::hw::SiteOwner owner = evg::hw::site_owner(site);
     const bool users = owner == evg::hw::SiteOwner::user || owner == evg::hw::SiteOwner::unknown;

@@ -33,6 +33,7 @@ constexpr int kStops[] = {SIGTERM, SIGINT, SIGHUP};
 thread_local Machine* tls_running = nullptr;
 std::atomic<Machine*> g_running{nullptr};
 std::atomic<FaultSink> g_sink{nullptr};
+std::atomic<StopSink> g_stop_sink{nullptr};
 std::atomic_flag g_telling = ATOMIC_FLAG_INIT;  // one signal is told, the rest go straight on
 struct sigaction g_previous[NSIG];
 bool g_handled[NSIG] = {};
@@ -105,6 +106,7 @@ void tell(Machine& m, int sig, const siginfo_t* info) {
         stop_name(sig), m.arch().name, m.block_dim());
     for (const std::string& line : m.where_cores_are()) text += "  " + line + "\n";
     print(text);
+    if (StopSink sink = g_stop_sink.load()) sink();
 }
 
 void on_signal(int sig, siginfo_t* info, void* /*context*/) {
@@ -168,6 +170,10 @@ void install_handlers() {
 
 void set_fault_sink(FaultSink sink) {
     g_sink.store(sink);
+}
+
+void set_stop_sink(StopSink sink) {
+    g_stop_sink.store(sink);
 }
 
 namespace detail {

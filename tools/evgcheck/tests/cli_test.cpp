@@ -1211,6 +1211,11 @@ TEST(EvgcheckRunProgram, CrashAndHangAreLocated) {
                       muls_line),
         std::string::npos)
         << hang.out;
+    // Stopped in its first launch, the program still told what it was built against (EVG_ABOUT).
+    EXPECT_EQ(hang.out.find("catlass: not known"), std::string::npos) << hang.out;
+    EXPECT_NE(hang.out.find("catlass: not recorded (the program was not built with evgcheck_add_program"),
+              std::string::npos)
+        << hang.out;
 }
 
 // A GM buffer is named by the program's variable, in the output and in the JSON report, and described once.

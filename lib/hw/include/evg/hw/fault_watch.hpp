@@ -18,4 +18,10 @@ namespace evg::hw {
 using FaultSink = void (*)(const Report& report);
 void set_fault_sink(FaultSink sink);
 
+// Called from the handler of a stop signal (SIGTERM, SIGINT, SIGHUP) after where the cores are is printed,
+// just before the process ends by it: the ACL shim's writes what a program's first launch would have written
+// (EVG_ABOUT), so that a run stopped in its first launch still says which Catlass it ran.
+using StopSink = void (*)();
+void set_stop_sink(StopSink sink);
+
 }  // namespace evg::hw
