@@ -27,6 +27,7 @@ reject() {
 out=$("$evgcheck" run-program --check portable-v-order --report "$report" "$program" vchain 2>&1)
 expect "$out" "error [v_order_unportable] catlass_helpers.cpp:$first: RAW on UB[AIV 0]"
 expect "$out" "issued at operations.hpp:"
+expect "$out" "a PipeBarrier<PIPE_V>() after catlass_helpers.cpp:$first makes it portable"
 expect "$out" "(Catlass) by node Compute (Adds), called from catlass_helpers.cpp:$first"
 expect "$out" "(Catlass) by node Compute (Muls), called from catlass_helpers.cpp:$second"
 reject "$out" "your kernel launch"

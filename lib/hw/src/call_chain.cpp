@@ -224,6 +224,12 @@ void resolve_locked(Chains& c, std::span<const uint32_t> ids) {
 }
 }  // namespace
 
+std::string first_user_site(uint32_t id) {
+    for (const ChainFrame& f : call_chain_frames(id))
+        if (f.owner == SiteOwner::user) return f.str();
+    return {};
+}
+
 void resolve_call_chains(std::span<const uint32_t> ids) {
     Chains& c = chains();
     const std::lock_guard lock(c.mutex);

@@ -20,6 +20,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "evg/hw/call_chain.hpp"
 #include "evg/hw/checker.hpp"
 #include "evg/hw/memory.hpp"
 #include "evg/hw/race_shadow.hpp"
@@ -87,6 +88,12 @@ class PortableVOrderChecker final : public Checker {
         if (!first) return;
         const char* shape = a.write ? (k.earlier_is_write ? "WAW" : "WAR") : "RAW";
         const std::string first_op(first->op()), first_site = first->site().str();
+        // Where the barrier goes: after the first instruction's line, or, when a library issued it (a Catlass
+        // operation the user's functor called), after the user's line that called the library.
+        std::string barrier_site = first_site;
+        if (site_owner(first->site()) != SiteOwner::user)
+            if (std::string user = first_user_site(host_.chain_of(first->id)); !user.empty())
+                barrier_site = std::move(user);
         host_.violate(
             {ViolationKind::v_order_unportable,
              Severity::error,
@@ -97,7 +104,7 @@ class PortableVOrderChecker final : public Checker {
                  "after {} makes it portable",
                  shape, a.mem->name(), k.begin, k.end, k.earlier_is_write ? "write" : "read", k.earlier.instr,
                  first_op, first_site, a.write ? "write" : "read", e.in.id, e.in.op, e.in.site.str(),
-                 host_.core_name(e.core), first_site),
+                 host_.core_name(e.core), barrier_site),
              {location_of(host_, *first), location_of(e.core, host_.core_name(e.core), e.in, &a)},
              1});
     }

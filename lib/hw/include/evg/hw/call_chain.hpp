@@ -39,6 +39,10 @@ struct ChainFrame {
 // The frames of a chain, innermost first, each inlined call its own frame; frames with no source line (no
 // debug information, or addr2line missing) are left out. Resolved once per address and process.
 std::vector<ChainFrame> call_chain_frames(uint32_t id);
+// The first of the user's lines on a chain ("my_kernel.cpp:40": where the user's code called into the
+// library), empty when the chain has none or does not resolve.
+std::string first_user_site(uint32_t id);
+
 // Resolves the chains a report or a checker is about to read, all in one addr2line run per module (each run
 // reads the module's debug information anew: asking chain by chain costs a run each).
 void resolve_call_chains(std::span<const uint32_t> ids);
