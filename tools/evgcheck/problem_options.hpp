@@ -22,7 +22,8 @@ inline constexpr OptionSpec kPathOption{"path", "gm|ub",
 inline constexpr OptionSpec kCheckOption{
     "check", "NAME[,NAME]",
     "also run these opt-in checkers: redundant-waits (WaitFlags that order nothing), portable-v-order "
-    "(Ascend950 vector steps only its in-order V pipe orders), node-slots (UB bytes written by two EVG nodes); "
+    "(Ascend950 vector steps only its in-order V pipe orders), node-slots (UB bytes written by two EVG "
+    "nodes); "
     "docs/checkers.md"};
 // The value of --check, validated against the registry ("" without the option).
 std::string read_checks(const Args& args, std::string_view command);

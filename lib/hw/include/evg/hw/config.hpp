@@ -56,7 +56,8 @@ struct Config {
     bool keep_trace = true;
     bool trace_accesses = false;  // with keep_trace: record every access (Trace::accesses_of)
     // Keep each instruction's call chain (call_chain.hpp), so that findings name the user's line behind a
-    // library's: a program's launches (the ACL shim sets it); evgcheck's harnesses leave it off and pay nothing.
+    // library's: a program's launches (the ACL shim sets it); evgcheck's harnesses leave it off and pay
+    // nothing.
     bool call_chains = false;
     // Without keep_trace: the retained descriptions are pruned each time they double past this many (tests
     // lower it to prune often).
