@@ -16,14 +16,48 @@ using evg::hw::DType;
 
 namespace {
 
-// dst[i] = op(a[i], b[i]) for count lanes; a or b may be null (unused).
+// dst[i] = op(a[i], b[i]) for count lanes; a or b may be null (unused). With `scan`, each stored result is
+// tested (its lane index: first + i).
 template <class L>
-void run_float(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, float s, uint64_t n, uint32_t es) {
+void run_float(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, float s, uint64_t n, uint32_t es,
+               evg::hw::FpScan* scan = nullptr, const evg::hw::FpBits* fb = nullptr, uint64_t first = 0) {
     for (uint64_t i = 0; i < n; ++i) {
         float x = a ? L::ld(a + i * es) : 0.0f;
         float y = b ? L::ld(b + i * es) : 0.0f;
-        L::st(d + i * es, apply_f(op, x, y, s));
+        const float z = apply_f(op, x, y, s);
+        L::st(d + i * es, z);
+        if (scan) note_result(*scan, *fb, d + i * es, first + i, op, x, y, a != nullptr, b != nullptr, s, z);
     }
+}
+
+// Tests the m results stored at d (lanes first ..), computed from x, y (operands, widened) as z: one pass
+// over bytes still in the cache, which finds nothing in almost every block; then the lanes, when it does.
+void scan_block(evg::hw::FpScan& sc, const evg::hw::FpBits& fb, const uint8_t* d, uint64_t first, size_t m,
+                VecOp op, const float* x, const float* y, bool has_a, bool has_b, float s, const float* z) {
+    uint32_t special = 0;
+    uint64_t sub = 0;
+    if (fb.size == 2) {
+        const auto e = static_cast<uint16_t>(fb.exp_mask), man = static_cast<uint16_t>(fb.mant_mask);
+        for (size_t k = 0; k < m; ++k) {
+            uint16_t v;
+            std::memcpy(&v, d + 2 * k, 2);
+            special |= static_cast<uint32_t>((v & e) == e);
+            sub += static_cast<uint64_t>(((v & e) == 0) & ((v & man) != 0));
+        }
+    } else {
+        for (size_t k = 0; k < m; ++k) {
+            uint32_t v;
+            std::memcpy(&v, d + 4 * k, 4);
+            special |= static_cast<uint32_t>((v & fb.exp_mask) == fb.exp_mask);
+            sub += static_cast<uint64_t>(((v & fb.exp_mask) == 0) & ((v & fb.mant_mask) != 0));
+        }
+    }
+    if (special == 0) {
+        sc.subnormal += sub;
+        return;
+    }
+    for (size_t k = 0; k < m; ++k)
+        note_result(sc, fb, d + k * fb.size, first + k, op, x[k], y[k], has_a, has_b, s, z[k]);
 }
 template <class L>
 void run_int(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t s, uint64_t n, uint32_t es) {
@@ -34,17 +68,19 @@ void run_int(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t s
     }
 }
 
-void reference(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n) {
+void reference(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n,
+               evg::hw::FpScan* scan) {
     uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
+    const evg::hw::FpBits fb = evg::hw::FpBits::of(t);
     switch (t) {
         case DType::f32:
-            run_float<Lane<float>>(op, d, a, b, static_cast<float>(s), n, es);
+            run_float<Lane<float>>(op, d, a, b, static_cast<float>(s), n, es, scan, &fb);
             break;
         case DType::f16:
-            run_float<Lane<evg::hw::half>>(op, d, a, b, static_cast<float>(s), n, es);
+            run_float<Lane<evg::hw::half>>(op, d, a, b, static_cast<float>(s), n, es, scan, &fb);
             break;
         case DType::bf16:
-            run_float<Lane<evg::hw::bfloat16>>(op, d, a, b, static_cast<float>(s), n, es);
+            run_float<Lane<evg::hw::bfloat16>>(op, d, a, b, static_cast<float>(s), n, es, scan, &fb);
             break;
         case DType::i16:
             run_int<IntLane<int16_t>>(op, d, a, b, static_cast<int64_t>(s), n, es);
@@ -109,12 +145,16 @@ using FloatBlock = void (*)(float* __restrict, const float* __restrict, const fl
 // passes over stack buffers cost twice this (bench/README.md, target (d)); vector_compute_test holds both to
 // the lane-by-lane definition over every pair of half patterns. The operands' presence is a template
 // argument, so the loop tests neither per group.
-template <VecOp Op, bool HasA, bool HasB>
-[[gnu::target("avx,f16c")]] void half_fused(uint8_t* d, const uint8_t* a, const uint8_t* b, float s,
-                                            size_t n) {
+//
+// With a scan (fp_scan.hpp), each group's narrowed results are tested in the same registers: an exponent of
+// all ones sends the group's eight lanes to note_result, subnormals are counted from the same mask.
+template <VecOp Op, bool HasA, bool HasB, bool Scan>
+[[gnu::target("avx,f16c")]] void half_fused(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, size_t n,
+                                            evg::hw::FpScan* scan) {
+    const evg::hw::FpBits fb = evg::hw::FpBits::of(DType::f16);
     const auto by_definition = [&](size_t i, size_t lanes) {
         run_float<Lane<evg::hw::half>>(Op, d + 2 * i, HasA ? a + 2 * i : nullptr, HasB ? b + 2 * i : nullptr,
-                                       s, lanes, 2);
+                                       s, lanes, 2, Scan ? scan : nullptr, &fb, i);
     };
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -128,26 +168,49 @@ template <VecOp Op, bool HasA, bool HasB>
         float_lanes<Op>(z, x, y, s, 8);
         const __m256 vz = _mm256_load_ps(z);
         if (_mm256_movemask_ps(_mm256_cmp_ps(vz, vz, _CMP_UNORD_Q)) != 0) {
+            // (A NaN group: redone by definition, which also tests it when scanning.)
             by_definition(i, 8);
             continue;
         }
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i),
-                         _mm256_cvtps_ph(vz, _MM_FROUND_TO_NEAREST_INT));
+        const __m128i h = _mm256_cvtps_ph(vz, _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i), h);
+        if constexpr (Scan) {
+            const __m128i e = _mm_and_si128(h, _mm_set1_epi16(0x7C00));
+            const __m128i zero = _mm_setzero_si128();
+            const __m128i zero_man = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x03FF)), zero);
+            const __m128i sub = _mm_andnot_si128(zero_man, _mm_cmpeq_epi16(e, zero));
+            scan->subnormal +=
+                static_cast<uint64_t>(__builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(sub)))) / 2;
+            if (_mm_movemask_epi8(_mm_cmpeq_epi16(e, _mm_set1_epi16(0x7C00))) != 0) {
+                // Only the subnormals counted above are not counted again: note_result counts per lane.
+                for (size_t k = 0; k < 8; ++k)
+                    if (!fb.finite(fb.load(d + 2 * (i + k))))
+                        note_result(*scan, fb, d + 2 * (i + k), i + k, Op, x[k], y[k], HasA, HasB, s, z[k]);
+            }
+        }
     }
     by_definition(i, n - i);
 }
 
 template <VecOp Op>
 struct HalfFused {
-    static void run(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, size_t n) {
+    template <bool Scan>
+    static void go(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, size_t n, evg::hw::FpScan* scan) {
         if (a && b)
-            half_fused<Op, true, true>(d, a, b, s, n);
+            half_fused<Op, true, true, Scan>(d, a, b, s, n, scan);
         else if (a)
-            half_fused<Op, true, false>(d, a, b, s, n);
+            half_fused<Op, true, false, Scan>(d, a, b, s, n, scan);
         else if (b)
-            half_fused<Op, false, true>(d, a, b, s, n);
+            half_fused<Op, false, true, Scan>(d, a, b, s, n, scan);
         else
-            half_fused<Op, false, false>(d, a, b, s, n);
+            half_fused<Op, false, false, Scan>(d, a, b, s, n, scan);
+    }
+    static void run(uint8_t* d, const uint8_t* a, const uint8_t* b, float s, size_t n,
+                    evg::hw::FpScan* scan) {
+        if (scan)
+            go<true>(d, a, b, s, n, scan);
+        else
+            go<false>(d, a, b, s, n, scan);
     }
 };
 #endif
@@ -246,24 +309,57 @@ bool overlaps_elsewhere(const uint8_t* d, const uint8_t* p, uint64_t bytes) {
 
 }  // namespace
 
-void vec_compute_reference(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s,
-                           uint64_t n) {
-    reference(op, t, d, a, b, s, n);
+void note_result(evg::hw::FpScan& sc, const evg::hw::FpBits& fb, const uint8_t* p, uint64_t lane, VecOp op,
+                 float x, float y, bool has_a, bool has_b, float s, float wide) {
+    const uint32_t bits = fb.load(p);
+    if (fb.finite(bits)) {
+        if (fb.subnormal(bits)) ++sc.subnormal;
+        return;
+    }
+    evg::hw::FpLane l;
+    l.dst = lane;
+    l.in[0] = x;
+    l.in[1] = y;
+    l.wide = wide;
+    l.cls = fb.cls(bits);
+    l.born = (!has_a || std::isfinite(x)) && (!has_b || std::isfinite(y));
+    switch (op) {
+        case VecOp::Div:
+            l.by_zero = y == 0.0f;
+            break;
+        case VecOp::DivsTensorScalar:
+            l.by_zero = s == 0.0f;
+            break;
+        case VecOp::DivsScalarTensor:
+        case VecOp::Reciprocal:
+        case VecOp::Rsqrt:
+            l.by_zero = x == 0.0f;
+            break;
+        default:
+            break;
+    }
+    sc.lanes.push_back(l);
 }
 
-void vec_compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n) {
-    vec_compute_on(true, op, t, d, a, b, s, n);
+void vec_compute_reference(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s,
+                           uint64_t n, evg::hw::FpScan* scan) {
+    reference(op, t, d, a, b, s, n, scan);
+}
+
+void vec_compute(VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s, uint64_t n,
+                 evg::hw::FpScan* scan) {
+    vec_compute_on(true, op, t, d, a, b, s, n, scan);
 }
 
 void vec_compute_on(bool fast_cpu, VecOp op, DType t, uint8_t* d, const uint8_t* a, const uint8_t* b,
-                    double s, uint64_t n) {
+                    double s, uint64_t n, evg::hw::FpScan* scan) {
     if (t != DType::f32 && t != DType::f16 && t != DType::bf16) {  // integers: already one pass, lane by lane
-        reference(op, t, d, a, b, s, n);
+        reference(op, t, d, a, b, s, n, nullptr);
         return;
     }
     const auto es = static_cast<uint64_t>(evg::hw::dtype_size(t));
     if (overlaps_elsewhere(d, a, n * es) || overlaps_elsewhere(d, b, n * es)) {
-        reference(op, t, d, a, b, s, n);
+        reference(op, t, d, a, b, s, n, scan);
         return;
     }
     // bulk_has_f16c() includes AVX with the OS saving its state.
@@ -271,11 +367,12 @@ void vec_compute_on(bool fast_cpu, VecOp op, DType t, uint8_t* d, const uint8_t*
     const auto fs = static_cast<float>(s);
 #if defined(__x86_64__) || defined(__i386__)
     if (fast && t == DType::f16) {
-        block_of<HalfFused>(op)(d, a, b, fs, n);
+        block_of<HalfFused>(op)(d, a, b, fs, n, scan);
         return;
     }
 #endif
     const FloatBlock block = fast ? block_of<AvxBlock>(op) : block_of<PlainBlock>(op);
+    const evg::hw::FpBits fb = evg::hw::FpBits::of(t);
     static constexpr float kZeros[kBlock] = {};
     float x[kBlock], y[kBlock], z[kBlock];
     for (uint64_t i = 0; i < n; i += kBlock) {
@@ -284,6 +381,9 @@ void vec_compute_on(bool fast_cpu, VecOp op, DType t, uint8_t* d, const uint8_t*
         if (b) load_lanes(t, b + i * es, y, m, fast);
         block(z, a ? x : kZeros, b ? y : kZeros, fs, m);
         store_lanes(t, d + i * es, z, m, fast);
+        if (scan)
+            scan_block(*scan, fb, d + i * es, i, m, op, a ? x : kZeros, b ? y : kZeros, a != nullptr,
+                       b != nullptr, fs, z);
     }
 }
 

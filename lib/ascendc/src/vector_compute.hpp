@@ -10,6 +10,7 @@
 
 #include "ascendc/vector.hpp"
 #include "evg/hw/numeric/convert.hpp"
+#include "evg/hw/numeric/fp_scan.hpp"
 
 namespace AscendC::detail {
 
@@ -90,6 +91,24 @@ inline float apply_f(VecOp op, float a, float b, float s) {
             return 0.0f;  // integer lanes only (the dtype table rejects floats)
     }
     return 0.0f;
+}
+
+// Whether the operation reads its scalar operand.
+constexpr bool uses_scalar(VecOp op) {
+    switch (op) {
+        case VecOp::Adds:
+        case VecOp::Muls:
+        case VecOp::Maxs:
+        case VecOp::Mins:
+        case VecOp::DivsTensorScalar:
+        case VecOp::DivsScalarTensor:
+        case VecOp::LeakyRelu:
+        case VecOp::Duplicate:
+        case VecOp::ShiftLeft:
+            return true;
+        default:
+            return false;
+    }
 }
 
 inline int64_t apply_i(VecOp op, int64_t a, int64_t b, int64_t s) {
@@ -175,15 +194,22 @@ struct IntLane {
     }
 };
 
+// Lane `lane`'s result, stored at p with the bits `fb` describes: a NaN or an infinity goes to sc.lanes with
+// its operands (x read when has_a, y when has_b, the scalar s) and the result before narrowing (wide); a
+// subnormal one is counted. The one definition of "born" and "by zero" the element loops share.
+void note_result(evg::hw::FpScan& sc, const evg::hw::FpBits& fb, const uint8_t* p, uint64_t lane, VecOp op,
+                 float x, float y, bool has_a, bool has_b, float s, float wide);
+
 // d[i] = op(a[i], b[i]) for n lanes of element type t (a float type, int16 or int32; others do nothing); a or
 // b may be null (the lane reads 0). The operands may overlap: the result is that of the lanes computed one by
-// one in ascending order, each reading its inputs and then writing its output.
+// one in ascending order, each reading its inputs and then writing its output. With `scan`, the results are
+// tested as they are stored (fp_scan.hpp): its lanes get the non-finite ones, FpLane::dst their lane index.
 void vec_compute(VecOp op, evg::hw::DType t, uint8_t* d, const uint8_t* a, const uint8_t* b, double s,
-                 uint64_t n);
+                 uint64_t n, evg::hw::FpScan* scan = nullptr);
 // vec_compute with the CPU's AVX / F16C paths (fast_cpu, when it has them) or the portable ones only.
 void vec_compute_on(bool fast_cpu, VecOp op, evg::hw::DType t, uint8_t* d, const uint8_t* a, const uint8_t* b,
-                    double s, uint64_t n);
+                    double s, uint64_t n, evg::hw::FpScan* scan = nullptr);
 void vec_compute_reference(VecOp op, evg::hw::DType t, uint8_t* d, const uint8_t* a, const uint8_t* b,
-                           double s, uint64_t n);
+                           double s, uint64_t n, evg::hw::FpScan* scan = nullptr);
 
 }  // namespace AscendC::detail

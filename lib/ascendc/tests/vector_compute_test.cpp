@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@ namespace {
 
 using AscendC::detail::vec_compute_on;
 using AscendC::detail::vec_compute_reference;
+using AscendC::detail::vec_op_name;
 using AscendC::detail::VecOp;
 using evg::hw::DType;
 
@@ -113,6 +115,64 @@ Inputs inputs(DType t) {
     return in;
 }
 
+using evg::hw::kNoOperand;
+
+std::string fmt_case(VecOp op, DType t, double s, int d_at) {
+    return std::string(AscendC::detail::vec_op_name(op)) + " on " + std::string(evg::hw::dtype_name(t)) +
+           " scalar " + std::to_string(s) + " destination " + std::to_string(d_at);
+}
+
+bool same_value(float x, float y) {
+    return (x != x && y != y) || std::bit_cast<uint32_t>(x) == std::bit_cast<uint32_t>(y);
+}
+
+// The scans of the fast loops equal the lane-by-lane one, lane for lane.
+void expect_same_scan(const evg::hw::FpScan& got, const evg::hw::FpScan& want, const std::string& what) {
+    EXPECT_EQ(got.subnormal, want.subnormal) << what;
+    ASSERT_EQ(got.lanes.size(), want.lanes.size()) << what;
+    for (size_t i = 0; i < got.lanes.size(); ++i) {
+        const auto &g = got.lanes[i], &w = want.lanes[i];
+        EXPECT_TRUE(g.dst == w.dst && g.cls == w.cls && g.born == w.born && g.by_zero == w.by_zero &&
+                    same_value(g.in[0], w.in[0]) && same_value(g.in[1], w.in[1]) &&
+                    same_value(g.wide, w.wide))
+            << what << ": lane " << g.dst << " vs " << w.dst;
+    }
+}
+
+// The lane-by-lane scan says what the stored results say, read here from the bytes: each NaN and infinite
+// result, its class, and (when the operands were not overwritten by earlier lanes: `operands_kept`) whether
+// an operand was NaN or infinite; the subnormal count.
+void expect_scan_of(VecOp op, DType t, const std::vector<uint8_t>& before, const std::vector<uint8_t>& after,
+                    uint64_t d_off, uint64_t a_off, uint64_t b_off, uint64_t n, bool operands_kept,
+                    const evg::hw::FpScan& scan) {
+    const auto es = static_cast<uint64_t>(evg::hw::dtype_size(t));
+    const auto bits = [&](const std::vector<uint8_t>& buf, uint64_t off) {
+        uint32_t v = 0;
+        std::memcpy(&v, buf.data() + off, es);
+        return v;
+    };
+    const uint32_t exp = t == DType::f32 ? 0x7F800000u : t == DType::f16 ? 0x7C00u : 0x7F80u;
+    const uint32_t man = t == DType::f32 ? 0x007FFFFFu : t == DType::f16 ? 0x03FFu : 0x007Fu;
+    uint64_t subnormal = 0;
+    size_t k = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint32_t v = bits(after, d_off + i * es);
+        if ((v & exp) == 0 && (v & man) != 0) ++subnormal;
+        if ((v & exp) != exp) continue;
+        ASSERT_LT(k, scan.lanes.size()) << vec_op_name(op) << ": lane " << i << " is not finite, not noted";
+        const evg::hw::FpLane& l = scan.lanes[k++];
+        EXPECT_EQ(l.dst, i);
+        EXPECT_EQ(l.cls == evg::hw::FpClass::nan, (v & man) != 0) << i;
+        if (!operands_kept) continue;
+        bool special_in = false;
+        for (uint64_t off : {a_off, b_off})
+            if (off != kNoOperand) special_in |= (bits(before, off + i * es) & exp) == exp;
+        EXPECT_EQ(l.born, !special_in) << vec_op_name(op) << " lane " << i;
+    }
+    EXPECT_EQ(k, scan.lanes.size()) << vec_op_name(op);
+    EXPECT_EQ(subnormal, scan.subnormal) << vec_op_name(op);
+}
+
 // Runs both on separate copies of one buffer holding [a | b | d] and compares the whole buffer afterwards.
 // `d_at` places the destination: 0 after b, 1 on a (in place), 2 one lane after a, 3 one lane before a.
 void expect_same(VecOp op, DType t, const Inputs& in, double s, int d_at) {
@@ -125,12 +185,18 @@ void expect_same(VecOp op, DType t, const Inputs& in, double s, int d_at) {
     const uint64_t d_off = d_at == 0 ? tail : d_at == 1 ? a_off : d_at == 2 ? a_off + es : a_off - es;
     std::vector<uint8_t> ref = buf;
     const bool uses_a = op != VecOp::Duplicate, uses_b = is_binary(op);
+    evg::hw::FpScan ref_scan;
     vec_compute_reference(op, t, ref.data() + d_off, uses_a ? ref.data() + a_off : nullptr,
-                          uses_b ? ref.data() + b_off : nullptr, s, in.n);
+                          uses_b ? ref.data() + b_off : nullptr, s, in.n, &ref_scan);
+    expect_scan_of(op, t, buf, ref, d_off, uses_a ? a_off : kNoOperand, uses_b ? b_off : kNoOperand, in.n,
+                   d_at <= 1, ref_scan);
     for (bool fast_cpu : {true, false}) {
         std::vector<uint8_t> fast = buf;
+        evg::hw::FpScan fast_scan;
         vec_compute_on(fast_cpu, op, t, fast.data() + d_off, uses_a ? fast.data() + a_off : nullptr,
-                       uses_b ? fast.data() + b_off : nullptr, s, in.n);
+                       uses_b ? fast.data() + b_off : nullptr, s, in.n, &fast_scan);
+        expect_same_scan(fast_scan, ref_scan,
+                         fmt_case(op, t, s, d_at) + (fast_cpu ? " (CPU paths)" : " (portable)"));
         if (fast == ref) continue;
         uint64_t i = 0;
         while (fast[i] == ref[i]) ++i;
