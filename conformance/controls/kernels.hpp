@@ -94,4 +94,10 @@ HazardRun kernel_throws(const hw::Config& cfg, bool fault);
 // AIV: SetValue to GM, then a DMA reads it with no DataCacheCleanAndInvalid between.
 HazardRun dcache_not_cleaned(const hw::Config& cfg, bool fault);
 
+// ---- numeric exceptions (fp_kernels.cpp) ----
+// AIV: Exp in half of X up to 15 (e^15 is above half's 65504: +inf, stored to GM); the fix clamps X at 11.
+HazardRun exp_overflows_half(const hw::Config& cfg, bool fault);
+// AIV: Div of X by itself where X holds zeros (0/0 = NaN, stored to GM); the fix divides by |X| + 1.
+HazardRun zero_over_zero(const hw::Config& cfg, bool fault);
+
 }  // namespace evg::conformance::controls

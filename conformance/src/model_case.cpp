@@ -128,6 +128,7 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     m.result.worst_ulp = m.verdict.worst_ulp;
     for (const verify::OutputCheck& o : m.verdict.outputs)
         m.result.outputs.push_back({o.tensor, o.nan, o.inf});
+    for (const verify::FpBorn& b : m.verdict.fp_born) m.result.fp_born.push_back(b.op + " at " + b.site);
     return m;
 }
 
@@ -142,6 +143,7 @@ Measurement measure_run(const CaseSpec& spec, const graph::Problem& problem, con
     m.result.worst_ulp = m.verdict.worst_ulp;
     for (const verify::OutputCheck& o : m.verdict.outputs)
         m.result.outputs.push_back({o.tensor, o.nan, o.inf});
+    for (const verify::FpBorn& b : m.verdict.fp_born) m.result.fp_born.push_back(b.op + " at " + b.site);
     return m;
 }
 

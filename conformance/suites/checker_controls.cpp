@@ -97,6 +97,8 @@ constexpr Control kControls[] = {
     {"portable_v_order", c::portable_v_order, ViolationKind::v_order_unportable, RS::none, k950, "", 0},
     {"node_slot_overrun", c::node_slot_overrun, ViolationKind::node_slot_overrun, RS::none, kBoth,
      "wrong-value", 0},
+    {"exp_overflows_half", c::exp_overflows_half, ViolationKind::fp_inf_born, RS::none, kBoth, "", 0},
+    {"zero_over_zero", c::zero_over_zero, ViolationKind::fp_nan_born, RS::none, kBoth, "", 0},
     // Upstream's faults.
     // Without the FIX_M wait the second Mmad is ordered after nothing of the first tile: it accumulates onto
     // the first Mmad's C unordered (RAW on M), overwrites C while the Fixpipe reads it (WAR), and sets M_FIX

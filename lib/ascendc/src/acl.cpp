@@ -71,9 +71,9 @@ void strict_exit() {
     std::_Exit(1);
 }
 
-// Applies EVG_SCHEDULER, EVG_SEED, EVG_CHECK, EVG_MUTATE and EVG_STRICT to the process-wide device and the
-// process. An empty string: everything understood; otherwise the message naming the variable and what it
-// accepts.
+// Applies EVG_SCHEDULER, EVG_SEED, EVG_CHECK, EVG_FP, EVG_MUTATE and EVG_STRICT to the process-wide device
+// and the process. An empty string: everything understood; otherwise the message naming the variable and what
+// it accepts.
 std::string apply_environment() {
     auto& cfg = evg::hw::device().config();
     cfg.call_chains = true;  // a program: findings name the user's line behind Catlass's (call_chain.hpp)
@@ -102,6 +102,14 @@ std::string apply_environment() {
             evg::hw::enable_checks(cfg.checks, s);
         } catch (const evg::Error& e) {
             return fmt::format("{}='{}': {}", env_name(ProgramEnv::check), s, e.what());
+        }
+    }
+    static_assert(std::string_view(evg::acl::program_env_name(ProgramEnv::fp)) == evg::hw::kFpEnvName);
+    if (const char* s = std::getenv(env_name(ProgramEnv::fp)); s && *s) {
+        try {
+            evg::hw::set_process_fp(s);
+        } catch (const evg::Error& e) {
+            return fmt::format("{}='{}': {}", env_name(ProgramEnv::fp), s, e.what());
         }
     }
     if (const char* s = std::getenv(env_name(ProgramEnv::mutate)); s && *s) {

@@ -66,10 +66,22 @@ void issue(Core& c, const std::string& op, Site site, Place src, DType st, DType
         }
     }
     const bool uninit = c.machine().config().checks.uninit;
-    in->exec = [src, st, dt, ds, dst_stride, parts = std::move(parts), atomic, is_atomic, uninit,
+    // Each result is tested as it is stored (fp_scan.hpp); accumulations (atomic) are not followed.
+    const bool tests = c.machine().wants_results() && !is_atomic;
+    in->tests_results = tests;
+    in->exec = [src, st, dt, ds, dst_stride, parts = std::move(parts), atomic, is_atomic, uninit, tests,
                 l0c](evg::hw::Instr& self) {
         bool reported = false;
+        const evg::hw::FpBits fo = evg::hw::FpBits::of(dt), fi = evg::hw::FpBits::of(st);
+        // One scan per destination memory (a checker drops the tags of the instruction's writes there).
+        std::vector<std::pair<Memory*, evg::hw::FpScan>> scans;
         for (const Part& p : parts) {
+            evg::hw::FpScan* scan_of = nullptr;
+            if (tests) {
+                for (auto& [m, sc] : scans)
+                    if (m == p.mem) scan_of = &sc;
+                if (!scan_of) scan_of = &scans.emplace_back(p.mem, evg::hw::FpScan{}).second;
+            }
             const bool to_gm = p.mem->kind() == MemKind::GM;
             for (uint64_t i = 0; i < p.m; ++i) {
                 for (uint64_t j = 0; j < p.n; ++j) {
@@ -103,8 +115,34 @@ void issue(Core& c, const std::string& op, Site site, Place src, DType st, DType
                     else
                         std::memcpy(p.mem->data() + d, out, ds);
                     p.mem->mark_written(d, ds, sw && dw);
+                    if (!tests || !fo.is_float()) continue;
+                    const uint32_t bits = fo.load(out);
+                    if (fo.finite(bits)) {
+                        scan_of->subnormal += fo.subnormal(bits) ? 1 : 0;
+                        continue;
+                    }
+                    evg::hw::FpLane l;
+                    l.dst = d;
+                    l.src[0] = s;
+                    l.in[0] = l.wide = load_float(src.mem->data() + s, st);
+                    l.cls = fo.cls(bits);
+                    l.born = !fi.is_float() || fi.finite(fi.load(src.mem->data() + s));
+                    l.unwritten = l.born && !sw;
+                    scan_of->lanes.push_back(l);
                 }
             }
+        }
+        for (auto& [m, sc] : scans) {
+            self.core->machine().notify_result({self,
+                                                self.core->index(),
+                                                m,
+                                                dt,
+                                                {src.mem, nullptr},
+                                                st,
+                                                0.0,
+                                                false,
+                                                sc.lanes,
+                                                sc.subnormal});
         }
     };
     c.issue(std::move(in));

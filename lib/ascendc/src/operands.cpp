@@ -127,6 +127,8 @@ std::optional<UnwrittenSpan> unwritten_span(const evg::hw::Memory& m, uint64_t o
 bool copy_bytes(evg::hw::Instr& in, evg::hw::Memory* dst, uint64_t dst_off, evg::hw::Memory* src,
                 uint64_t src_off, uint64_t bytes, bool reported_already) {
     evg::hw::move_bytes(dst->data() + dst_off, src->data() + src_off, bytes);
+    if (in.core->machine().wants_results())
+        in.core->machine().notify_move({in, in.core->index(), dst, dst_off, src, src_off, bytes});
     // The written-shadow serves the uninitialised-data checker only: without that checker the vector
     // instructions do not keep it, it means nothing, and copying it would be work for nothing.
     if (!in.core->machine().config().checks.uninit) return true;

@@ -121,6 +121,58 @@ void propagate_written(Memory* dm, uint64_t d, std::initializer_list<std::pair<M
     for (auto [m, off] : ins) m->refold_written(off, n * in_es);
 }
 
+void tell_results(Core& c, const evg::hw::Instr& in, evg::hw::FpScan& scan, const Place& d, DType dt,
+                  const Place* a, const Place* b, DType st, double scalar, bool has_scalar) {
+    const auto des = static_cast<uint64_t>(evg::hw::dtype_size(dt)),
+               ses = static_cast<uint64_t>(evg::hw::dtype_size(st));
+    const bool track = c.machine().config().checks.uninit;
+    for (evg::hw::FpLane& l : scan.lanes) {
+        const uint64_t lane = l.dst;
+        l.dst = d.off + lane * des;
+        if (a) l.src[0] = a->off + lane * ses;
+        if (b) l.src[1] = b->off + lane * ses;
+        // Never-written operand bytes read as zeros: the padding of a tail tile, which no store keeps.
+        if (l.born && track)
+            l.unwritten =
+                (a && !a->mem->all_written(l.src[0], ses)) || (b && !b->mem->all_written(l.src[1], ses));
+    }
+    c.machine().notify_result({in,
+                               c.index(),
+                               d.mem,
+                               dt,
+                               {a ? a->mem : nullptr, b ? b->mem : nullptr},
+                               st,
+                               scalar,
+                               has_scalar,
+                               scan.lanes,
+                               scan.subnormal});
+}
+
+void convert_scanned(DType from, const uint8_t* s, uint32_t ti, DType to, uint8_t* d, uint32_t to_,
+                     RoundMode m, uint64_t count, evg::hw::FpScan& scan) {
+    const evg::hw::FpBits fi = evg::hw::FpBits::of(from), fo = evg::hw::FpBits::of(to);
+    for (uint64_t i = 0; i < count; ++i) {
+        uint8_t before[8];
+        std::memcpy(before, s + i * ti, ti);  // the destination may be the source (in place)
+        evg::hw::convert_element(from, before, to, d + i * to_, m);
+        if (!fo.is_float()) continue;
+        const uint32_t bits = fo.load(d + i * to_);
+        if (fo.finite(bits)) {
+            if (fo.subnormal(bits)) ++scan.subnormal;
+            continue;
+        }
+        evg::hw::FpLane l;
+        l.dst = i;
+        float x = 0.0f;
+        evg::hw::convert_element(from, before, DType::f32, &x, RoundMode::CAST_NONE);
+        l.in[0] = x;
+        l.wide = x;
+        l.cls = fo.cls(bits);
+        l.born = !fi.is_float() || fi.finite(fi.load(before));
+        scan.lanes.push_back(l);
+    }
+}
+
 namespace {
 
 // A count form whose operands break the overlap rules is reported and still runs, lane by lane in order:
@@ -152,9 +204,11 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
     if (pb) in->accesses.push_back({pb->mem, pb->off, pb->off + bytes, false, false});
     in->accesses.push_back({d->mem, d->off, d->off + bytes, true, false});
     bool track = c.machine().config().checks.uninit;
+    const bool tests = c.machine().wants_results();
+    in->tests_results = tests;
     Place pd = *d;
     std::optional<Place> qa = pa, qb = pb;
-    in->exec = [=](evg::hw::Instr&) {
+    in->exec = [=](evg::hw::Instr& self) {
         // Inputs may alias the output: take the written-shadow before computing.
         if (track) {
             uint32_t es = static_cast<uint32_t>(evg::hw::dtype_size(t));
@@ -165,8 +219,16 @@ void issue_vector(Core& c, VecOp op, DType t, const LocalRef& dst, const LocalRe
             else
                 pd.mem->mark_written(pd.off, bytes);
         }
+        if (!tests) {
+            vec_compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
+                        qb ? qb->mem->data() + qb->off : nullptr, scalar, count);
+            return;
+        }
+        evg::hw::FpScan scan;
         vec_compute(op, t, pd.mem->data() + pd.off, qa ? qa->mem->data() + qa->off : nullptr,
-                    qb ? qb->mem->data() + qb->off : nullptr, scalar, count);
+                    qb ? qb->mem->data() + qb->off : nullptr, scalar, count, &scan);
+        tell_results(*self.core, self, scan, pd, t, qa ? &*qa : nullptr, qb ? &*qb : nullptr, t, scalar,
+                     uses_scalar(op));
     };
     c.issue(std::move(in));
 }
@@ -228,8 +290,10 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
     in->accesses.push_back({s->mem, s->off, s->off + count * ti, false, false});
     in->accesses.push_back({d->mem, d->off, d->off + count * to_, true, false});
     bool track = c.machine().config().checks.uninit;
+    const bool tests = c.machine().wants_results();
+    in->tests_results = tests;
     Place ps = *s, pd = *d;
-    in->exec = [=](evg::hw::Instr&) {
+    in->exec = [=](evg::hw::Instr& self) {
         if (track) propagate_written(pd.mem, pd.off, {{ps.mem, ps.off}}, count, ti, to_);
         if (to_ > ti && ps.mem == pd.mem && pd.off < ps.off + count * ti && ps.off < pd.off + count * to_) {
             // Overlapping widening cast: convert through a copy (hardware gives wrong results; reported
@@ -237,6 +301,13 @@ void vec_cast(DType to, DType from, const LocalRef& dst, const LocalRef& src, Ro
             std::vector<uint8_t> tmp(ps.mem->data() + ps.off, ps.mem->data() + ps.off + count * ti);
             for (uint64_t i = 0; i < count; ++i)
                 evg::hw::convert_element(from, tmp.data() + i * ti, to, pd.mem->data() + pd.off + i * to_, m);
+            return;
+        }
+        if (tests) {
+            evg::hw::FpScan scan;
+            convert_scanned(from, ps.mem->data() + ps.off, ti, to, pd.mem->data() + pd.off, to_, m, count,
+                            scan);
+            tell_results(*self.core, self, scan, pd, to, &ps, nullptr, from, 0.0, false);
             return;
         }
         for (uint64_t i = 0; i < count; ++i)

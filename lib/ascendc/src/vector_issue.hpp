@@ -24,6 +24,16 @@ void propagate_written(evg::hw::Memory* dm, uint64_t d,
                        std::initializer_list<std::pair<evg::hw::Memory*, uint64_t>> ins, uint64_t n,
                        uint32_t in_es, uint32_t out_es);
 
+// Tells the checkers what a contiguous instruction's scan found (fp_scan.hpp): lane i's result at d + i x
+// dt's size, its operands at a and b + i x st's size. Marks a born lane whose operand bytes were never
+// written.
+void tell_results(evg::hw::Core& c, const evg::hw::Instr& in, evg::hw::FpScan& scan, const Place& d,
+                  evg::hw::DType dt, const Place* a, const Place* b, evg::hw::DType st, double scalar,
+                  bool has_scalar);
+// convert_element over count elements, each result tested as it is stored (scan: lane indices).
+void convert_scanned(evg::hw::DType from, const uint8_t* s, uint32_t ti, evg::hw::DType to, uint8_t* d,
+                     uint32_t to_, RoundMode m, uint64_t count, evg::hw::FpScan& scan);
+
 // Every count form ends in normal mode with a full mask.
 void count_form_leaves_mask(evg::hw::Core& c);
 

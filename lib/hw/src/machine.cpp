@@ -61,11 +61,13 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
             std::make_unique<Core>(*this, host, states_[static_cast<size_t>(idx)], idx, CoreType::AIV,
                                    v / sub_num, v % sub_num, sub_num);
     }
+    apply_process_fp(cfg_);
     checkers_ = make_checkers(*this, cfg_.checks);
     for (auto& ch : checkers_) {
         if (ch->events() & Checker::kIssue) on_issue_.push_back(ch.get());
         if (ch->events() & Checker::kExecute) on_execute_.push_back(ch.get());
         if (ch->events() & Checker::kSync) on_sync_.push_back(ch.get());
+        if (ch->events() & Checker::kResult) on_result_.push_back(ch.get());
     }
     plan_mutations();
     next_compact_ = cfg_.record_floor;
@@ -296,6 +298,14 @@ void Machine::notify_sync(const SyncEvent& e) {
     for (Checker* ch : on_sync_) ch->on_sync(e);
 }
 
+void Machine::notify_result(const ResultEvent& e) {
+    for (Checker* ch : on_result_) ch->on_result(e);
+}
+
+void Machine::notify_move(const MoveEvent& e) {
+    for (Checker* ch : on_result_) ch->on_move(e);
+}
+
 void Machine::violate(Violation v) {
     // The node of a location: its instruction's, or, for a location without one, the node its core runs now
     // (an issue-time check, or the call a deadlocked core is blocked in). Not part of the folding key: one
@@ -478,6 +488,7 @@ Report Machine::make_report() {
     });
     r.violations = violations_;
     r.node_labels = node_labels_;
+    r.fp = fp_counts_;
     if (dropped_violations_)
         r.violations.push_back({ViolationKind::kernel_exception,
                                 Severity::warning,

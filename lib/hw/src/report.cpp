@@ -1,6 +1,7 @@
 #include "evg/hw/report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -201,6 +202,7 @@ std::string Report::text() const {
             fmt::format("  GM buffer {}: {} bytes, {}\n", b.name, b.bytes,
                         b.origin.empty() ? std::string("allocated by the harness without a name") : b.origin);
     out += schedule_text();
+    out += fp_text();
     if (violations.empty()) out += "no violations\n";
     for (const auto& m : mutations_unapplied) out += "sync mutation not applied: " + m + "\n";
     return out;
@@ -214,6 +216,26 @@ nlohmann::json chain_json(const std::vector<Location::Frame>& chain) {
     return out;
 }
 }  // namespace
+
+std::string Report::fp_text() const {
+    if (!fp.on) return {};
+    std::vector<std::string> parts;
+    for (const FpCounts::InGm& g : fp.gm) {
+        std::vector<std::string> what;
+        if (g.nan) what.push_back(fmt::format("{} NaN", g.nan));
+        if (g.inf) what.push_back(fmt::format("{} infinite", g.inf));
+        parts.push_back(
+            fmt::format("{} holds {} ({} from no value the launch made: passed on from the inputs)", g.buffer,
+                        fmt::join(what, " and "), g.from_inputs));
+    }
+    if (fp.subnormal) parts.push_back(fmt::format("{} subnormal result(s)", fp.subnormal));
+    if (fp.padding)
+        parts.push_back(
+            fmt::format("{} NaN or infinite result(s) on never-written lanes (padding)", fp.padding));
+    if (fp.born_lost) parts.push_back(fmt::format("{} born lane(s) past the findings kept", fp.born_lost));
+    if (parts.empty()) return {};
+    return fmt::format("numeric: {}\n", fmt::join(parts, "; "));
+}
 
 std::string Report::json() const {
     nlohmann::json j;
@@ -234,6 +256,17 @@ std::string Report::json() const {
                      {"plain_over_set", stats.coverage.plain_over_set},
                      {"wait_over_plain", stats.coverage.wait_over_plain},
                      {"core_handoffs", stats.coverage.core_handoffs}};
+    if (fp.on) {
+        nlohmann::json gm = nlohmann::json::array();
+        for (const FpCounts::InGm& g : fp.gm)
+            gm.push_back(
+                {{"buffer", g.buffer}, {"nan", g.nan}, {"inf", g.inf}, {"from_inputs", g.from_inputs}});
+        j["fp"] = {{"subnormal", fp.subnormal},
+                   {"born", fp.born},
+                   {"padding", fp.padding},
+                   {"born_lost", fp.born_lost},
+                   {"gm", gm}};
+    }
     if (!mutations_unapplied.empty()) j["mutations_unapplied"] = mutations_unapplied;
     if (!buffers.empty()) {
         auto& bs = j["buffers"] = nlohmann::json::array();

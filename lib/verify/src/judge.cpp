@@ -41,6 +41,16 @@ Verdict judge_report(const hw::Report& report, const hw::Trace& trace) {
 Verdict judge(const graph::Problem& problem, const graph::ModelRun& run, const oracle::OracleResult& golden,
               const JudgeOptions& options) {
     Verdict v = judge_report(run.report, run.trace);
+    // With an oracle, a NaN or an infinity the kernel made is the graph's own math when the oracle computes
+    // it too, and a wrong value when it does not: the comparison below decides. The checker's findings
+    // (warnings under the runner's policy, graph::run_on_model) are evidence (Verdict::fp_born), named by a
+    // mismatch as the place its values came from.
+    for (const hw::Violation& x : run.report.violations) {
+        if (x.kind != hw::ViolationKind::fp_nan_born && x.kind != hw::ViolationKind::fp_inf_born) continue;
+        const hw::Location* l = x.locations.empty() ? nullptr : &x.locations.front();
+        v.fp_born.push_back({std::string(hw::violation_kind_name(x.kind)), l ? l->op : std::string(),
+                             l ? l->site : std::string(), x.message});
+    }
     const UbExpectation ub = ub_expectation(problem, golden, options.whole_cl);
     v.ub_predicted = ub.lo;
     const uint64_t ub_size = hw::arch_spec(problem.arch).ub_size;
@@ -58,6 +68,15 @@ Verdict judge(const graph::Problem& problem, const graph::ModelRun& run, const o
     }
     compare_outputs(problem, run, golden, exact_friendly(options.exact_data, problem, golden),
                     options.sentinel, v);
+    if (!v.fp_born.empty())
+        for (Finding& f : v.findings) {
+            if (f.tag != Tag::output_mismatch) continue;
+            f.message += "\nNaN and infinities of this run were born at:";
+            for (size_t i = 0; i < v.fp_born.size() && i < 3; ++i)
+                f.message +=
+                    fmt::format("\n  {} ({}): {}", v.fp_born[i].site, v.fp_born[i].op, v.fp_born[i].message);
+            if (v.fp_born.size() > 3) f.message += fmt::format("\n  and {} more", v.fp_born.size() - 3);
+        }
     std::stable_sort(v.findings.begin(), v.findings.end(),
                      [](const Finding& x, const Finding& y) { return x.tag < y.tag; });
     return v;

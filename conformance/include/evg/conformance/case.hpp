@@ -45,6 +45,9 @@ struct CaseResult {
         uint64_t nan = 0, inf = 0;
     };
     std::vector<OutputValues> outputs;
+    // NaN and infinities the kernel made from finite values (the machine's checker "fp"; verify::FpBorn):
+    // with an oracle, a count with its place ("Exp at kernel.cpp:40"), not a finding; a mismatch names them.
+    std::vector<std::string> fp_born;
     std::string replay;      // one command: "build/release/tools/evgcheck conformance --filter '<id>'"
     std::string graph_text;  // the problem in lib/graph's text format (for failing-case listings)
     double seconds = 0;

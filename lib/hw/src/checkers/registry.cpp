@@ -7,6 +7,10 @@
 #include "evg/hw/checker.hpp"
 #include "evg/hw/error.hpp"
 
+#include <cstdlib>
+#include <optional>
+#include <utility>
+
 namespace evg::hw {
 
 std::unique_ptr<Checker> make_race_checker(CheckerHost& host);
@@ -15,6 +19,7 @@ std::unique_ptr<Checker> make_dcache_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_redundant_wait_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_portable_v_order_checker(CheckerHost& host);
 std::unique_ptr<Checker> make_node_slots_checker(CheckerHost& host);
+std::unique_ptr<Checker> make_fp_checker(CheckerHost& host);
 
 namespace {
 constexpr CheckerInfo kCheckers[] = {
@@ -24,6 +29,7 @@ constexpr CheckerInfo kCheckers[] = {
     {"redundant-waits", &CheckerConfig::redundant_waits, true, make_redundant_wait_checker},
     {"portable-v-order", &CheckerConfig::portable_v_order, true, make_portable_v_order_checker},
     {"node-slots", &CheckerConfig::node_slots, true, make_node_slots_checker},
+    {"fp", &CheckerConfig::fp, false, make_fp_checker},
 };
 }  // namespace
 
@@ -41,6 +47,46 @@ void enable_process_checks(std::string_view names) {
     CheckerConfig checks = process_checks();
     enable_checks(checks, names);
     process_checks() = checks;
+}
+
+namespace {
+std::optional<std::pair<bool, FpPolicy>>& process_fp() {
+    static std::optional<std::pair<bool, FpPolicy>> fp;
+    return fp;
+}
+}  // namespace
+
+void set_process_fp(std::string_view value) {
+    constexpr std::pair<std::string_view, std::pair<bool, FpPolicy>> kValues[] = {
+        {"graded", {true, FpPolicy::graded}},
+        {"warn", {true, FpPolicy::warn}},
+        {"error", {true, FpPolicy::error}},
+        {"off", {false, FpPolicy::graded}}};
+    for (const auto& [name, setting] : kValues)
+        if (name == value) {
+            process_fp() = setting;
+            return;
+        }
+    throw HostError(
+        fmt::format("unknown NaN/infinity policy '{}': graded (the default: an error when a NaN or "
+                    "infinity born from finite values reaches GM, else a warning), warn, error, off",
+                    value));
+}
+
+void apply_process_fp(Config& cfg) {
+    // A process that did not set it (a property binary that `evgcheck check --fp` started) reads it from its
+    // environment once.
+    static const bool from_env = [] {
+        if (process_fp()) return false;
+        const char* s = std::getenv(kFpEnvName);
+        if (s == nullptr || *s == '\0') return false;
+        set_process_fp(s);
+        return true;
+    }();
+    (void)from_env;
+    if (!process_fp()) return;
+    cfg.checks.fp = process_fp()->first;
+    cfg.fp_policy = process_fp()->second;
 }
 
 std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks) {

@@ -47,6 +47,8 @@ class ScriptedHost final : public CheckerHost {
     CoreType core_type(int core) const override { return types_.at(static_cast<size_t>(core)); }
     std::string node_suffix(int32_t) const override { return {}; }
     uint32_t chain_of(uint64_t) const override { return 0; }
+    void record_fp_counts(FpCounts c) override { fp = std::move(c); }
+    FpCounts fp;
 
     // A new instruction of `core` on pipe `p`, numbered and described like the engine's.
     Instr& instr(int core, Pipe p, std::string op, InstrKind kind = InstrKind::plain) {

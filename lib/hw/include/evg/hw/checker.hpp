@@ -22,6 +22,7 @@
 #include "evg/hw/config.hpp"
 #include "evg/hw/flag_key.hpp"
 #include "evg/hw/instruction.hpp"
+#include "evg/hw/numeric/fp_scan.hpp"
 #include "evg/hw/report.hpp"
 #include "evg/hw/site.hpp"
 #include "evg/hw/trace.hpp"
@@ -47,6 +48,8 @@ class CheckerHost {
     virtual std::string node_suffix(int32_t node) const = 0;
     // The call chain instruction `id` was issued through (call_chain.hpp); 0 for none.
     virtual uint32_t chain_of(uint64_t id) const = 0;
+    // The numeric-exception counts of the launch (the checker "fp"): they go to its report's LaunchStats.
+    virtual void record_fp_counts(FpCounts counts) = 0;
 
   protected:
     ~CheckerHost() = default;
@@ -129,6 +132,34 @@ struct SyncEvent {
     uint64_t begin = 0, end = 0;
 };
 
+// What an instruction's element loops found in its results (fp_scan.hpp), told after its data effect by the
+// instructions that test their results (Instr::tests_results: vector arithmetic and casts, fixpipe). Only its
+// NaN and infinite lanes are listed (their byte offsets in dst and in the operands' memories).
+struct ResultEvent {
+    const Instr& in;
+    int core;
+    const Memory* dst;
+    DType dst_type;
+    const Memory* src[2] = {nullptr, nullptr};
+    DType src_type = DType::f32;
+    double scalar = 0.0;
+    bool has_scalar = false;
+    std::span<const FpLane> lanes;
+    uint64_t subnormal = 0;
+};
+
+// Bytes a copy moved, told by the copies among the instructions that test their results (DataCopy): what the
+// bytes held moves with them.
+struct MoveEvent {
+    const Instr& in;
+    int core;
+    const Memory* dst;
+    uint64_t dst_off;
+    const Memory* src;
+    uint64_t src_off;
+    uint64_t bytes;
+};
+
 // The state the kernel left behind that a checker may judge.
 struct KernelEndEvent {
     struct AtomicLeftOn {
@@ -149,13 +180,15 @@ class Checker {
   public:
     // The events a checker is told of (a bit per kind): the engine calls only the checkers that want an
     // event, so an instruction costs nothing to a checker that does not look at it.
-    enum Events : unsigned { kIssue = 1, kExecute = 2, kSync = 4, kKernelEnd = 8 };
+    enum Events : unsigned { kIssue = 1, kExecute = 2, kSync = 4, kKernelEnd = 8, kResult = 16 };
     virtual ~Checker() = default;
     virtual unsigned events() const = 0;
     virtual void on_issue(const IssueEvent&) {}
     virtual void on_execute(const ExecuteEvent&) {}
     virtual void on_sync(const SyncEvent&) {}
     virtual void on_kernel_end(const KernelEndEvent&) {}
+    virtual void on_result(const ResultEvent&) {}
+    virtual void on_move(const MoveEvent&) {}
     // Appends the instructions the checker's state names (their descriptions must stay available).
     virtual void live_instrs(std::vector<uint64_t>&) const {}
     // No instruction issued before `oldest` is still to execute: state kept only for pairs with such an
@@ -179,6 +212,15 @@ void enable_checks(CheckerConfig& checks, std::string_view names);
 // Opt-in checkers every launch of this process runs as well as its Config's (`evgcheck conformance --check`):
 // set once, before the launches. Names as enable_checks takes them; throws HostError as it does.
 void enable_process_checks(std::string_view names);
+// The checker "fp"'s switch and severity for every launch of this process (`--fp`, EVG_FP): "graded", "warn",
+// "error" or "off" (Config::fp_policy, CheckerConfig::fp); set once, before the launches, it overrides each
+// launch's Config. Throws HostError naming the values for another.
+void set_process_fp(std::string_view value);
+// The environment variable a process that never called set_process_fp reads it from (a program's EVG_FP,
+// lib/ascendc/include/acl/program_env.def).
+inline constexpr const char* kFpEnvName = "EVG_FP";
+// Applies set_process_fp's setting to `cfg` (nothing when it was not set).
+void apply_process_fp(Config& cfg);
 // One of each checker `checks` enables, in the registry's order.
 std::vector<std::unique_ptr<Checker>> make_checkers(CheckerHost& host, const CheckerConfig& checks);
 // The checker named `name` (for tests and tools); nullptr for an unknown name.

@@ -21,6 +21,7 @@ struct CheckerConfig {
     bool portable_v_order =
         false;  // Ascend950 V pairs only its in-order V pipe orders (checker "portable-v-order")
     bool node_slots = false;  // UB bytes written by two graph nodes (checker "node-slots")
+    bool fp = true;           // where NaN and infinities are born and where they go (checker "fp")
     // Every check off: the machine then reports only what it cannot execute (deadlock, kernel exceptions,
     // unmodelled calls).
     static constexpr CheckerConfig none() {
@@ -31,9 +32,16 @@ struct CheckerConfig {
                 .dcache = false,
                 .redundant_waits = false,
                 .portable_v_order = false,
-                .node_slots = false};
+                .node_slots = false,
+                .fp = false};
     }
 };
+
+// The severity of the checker "fp"'s findings (`--fp`, EVG_FP). graded: a NaN or infinity born from finite
+// operands is an error when it reaches GM and a warning otherwise; warn: every such finding a warning (what a
+// harness with an oracle uses: the oracle's comparison judges the values); error: every one an error. (off
+// is CheckerConfig::fp = false.)
+enum class FpPolicy : uint8_t { graded, warn, error };
 
 enum class SchedulerKind : uint8_t {
     in_order,     // functional: every pipe runs its queue in issue order as soon as its flags allow
@@ -44,6 +52,7 @@ enum class SchedulerKind : uint8_t {
 struct Config {
     ArchId arch = ArchId::AtlasA2;
     CheckerConfig checks;
+    FpPolicy fp_policy = FpPolicy::graded;
     SchedulerKind scheduler = SchedulerKind::in_order;
     uint64_t seed = 0;                      // adversarial scheduler seed (replayable)
     uint32_t reorder_window = 4;            // adversarial: how far an unordered instruction may overtake

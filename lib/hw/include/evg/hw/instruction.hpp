@@ -39,6 +39,9 @@ struct Instr {
     uint32_t repeats = 0;      // vector instructions: see TraceEntry::repeats
     std::vector<Access> accesses;
     InstrFn exec;  // the data effect; run once, when the scheduler executes the instruction
+    // Its data effect tells the machine what its results hold (Machine::notify_result, notify_move) when a
+    // checker wants results (Machine::wants_results): set by the instructions that test their results.
+    bool tests_results = false;
     // Flag instructions.
     HardEvent event = HardEvent::MAX;
     int event_id = 0;

@@ -69,6 +69,11 @@ class Machine final : private CheckerHost, private CoreHost {
     Report fault_report(const std::string& what);
     std::vector<std::string> where_cores_are() const;
 
+    // Whether a checker wants what results hold (an instruction that tests its results tells it then).
+    bool wants_results() const { return !on_result_.empty(); }
+    void notify_result(const ResultEvent& e);
+    void notify_move(const MoveEvent& e);
+
   private:
     // ---- CoreHost: what the cores ask (core.hpp) ----
     bool register_instr(Instr& in) override;
@@ -97,10 +102,12 @@ class Machine final : private CheckerHost, private CoreHost {
     // ", node <label>" for a message naming an instruction of that node; empty for -1.
     std::string node_suffix(int32_t node) const override;
     uint32_t chain_of(uint64_t id) const override { return id < chains_.size() ? chains_[id] : 0; }
+    void record_fp_counts(FpCounts counts) override { fp_counts_ = std::move(counts); }
 
     // The checkers of this launch (checker.hpp), told of every event in the registry's order.
     std::vector<std::unique_ptr<Checker>> checkers_;
-    std::vector<Checker*> on_issue_, on_execute_, on_sync_;  // the checkers that want each event
+    std::vector<Checker*> on_issue_, on_execute_, on_sync_, on_result_;  // the checkers that want each event
+    FpCounts fp_counts_;
     Device& dev_;
     Config cfg_;
     int block_dim_;

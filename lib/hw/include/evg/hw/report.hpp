@@ -108,6 +108,25 @@ struct LaunchStats {
     std::map<std::tuple<int, HardEvent, int>, std::pair<uint64_t, uint64_t>> flag_calls;
 };
 
+// Numeric exceptions the checker "fp" counted without reporting them (docs/checkers.md, "NaN and infinity").
+struct FpCounts {
+    bool on = false;         // the checker ran
+    uint64_t subnormal = 0;  // subnormal results of the instructions that test their results
+    uint64_t born = 0;       // NaN or infinite results made from finite operands (the findings' lanes)
+    uint64_t padding = 0;  // NaN or infinite results made from never-written operand lanes (a tile's padding)
+    uint64_t born_lost = 0;  // of `born`, lanes of born events past the findings the checker keeps
+    // NaN and infinite elements the launch left in a GM buffer it wrote, and how many of them descend from
+    // no born event of the launch (an input's NaN passed on: a count only).
+    struct InGm {
+        std::string buffer;
+        uint64_t nan = 0, inf = 0;
+        uint64_t from_inputs = 0;
+        bool operator==(const InGm&) const = default;
+    };
+    std::vector<InGm> gm;
+    bool operator==(const FpCounts&) const = default;
+};
+
 struct Report {
     std::string arch;
     int block_dim = 0;
@@ -117,6 +136,7 @@ struct Report {
     std::vector<std::string> mutations_unapplied;
     std::vector<Violation> violations;
     LaunchStats stats;
+    FpCounts fp;
     // The graph nodes that issued instructions in this launch, as their EVG named them (evg_node_scope.hpp);
     // TraceEntry::node indexes it.
     std::vector<std::string> node_labels;
@@ -145,6 +165,9 @@ struct Report {
     std::string json() const;
     // The adversarial scheduler's line of text() (its seed, steps and what it reordered); empty in order.
     std::string schedule_text() const;
+    // The "numeric:" line of text() (FpCounts: NaN and infinities in GM, subnormals, padding); empty when
+    // there is nothing to say.
+    std::string fp_text() const;
 };
 
 }  // namespace evg::hw

@@ -47,8 +47,18 @@ struct OutputCheck {
     bool ok = true;  // no finding about this output
 };
 
+// A NaN or an infinity the kernel made from finite values (the machine's checker "fp"), kept by judge() as
+// evidence: with an oracle, the comparison decides whether it is the graph's own math.
+struct FpBorn {
+    std::string kind;     // "fp_nan_born", "fp_inf_born"
+    std::string op;       // the instruction: "Exp", "Div"
+    std::string site;     // where it was issued, as the report prints it
+    std::string message;  // the checker's sentence
+};
+
 struct Verdict {
     std::vector<Finding> findings;  // in Tag order; empty: the run conforms
+    std::vector<FpBorn> fp_born;    // judge(): the run's born NaN and infinities (a count, not a finding)
 
     // Evidence, whatever the findings (filled by judge()).
     uint64_t ub_peak = 0, ub_predicted = 0;
