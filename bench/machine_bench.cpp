@@ -77,12 +77,60 @@ void add_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint64_t total) {
     WaitFlag<HardEvent::MTE3_V>(1);
 }
 
-std::vector<uint16_t> data(uint64_t n, uint32_t seed) {
+// Target (f), the checker fp's cost: Z = ln(sqrt(|exp(X) / Y|)), four transcendental or dividing steps per
+// element in half, the same tiles and flags as add_kernel.
+void transcendental_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint64_t total) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 6 * kTile * sizeof(half));
+    LocalTensor<half> ub = buf.Get<half>();
+    LocalTensor<half> bx[2] = {ub[0], ub[kTile]}, by[2] = {ub[2 * kTile], ub[3 * kTile]},
+                      bz[2] = {ub[4 * kTile], ub[5 * kTile]};
+    GlobalTensor<half> gx, gy, gz;
+    gx.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x));
+    gy.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y));
+    gz.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(z));
+    SetFlag<HardEvent::V_MTE2>(0);
+    SetFlag<HardEvent::V_MTE2>(1);
+    SetFlag<HardEvent::MTE3_V>(0);
+    SetFlag<HardEvent::MTE3_V>(1);
+    const auto len = static_cast<int32_t>(kTile);
+    for (uint64_t t = 0; t * kTile < total; ++t) {
+        int id = static_cast<int>(t % 2);
+        WaitFlag<HardEvent::V_MTE2>(id);
+        DataCopy(bx[id], gx[t * kTile], kTile);
+        DataCopy(by[id], gy[t * kTile], kTile);
+        SetFlag<HardEvent::MTE2_V>(id);
+        WaitFlag<HardEvent::MTE2_V>(id);
+        WaitFlag<HardEvent::MTE3_V>(id);
+        Exp(bz[id], bx[id], len);
+        PipeBarrier<PIPE_V>();
+        Div(bz[id], bz[id], by[id], len);
+        PipeBarrier<PIPE_V>();
+        Abs(bz[id], bz[id], len);
+        PipeBarrier<PIPE_V>();
+        Sqrt(bz[id], bz[id], len);
+        PipeBarrier<PIPE_V>();
+        Ln(bz[id], bz[id], len);
+        SetFlag<HardEvent::V_MTE2>(id);
+        SetFlag<HardEvent::V_MTE3>(id);
+        WaitFlag<HardEvent::V_MTE3>(id);
+        DataCopy(gz[t * kTile], bz[id], kTile);
+        SetFlag<HardEvent::MTE3_V>(id);
+    }
+    WaitFlag<HardEvent::V_MTE2>(0);
+    WaitFlag<HardEvent::V_MTE2>(1);
+    WaitFlag<HardEvent::MTE3_V>(0);
+    WaitFlag<HardEvent::MTE3_V>(1);
+}
+
+// n halves from `seed`: multiples of 1/64 in [-32, 32), divided by `down`.
+std::vector<uint16_t> data(uint64_t n, uint32_t seed, float down = 1.0f) {
     std::vector<uint16_t> v(n);
     uint32_t s = seed;
     for (auto& x : v) {
         s = s * 1664525u + 1013904223u;
-        x = evg::hw::half(static_cast<float>(static_cast<int>(s >> 20) - 2048) / 64.0f).bits;
+        x = evg::hw::half(static_cast<float>(static_cast<int>(s >> 20) - 2048) / 64.0f / down).bits;
     }
     return v;
 }
@@ -143,6 +191,72 @@ void run_model(benchmark::State& st, bool checks) {
     std::vector<uint16_t> hz(n);
     dev.copy_to_host(hz.data(), z, n * 2);
     timer.finish(st, checks ? "model" : "model_off", n, std::move(hz));
+}
+
+// The checker fp on (the default) and off, every other checker on, for one kernel: the 16M-half add, and the
+// transcendental chain on X in [-4, 4) (a few lanes of 0 in Y make infinities: the slow path is exercised).
+void run_fp(benchmark::State& st, bool fp, bool transcendental) {
+    uint64_t n = static_cast<uint64_t>(st.range(0));
+    evg::hw::Config cfg;
+    cfg.checks.fp = fp;
+    evg::hw::Device dev(cfg);
+    auto hx = data(n, 1, transcendental ? 8.0f : 1.0f), hy = data(n, 2);
+    void* x = dev.malloc(n * 2, "X");
+    void* y = dev.malloc(n * 2, "Y");
+    void* z = dev.malloc(n * 2, "Z");
+    dev.copy_to_device(x, hx.data(), n * 2);
+    dev.copy_to_device(y, hy.data(), n * 2);
+    uint64_t findings = 0;
+    Timer timer;
+    for (auto _ : st) {
+        auto& r = dev.launch(1, evg::hw::KernelType::aiv_only, [&] {
+            (transcendental ? transcendental_kernel : add_kernel)(
+                static_cast<GM_ADDR>(x), static_cast<GM_ADDR>(y), static_cast<GM_ADDR>(z), n);
+        });
+        findings = r.violations.size();
+        for (const auto& v : r.violations)
+            if (v.kind != evg::hw::ViolationKind::fp_inf_born &&
+                v.kind != evg::hw::ViolationKind::fp_nan_born)
+                st.SkipWithError("the benchmark kernel reported violations");
+    }
+    std::vector<uint16_t> hz(n);
+    dev.copy_to_host(hz.data(), z, n * 2);
+    st.counters["fp_findings"] = static_cast<double>(findings);
+    timer.finish(st, std::string(transcendental ? "transcendental" : "add") + (fp ? "_fp" : "_nofp"), n,
+                 std::move(hz));
+}
+void BM_Add_FpOn(benchmark::State& st) {
+    run_fp(st, true, false);
+}
+void BM_Add_FpOff(benchmark::State& st) {
+    run_fp(st, false, false);
+}
+void BM_Transcendental_FpOn(benchmark::State& st) {
+    run_fp(st, true, true);
+}
+void BM_Transcendental_FpOff(benchmark::State& st) {
+    run_fp(st, false, true);
+}
+// fp_cost = (rate with the checker off) / (rate with it on) - 1, per kernel (goal: at most 0.10), after
+// checking both wrote the same Z (the checker only looks).
+void BM_FpCost(benchmark::State& st) {
+    const int64_t n = st.range(0);
+    for (auto _ : st) {
+    }
+    for (const char* kernel : {"add", "transcendental"}) {
+        const auto on = measured().find({std::string(kernel) + "_fp", n}),
+                   off = measured().find({std::string(kernel) + "_nofp", n});
+        if (on == measured().end() || off == measured().end()) {
+            st.SkipWithError("BM_*_FpOn and BM_*_FpOff of this size must run first, in this run");
+            return;
+        }
+        if (on->second.z != off->second.z) {
+            st.SkipWithError("the checker fp changed what a kernel wrote");
+            return;
+        }
+        st.counters[std::string(kernel) + "_fp_cost"] = off->second.rate / on->second.rate - 1.0;
+        st.counters[std::string(kernel) + "_fp_cost_cpu"] = off->second.cpu_rate / on->second.cpu_rate - 1.0;
+    }
 }
 
 void BM_Model_ChecksOn(benchmark::State& st) {
@@ -356,6 +470,11 @@ BENCHMARK(BM_Eigen)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->Use
 BENCHMARK(BM_HandAvx2)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TileCopies)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ModelVsHand_Paired)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Add_FpOn)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Add_FpOff)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Transcendental_FpOn)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Transcendental_FpOff)->Arg(kFull)->Arg(kSmoke)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FpCost)->Arg(kFull)->Arg(kSmoke)->Iterations(1);
 // Registered last: Google Benchmark runs benchmarks in registration order, so the measurements exist.
 BENCHMARK(BM_Ratios)->Arg(kFull)->Arg(kSmoke)->Iterations(1);
 

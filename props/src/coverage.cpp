@@ -63,6 +63,15 @@ void Coverage::record(const Case& c) {
     for (const std::string& t : tags(c)) ++counts_[t];
 }
 
+void Coverage::note(const std::string& tag) {
+    ++counts_[tag];
+}
+
+std::vector<std::string>& case_outcome_tags() {
+    static std::vector<std::string> tags;
+    return tags;
+}
+
 int Coverage::count(const std::string& tag) const {
     auto it = counts_.find(tag);
     return it == counts_.end() ? 0 : it->second;

@@ -1,6 +1,10 @@
 // run_case, judge_case and properties 1-3 (model_property.hpp).
 #include "evg/props/model_property.hpp"
 
+#include <algorithm>
+#include <string>
+
+#include "evg/props/coverage.hpp"
 #include "evg/props/require.hpp"
 #include "evg/verify/compare.hpp"
 #include "evg/verify/data.hpp"
@@ -35,7 +39,14 @@ verify::Verdict judge_case(const Case& c) {
         oracle::evaluate(c.problem, r.inputs, verify::values_the_judge_reads(c.problem));
     verify::JudgeOptions opt;
     opt.exact_data = r.exact_data;
-    return verify::judge(c.problem, r.model, golden, opt);
+    verify::Verdict v = verify::judge(c.problem, r.model, golden, opt);
+    for (const verify::FpBorn& b : v.fp_born) {
+        const std::string tag = "born:" + b.op.substr(0, b.op.find('<'));
+        if (std::find(case_outcome_tags().begin(), case_outcome_tags().end(), tag) ==
+            case_outcome_tags().end())
+            case_outcome_tags().push_back(tag);
+    }
+    return v;
 }
 
 void model_matches_oracle_and_is_clean(const Case& c) {

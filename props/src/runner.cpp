@@ -2,6 +2,8 @@
 // replay line; with jobs > 1 the cases are split over forked workers (workers.cpp).
 #include "evg/props/runner.hpp"
 
+#include "evg/hw/checker.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -113,6 +115,7 @@ Attempt attempt(const std::string& name, const Property& property, const RunConf
             }
         }
         take_failure_tag();  // nothing left over from an earlier call
+        case_outcome_tags().clear();
         const rc_bridge::BodyResult r = rc_bridge::run_body([&] { property(c); });
         if (r.kind == rc_bridge::Kind::failure || r.kind == rc_bridge::Kind::exception) {
             const std::string tag = failure_tag(r);
@@ -131,7 +134,10 @@ Attempt attempt(const std::string& name, const Property& property, const RunConf
         }
         if (r.thrown) std::rethrow_exception(r.thrown);
         if (!st.failed) {
-            if (coverage) coverage->record(c);
+            if (coverage) {
+                coverage->record(c);
+                for (const std::string& t : case_outcome_tags()) coverage->note(t);
+            }
             ++a.passed;
             if (hooks.on_pass) hooks.on_pass(a.passed);
         }
@@ -193,9 +199,13 @@ std::string filter_of(const std::string& name, const RunConfig& cfg) {
 // of it when set: without it the replay would run the library without the planted fault.
 std::string planted_env() {
     const char* planted = std::getenv("EVG_PROPS_PLANTED");
-    return planted != nullptr && *planted != '\0'
-               ? fmt::format("EVG_PROPS_PLANTED={} ", shell_quoted(planted))
-               : std::string();
+    std::string env = planted != nullptr && *planted != '\0'
+                          ? fmt::format("EVG_PROPS_PLANTED={} ", shell_quoted(planted))
+                          : std::string();
+    // And the NaN/infinity policy (`evgcheck check --fp`), which every launch of the binary reads.
+    if (const char* fp = std::getenv(evg::hw::kFpEnvName); fp != nullptr && *fp != '\0')
+        env += fmt::format("{}={} ", evg::hw::kFpEnvName, shell_quoted(fp));
+    return env;
 }
 
 std::string replay_env(uint64_t seed, int cases, bool worker) {

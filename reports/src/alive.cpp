@@ -1,8 +1,13 @@
 // The "checkers proven alive" section of the report (report.hpp): which control row proved each finding of
 // the machine's checkers and of the judge alive, on each chip.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "evg/reports/report.hpp"
 
@@ -197,6 +202,29 @@ std::string alive_html(const std::vector<AliveCell>& cells) {
         o += "</tr>\n";
     }
     return o + "</table>\n";
+}
+
+std::string fp_born_summary(const ReportInput& in) {
+    std::map<std::string, uint64_t> by_op;
+    uint64_t cases = 0, failing = 0;
+    for (const CaseResult& r : in.results) {
+        if (r.fp_born.empty()) continue;
+        ++cases;
+        if (r.status == conformance::Status::fail) ++failing;
+        std::set<std::string> ops;
+        for (const std::string& b : r.fp_born) ops.insert(b.substr(0, b.find(" at ")));
+        for (const std::string& op : ops) ++by_op[op];
+    }
+    if (cases == 0) return {};
+    std::vector<std::pair<uint64_t, std::string>> order;
+    for (const auto& [op, n] : by_op) order.emplace_back(n, op);
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::string> parts;
+    for (const auto& [n, op] : order) parts.push_back(fmt::format("{} {}", op, n));
+    return fmt::format(
+        "NaN or infinity born from finite values in {} case(s) ({} of them failing; the others "
+        "match the oracle, which computes them too), by op: {}",
+        cases, failing, fmt::join(parts, ", "));
 }
 
 }  // namespace evg::reports

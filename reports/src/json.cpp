@@ -35,6 +35,7 @@ nlohmann::json case_json(const CaseResult& r) {
             {"events_used", r.events_used},
             {"violations", v},
             {"outputs", outputs},
+            {"fp_born", r.fp_born},
             {"replay", r.replay},
             {"graph_text", r.graph_text},
             {"seconds", r.seconds}};

@@ -200,6 +200,19 @@ void write_timeline_html(std::ostream& out, const TimelineInput& in, size_t max_
     out << kHead;
     out << "<h1>evgcheck timeline: " << html_escape(in.title) << "</h1>\n";
     out << "<pre>" << html_escape(in.summary) << "</pre>\n";
+    if (!in.marks.empty()) {
+        out << "<p class=\"note\">Findings at instructions of this launch:</p><ul>\n";
+        for (const auto& [id, text] : in.marks) {
+            if (id == 0 || id > in.trace.size()) continue;
+            const h::TraceEntry& e = in.trace[id - 1];
+            const t::Slice& s = tl.slices[id - 1];
+            out << "<li>#" << id << " " << html_escape(e.op()) << " of "
+                << html_escape(tl.launch.core_name(static_cast<int>(e.core)))
+                << (s.timed ? fmt::format(" at cycle {}", s.start) : std::string()) << ": "
+                << html_escape(text) << "</li>\n";
+        }
+        out << "</ul>\n";
+    }
     if (windowed)
         out << "<p class=\"note\" id=\"window\">This page shows cycles 0 to " << cut << " of the run's "
             << tl.summary.total << ": every instruction of every core that starts before cycle " << cut

@@ -110,6 +110,13 @@ void write_timeline_json(std::ostream& out, const TimelineInput& in) {
         if (s.bytes) args += fmt::format(R"(,"bytes":{})", s.bytes);
         if (s.repeats) args += fmt::format(R"(,"repeats":{})", s.repeats);
         if (s.stall) args += fmt::format(R"(,"stall":{})", s.stall);
+        const auto mark = in.marks.find(e.id);
+        if (mark != in.marks.end()) {
+            args += fmt::format(R"(,"finding":{})", json_string(mark->second));
+            event(fmt::format(R"({{"ph":"i","s":"t","name":{},"cat":"finding","pid":{},"tid":{},"ts":{}}})",
+                              json_string(mark->second.substr(0, mark->second.find(':'))), pid, tid,
+                              s.start));
+        }
         event(fmt::format(
             R"({{"ph":"X","name":{},"cat":{},"pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})", op->second,
             json_string(detail::track_name(tid)), pid, tid, s.start, s.end - s.start, args));

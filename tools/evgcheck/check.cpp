@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
+#include "problem_options.hpp"
 #ifdef EVGCHECK_HAS_UPSTREAM_CHECK
 #include "check_upstream.hpp"
 #endif
@@ -46,6 +47,7 @@ constexpr std::array kCheckOptions = {
                "switch on upstream Catlass's behaviour for a hazard in every property (docs/hazards.md): "
                "watch a property fail, its case shrink and its replay line replay; row_broadcast_no_barrier "
                "fails on AtlasA2 within a few hundred cases"},
+    kFpOption,
     OptionSpec{"list", "", "list the properties and exit"},
     OptionSpec{
         "catlass-root", "DIR",
@@ -298,6 +300,9 @@ int check_command(std::span<const char* const> argv) {
         {"EVG_PROPS_PROGRESS", "1"}};
     // The property binary switches the hazards on for every property (props/README.md).
     if (!planted.empty()) env["EVG_PROPS_PLANTED"] = planted;
+    // The property binary applies the NaN/infinity policy to every launch (props/src/runner.cpp).
+    const std::string fp = read_fp(args, "check");
+    if (!fp.empty()) env["EVG_FP"] = fp;
     const std::regex passed_re(R"(OK, passed (\d+) tests)");
     // The property runner (props/runner.hpp) prints "evg-progress: <name> <passed>/<cases>" after every
     // passing case when EVG_PROPS_PROGRESS=1: the bar moves per case, over every property's cases.
@@ -338,10 +343,11 @@ int check_command(std::span<const char* const> argv) {
             // One line a shell runs as printed, from any folder: the environment the property ran with, then
             // the binary by its absolute path.
             std::cout << fmt::format(
-                "replay: {}RC_PARAMS='{}' EVG_PROPS_CASE_COUNT={} EVG_PROPS_SEED={} EVG_PROPS_JOBS={} {} "
+                "replay: {}{}RC_PARAMS='{}' EVG_PROPS_CASE_COUNT={} EVG_PROPS_SEED={} EVG_PROPS_JOBS={} {} "
                 "--gtest_filter='{}'\n",
-                planted.empty() ? "" : "EVG_PROPS_PLANTED=" + planted + " ", env.at("RC_PARAMS"),
-                env.at("EVG_PROPS_CASE_COUNT"), env.at("EVG_PROPS_SEED"), env.at("EVG_PROPS_JOBS"),
+                planted.empty() ? "" : "EVG_PROPS_PLANTED=" + planted + " ",
+                fp.empty() ? "" : "EVG_FP=" + fp + " ", env.at("RC_PARAMS"), env.at("EVG_PROPS_CASE_COUNT"),
+                env.at("EVG_PROPS_SEED"), env.at("EVG_PROPS_JOBS"),
                 std::filesystem::absolute(binary).string(), test);
             std::cout << fmt::format("evgcheck check: {} failed after {:.1f} s\n", test,
                                      seconds_since(start));

@@ -21,6 +21,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "load.hpp"
+#include "problem_options.hpp"
 #include "subprocess.hpp"
 
 #ifdef EVGCHECK_HAS_CONFORMANCE
@@ -78,6 +79,7 @@ constexpr std::array kConformanceOptions = {
         "check", "NAME[,NAME]",
         "also run these opt-in checkers in every case (docs/checkers.md): a finding of theirs fails each "
         "case that does not expect it, which is how an opt-in checker is shown quiet over the catalogue"},
+    kFpOption,
     OptionSpec{"verbose", "", "print every case as it finishes (default: failures and a progress line)"},
     OptionSpec{"help", "", "print this help"},
 };
@@ -205,6 +207,13 @@ int conformance_command(std::span<const char* const> argv) {
             return kExitBadInput;
         }
         std::cout << "opt-in checkers in every case: " << *checks << "\n";
+    }
+    try {
+        if (const std::string fp = read_fp(args, "conformance"); !fp.empty())
+            std::cout << "NaN/infinity policy in every case: " << fp << "\n";
+    } catch (const UsageError& e) {
+        std::cerr << e.what() << "\n";
+        return kExitBadInput;
     }
     const std::filesystem::path out_dir = args.get("out").value_or("out/conformance");
     const std::string filter = args.get("filter").value_or("");
@@ -391,6 +400,7 @@ int conformance_command(std::span<const char* const> argv) {
     std::cout << "\n";
     const std::vector<reports::AliveCell> alive = reports::proven_alive(in);
     std::cout << reports::alive_summary(alive) << "\n";
+    if (const std::string born = reports::fp_born_summary(in); !born.empty()) std::cout << born << "\n";
     std::cout << reports::summary_line(in) << "\n";
     if (t.failed > 0) return kExitFailed;
     for (const reports::AliveCell& c : alive)

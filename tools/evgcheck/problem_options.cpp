@@ -55,6 +55,17 @@ std::string read_checks(const Args& args, std::string_view command) {
     return *names;
 }
 
+std::string read_fp(const Args& args, std::string_view command) {
+    const std::optional<std::string> fp = args.get("fp");
+    if (!fp) return {};
+    try {
+        evg::hw::set_process_fp(*fp);
+    } catch (const evg::Error& e) {
+        throw UsageError(fmt::format("evgcheck {}: option --fp: {}", command, e.what()));
+    }
+    return *fp;
+}
+
 RunLimits read_limits(const Args& args) {
     RunLimits limits;
     if (const auto v = args.integer("max-memory", 1, 1LL << 30))

@@ -28,6 +28,15 @@ inline constexpr OptionSpec kCheckOption{
 // The value of --check, validated against the registry ("" without the option).
 std::string read_checks(const Args& args, std::string_view command);
 
+// --fp, shared by `run`, `check`, `conformance` and `run-program`: the checker "fp"'s policy.
+inline constexpr OptionSpec kFpOption{
+    "fp", "graded|warn|error|off",
+    "NaN and infinities made from finite values (the checker fp): graded (a program's default: an error when "
+    "one reaches GM, else a warning), warn, error, off; with an oracle (run, check, conformance) they are "
+    "warnings by default and the comparison decides; docs/checkers.md"};
+// The value of --fp, validated and set for this process's launches (evg::hw::set_process_fp); "" without it.
+std::string read_fp(const Args& args, std::string_view command);
+
 inline constexpr OptionSpec kMaxMemoryOption{
     "max-memory", "MIB", "refuse a problem whose estimated memory is above this many MiB (default 8192)"};
 inline constexpr OptionSpec kMaxWorkOption{

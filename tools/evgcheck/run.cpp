@@ -41,6 +41,7 @@ constexpr std::array kRunOptions = {
         "rewrite sync calls as they are issued, e.g. 'drop-wait core=AIV0.1 n=7' (several: ';'-separated)"},
     OptionSpec{"list-mutations", "", "list every sync mutation point of this run (each a --mutate text)"},
     kCheckOption,
+    kFpOption,
     OptionSpec{
         "hazard", "NAME[,NAME]",
         "switch on upstream Catlass's behaviour for a hazard, by its name in docs/hazards.md (a name that is "
@@ -105,6 +106,7 @@ int run_command(std::span<const char* const> argv) {
     }
     settings.list_mutation_points = args.has("list-mutations");
     settings.checks = read_checks(args, "run");
+    read_fp(args, "run");
     if (const auto h = args.get("hazard")) {
         const std::string& names = *h;
         for (size_t start = 0; start <= names.size();) {

@@ -15,8 +15,10 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "acl/program_env.hpp"
@@ -57,6 +59,7 @@ constexpr std::array kRunProgramOptions = {
                "rewrite sync calls of every launch as they are issued, e.g. 'drop-wait core=AIV0.1 n=7' "
                "(several: ';'-separated)"},
     kCheckOption,
+    kFpOption,
     OptionSpec{
         "known", "FILE",
         "findings that do not fail a run, one a line: '<kind> <file>:<line>' (the kind and the site of the "
@@ -85,6 +88,7 @@ struct RunSpec {
     std::string scheduler;
     uint64_t seed = 0;
     std::string checks;  // --check: opt-in checkers (EVG_CHECK)
+    std::string fp;      // --fp: the checker fp's policy (EVG_FP)
 };
 
 struct RunResult {
@@ -162,6 +166,9 @@ std::map<std::string, std::string> program_env(const RunSpec& spec, const std::s
             case ProgramEnv::check:
                 value = spec.checks;
                 break;
+            case ProgramEnv::fp:
+                value = spec.fp;
+                break;
             case ProgramEnv::mutate:
                 value = mutate;
                 break;
@@ -192,11 +199,23 @@ void judge_run(RunResult& r, Expectations& x) {
     std::map<std::string, int> kinds;
     std::vector<std::string> unapplied;
     std::set<std::string> known;
+    std::map<std::string, std::tuple<uint64_t, uint64_t, uint64_t>> in_gm;  // buffer -> NaN, inf, from inputs
+    std::set<std::string> fp_warnings;
     for (const nlohmann::json* reports : {&r.launches, &r.host})
         for (const nlohmann::json& l : *reports) {
             for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
-                if (v.value("severity", "") != "error") continue;
                 const std::string kind = v.value("kind", "?");
+                if (v.value("severity", "") != "error") {
+                    // A NaN or infinity born but not failing the run (it stayed in UB, or --fp warn) is still
+                    // named in the verdict.
+                    const nlohmann::json ls = v.value("locations", nlohmann::json::array());
+                    if (kind.starts_with("fp_") && !ls.empty()) {
+                        const std::string at = ls.front().value("user_site", "");
+                        fp_warnings.insert(
+                            fmt::format("{} at {}", kind, at.empty() ? ls.front().value("site", "") : at));
+                    }
+                    continue;
+                }
                 const nlohmann::json locs = v.value("locations", nlohmann::json::array());
                 const std::string site = locs.empty() ? "" : locs.front().value("site", "");
                 const std::string source = locs.empty() ? "" : locs.front().value("source", "");
@@ -208,6 +227,15 @@ void judge_run(RunResult& r, Expectations& x) {
             }
             for (const nlohmann::json& m : l.value("mutations_unapplied", nlohmann::json::array()))
                 unapplied.push_back(m.get<std::string>());
+            // NaN and infinities in GM (the checker fp's counts): those no born event explains are not
+            // findings, and the verdict still says they are there.
+            if (const auto fp = l.find("fp"); fp != l.end())
+                for (const nlohmann::json& g : fp->value("gm", nlohmann::json::array())) {
+                    auto& [nan, inf, inputs] = in_gm[g.value("buffer", "?")];
+                    nan += g.value("nan", uint64_t{0});
+                    inf += g.value("inf", uint64_t{0});
+                    inputs += g.value("from_inputs", uint64_t{0});
+                }
         }
     std::vector<std::string> parts;
     if (p.timed_out)
@@ -231,16 +259,32 @@ void judge_run(RunResult& r, Expectations& x) {
     for (const std::string& m : unapplied)
         parts.push_back("mutation not applied (its sync call never ran): " + m);
     r.ok = parts.empty();
+    std::vector<std::string> numbers;  // "1234 NaN in D (all passed on from the inputs)"
+    for (const auto& [buffer, n] : in_gm) {
+        const auto [nan, inf, inputs] = n;
+        std::vector<std::string> what;
+        if (nan) what.push_back(fmt::format("{} NaN", nan));
+        if (inf) what.push_back(fmt::format("{} infinite", inf));
+        if (what.empty()) continue;
+        numbers.push_back(fmt::format("{} in {} ({})", fmt::join(what, " and "), buffer,
+                                      inputs == nan + inf ? std::string("all passed on from the inputs")
+                                      : inputs == 0
+                                          ? std::string("all made by the kernel: its findings say where")
+                                          : fmt::format("{} passed on from the inputs", inputs)));
+    }
     if (r.ok) {
         r.verdict = "clean";
         if (!r.known.empty()) {
             r.verdict += " but for known findings: ";
             for (size_t i = 0; i < r.known.size(); ++i) r.verdict += (i ? ", " : "") + r.known[i];
         }
+        if (!numbers.empty()) r.verdict += fmt::format(" but GM holds {}", fmt::join(numbers, ", "));
+        if (!fp_warnings.empty()) r.verdict += fmt::format("; warnings: {}", fmt::join(fp_warnings, ", "));
         return;
     }
     r.verdict.clear();
     for (const std::string& s : parts) r.verdict += (r.verdict.empty() ? "" : "; ") + s;
+    if (!numbers.empty()) r.verdict += fmt::format("; GM holds {}", fmt::join(numbers, ", "));
 }
 
 RunResult run_once(const std::string& program, const std::vector<std::string>& args, const RunSpec& spec,
@@ -291,7 +335,7 @@ int list_mutations(const std::string& program, const std::vector<std::string>& a
     const std::string list = tmp.file("mutations.txt");
     Expectations none;
     const RunResult r =
-        run_once(program, args, {"in order", "in_order", 0, ""}, "", tmp, "", list, timeout, none);
+        run_once(program, args, {"in order", "in_order", 0, "", ""}, "", tmp, "", list, timeout, none);
     if (!std::filesystem::exists(list)) {
         std::cout << "run: " << r.verdict << "\n";
         print_output(r.process.output);
@@ -306,8 +350,21 @@ int list_mutations(const std::string& program, const std::vector<std::string>& a
 }
 
 #ifdef EVGCHECK_HAS_REPORTS
+// The instructions the findings of launch `launch_k` (its report, 1-based) name, with the finding's kind and
+// message: where a NaN was born, the two sides of a race.
+std::map<uint64_t, std::string> finding_marks(const nlohmann::json& reports, int launch_k) {
+    std::map<uint64_t, std::string> marks;
+    if (launch_k < 1 || static_cast<size_t>(launch_k) > reports.size()) return marks;
+    for (const nlohmann::json& v :
+         reports[static_cast<size_t>(launch_k - 1)].value("violations", nlohmann::json::array()))
+        for (const nlohmann::json& l : v.value("locations", nlohmann::json::array()))
+            if (const uint64_t id = l.value("instr", uint64_t{0}); id != 0)
+                marks.try_emplace(id, v.value("kind", "?") + ": " + v.value("message", ""));
+    return marks;
+}
+
 void write_timeline(const std::string& trace_file, int launch_k, const std::string& path,
-                    const std::string& title) {
+                    const std::string& title, const nlohmann::json& reports) {
     const std::vector<evg::hw::LaunchRecord> launches = evg::hw::read_trace_file(trace_file);
     if (launch_k > static_cast<int>(launches.size()))
         throw UsageError(
@@ -318,10 +375,13 @@ void write_timeline(const std::string& trace_file, int launch_k, const std::stri
     const std::string summary = evg::reports::cycle_summary_text(t, l.trace, l.launch);
     std::cout << summary;
     const evg::reports::TimelineInput in{
-        l.trace, t, l.node_labels,
+        l.trace,
+        t,
+        l.node_labels,
         fmt::format("{} (launch {} of {}, {} on {} block(s))", title, launch_k, launches.size(),
                     evg::hw::arch_name(l.launch.arch), l.launch.block_dim),
-        summary};
+        summary,
+        finding_marks(reports, launch_k)};
     std::ofstream f(path);
     if (path.ends_with(".html"))
         evg::reports::write_timeline_html(f, in);
@@ -397,13 +457,14 @@ int run_program_command(std::span<const char* const> argv) {
     }
 
     const std::string checks = read_checks(args, "run-program");
+    const std::string fp = read_fp(args, "run-program");
     std::vector<RunSpec> specs;
     if (scheduler == "in_order") {
-        specs.push_back({"in order", "in_order", 0, checks});
+        specs.push_back({"in order", "in_order", 0, checks, fp});
     } else {
         for (long long i = 0; i < seeds; ++i) {
             const auto s = static_cast<uint64_t>(first_seed) + static_cast<uint64_t>(i);
-            specs.push_back({fmt::format("adversarial seed {}", s), "adversarial", s, checks});
+            specs.push_back({fmt::format("adversarial seed {}", s), "adversarial", s, checks, fp});
         }
     }
 
@@ -433,7 +494,7 @@ int run_program_command(std::span<const char* const> argv) {
             std::cerr << "evgcheck run-program: no timeline: the program made no kernel launch\n";
         else
             write_timeline(trace_out, static_cast<int>(launch_k), *timeline_path,
-                           command_line + ", " + results.front().spec.label);
+                           command_line + ", " + results.front().spec.label, results.front().launches);
     }
 #endif
     const bool ok = passed == static_cast<int>(results.size());

@@ -15,6 +15,11 @@ namespace evg::props {
 // "shape:no-tail", "graph:dag", "graph:tree", "shape:cols>cl", "shape:aiv-no-rows", "data:exact", ...
 std::vector<std::string> tags(const Case& c);
 
+// Tags a case's run adds to its coverage, from what happened rather than what was drawn: judge_case adds
+// "born:<op>" for each instruction that made a NaN or an infinity from finite values (the checker fp; the
+// oracle decides whether that is the graph's own math). The runner takes them when it records the case.
+std::vector<std::string>& case_outcome_tags();
+
 struct Requirement {
     std::string tag;   // a tag, or a prefix ending in ':' meaning every tag of that class seen or listed
     double min_share;  // fraction of cases, e.g. 0.05
@@ -26,6 +31,8 @@ std::vector<Requirement> default_requirements();
 class Coverage {
   public:
     void record(const Case& c);
+    // Counts `tag` once more for the last recorded case (case_outcome_tags).
+    void note(const std::string& tag);
     int cases() const { return cases_; }
     int count(const std::string& tag) const;
     // The distribution, one line per tag: "  kind:Compute            812  81.2%".

@@ -81,6 +81,9 @@ struct AliveCell {
     std::vector<std::string> fixed;      // passing fixed forms
     std::vector<std::string> failed;     // rows that failed
 };
+// "NaN or infinity born from finite values in 120 case(s), the oracle agreeing: Cast 80, Exp 40" (the
+// checker "fp"'s born events of passing and failing cases, by op); empty when there is none.
+std::string fp_born_summary(const ReportInput& in);
 std::vector<AliveCell> proven_alive(const ReportInput& in);
 const char* alive_word(Alive a);  // "proven", "NOT PROVEN", "not run", "n/a"
 // "checkers proven alive: 118 of 118 findings x chips, 1 not applicable", with the unproven ones named;

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <iosfwd>
+#include <map>
 #include <span>
 #include <string>
 
@@ -23,6 +24,9 @@ struct TimelineInput {
     std::span<const std::string> node_labels;  // hw::Report::node_labels (TraceEntry::node indexes them)
     std::string title;                         // e.g. the graph file and its problem line
     std::string summary;                       // cycle_summary_text (cycle_summary.hpp)
+    // Instructions a finding names (its kind and message, e.g. where a NaN was born): the JSON marks each
+    // with an instant event on its track and a "finding" argument; the page lists them with their cycle.
+    std::map<uint64_t, std::string> marks = {};
 };
 
 void write_timeline_json(std::ostream& out, const TimelineInput& in);
