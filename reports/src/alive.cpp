@@ -217,9 +217,11 @@ std::string fp_born_summary(const ReportInput& in) {
     }
     if (cases == 0) return {};
     std::vector<std::pair<uint64_t, std::string>> order;
+    order.reserve(by_op.size());
     for (const auto& [op, n] : by_op) order.emplace_back(n, op);
     std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::string> parts;
+    parts.reserve(order.size());
     for (const auto& [n, op] : order) parts.push_back(fmt::format("{} {}", op, n));
     return fmt::format(
         "NaN or infinity born from finite values in {} case(s) ({} of them failing; the others "

@@ -76,8 +76,14 @@ std::vector<Divergence> run_both(Example example, const ExampleShape& s) {
     const ExampleRun ours = run_ours_950(example, s, data, 2, cfg);
 
     // Upstream's report holds its known findings (docs/upstream-findings.md, checked by the other upstream
-    // tests); the copy's holds none.
-    EXPECT_TRUE(ours.report.violations.empty()) << "evgcheck's copy:\n" << ours.report.text();
+    // tests); the copy's holds no error. Both make NaN and infinities alike (the checker fp's warnings:
+    // sigmoid's e^-x overflows float for x below -88, and 1 / (1 + inf) is 0): findings of the same kinds.
+    // (Not as many lanes: the two compute over tiles of different lengths.)
+    EXPECT_TRUE(ours.report.clean()) << "evgcheck's copy:\n" << ours.report.text();
+    for (const hw::Violation& v : ours.report.violations)
+        EXPECT_EQ(v.severity, hw::Severity::warning) << "evgcheck's copy:\n" << ours.report.text();
+    for (const hw::ViolationKind k : {hw::ViolationKind::fp_nan_born, hw::ViolationKind::fp_inf_born})
+        EXPECT_EQ(ours.report.count(k), theirs.report.count(k)) << hw::violation_kind_name(k);
     EXPECT_EQ(theirs.d.size(), ours.d.size());
     size_t differ = 0, first = 0;
     for (size_t i = 0; i < std::min(ours.d.size(), theirs.d.size()); ++i) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -38,7 +39,7 @@ struct FpRun {
 FpRun run(const std::vector<float>& x,
           const std::function<LocalTensor<float>(LocalTensor<float>, TBuf<TPosition::VECCALC>&)>& body,
           evg::hw::Config cfg = {}) {
-    evg::hw::Device dev(cfg);
+    evg::hw::Device dev(std::move(cfg));
     void* gx = dev.malloc(kN * 4, "X");
     void* gy = dev.malloc(kN * 4, "Y");
     dev.copy_to_device(gx, x.data(), kN * 4);

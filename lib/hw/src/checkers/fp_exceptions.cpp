@@ -144,6 +144,11 @@ class FpChecker final : public Checker {
         host_.record_fp_counts(counts_);
     }
 
+    // The born events' instructions are named by the findings made at the kernel's end.
+    void live_instrs(std::vector<uint64_t>& out) const override {
+        for (const Born& b : born_) out.push_back(b.where.instr);
+    }
+
   private:
     uint32_t origin_at(const Memory* m, uint64_t off) const {
         auto it = tags_.find(m);
@@ -208,7 +213,10 @@ class FpChecker final : public Checker {
             operands = fmt::format("({}, scalar {})", value_text(l.in[0]), value_text(b.scalar));
         if (b.op.rfind("Duplicate", 0) == 0) operands = fmt::format("scalar {}", value_text(b.scalar));
         std::string why;
-        if (l.by_zero)
+        const bool from_scalar = b.has_scalar && !std::isfinite(b.scalar);
+        if (from_scalar)
+            why = fmt::format("the kernel's scalar operand is {}", value_text(b.scalar));
+        else if (l.by_zero)
             why = "a division by zero";
         else if (!nan && std::isfinite(l.wide))
             why = fmt::format("{} is outside {}'s finite range (largest magnitude {})", value_text(l.wide),
@@ -217,8 +225,9 @@ class FpChecker final : public Checker {
             why = "an overflow of float";
         else
             why = "an invalid operation";
-        std::string msg = fmt::format("{} of {} in {} gives {}: {}, from finite operands", b.op, operands,
-                                      dtype_name(b.type), fp_class_name(l.cls), why);
+        std::string msg = fmt::format("{} of {} in {} gives {}: {}{}", b.op, operands, dtype_name(b.type),
+                                      fp_class_name(l.cls), why,
+                                      from_scalar ? ", no operand from memory" : ", from finite operands");
         msg += fmt::format(" ({} lane(s) of {} instruction(s) made {} here)", b.lanes, b.instrs,
                            nan ? "NaN" : "infinities");
         uint64_t in_gm = 0;
