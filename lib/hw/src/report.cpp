@@ -224,9 +224,12 @@ std::string Report::fp_text() const {
         std::vector<std::string> what;
         if (g.nan) what.push_back(fmt::format("{} NaN", g.nan));
         if (g.inf) what.push_back(fmt::format("{} infinite", g.inf));
-        parts.push_back(
-            fmt::format("{} holds {} ({} from no value the launch made: passed on from the inputs)", g.buffer,
-                        fmt::join(what, " and "), g.from_inputs));
+        const uint64_t all = g.nan + g.inf;
+        parts.push_back(fmt::format(
+            "{} holds {} ({})", g.buffer, fmt::join(what, " and "),
+            g.from_inputs == 0     ? std::string("all made by the launch: the findings say where")
+            : g.from_inputs == all ? std::string("all passed on from the inputs")
+                                   : fmt::format("{} of them passed on from the inputs", g.from_inputs)));
     }
     if (fp.subnormal) parts.push_back(fmt::format("{} subnormal result(s)", fp.subnormal));
     if (fp.padding)

@@ -67,10 +67,11 @@ void set_process_fp(std::string_view value) {
             process_fp() = setting;
             return;
         }
-    throw HostError(
-        fmt::format("unknown NaN/infinity policy '{}': graded (the default: an error when a NaN or "
-                    "infinity born from finite values reaches GM, else a warning), warn, error, off",
-                    value));
+    throw HostError(fmt::format(
+        "unknown NaN/infinity policy '{}': graded (an error when a NaN or infinity born from "
+        "finite values reaches GM, else a warning: a program's default), warn (the default where an "
+        "oracle judges the values), error, off",
+        value));
 }
 
 void apply_process_fp(Config& cfg) {
