@@ -64,7 +64,7 @@ inline evg::hw::Config run_config(const evg::props::Case& c) {
     cfg.scheduler = evg::hw::SchedulerKind::in_order;
     // Judged against the oracle, as run_on_model's runs are: a NaN or infinity the graph makes is a warning
     // (docs/checkers.md, "NaN and infinity"), and the comparison decides.
-    cfg.fp_policy = evg::hw::FpPolicy::warn;
+    cfg.fp_policy = evg::hw::kFpPolicyWithOracle;
     return cfg;
 }
 

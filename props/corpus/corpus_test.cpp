@@ -49,9 +49,8 @@ std::string report_text(evg::hw::Report r) {
     // The checker fp's findings and counts are left out too: the NaN a graph makes is the oracle's to judge
     // (both runs are compared with it), and how many lanes make one depends on the lanes a run computes (the
     // DynamicVisitor's n-ary Compute is a chain of binary steps over intermediate tiles).
-    std::erase_if(r.violations, [](const evg::hw::Violation& v) {
-        return v.kind == evg::hw::ViolationKind::fp_nan_born || v.kind == evg::hw::ViolationKind::fp_inf_born;
-    });
+    std::erase_if(r.violations,
+                  [](const evg::hw::Violation& v) { return evg::hw::violation_kind_finder(v.kind) == "fp"; });
     r.fp = {};
     r.buffers.clear();  // the GM buffers the findings name: those were the checker fp's
     for (auto& v : r.violations)

@@ -25,6 +25,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
+#include "evg/hw/report.hpp"
 #include "evg/hw/sync_mutation.hpp"
 #include "evg/hw/timing.hpp"
 #include "evg/hw/trace_file.hpp"
@@ -193,6 +194,13 @@ bool printed_line(const std::string& output, const std::string& line) {
     return false;
 }
 
+// Whether the kind named `name` is one the checker fp reports (violation_kinds.def's finder column).
+bool found_by_fp(std::string_view name) {
+    for (const evg::hw::ViolationKind k : evg::hw::kViolationKinds)
+        if (evg::hw::violation_kind_name(k) == name) return evg::hw::violation_kind_finder(k) == "fp";
+    return false;
+}
+
 // The verdict of one run from its exit status and its reports.
 void judge_run(RunResult& r, Expectations& x) {
     const ProcessResult& p = r.process;
@@ -209,7 +217,7 @@ void judge_run(RunResult& r, Expectations& x) {
                     // A NaN or infinity born but not failing the run (it stayed in UB, or --fp warn) is still
                     // named in the verdict.
                     const nlohmann::json ls = v.value("locations", nlohmann::json::array());
-                    if (kind.starts_with("fp_") && !ls.empty()) {
+                    if (found_by_fp(kind) && !ls.empty()) {
                         const std::string at = ls.front().value("user_site", "");
                         fp_warnings.insert(
                             fmt::format("{} at {}", kind, at.empty() ? ls.front().value("site", "") : at));

@@ -38,7 +38,7 @@ InstanceRun run_instance(const RunRequest& rq, MakeArgs make_args) {
     config.arch = evg::hw::ArchId::Ascend950;
     // Judged against the oracle: a NaN or infinity the graph makes is a warning (docs/checkers.md, "NaN and
     // infinity"), and the comparison decides, as for evgcheck's own runs (graph::run_on_model).
-    config.fp_policy = evg::hw::FpPolicy::warn;
+    config.fp_policy = evg::hw::kFpPolicyWithOracle;
     evg::hw::Device& dev = evg::hw::reset_device(config);
     auto upload = [&](const std::vector<uint8_t>& bytes, const std::string& name) {
         auto* ptr = static_cast<uint8_t*>(dev.malloc(bytes.empty() ? 1 : bytes.size(), name));

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "evg/hw/checker.hpp"
 #include "evg/oracle/data.hpp"
 #include "evg/oracle/host_tensor.hpp"
 #include "ours_examples.hpp"
@@ -82,7 +83,7 @@ std::vector<Divergence> run_both(Example example, const ExampleShape& s) {
     EXPECT_TRUE(ours.report.clean()) << "evgcheck's copy:\n" << ours.report.text();
     for (const hw::Violation& v : ours.report.violations)
         EXPECT_EQ(v.severity, hw::Severity::warning) << "evgcheck's copy:\n" << ours.report.text();
-    for (const hw::ViolationKind k : {hw::ViolationKind::fp_nan_born, hw::ViolationKind::fp_inf_born})
+    for (const hw::ViolationKind k : hw::kinds_found_by("fp"))
         EXPECT_EQ(ours.report.count(k), theirs.report.count(k)) << hw::violation_kind_name(k);
     EXPECT_EQ(theirs.d.size(), ours.d.size());
     size_t differ = 0, first = 0;

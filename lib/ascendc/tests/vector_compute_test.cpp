@@ -50,21 +50,6 @@ constexpr VecOp kAllOps[] = {VecOp::Add,
                              VecOp::Silu,
                              VecOp::Duplicate};
 
-bool takes_scalar(VecOp op) {
-    switch (op) {
-        case VecOp::Adds:
-        case VecOp::Muls:
-        case VecOp::Maxs:
-        case VecOp::Mins:
-        case VecOp::DivsTensorScalar:
-        case VecOp::DivsScalarTensor:
-        case VecOp::LeakyRelu:
-        case VecOp::Duplicate:
-            return true;
-        default:
-            return false;
-    }
-}
 bool is_binary(VecOp op) {
     return op == VecOp::Add || op == VecOp::Sub || op == VecOp::Mul || op == VecOp::Div || op == VecOp::Max ||
            op == VecOp::Min || op == VecOp::Prelu;
@@ -212,7 +197,7 @@ TEST_P(VectorCompute, FastLoopsEqualTheLaneByLaneDefinition) {
     const DType t = GetParam();
     const Inputs in = inputs(t);
     for (VecOp op : kAllOps) {
-        if (takes_scalar(op))
+        if (AscendC::detail::uses_scalar(op))
             for (double s : kScalars) expect_same(op, t, in, s, 0);
         else
             expect_same(op, t, in, 0.0, 0);

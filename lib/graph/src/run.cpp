@@ -41,7 +41,7 @@ ModelRun run_on_model(const Problem& problem, const RunInputs& inputs, const Run
     // A run on the model is judged against the oracle (evg::verify::judge): a NaN or infinity the kernel made
     // is the graph's own math when the oracle computes it too, so the checker "fp" reports it as a warning
     // (a count with its place), and the comparison decides (`--fp error` makes it an error all the same).
-    cfg.fp_policy = hw::FpPolicy::warn;
+    cfg.fp_policy = hw::kFpPolicyWithOracle;
     hw::Device& dev = hw::reset_device(cfg);
 
     detail::DeviceBuffers buffers;

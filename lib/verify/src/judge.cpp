@@ -46,7 +46,7 @@ Verdict judge(const graph::Problem& problem, const graph::ModelRun& run, const o
     // (warnings under the runner's policy, graph::run_on_model) are evidence (Verdict::fp_born), named by a
     // mismatch as the place its values came from.
     for (const hw::Violation& x : run.report.violations) {
-        if (x.kind != hw::ViolationKind::fp_nan_born && x.kind != hw::ViolationKind::fp_inf_born) continue;
+        if (hw::violation_kind_finder(x.kind) != "fp") continue;
         const hw::Location* l = x.locations.empty() ? nullptr : &x.locations.front();
         v.fp_born.push_back({std::string(hw::violation_kind_name(x.kind)), l ? l->op : std::string(),
                              l ? l->site : std::string(), x.message});

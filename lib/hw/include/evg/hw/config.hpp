@@ -42,6 +42,9 @@ struct CheckerConfig {
 // harness with an oracle uses: the oracle's comparison judges the values); error: every one an error. (off
 // is CheckerConfig::fp = false.)
 enum class FpPolicy : uint8_t { graded, warn, error };
+// The policy of a run an oracle judges (graph::run_on_model, the static and upstream corpora): a NaN the
+// graph makes is the graph's own math when the oracle computes it too, so the comparison decides.
+inline constexpr FpPolicy kFpPolicyWithOracle = FpPolicy::warn;
 
 enum class SchedulerKind : uint8_t {
     in_order,     // functional: every pipe runs its queue in issue order as soon as its flags allow
