@@ -23,8 +23,12 @@
 #include "sync_program/sync_program.hpp"
 
 #ifdef EVG_LIBFUZZER
-// One counter per pattern slot (a pattern's name hashed); libFuzzer clears them before each input.
-constexpr size_t kPatternSlots = 4096;
+// One extra counter per pattern: a pattern gets the next free slot the first time an input reaches it, so two
+// patterns never share a counter (a hash would merge some). Sessions and campaigns reach 150-230 distinct
+// patterns (random programs and mutations of a session corpus, 20,000 inputs each); 1,024 slots leave room,
+// and past them a pattern shares a slot by hash. libFuzzer clears the counters before each input.
+#include <unordered_map>
+constexpr size_t kPatternSlots = 1024;
 extern "C" {
 __attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t evg_sync_pattern_counters[kPatternSlots];
 size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
@@ -87,15 +91,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // A decision that gave up is no ground truth: neither its patterns nor its ambiguity verdict count.
     if (!decided.complete) {
         ++stats.undecided;
-        return 0;
+        return -1;  // libFuzzer keeps no input that returns -1: mutations start from programs both engines
+                    // finish
     }
     g_patterns = fuzz::sync_patterns(p, decided);
     fuzz::count_patterns(g_patterns, false);
 #ifdef EVG_LIBFUZZER
+    static std::unordered_map<std::string, size_t> slot_of;
     for (const std::string& name : g_patterns) {
-        uint64_t h = 1469598103934665603ull;  // FNV-1a
-        for (const char ch : name) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ull;
-        evg_sync_pattern_counters[h % kPatternSlots] = 1;
+        const auto it = slot_of.try_emplace(name, slot_of.size()).first;
+        if (it->second >= kPatternSlots) it->second = std::hash<std::string>{}(name) % kPatternSlots;
+        evg_sync_pattern_counters[it->second] = 1;
     }
 #endif
     const fuzz::MachineRun m = fuzz::run_on_machine(p, hw::SchedulerKind::in_order, 0);
@@ -115,7 +121,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (verbose) std::fprintf(stderr, "explorer:\n%s", e.text().c_str());
     if (!e.complete) {
         ++stats.incomplete;
-        return 0;
+        return -1;
     }
     ++stats.compared;
     if (e.has(explore::FindingKind::set_twice)) ++stats.set_twice;

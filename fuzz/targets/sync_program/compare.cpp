@@ -21,8 +21,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "sync_program.hpp"
 
@@ -46,17 +48,37 @@ const explore::Op& op_at(const explore::Program& p, int id) {
     return p.cores[static_cast<size_t>(c)][static_cast<size_t>(i)];
 }
 
-// Bytes (memory, offset) on which two ops conflict.
-void conflict_bytes(const explore::Program& p, int x, int y, std::set<std::pair<int, uint32_t>>& out) {
+// Byte ranges (memory, begin, end) on which two ops conflict; ranges, not bytes, so that a comparison costs
+// no allocation per byte.
+using Spans = std::vector<std::tuple<int, uint32_t, uint32_t>>;
+void conflict_spans(const explore::Program& p, int x, int y, Spans& out) {
     auto [cx, ix] = p.op_at(x);
     auto [cy, iy] = p.op_at(y);
     explore::Instr a = explore::instr_of(p, cx, ix), b = explore::instr_of(p, cy, iy);
     for (const auto& u : a.accesses)
         for (const auto& w : b.accesses) {
             if (u.mem != w.mem || (!u.write && !w.write) || (u.atomic && w.atomic)) continue;
-            for (uint32_t k = std::max(u.begin, w.begin); k < std::min(u.end, w.end); ++k)
-                out.insert({u.mem, k});
+            const uint32_t lo = std::max(u.begin, w.begin), hi = std::min(u.end, w.end);
+            if (lo < hi) out.emplace_back(u.mem, lo, hi);
         }
+}
+
+// The first byte (memory, offset) of `need`, in (memory, offset) order, that no range of `cover` holds.
+std::optional<std::pair<int, uint32_t>> first_uncovered(Spans need, const Spans& cover) {
+    std::sort(need.begin(), need.end());
+    for (const auto& [mem, begin, end] : need) {
+        uint32_t k = begin;
+        for (bool moved = true; k < end && moved;) {
+            moved = false;
+            for (const auto& [m, b, e] : cover)
+                if (m == mem && b <= k && k < e) {
+                    k = e;
+                    moved = true;
+                }
+        }
+        if (k < end) return std::make_pair(mem, k);
+    }
+    return std::nullopt;
 }
 
 // Whether op `id` both reads and writes byte x (an in-place vector op).
@@ -193,19 +215,19 @@ std::string compare_verdicts(const explore::Program& p, const hw::Report& machin
                 "false alarm: the machine reports a race between #{} and #{}; the explorer never "
                 "finds both executable (explorer races: {})",
                 r.first, r.second, list(e_races));
-    std::set<std::pair<int, uint32_t>> m_bytes, e_bytes;
-    for (auto [a, b] : m_races) conflict_bytes(p, a, b, m_bytes);
+    Spans m_bytes;
+    for (auto [a, b] : m_races) conflict_spans(p, a, b, m_bytes);
     for (auto [a, b] : e_races) {
-        std::set<std::pair<int, uint32_t>> bytes;
-        conflict_bytes(p, a, b, bytes);
-        for (const auto& x : bytes)
-            if (!m_bytes.count(x))
-                return fmt::format(
-                    "{}: the explorer finds #{} and #{} racing on byte {} of {}; no race the machine "
-                    "reports covers that byte (machine races: {})",
-                    reads_and_writes(p, a, x) || reads_and_writes(p, b, x) ? "miss after an in-place op"
-                                                                           : "miss",
-                    a, b, x.second, p.mems[static_cast<size_t>(x.first)].name, list(m_races));
+        Spans bytes;
+        conflict_spans(p, a, b, bytes);
+        if (const auto uncovered = first_uncovered(bytes, m_bytes)) {
+            const std::pair<int, uint32_t> x = *uncovered;
+            return fmt::format(
+                "{}: the explorer finds #{} and #{} racing on byte {} of {}; no race the machine "
+                "reports covers that byte (machine races: {})",
+                reads_and_writes(p, a, x) || reads_and_writes(p, b, x) ? "miss after an in-place op" : "miss",
+                a, b, x.second, p.mems[static_cast<size_t>(x.first)].name, list(m_races));
+        }
     }
     if (!m_deadlock) {
         if (m_left != e_left)

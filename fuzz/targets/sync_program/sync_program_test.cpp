@@ -77,6 +77,26 @@ TEST(SyncProgramCompare, NamesFalseAlarmsAndMisses) {
     EXPECT_EQ(compare_verdicts(fixed, silent, clean), "");
 }
 
+// A miss is per byte: the explorer's races (0, 1) on UB [0, 32) and (0, 2) on [32, 64) are covered only if
+// the machine names pairs whose conflicting bytes hold all 64; naming (0, 1) alone leaves byte 32 uncovered.
+TEST(SyncProgramCompare, AMissIsTheFirstByteNoReportedPairCovers) {
+    explore::ProgramBuilder b(explore::Chip::AtlasA2, false, 1);
+    const int ub = b.local(0, 256);
+    b.vec(0, {ub, 0, 64}, {ub, 128, 192});
+    b.vec(0, {ub, 192, 224}, {ub, 0, 32});
+    b.vec(0, {ub, 224, 256}, {ub, 32, 64});
+    const explore::Program& p = b.program();
+    const explore::Verdict e = explore::explore(p);
+    ASSERT_EQ(e.of(explore::FindingKind::race).size(), 2u) << e.text();
+    hw::Report one;
+    one.violations.push_back(race("core0:1", "core0:2"));
+    const std::string diff = compare_verdicts(p, one, e);
+    EXPECT_NE(diff.find("racing on byte 32 of"), std::string::npos) << diff;
+    hw::Report both = one;
+    both.violations.push_back(race("core0:1", "core0:3"));
+    EXPECT_EQ(compare_verdicts(p, both, e), "");
+}
+
 // One flag id in mode 1 and mode 2 at once (mix launch): the storing AIV writes G0 and sets flag 2 in mode 1
 // from MTE3 after the store, and joins a mode-2 round on flag 1 from MTE2 (not after the store); the reading
 // AIV sets flag 2 (mode 1) and flag 1 (mode 2) from MTE2, waits on flag 2 and reads G0; the AIC waits on flag
