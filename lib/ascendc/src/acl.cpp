@@ -76,7 +76,10 @@ void strict_exit() {
 // it accepts.
 std::string apply_environment() {
     auto& cfg = evg::hw::device().config();
-    cfg.call_chains = true;  // a program: findings name the user's line behind Catlass's (call_chain.hpp)
+    // A program (built with evgcheck_use_catlass, which names its Catlass checkout): findings name the user's
+    // line behind Catlass's (call_chain.hpp). A harness's launches (the properties, the conformance
+    // catalogue, the fuzz targets) report by their own sites and skip the stack walk of every instruction.
+    cfg.call_chains = evg::acl::program_catlass_root().has_value();
     if (const char* s = std::getenv(env_name(ProgramEnv::scheduler)); s && *s) {
         const std::string v(s);
         if (v == "in_order") {
