@@ -10,6 +10,8 @@
 #include <ctime>
 #include <string>
 
+#include "alloc_count.hpp"
+#include "evg/hw/device.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/model_property.hpp"
 #include "evg/props/runner.hpp"
@@ -34,6 +36,8 @@ void BM_PropertyCases(benchmark::State& state) {
     cfg.gen.max_tiles = 1;
     int64_t cases = 0;
     const std::clock_t cpu0 = std::clock();  // process CPU time, every thread of the model included
+    const uint64_t allocs0 = evg::bench::allocations();
+    const uint64_t instrs0 = hw::Device::process_launches().instructions;
     for (auto _ : state) {
         const Outcome o = check_property("bench", check_case, cfg);
         if (!o.ok) {
@@ -49,6 +53,12 @@ void BM_PropertyCases(benchmark::State& state) {
     // Per second of CPU: what one otherwise idle core gives (on a shared machine the wall clock includes
     // other jobs' time).
     state.counters["cases_per_cpu_s"] = cpu > 0 ? static_cast<double>(cases) / cpu : 0.0;
+    // Heap allocations (operator new, alloc_count.hpp) per case and per instruction the model issued: data,
+    // generation, oracle and judge included in the first, the machine's share bounded by the second.
+    const auto allocs = static_cast<double>(evg::bench::allocations() - allocs0);
+    const auto instrs = static_cast<double>(hw::Device::process_launches().instructions - instrs0);
+    state.counters["allocs_per_case"] = cases > 0 ? allocs / static_cast<double>(cases) : 0.0;
+    state.counters["allocs_per_instr"] = instrs > 0 ? allocs / instrs : 0.0;
 }
 BENCHMARK(BM_PropertyCases)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 

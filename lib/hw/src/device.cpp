@@ -1,10 +1,11 @@
 #include "evg/hw/device.hpp"
 
 #include <fmt/format.h>
-#include <utility>
 
+#include <atomic>
 #include <cctype>
 #include <cstring>
+#include <utility>
 
 #include "evg/hw/error.hpp"
 
@@ -134,6 +135,15 @@ void Device::copy_to_host(void* dst, const void* src, uint64_t bytes) {
     std::memcpy(dst, r->mem->data() + r->offset, bytes);
 }
 
+namespace {
+std::atomic<uint64_t> g_launches{0}, g_launched_instructions{0};
+}  // namespace
+
+Device::ProcessLaunches Device::process_launches() {
+    return {g_launches.load(std::memory_order_relaxed),
+            g_launched_instructions.load(std::memory_order_relaxed)};
+}
+
 const Report& Device::launch(int block_dim, KernelType type, const std::function<void()>& kernel) {
     return launch(block_dim, type, kernel, cfg_.arch);
 }
@@ -164,6 +174,8 @@ const Report& Device::launch(int block_dim, KernelType type, const std::function
     cfg.arch = arch;
     Machine m(*this, cfg, block_dim, type);
     last_ = m.run(kernel);
+    g_launches.fetch_add(1, std::memory_order_relaxed);
+    g_launched_instructions.fetch_add(last_.stats.instructions, std::memory_order_relaxed);
     name_buffers(last_);
     last_trace_ = m.take_trace();
     last_records_peak_ = m.records_peak();

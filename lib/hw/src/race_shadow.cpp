@@ -10,7 +10,7 @@ RaceShadow::Segs::iterator RaceShadow::split_at(uint64_t pos) {
     auto it = std::prev(next);
     if (it->first == pos) return it;
     if (it->second.end <= pos) return next;
-    Seg right = it->second;
+    Seg right{it->second.end, it->second.write, Reads(it->second.reads, &pool_)};
     it->second.end = pos;
     return segs_.emplace_hint(next, pos, std::move(right));
 }
@@ -22,9 +22,9 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
     // goes last, next to the node the previous access added, without a search from the root.
     if (segs_.empty() || begin >= std::prev(segs_.end())->second.end) {
         if (write)
-            segs_.emplace_hint(segs_.end(), begin, Seg{end, rec, {}});
+            segs_.emplace_hint(segs_.end(), begin, seg(end, rec, nullptr));
         else
-            segs_.emplace_hint(segs_.end(), begin, Seg{end, AccessRecord{}, {rec}});
+            segs_.emplace_hint(segs_.end(), begin, seg(end, AccessRecord{}, &rec));
         return;
     }
     // The first segment at or after `begin` (map iterators survive the second split's insertion).
@@ -56,7 +56,7 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
         // tile) is reused with its read list's storage; the rest of the range goes.
         auto it = first;
         if (it == segs_.end() || it->first != begin) {
-            segs_.emplace_hint(it, begin, Seg{end, rec, {}});
+            segs_.emplace_hint(it, begin, seg(end, rec, nullptr));
             while (it != segs_.end() && it->first < end) it = segs_.erase(it);
             return;
         }
@@ -88,7 +88,7 @@ void RaceShadow::access(uint64_t begin, uint64_t end, bool write, const AccessRe
     while (cursor < end) {
         if (it == segs_.end() || it->first > cursor) {
             uint64_t gap_end = (it == segs_.end()) ? end : std::min(end, it->first);
-            auto ins = segs_.emplace(cursor, Seg{gap_end, AccessRecord{}, {rec}}).first;
+            auto ins = segs_.emplace(cursor, seg(gap_end, AccessRecord{}, &rec)).first;
             cursor = gap_end;
             it = std::next(ins);
             continue;

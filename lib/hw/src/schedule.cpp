@@ -234,7 +234,8 @@ void Machine::core_main(int i, const std::function<void()>& kernel) {
 }
 
 int Machine::pick_runnable() {
-    std::vector<int> cand;
+    std::vector<int>& cand = runnable_;
+    cand.clear();
     for (size_t i = 0; i < runners_.size(); ++i) {
         auto& r = runners_[i];
         if (r.state == Runner::State::ready) cand.push_back(static_cast<int>(i));

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory_resource>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -38,7 +39,7 @@ struct Tag {
     FpClass cls = FpClass::nan;
     DType type = DType::f32;
 };
-using TagMap = std::map<uint64_t, Tag>;  // by the element's first byte
+using TagMap = std::pmr::map<uint64_t, Tag>;  // by the element's first byte
 
 struct Born {
     Location where;
@@ -80,7 +81,8 @@ class FpChecker final : public Checker {
             return;
         }
         // Origins first: a lane may overwrite its own operand (in place).
-        std::vector<Tag> out(e.lanes.size());
+        std::vector<Tag>& out = out_;
+        out.assign(e.lanes.size(), Tag{});
         for (size_t i = 0; i < e.lanes.size(); ++i) {
             const FpLane& l = e.lanes[i];
             out[i].cls = l.cls;
@@ -95,19 +97,20 @@ class FpChecker final : public Checker {
             }
         }
         drop_writes(e.in, e.dst);
-        TagMap& dst = tags_[e.dst];
+        TagMap& dst = tags_of(e.dst);
         for (size_t i = 0; i < e.lanes.size(); ++i) dst[e.lanes[i].dst] = out[i];
     }
 
     void on_move(const MoveEvent& e) override {
-        std::vector<std::pair<uint64_t, Tag>> moved;
+        std::vector<std::pair<uint64_t, Tag>>& moved = moved_;
+        moved.clear();
         if (auto it = tags_.find(e.src); it != tags_.end())
             for (auto t = it->second.lower_bound(e.src_off);
                  t != it->second.end() && t->first < e.src_off + e.bytes; ++t)
                 moved.emplace_back(t->first - e.src_off + e.dst_off, t->second);
         drop(e.dst, e.dst_off, e.dst_off + e.bytes);
         if (moved.empty()) return;
-        TagMap& dst = tags_[e.dst];
+        TagMap& dst = tags_of(e.dst);
         for (const auto& [off, tag] : moved) dst[off] = tag;
     }
 
@@ -150,6 +153,10 @@ class FpChecker final : public Checker {
     }
 
   private:
+    // The tags of memory m, made on first use with the checker's pool (a launch tags and drops lanes by the
+    // thousand: the pool recycles their nodes).
+    TagMap& tags_of(const Memory* m) { return tags_.try_emplace(m, &pool_).first->second; }
+
     uint32_t origin_at(const Memory* m, uint64_t off) const {
         auto it = tags_.find(m);
         if (it == tags_.end()) return 0;
@@ -173,6 +180,18 @@ class FpChecker final : public Checker {
     // The born event of lane l of e: one per (call chain or site, op, NaN or infinity).
     uint32_t born_at(const ResultEvent& e, const FpLane& l) {
         ++counts_.born;
+        // The lanes of one instruction share their event: the key is made once per instruction and class.
+        const int cls = l.cls == FpClass::nan ? 0 : 1;
+        if (last_born_[cls].instr == e.in.id && last_born_[cls].index != 0) {
+            Born& b = born_[last_born_[cls].index - 1];
+            ++b.lanes;
+            return last_born_[cls].index;
+        }
+        const uint32_t index = born_event(e, l);
+        last_born_[cls] = {e.in.id, index};
+        return index;
+    }
+    uint32_t born_event(const ResultEvent& e, const FpLane& l) {
         const uint32_t chain = host_.chain_of(e.in.id);
         const std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", chain, e.in.site.str(), e.in.op,
                                             l.cls == FpClass::nan ? 'n' : 'i');
@@ -264,7 +283,15 @@ class FpChecker final : public Checker {
     }
 
     CheckerHost& host_;
+    std::pmr::unsynchronized_pool_resource pool_;  // before tags_: their nodes live in it
     std::unordered_map<const Memory*, TagMap> tags_;
+    std::vector<Tag> out_;                         // on_result's scratch
+    std::vector<std::pair<uint64_t, Tag>> moved_;  // on_move's scratch
+    struct LastBorn {
+        uint64_t instr = 0;
+        uint32_t index = 0;
+    };
+    std::array<LastBorn, 2> last_born_{};  // per class (NaN, infinity): the last instruction's born event
     std::vector<Born> born_;
     std::unordered_map<std::string, uint32_t> born_index_;
     FpCounts counts_;

@@ -59,6 +59,12 @@ class Device {
     Trace take_last_trace() { return std::move(last_trace_); }
     // The most instruction records the last launch held at once (Machine::records_peak).
     uint64_t last_records_peak() const { return last_records_peak_; }
+    // Every launch of this process on any device, and the instructions they issued: what the benchmarks
+    // divide their counts (allocations per instruction, bench/README.md) by.
+    struct ProcessLaunches {
+        uint64_t launches = 0, instructions = 0;
+    };
+    static ProcessLaunches process_launches();
 
   private:
     Config cfg_;

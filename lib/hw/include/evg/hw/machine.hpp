@@ -181,6 +181,7 @@ class Machine final : private CheckerHost, private CoreHost {
     void core_main(int i, const std::function<void()>& kernel);
     void yield_to_scheduler(int i);
     int pick_runnable();
+    std::vector<int> runnable_;  // pick_runnable's scratch
 
     // ---- execution ----
     bool executable(Core& c, int slot, size_t pos) const;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory_resource>
 #include <vector>
 
 #include "evg/hw/clock.hpp"
@@ -38,13 +39,22 @@ class RaceShadow {
     void instrs(std::vector<uint64_t>& out) const;
 
   private:
+    using Reads = std::pmr::vector<AccessRecord>;
     struct Seg {
         uint64_t end;
-        AccessRecord write;               // write.instr == 0: never written in this launch
-        std::vector<AccessRecord> reads;  // per agent: the latest, and earlier ones not ordered before it
+        AccessRecord write;  // write.instr == 0: never written in this launch
+        Reads reads;         // per agent: the latest, and earlier ones not ordered before it
     };
-    using Segs = std::map<uint64_t, Seg>;
-    Segs segs_;  // keyed by begin; segments do not overlap
+    using Segs = std::pmr::map<uint64_t, Seg>;
+    // The segments' nodes and read lists come from a pool of their own: a launch splits, merges and rewrites
+    // segments at nearly every access, and the pool gives freed nodes back without a trip to the heap.
+    std::pmr::unsynchronized_pool_resource pool_;
+    Segs segs_{&pool_};  // keyed by begin; segments do not overlap
+    Seg seg(uint64_t end, const AccessRecord& write, const AccessRecord* read) {
+        Seg s{end, write, Reads(&pool_)};
+        if (read) s.reads.push_back(*read);
+        return s;
+    }
     // Makes `pos` a segment boundary (splitting the segment across it) and returns the first segment that
     // begins at or after `pos`.
     Segs::iterator split_at(uint64_t pos);
