@@ -9,7 +9,11 @@
 // Input layout (missing bytes read as 0): bytes 0-7 the rapidcheck Random seed (little endian), byte 8 the
 // generator size (mod 64), byte 9 flags (bit 0 Ascend950, bit 1 UB path on Ascend950, bit 2 a second
 // mutation), bytes 10-13 and 14-17 the indices (mod the number of points) of the first and second mutation.
+// The libFuzzer binary's custom mutator redraws the mutation bytes three times in four and keeps the problem,
+// whose generation and unmutated run are cached (the last 8 problems).
 #include <cstdint>
+#include <cstring>
+#include <list>
 #include <string>
 
 #include "evg/fuzz/mutation.hpp"
@@ -38,16 +42,84 @@ std::string kinds(const std::vector<std::string>& v) {
                            "problem: " + s.name + "\nmutation: " + hw::to_string(plan) + "\n" + detail);
 }
 
+// The problems of the last inputs and their unmutated runs, by the bytes that choose the problem (0-9, flag
+// bits 0-1): an input that changes only its mutations (what the custom mutator below does three times in
+// four) reuses the generation and the reference run, half of an input's time. Both are deterministic in those
+// bytes, so a cached entry is exactly what recomputing would give.
+struct Problem {
+    uint64_t seed = 0;
+    int gen_size = 0;
+    uint64_t arch_bits = 0;
+    fuzz::Subject subject;
+    fuzz::Reference ref;
+};
+constexpr size_t kCachedProblems = 8;
+
+const Problem& problem_of(uint64_t seed, int gen_size, uint64_t arch_bits) {
+    static std::list<Problem> cache;  // most recently used first
+    for (auto it = cache.begin(); it != cache.end(); ++it)
+        if (it->seed == seed && it->gen_size == gen_size && it->arch_bits == arch_bits) {
+            cache.splice(cache.begin(), cache, it);
+            return cache.front();
+        }
+    const hw::ArchId arch = arch_bits & 1 ? hw::ArchId::Ascend950 : hw::ArchId::AtlasA2;
+    Problem p{seed,
+              gen_size,
+              arch_bits,
+              fuzz::generated_subject(seed, gen_size, arch, (arch_bits & 2) != 0, true, ""),
+              {}};
+    p.ref = fuzz::reference_run(p.subject);
+    cache.push_front(std::move(p));
+    if (cache.size() > kCachedProblems) cache.pop_back();
+    return cache.front();
+}
+
 }  // namespace
+
+#ifdef EVG_LIBFUZZER
+extern "C" {
+size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed);
+}
+// Three times in four: keep the problem (bytes 0-9 and flag bits 0-1) and draw new mutations (the two indices
+// and whether there is a second one); otherwise libFuzzer's own byte mutations, which change the problem too.
+size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) {
+    constexpr size_t kLayout = 18;
+    if (seed % 4 == 0 || max_size < kLayout) return LLVMFuzzerMutate(data, size, max_size);
+    if (size < kLayout) {
+        std::memset(data + size, 0, kLayout - size);
+        size = kLayout;
+    }
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    auto next = [&x] {
+        x ^= x >> 29;
+        x *= 0xBF58476D1CE4E5B9ull;
+        x ^= x >> 32;
+        return x;
+    };
+    switch (next() % 3) {
+        case 0:  // a new first mutation
+            for (size_t i = 10; i < 14; ++i) data[i] = static_cast<uint8_t>(next());
+            break;
+        case 1:  // a new second mutation, present
+            data[9] |= 4;
+            for (size_t i = 14; i < 18; ++i) data[i] = static_cast<uint8_t>(next());
+            break;
+        default:  // the second mutation on or off
+            data[9] ^= 4;
+            break;
+    }
+    return size;
+}
+#endif
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const uint64_t seed = read_le(data, size, 0, 8);
     const int gen_size = static_cast<int>(read_le(data, size, 8, 1) % 64);
     const uint64_t flags = read_le(data, size, 9, 1);
-    const hw::ArchId arch = flags & 1 ? hw::ArchId::Ascend950 : hw::ArchId::AtlasA2;
-    const bool ub = (flags & 2) != 0;
-    const fuzz::Subject s = fuzz::generated_subject(seed, gen_size, arch, ub, true, "");
-    const fuzz::Reference ref = fuzz::reference_run(s);
+    const Problem& problem = problem_of(seed, gen_size, flags & 3);
+    const fuzz::Subject& s = problem.subject;
+    const fuzz::Reference& ref = problem.ref;
     // The generators only give valid problems, which the library runs clean.
     if (!ref.clean) finding("unmutated-not-clean", s, {}, ref.problem);
     if (ref.points.empty()) return 0;
@@ -66,8 +138,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     switch (c.verdict) {
         case reports::SyncVerdict::caught:
         case reports::SyncVerdict::harmless:
-        case reports::SyncVerdict::undecided:  // the explorer gave up: no verdict to compare with
             return 0;
+        case reports::SyncVerdict::undecided:  // the explorer gave up: no verdict to compare with, and an
+                                               // input
+            return -1;                         // libFuzzer does not keep (mutations start from decided ones)
         case reports::SyncVerdict::unapplied:
             // A single point that mutation_points listed must apply; with two, the first may remove the
             // second's call.

@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -68,9 +69,14 @@ std::vector<std::string> sync_patterns(const explore::Program& p, const explore:
 struct PatternCount {
     uint64_t inputs = 0, disagreements = 0;
 };
-std::map<std::string, PatternCount>& pattern_table();
+// The table, by name (made when asked: counting allocates nothing).
+std::map<std::string, PatternCount> pattern_table();
 // Counts an input that reached `patterns` (disagreement = false), or a disagreement on it (true).
 void count_patterns(const std::vector<std::string>& patterns, bool disagreement);
+// The slot of a pattern in the table, the same for the process's life, one per pattern (libFuzzer's extra
+// counter of the pattern, in the libFuzzer binary).
+inline constexpr size_t kPatternTableSlots = 1024;
+size_t pattern_index(std::string_view name);
 std::string pattern_table_text();  // "pattern coverage: N patterns" and one line per pattern
 // Writes the table as lines "<inputs>\t<disagreements>\t<pattern>"; false when the file cannot be written.
 bool write_pattern_table(const std::string& path);

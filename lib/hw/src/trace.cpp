@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -48,7 +49,7 @@ struct SiteHash {
 };
 
 struct OpSite {
-    std::string op, file;
+    std::string_view op, file;  // in the table's arena; file is followed by a NUL
     uint32_t line = 0;
 };
 
@@ -91,8 +92,8 @@ class OpSiteTable {
             chunks_[chunk].store(c, std::memory_order_release);
         }
         OpSite& e = c[id & (kChunk - 1)];
-        e.op = k.op;
-        e.file = k.file;
+        e.op = keep(k.op);
+        e.file = keep(k.file);
         e.line = k.line;
         ++size_;
         // The key views the stored strings, which never move.
@@ -100,8 +101,19 @@ class OpSiteTable {
         return static_cast<uint32_t>(id);
     }
 
+    // The text of the entries and the index's nodes, in an arena that grows by doubling blocks: the table
+    // only grows, and a new entry costs no allocation of its own (a fuzz session interns new pairs all along,
+    // and libFuzzer re-runs, with a leak check, every input that allocated more than it freed).
+    std::string_view keep(std::string_view text) {
+        auto* p = static_cast<char*>(arena_.allocate(text.size() + 1, 1));
+        std::memcpy(p, text.data(), text.size());
+        p[text.size()] = '\0';
+        return {p, text.size()};
+    }
+
     std::mutex mu_;
-    std::unordered_map<OpSiteKey, uint32_t, OpSiteHash> index_;
+    std::pmr::monotonic_buffer_resource arena_{size_t{64} << 10};
+    std::pmr::unordered_map<OpSiteKey, uint32_t, OpSiteHash> index_{&arena_};
     std::array<std::atomic<OpSite*>, kMaxChunks> chunks_{};
     size_t size_ = 0;
 };
@@ -130,7 +142,8 @@ uint32_t intern_op_site(std::string_view op, Site site) {
     };
     constexpr unsigned kRecentBits = 8;
     thread_local std::array<Recent, size_t{1} << kRecentBits> recent{};
-    thread_local std::unordered_map<SiteKey, uint32_t, SiteHash> cache;
+    thread_local std::pmr::monotonic_buffer_resource cache_arena{size_t{16} << 10};
+    thread_local std::pmr::unordered_map<SiteKey, uint32_t, SiteHash> cache{&cache_arena};
     uint64_t tail = 0;  // the op's last (up to) eight bytes
     if (!op.empty())
         std::memcpy(&tail, op.data() + op.size() - std::min<size_t>(op.size(), 8),
@@ -159,7 +172,7 @@ std::string_view interned_op(uint32_t id) {
 
 Site interned_site(uint32_t id) {
     const OpSite& e = table().at(id);
-    return {e.file.c_str(), e.line};
+    return {e.file.data(), e.line};
 }
 
 size_t interned_op_sites() {
