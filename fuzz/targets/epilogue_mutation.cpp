@@ -11,6 +11,7 @@
 // mutation), bytes 10-13 and 14-17 the indices (mod the number of points) of the first and second mutation.
 // The libFuzzer binary's custom mutator redraws the mutation bytes three times in four and keeps the problem,
 // whose generation and unmutated run are cached (the last 8 problems).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <list>
@@ -84,12 +85,11 @@ size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsi
 // Three times in four: keep the problem (bytes 0-9 and flag bits 0-1) and draw new mutations (the two indices
 // and whether there is a second one); otherwise libFuzzer's own byte mutations, which change the problem too.
 size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) {
+    // Bytes past the layout mean nothing: inputs stay at most kLayout long.
     constexpr size_t kLayout = 18;
-    if (seed % 4 == 0 || max_size < kLayout) return LLVMFuzzerMutate(data, size, max_size);
-    if (size < kLayout) {
-        std::memset(data + size, 0, kLayout - size);
-        size = kLayout;
-    }
+    if (seed % 4 == 0 || max_size < kLayout) return LLVMFuzzerMutate(data, size, std::min(max_size, kLayout));
+    if (size < kLayout) std::memset(data + size, 0, kLayout - size);
+    size = kLayout;
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
     auto next = [&x] {
         x ^= x >> 29;
