@@ -7,7 +7,7 @@
 // calls, alloc_count.hpp) and allocs_per_instr (per instruction the model issued, for the targets that
 // launch).
 //
-// Session/<target>: a fixed-seed libFuzzer session of the fuzz build's binary (ASan + UBSan + coverage, what
+// session/<target>: a fixed-seed libFuzzer session of the fuzz build's binary (ASan + UBSan + coverage, what
 // `evgcheck fuzz` runs): `fuzz_<target> -seed=1 -max_total_time=T` from a fresh copy of the seed corpus, one
 // process. Counters: exec_per_s (wall), exec_per_cpu_s (the child's user + system time: the figure that moves
 // least when other jobs share the host), features and edges at the end, corpus size, and for the targets that
