@@ -62,8 +62,8 @@ void write_patterns() {
 // (LLVMFuzzerTestOneInput returns -1). At 5,000 states an input costs at most ~25 ms of CPU under ASan (the
 // fuzz build; ~5 ms in the release build). A session corpus's decided inputs need a median of 42 states and
 // 1,944 at the 90th percentile, but the 6% beyond 5,000 took 69% of all states explored; at equal time a
-// 5,000 budget ran 45% more inputs per CPU second than 20,000 and reached more sync patterns (202 against 189,
-// fixed-seed 60 s sessions side by side, bench/README.md).
+// 5,000 budget ran 45% more inputs per CPU second than 20,000 and reached more sync patterns (202 against
+// 189, fixed-seed 60 s sessions side by side, bench/README.md).
 constexpr uint64_t kMaxStates = 5000;
 
 [[noreturn]] void disagree(const std::string& what, const evg::explore::Program& p,
