@@ -59,11 +59,12 @@ void write_patterns() {
 
 // The exhaustive explorer's budget, per input. A program of unsynchronised copies has millions of
 // interleavings; past the budget the input is counted as incomplete, not compared, and not kept in the corpus
-// (LLVMFuzzerTestOneInput returns -1). At 5,000 states an input costs at most ~25 ms of CPU under ASan (the
-// fuzz build; ~5 ms in the release build). A session corpus's decided inputs need a median of 42 states and
-// 1,944 at the 90th percentile, but the 6% beyond 5,000 took 69% of all states explored; at equal time a
-// 5,000 budget ran 45% more inputs per CPU second than 20,000 and reached more sync patterns (202 against
-// 189, fixed-seed 60 s sessions side by side, bench/README.md).
+// (LLVMFuzzerTestOneInput returns -1). At 5,000 states the slowest inputs take ~50 ms under ASan (the 40
+// slowest of a session corpus, each run alone on a loaded 2-core host: median 18 ms, at most 55). A session
+// corpus's decided inputs need a median of 42 states and 1,944 at the 90th percentile, but the 6% beyond
+// 5,000 took 69% of all states explored; at equal time a 5,000 budget ran 45% more inputs per CPU second than
+// 20,000 and reached more sync patterns (202 against 189, fixed-seed 60 s sessions side by side;
+// sync_program/README.md).
 constexpr uint64_t kMaxStates = 5000;
 
 [[noreturn]] void disagree(const std::string& what, const evg::explore::Program& p,

@@ -254,6 +254,8 @@ std::string html(const ReportInput& in) {
     o += fmt::format("<div class=\"summary {}\"><b>{}</b> &mdash; {}</div>\n", ok ? "ok" : "bad",
                      t.failed || dead ? "FAILED" : (ok ? "ALL PASSED" : "PARTIAL"), esc(summary_line(in)));
     if (!alive.empty()) o += fmt::format("<p class=\"meta\">{}</p>\n", esc(alive_summary(alive)));
+    if (const std::string born = fp_born_summary(in); !born.empty())
+        o += fmt::format("<p class=\"meta\">{}</p>\n", esc(born));
     o += fmt::format("<p class=\"meta\">{} cases{}{}{}</p>\n", in.results.size(),
                      in.archs.empty() ? "" : "; archs " + esc(fmt::format("{}", fmt::join(in.archs, ", "))),
                      in.filter.empty() ? "" : "; filter <code>" + esc(in.filter) + "</code>",

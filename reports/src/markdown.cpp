@@ -74,6 +74,7 @@ std::string markdown(const ReportInput& in) {
     if (!in.command.empty()) o += fmt::format("Command: `{}`\n\n", in.command);
     const std::vector<AliveCell> alive = proven_alive(in);
     if (!alive.empty()) o += alive_summary(alive) + "\n\n";
+    if (const std::string born = fp_born_summary(in); !born.empty()) o += born + "\n\n";
 
     o += side_by_side_markdown(in);
     o += "## Matrix: node kind x dtype x arch\n\n";

@@ -79,6 +79,25 @@ TEST(ReportOutputs, NanAndInfinityCountsAppearInEveryFormat) {
     EXPECT_NE(page.find("<td>12 / 3</td>"), std::string::npos);
 }
 
+// Where NaN and infinities were born (the checker fp): the summary by op heads the Markdown and HTML reports as
+// it heads `evgcheck conformance`'s output, and report.json lists each case's birthplaces.
+TEST(ReportOutputs, BornNanAndInfinityAreSummarisedInEveryFormat) {
+    ReportInput in = sample_input();
+    EXPECT_EQ(markdown(in).find("born from finite values"), std::string::npos);  // none born: no line
+    in.results[0].fp_born = {"Exp at my_epilogue.cpp:54", "Div at my_epilogue.cpp:60"};
+    in.results[1].fp_born = {"Exp at my_epilogue.cpp:54"};
+    const std::string line = fp_born_summary(in);
+    EXPECT_NE(line.find("in 2 case(s)"), std::string::npos) << line;
+    EXPECT_NE(line.find("by op: Exp 2, Div 1"), std::string::npos) << line;
+    EXPECT_NE(markdown(in).find(line), std::string::npos);
+    EXPECT_NE(html(in).find("<p class=\"meta\">" + line + "</p>"), std::string::npos);
+    const nlohmann::json j = nlohmann::json::parse(json(in));
+    bool found = false;
+    for (const auto& r : j.at("cases"))
+        if (r.at("id") == in.results[0].id) found = r.at("fp_born").size() == 2;
+    EXPECT_TRUE(found);
+}
+
 TEST(ReportMatrix, TextMatrix) {
     EXPECT_EQ(
         text_matrix(build_matrix(testing::sample_results())),
