@@ -79,8 +79,8 @@ TEST(ReportOutputs, NanAndInfinityCountsAppearInEveryFormat) {
     EXPECT_NE(page.find("<td>12 / 3</td>"), std::string::npos);
 }
 
-// Where NaN and infinities were born (the checker fp): the summary by op heads the Markdown and HTML reports as
-// it heads `evgcheck conformance`'s output, and report.json lists each case's birthplaces.
+// Where NaN and infinities were born (the checker fp): the summary by op heads the Markdown and HTML reports
+// as it heads `evgcheck conformance`'s output, and report.json lists each case's birthplaces.
 TEST(ReportOutputs, BornNanAndInfinityAreSummarisedInEveryFormat) {
     ReportInput in = sample_input();
     EXPECT_EQ(markdown(in).find("born from finite values"), std::string::npos);  // none born: no line
