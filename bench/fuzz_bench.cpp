@@ -146,6 +146,7 @@ void session(benchmark::State& state, const std::string& target) {
             ::dup2(fd, 2);
             ::setenv("EVG_FUZZ_PATTERNS", patterns.c_str(), 1);
             std::vector<char*> argv;
+            argv.reserve(args.size() + 1);
             for (std::string& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);
             ::execv(argv[0], argv.data());
