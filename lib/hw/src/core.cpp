@@ -499,8 +499,8 @@ void Core::end_call() {
 
 void Core::run_kernel(const std::function<void()>& kernel) {
     // What the launch's own calls on this fiber left where the kernel's frames go (16 KiB: the model's calls
-    // are not deeper).
-    detail::refill_dead_stack(size_t{16} << 10, size_t{1} << 10);
+    // are not deeper); only a launch whose uninit checker reads the fill needs it.
+    if (machine_.config().checks.uninit) detail::refill_dead_stack(size_t{16} << 10, size_t{1} << 10);
     kernel();
     if (interceptor_) interceptor_->finish(*this);  // moved WaitFlags still pending are issued now
 }

@@ -69,19 +69,25 @@ size_t page_size() {
     return p;
 }
 
-// Stacks of finished fibers, kept for the next launch on this thread (a launch has 1-3 cores in most runs).
+// Stacks of finished fibers, kept for the next launch on this thread (a launch has 1-3 cores in most runs),
+// each with whether it holds the fill (a launch without the uninit checker leaves its stack as it was).
+struct PooledStack {
+    void* stack;
+    bool filled;
+};
 struct StackPool {
-    std::vector<void*> free;
+    std::vector<PooledStack> free;
     ~StackPool() {
-        for (void* s : free) munmap(static_cast<char*>(s) - page_size(), kStackBytes + page_size());
+        for (const PooledStack& s : free)
+            munmap(static_cast<char*>(s.stack) - page_size(), kStackBytes + page_size());
     }
 };
 thread_local StackPool pool;
 constexpr size_t kPoolCap = 64;
 
-void* take_stack() {
+PooledStack take_stack() {
     if (!pool.free.empty()) {
-        void* s = pool.free.back();
+        const PooledStack s = pool.free.back();
         pool.free.pop_back();
         return s;
     }
@@ -92,12 +98,12 @@ void* take_stack() {
     mprotect(base, page_size(), PROT_NONE);  // the guard page
     char* stack = static_cast<char*>(base) + page_size();
     std::memset(stack + kStackBytes - kFreshFillDepth, kUninitFillByte, kFreshFillDepth);
-    return stack;
+    return {stack, true};
 }
 
-void give_stack(void* s) {
+void give_stack(void* s, bool filled) {
     if (pool.free.size() < kPoolCap) {
-        pool.free.push_back(s);
+        pool.free.push_back({s, filled});
         return;
     }
     munmap(static_cast<char*>(s) - page_size(), kStackBytes + page_size());
@@ -116,13 +122,13 @@ size_t fiber_stack_bytes() noexcept {
     return kStackBytes;
 }
 
-Fiber::Fiber(std::function<void()> body) : body_(std::move(body)) {}
+Fiber::Fiber(std::function<void()> body, bool fill) : body_(std::move(body)), fill_(fill) {}
 
 Fiber::~Fiber() {
     // A fiber that started and did not finish still holds frames on its stack; the machine runs every fiber
     // to its end before destroying it, so that cannot happen there. Its stack is only recycled when it is
     // clean.
-    if (stack_ && (!started_ || finished_)) give_stack(stack_);
+    if (stack_ && (!started_ || finished_)) give_stack(stack_, stack_filled_);
 }
 
 void Fiber::entry(unsigned lo, unsigned hi) {
@@ -132,15 +138,21 @@ void Fiber::entry(unsigned lo, unsigned hi) {
 #ifdef EVG_FIBER_ASAN
     __sanitizer_finish_switch_fiber(nullptr, &f->caller_bottom_, &f->caller_size_);
 #endif
+    // A stack an earlier launch left unfilled is filled before a kernel that reads the fill runs on it (here,
+    // at the top of the fiber, everything below is dead).
+    if (f->fill_ && !f->stack_filled_) refill_dead_stack(kFillDepth, kEndCleanRun);
     f->body_();  // the machine's core_main catches everything
-    refill_dead_stack(kFillDepth, kEndCleanRun);
+    if (f->fill_) refill_dead_stack(kFillDepth, kEndCleanRun);
+    f->stack_filled_ = f->fill_;
     f->finished_ = true;
     f->switch_out(true);
 }
 
 void Fiber::resume() {
     if (!started_) {
-        stack_ = take_stack();
+        const PooledStack s = take_stack();
+        stack_ = s.stack;
+        stack_filled_ = s.filled;
         getcontext(&self_);
         self_.uc_stack.ss_sp = stack_;
         self_.uc_stack.ss_size = kStackBytes;

@@ -26,7 +26,10 @@ size_t fiber_stack_bytes() noexcept;
 
 class Fiber {
   public:
-    explicit Fiber(std::function<void()> body);
+    // `fill`: the launch reads the uninitialised-stack fill (its uninit checker is on). Without it the fiber
+    // neither refills its stack at its end (a 512-KiB scan under ASan) nor needs a filled one; the stack goes
+    // back to the pool marked as not filled, and the next fiber that needs the fill refills it first.
+    explicit Fiber(std::function<void()> body, bool fill = true);
     ~Fiber();
     Fiber(const Fiber&) = delete;
     Fiber& operator=(const Fiber&) = delete;
@@ -46,6 +49,8 @@ class Fiber {
     ucontext_t self_{};
     ucontext_t caller_{};
     void* stack_ = nullptr;  // the usable stack, above its guard page
+    bool fill_ = true;
+    bool stack_filled_ = true;  // the stack holds the fill wherever earlier kernels went
     bool started_ = false;
     bool finished_ = false;
     // AddressSanitizer bookkeeping, read and written only when fiber.cpp is built with ASan (clang's

@@ -354,8 +354,8 @@ Report Machine::run(const std::function<void()>& kernel) {
     const detail::LaunchWatch watch(*this);
     runners_.resize(cores_.size());
     for (size_t i = 0; i < cores_.size(); ++i)
-        runners_[i].fiber =
-            std::make_unique<detail::Fiber>([this, i, &kernel] { core_main(static_cast<int>(i), kernel); });
+        runners_[i].fiber = std::make_unique<detail::Fiber>(
+            [this, i, &kernel] { core_main(static_cast<int>(i), kernel); }, cfg_.checks.uninit);
     // The core whose fiber runs is the one the AscendC calls of the kernel body act on.
     auto give_turn = [&](int i) {
         detail::tls_core = &core(i);

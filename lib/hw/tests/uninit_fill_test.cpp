@@ -75,6 +75,29 @@ TEST(UninitFill, AStackIsFilledAgainWhenItsFiberEnds) {
     EXPECT_TRUE(is_uninit_fill(next_launch)) << std::hex << next_launch;
 }
 
+// A fiber whose launch does not read the fill (its uninit checker is off) leaves its stack as its kernel left
+// it, and says so to the pool; the next fiber that reads the fill refills that stack before its body runs,
+// and one that does not read it gets the bytes as they were (the fill's cost is paid only where it is read).
+TEST(UninitFill, AStackLeftUnfilledIsFilledBeforeAFiberThatReadsTheFill) {
+    {
+        detail::Fiber unchecked([&] { frame(true); }, /*fill=*/false);
+        unchecked.resume();
+        ASSERT_TRUE(unchecked.finished());
+    }
+    uint64_t unchecked_again = 0;
+    {
+        detail::Fiber again([&] { unchecked_again = frame(false); }, /*fill=*/false);
+        again.resume();
+        ASSERT_TRUE(again.finished());
+    }
+    EXPECT_EQ(unchecked_again, 0x1111111111111111ull);  // not refilled: the same stack, as the first left it
+    uint64_t checked = 0;
+    detail::Fiber reads([&] { checked = frame(false); });
+    reads.resume();
+    ASSERT_TRUE(reads.finished());
+    EXPECT_TRUE(is_uninit_fill(checked)) << std::hex << checked;
+}
+
 // A frame with a buffer it never touches above a call (an epilogue's callbacks of many nodes do that): with
 // `dirty` the callee dirties the stack below the buffer, else it reads a word there.
 [[gnu::noinline]] uint64_t below_untouched(bool dirty) {
