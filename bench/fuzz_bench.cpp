@@ -120,7 +120,18 @@ void session(benchmark::State& state, const std::string& target) {
         return;
     }
     const char* secs_env = std::getenv("EVG_BENCH_FUZZ_SECONDS");
-    const int seconds = secs_env && *secs_env ? std::max(1, std::atoi(secs_env)) : 60;
+    int seconds = 60;
+    if (secs_env && *secs_env) {
+        char* end = nullptr;
+        const long v = std::strtol(secs_env, &end, 10);
+        if (*end != '\0' || v < 1 || v > 86400) {
+            state.SkipWithError(("EVG_BENCH_FUZZ_SECONDS='" + std::string(secs_env) +
+                                 "': expected a whole number of seconds from 1 to 86400")
+                                    .c_str());
+            return;
+        }
+        seconds = static_cast<int>(v);
+    }
     const fs::path work =
         fs::temp_directory_path() / ("evg_bench_fuzz_session_" + std::to_string(::getpid()));
     fs::remove_all(work);

@@ -107,7 +107,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } forget;
     fuzz::count_patterns(patterns, false);
 #ifdef EVG_LIBFUZZER
-    for (const std::string& name : patterns) evg_sync_pattern_counters[fuzz::pattern_index(name)] = 1;
+    for (const std::string& name : patterns)
+        if (const size_t slot = fuzz::pattern_index(name); slot != fuzz::kNoPatternSlot)
+            evg_sync_pattern_counters[slot] = 1;
 #endif
     const fuzz::MachineRun m = fuzz::run_on_machine(p, hw::SchedulerKind::in_order, 0);
     if (verbose) std::fprintf(stderr, "machine:\n%s", m.report.text().c_str());

@@ -217,12 +217,20 @@ std::array<Slot, kPatternTableSlots>& slots() {
     static std::array<Slot, kPatternTableSlots> table;  // zero-initialised storage, no allocation
     return table;
 }
+// Reaches of patterns that got no slot (pattern_index).
+PatternCount& unlisted() {
+    static PatternCount c;
+    return c;
+}
+constexpr const char* kUnlistedPatterns = "(patterns without a slot: the table full or the name too long)";
 
 }  // namespace
 
 size_t pattern_index(std::string_view name) {
-    // A name longer than a slot holds is kept by its first kNameBytes - 1 characters (none comes close).
-    name = name.substr(0, kNameBytes - 1);
+    // A name longer than a slot holds, or a new name once every slot is taken, gets no slot: it is counted as
+    // unlisted rather than merged into another pattern's row (neither happens: names are under 120 characters
+    // and sessions reach ~250 patterns).
+    if (name.size() >= kNameBytes) return kNoPatternSlot;
     uint64_t h = 1469598103934665603ull;  // FNV-1a
     for (const char ch : name) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ull;
     auto& table = slots();
@@ -237,7 +245,7 @@ size_t pattern_index(std::string_view name) {
         }
         if (std::string_view(s.name.data(), s.len) == name) return i;
     }
-    return h % kPatternTableSlots;  // a full table: the pattern shares a slot (never seen: 1,024 >> 230)
+    return kNoPatternSlot;
 }
 
 std::map<std::string, PatternCount> pattern_table() {
@@ -248,12 +256,14 @@ std::map<std::string, PatternCount> pattern_table() {
             c.inputs += s.count.inputs;
             c.disagreements += s.count.disagreements;
         }
+    if (unlisted().inputs || unlisted().disagreements) out[kUnlistedPatterns] = unlisted();
     return out;
 }
 
 void count_patterns(const std::vector<std::string>& patterns, bool disagreement) {
     for (const auto& name : patterns) {
-        PatternCount& c = slots()[pattern_index(name)].count;
+        const size_t i = pattern_index(name);
+        PatternCount& c = i == kNoPatternSlot ? unlisted() : slots()[i].count;
         if (disagreement)
             ++c.disagreements;
         else

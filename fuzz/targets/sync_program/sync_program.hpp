@@ -74,8 +74,10 @@ std::map<std::string, PatternCount> pattern_table();
 // Counts an input that reached `patterns` (disagreement = false), or a disagreement on it (true).
 void count_patterns(const std::vector<std::string>& patterns, bool disagreement);
 // The slot of a pattern in the table, the same for the process's life, one per pattern (libFuzzer's extra
-// counter of the pattern, in the libFuzzer binary).
+// counter of the pattern, in the libFuzzer binary); kNoPatternSlot when it gets none (counted as unlisted).
 inline constexpr size_t kPatternTableSlots = 1024;
+inline constexpr size_t kNoPatternSlot =
+    kPatternTableSlots;  // no slot: the table is full, or the name too long
 size_t pattern_index(std::string_view name);
 std::string pattern_table_text();  // "pattern coverage: N patterns" and one line per pattern
 // Writes the table as lines "<inputs>\t<disagreements>\t<pattern>"; false when the file cannot be written.

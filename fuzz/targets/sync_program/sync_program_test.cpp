@@ -77,6 +77,23 @@ TEST(SyncProgramCompare, NamesFalseAlarmsAndMisses) {
     EXPECT_EQ(compare_verdicts(fixed, silent, clean), "");
 }
 
+// The pattern table gives each name its own slot, and a name without one (too long here; a full table the
+// same) is counted in a row of its own, never in another pattern's.
+TEST(SyncProgramPatterns, ANameWithoutASlotIsCountedAsUnlisted) {
+    const std::string a = "test pattern a", b = "test pattern b", long_name(200, 'x');
+    EXPECT_NE(pattern_index(a), pattern_index(b));
+    EXPECT_EQ(pattern_index(a), pattern_index(a));
+    EXPECT_EQ(pattern_index(long_name), kNoPatternSlot);
+    count_patterns({a, long_name}, false);
+    const auto table = pattern_table();
+    EXPECT_EQ(table.at(a).inputs, 1u);
+    EXPECT_EQ(table.count(long_name), 0u);
+    bool unlisted = false;
+    for (const auto& [name, c] : table)
+        unlisted |= name.rfind("(patterns without a slot", 0) == 0 && c.inputs == 1;
+    EXPECT_TRUE(unlisted);
+}
+
 // A miss is per byte: the explorer's races (0, 1) on UB [0, 32) and (0, 2) on [32, 64) are covered only if
 // the machine names pairs whose conflicting bytes hold all 64; naming (0, 1) alone leaves byte 32 uncovered.
 TEST(SyncProgramCompare, AMissIsTheFirstByteNoReportedPairCovers) {
