@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <tuple>
 
 #include "evg/explore/model.hpp"
@@ -23,26 +24,6 @@ bool set_like(Kind k) {
 bool wait_like(Kind k) {
     return k == Kind::wait || k == Kind::cross_wait || k == Kind::barrier;
 }
-
-class Bits {
-  public:
-    explicit Bits(size_t n = 0) : w_((n + 63) / 64, 0) {}
-    bool test(size_t i) const { return (w_[i / 64] >> (i % 64)) & 1; }
-    void set(size_t i) { w_[i / 64] |= uint64_t{1} << (i % 64); }
-    // this |= o; true if anything changed
-    bool merge(const Bits& o) {
-        bool ch = false;
-        for (size_t i = 0; i < w_.size(); ++i) {
-            uint64_t n = w_[i] | o.w_[i];
-            ch |= n != w_[i];
-            w_[i] = n;
-        }
-        return ch;
-    }
-
-  private:
-    std::vector<uint64_t> w_;
-};
 
 struct Round;
 
@@ -75,46 +56,95 @@ struct Counter {
     std::vector<Unordered> unordered;
 };
 
+// The happens-before graph of n instructions. Edges are kept in one list as they come and indexed by their
+// target (a stable counting sort: each node's predecessors in the order their edges were added) when next
+// read; ancestors are one n x n bit matrix, a row per node. A handful of allocations per graph, whatever its
+// size: an attempt at deciding a recorded run of a thousand instructions once made some 3,000 (a vector of
+// predecessors, of match bits and of ancestor bits per node) and grew them edge by edge.
 class Graph {
   public:
-    explicit Graph(size_t n) : n_(n), preds_(n_), match_(n_), anc_(n_, Bits(n_)) {}
+    explicit Graph(size_t n) : n_(n), words_((n + 63) / 64), anc_(n * words_, 0) {}
 
     // `match`: the edge from a set to the wait that takes it (the others are order edges).
     void edge(int from, int to, bool match = false) {
         if (from == to) return;
-        preds_[static_cast<size_t>(to)].push_back(from);
-        match_[static_cast<size_t>(to)].push_back(match);
+        edges_.push_back({from, to, match});
     }
     // Ancestors by fixpoint (the graph may have cycles: those nodes never execute).
     void close() {
+        index();
         bool changed = true;
         while (changed) {
             changed = false;
-            for (size_t i = 0; i < n_; ++i)
-                for (int p : preds_[i]) {
-                    auto pu = static_cast<size_t>(p);
-                    if (!anc_[i].test(pu)) {
-                        anc_[i].set(pu);
+            for (size_t i = 0; i < n_; ++i) {
+                uint64_t* row = &anc_[i * words_];
+                for (size_t e = first_[i]; e < first_[i + 1]; ++e) {
+                    const auto pu = static_cast<size_t>(from_[e]);
+                    uint64_t& w = row[pu / 64];
+                    const uint64_t bit = uint64_t{1} << (pu % 64);
+                    if (!(w & bit)) {
+                        w |= bit;
                         changed = true;
                     }
-                    if (pu != i) changed |= anc_[i].merge(anc_[pu]);
+                    if (pu == i) continue;
+                    const uint64_t* prow = &anc_[pu * words_];
+                    uint64_t grew = 0;
+                    for (size_t k = 0; k < words_; ++k) {
+                        const uint64_t m = row[k] | prow[k];
+                        grew |= m ^ row[k];
+                        row[k] = m;
+                    }
+                    changed |= grew != 0;
                 }
+            }
         }
     }
     // a happens-before b
-    bool hb(int a, int b) const {
-        return a != b && anc_[static_cast<size_t>(b)].test(static_cast<size_t>(a));
-    }
+    bool hb(int a, int b) const { return a != b && anc(static_cast<size_t>(b), static_cast<size_t>(a)); }
     bool ordered(int a, int b) const { return hb(a, b) || hb(b, a); }
-    bool cyclic(int i) const { return anc_[static_cast<size_t>(i)].test(static_cast<size_t>(i)); }
-    const std::vector<int>& preds(int i) const { return preds_[static_cast<size_t>(i)]; }
-    bool is_match(int i, size_t k) const { return match_[static_cast<size_t>(i)][k]; }
+    bool cyclic(int i) const { return anc(static_cast<size_t>(i), static_cast<size_t>(i)); }
+    std::span<const int> preds(int i) const {
+        index();
+        const auto u = static_cast<size_t>(i);
+        return {from_.data() + first_[u], from_.data() + first_[u + 1]};
+    }
+    // Whether the k-th predecessor of i (in preds(i)) is i's match edge.
+    bool is_match(int i, size_t k) const {
+        index();
+        return match_[first_[static_cast<size_t>(i)] + k] != 0;
+    }
 
   private:
+    struct Edge {
+        int from, to;
+        bool match;
+    };
+    bool anc(size_t node, size_t of) const { return (anc_[node * words_ + of / 64] >> (of % 64)) & 1; }
+    // The edges by target, when edges came since the last index.
+    void index() const {
+        if (indexed_ == edges_.size() && !first_.empty()) return;
+        first_.assign(n_ + 1, 0);
+        for (const Edge& e : edges_) ++first_[static_cast<size_t>(e.to) + 1];
+        for (size_t i = 0; i < n_; ++i) first_[i + 1] += first_[i];
+        from_.resize(edges_.size());
+        match_.resize(edges_.size());
+        fill_.assign(first_.begin(), first_.end() - 1);
+        for (const Edge& e : edges_) {
+            const size_t at = fill_[static_cast<size_t>(e.to)]++;
+            from_[at] = e.from;
+            match_[at] = e.match ? 1 : 0;
+        }
+        indexed_ = edges_.size();
+    }
+
     size_t n_;
-    std::vector<std::vector<int>> preds_;
-    std::vector<std::vector<bool>> match_;
-    std::vector<Bits> anc_;
+    size_t words_;
+    std::vector<uint64_t> anc_;  // row i: the ancestors of i
+    std::vector<Edge> edges_;
+    mutable size_t indexed_ = 0;  // edges_ covered by the index below
+    mutable std::vector<size_t> first_, fill_;
+    mutable std::vector<int> from_;
+    mutable std::vector<char> match_;
 };
 
 // Increment a lands before increment b in every schedule: every source of a comes before some source of b.
@@ -772,6 +802,9 @@ class Decider {
     // by its first unordered pair that may compete: two increments whose sources all execute, or two waits
     // that execute while some increment lands; a counter with none is not ambiguous.
     void drop_ambiguity_that_never_runs() {
+        if (std::none_of(v_.findings.begin(), v_.findings.end(),
+                         [](const Finding& f) { return f.kind == FindingKind::ambiguous; }))
+            return;
         std::map<int, int> index_of;
         for (int i = 0; i < n_; ++i) index_of[instr(i).id] = i;
         std::set<std::string> none_runs;  // unresolved counters none of whose pairs both execute
