@@ -9,7 +9,8 @@
 //
 // session/<target>: a fixed-seed libFuzzer session of the fuzz build's binary (ASan + UBSan + coverage, what
 // `evgcheck fuzz` runs): `fuzz_<target> -seed=1 -max_total_time=T` from a fresh copy of the seed corpus, one
-// process. Counters: exec_per_s (wall), exec_per_cpu_s (the child's user + system time: the figure that moves
+// process, with the target's timeout and libFuzzer options from its .options file as `evgcheck fuzz` passes
+// them. Counters: exec_per_s (wall), exec_per_cpu_s (the child's user + system time: the figure that moves
 // least when other jobs share the host), features and edges at the end, corpus size, and for the targets that
 // count sync patterns (EVG_FUZZ_PATTERNS) the number of distinct patterns the session's inputs reached. The
 // binaries come from EVG_FUZZ_BIN (a folder) or the fuzz preset's folder (build/fuzz/fuzz); T is
@@ -34,11 +35,13 @@
 #include <iterator>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "alloc_count.hpp"
 #include "evg/hw/device.hpp"
+#include "fuzz_output.hpp"
 
 #define EVG_BENCH_FUZZ_TARGET(name) extern "C" int evg_fuzz_entry_##name(const uint8_t* data, size_t size);
 #include "fuzz_bench_targets.inc"
@@ -132,6 +135,14 @@ void session(benchmark::State& state, const std::string& target) {
         }
         seconds = static_cast<int>(v);
     }
+    // The session runs as `evgcheck fuzz` runs it: with the target's timeout and libFuzzer options.
+    evgcheck::TargetOptions options;
+    try {
+        options = evgcheck::target_options_of(read_file(bin.string() + ".options"));
+    } catch (const std::invalid_argument& e) {
+        state.SkipWithError((bin.string() + ".options: " + e.what()).c_str());
+        return;
+    }
     const fs::path work =
         fs::temp_directory_path() / ("evg_bench_fuzz_session_" + std::to_string(::getpid()));
     fs::remove_all(work);
@@ -142,11 +153,12 @@ void session(benchmark::State& state, const std::string& target) {
                                      "-seed=1",
                                      "-max_total_time=" + std::to_string(seconds),
                                      "-print_final_stats=1",
-                                     "-timeout=60",
+                                     "-timeout=" + std::to_string(options.timeout),
                                      "-rss_limit_mb=2560",
-                                     "-artifact_prefix=" + (work / "").string(),
-                                     (work / "corpus").string(),
-                                     seeds.string()};
+                                     "-artifact_prefix=" + (work / "").string()};
+    args.insert(args.end(), options.flags.begin(), options.flags.end());
+    args.push_back((work / "corpus").string());
+    args.push_back(seeds.string());
     double exec = 0, wall = 0, cpu = 0;
     for (auto _ : state) {
         const auto t0 = std::chrono::steady_clock::now();

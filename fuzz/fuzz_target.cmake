@@ -1,4 +1,5 @@
-# evg_fuzz_target(<name> SOURCES <file>... [LIBS <lib>...] [TIMEOUT <seconds>] [REPLAY_OBJECTS <objlib>])
+# evg_fuzz_target(<name> SOURCES <file>... [LIBS <lib>...] [TIMEOUT <seconds>] [REPLAY_OBJECTS <objlib>]
+#                 [LIBFUZZER_OPTIONS <key>=<value>...])
 #
 # A fuzz target is one or more sources defining LLVMFuzzerTestOneInput (relative paths are relative to fuzz/).
 # It builds:
@@ -13,14 +14,15 @@
 # them again (the libFuzzer binary always compiles its own, with EVG_LIBFUZZER).
 # TIMEOUT is the time one input may take (default 10 s): the replay's -timeout, and libFuzzer's -timeout in
 # fuzz_<name>.options, which `evgcheck fuzz` and fuzz/build.sh read. A fuzz/targets/<name>.dict is the
-# target's libFuzzer dictionary. Both binaries land in <build>/fuzz/; <build>/fuzz/targets.txt lists the
-# targets, one `name` per line.
+# target's libFuzzer dictionary. LIBFUZZER_OPTIONS: more lines of the .options file's [libfuzzer] section,
+# which `evgcheck fuzz`, the benchmark's sessions and OSS-Fuzz pass to the libFuzzer binary as -<key>=<value>.
+# Both binaries land in <build>/fuzz/; <build>/fuzz/targets.txt lists the targets, one `name` per line.
 set(EVG_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "fuzz/ (evg_fuzz_target_objects is called from other folders)")
 set(EVG_FUZZ_BIN_DIR ${PROJECT_BINARY_DIR}/fuzz CACHE INTERNAL "where the fuzz binaries go")
 file(WRITE ${EVG_FUZZ_BIN_DIR}/targets.txt "")
 
 function(evg_fuzz_target name)
-  cmake_parse_arguments(ARG "" "TIMEOUT;REPLAY_OBJECTS" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;REPLAY_OBJECTS" "SOURCES;LIBS;LIBFUZZER_OPTIONS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "evg_fuzz_target(${name}): SOURCES is required")
   endif()
@@ -48,6 +50,12 @@ function(evg_fuzz_target name)
   set_tests_properties(fuzz_replay_${name} PROPERTIES LABELS fuzz-replay TIMEOUT 300)
 
   set(options "[libfuzzer]\ntimeout = ${ARG_TIMEOUT}\n")
+  foreach(o ${ARG_LIBFUZZER_OPTIONS})
+    if(NOT o MATCHES "^([A-Za-z0-9_]+)=([^ \t]+)$")
+      message(FATAL_ERROR "evg_fuzz_target(${name}): LIBFUZZER_OPTIONS '${o}' is not <key>=<value>")
+    endif()
+    string(APPEND options "${CMAKE_MATCH_1} = ${CMAKE_MATCH_2}\n")
+  endforeach()
   if(EXISTS ${EVG_FUZZ_DIR}/targets/${name}.dict)
     string(APPEND options "dict = ${name}.dict\n")
   endif()

@@ -17,6 +17,8 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <sstream>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -109,17 +111,19 @@ std::string find_fuzzer(const std::string& target, const std::optional<std::stri
                     target, fmt::join(looked, " "), fuzz_bin ? "" : ", or give --fuzz-bin DIR"));
 }
 
-// The `timeout = S` of fuzz_<target>.options beside the binary (evg_fuzz_target's TIMEOUT), default 10.
-int target_timeout(const fs::path& fuzzer) {
-    for (const fs::path& p : {fs::path(fuzzer.string() + ".options"),
-                              fuzzer.parent_path() / (fuzzer.filename().string() + ".options")}) {
-        std::ifstream in(p);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.starts_with("timeout = ")) return std::max(1, std::atoi(line.c_str() + 10));
-        }
+// The target's options: the .options file beside the binary (fuzz_<name>.options in a build, <name>.options
+// in an OSS-Fuzz out folder; written by evg_fuzz_target), if there is one.
+TargetOptions target_options(const fs::path& fuzzer) {
+    const fs::path p = fuzzer.string() + ".options";
+    std::ifstream in(p);
+    if (!in) return {};
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return target_options_of(text.str());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("evgcheck fuzz: {}: {}", display(p), e.what()));
     }
-    return 10;
 }
 
 struct Finding {
@@ -175,7 +179,8 @@ int fuzz_command(std::span<const char* const> argv) {
     const fs::path out = args.get("out").value_or("fuzz-out/" + target);
     const fs::path corpus = args.get("corpus").value_or((out / "corpus").string());
     const std::string fuzzer = find_fuzzer(target, args.get("fuzz-bin"));
-    const int timeout = target_timeout(fuzzer);
+    const TargetOptions options = target_options(fuzzer);
+    const int timeout = options.timeout;
 
     std::error_code ec;
     for (const fs::path& d : {out, corpus, out / "artifacts", out / "findings"}) {
@@ -221,6 +226,7 @@ int fuzz_command(std::span<const char* const> argv) {
                 fmt::format("-seed={}", 1000 + run),
                 fmt::format("-artifact_prefix={}/", (out / "artifacts").string()),
             };
+            a.insert(a.end(), options.flags.begin(), options.flags.end());
             if (!dict.empty()) a.push_back("-dict=" + dict);
             a.push_back(corpus.string());
             a.insert(a.end(), seed_dirs.begin(), seed_dirs.end());

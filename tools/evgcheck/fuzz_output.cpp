@@ -1,9 +1,11 @@
 #include "fuzz_output.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <regex>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -231,6 +233,51 @@ std::vector<std::pair<std::string, PatternCount>> parse_pattern_table(std::strin
         out.emplace_back(std::string(line.substr(t2 + 1)), c);
     }
     return out;
+}
+
+std::vector<LibFuzzerOption> parse_libfuzzer_options(std::string_view text) {
+    std::vector<LibFuzzerOption> out;
+    bool in_section = false;
+    for (int number = 1; !text.empty(); ++number) {
+        const size_t nl = text.find('\n');
+        const std::string line = trim(text.substr(0, nl));
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+        if (line.front() == '[') {
+            in_section = line == "[libfuzzer]";
+            continue;
+        }
+        if (!in_section) continue;
+        const size_t eq = line.find('=');
+        const std::string key = eq == std::string::npos ? line : trim(line.substr(0, eq));
+        const std::string value = eq == std::string::npos ? "" : trim(line.substr(eq + 1));
+        const bool key_ok = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+        const bool value_ok = !value.empty() && value.find_first_of(" \t") == std::string::npos;
+        if (eq == std::string::npos || !key_ok || !value_ok)
+            throw std::invalid_argument(
+                fmt::format("line {}: expected `key = value` in [libfuzzer], got '{}'", number, line));
+        out.push_back({key, value});
+    }
+    return out;
+}
+
+TargetOptions target_options_of(std::string_view text) {
+    TargetOptions t;
+    for (const LibFuzzerOption& o : parse_libfuzzer_options(text)) {
+        if (o.key == "timeout") {
+            int v = 0;
+            const auto r = std::from_chars(o.value.data(), o.value.data() + o.value.size(), v);
+            if (r.ec != std::errc{} || r.ptr != o.value.data() + o.value.size() || v < 1)
+                throw std::invalid_argument("timeout = " + o.value +
+                                            ": expected a whole number of seconds >= 1");
+            t.timeout = v;
+        } else if (o.key != "dict") {
+            t.flags.push_back(fmt::format("-{}={}", o.key, o.value));
+        }
+    }
+    return t;
 }
 
 }  // namespace evgcheck

@@ -53,4 +53,26 @@ struct PatternCount {
 };
 std::vector<std::pair<std::string, PatternCount>> parse_pattern_table(std::string_view text);
 
+// A target's fuzz_<name>.options (OSS-Fuzz's format, written by evg_fuzz_target in fuzz/fuzz_target.cmake):
+// the `key = value` lines of its [libfuzzer] section, in order; `evgcheck fuzz` and the benchmark's sessions
+// pass each as libFuzzer's -key=value. Other sections, blank lines and '#' or ';' comments are skipped. A
+// line of the section that is not `key = value` (a key of letters, digits and '_', a value without spaces)
+// throws std::invalid_argument naming the line: "line 3: expected `key = value` in [libfuzzer], got ...".
+struct LibFuzzerOption {
+    std::string key;
+    std::string value;
+};
+std::vector<LibFuzzerOption> parse_libfuzzer_options(std::string_view text);
+
+// What a session needs of a target's .options text: its `timeout` (the seconds one input may take, default
+// 10) and its other [libfuzzer] options as libFuzzer flags (say, epilogue_mutation's -detect_leaks=0). A
+// `dict` line is left out: its path is relative to the file, and the dictionary is found by the target's
+// name. Throws std::invalid_argument as parse_libfuzzer_options does, and for a timeout that is not a whole
+// number >= 1.
+struct TargetOptions {
+    int timeout = 10;
+    std::vector<std::string> flags;
+};
+TargetOptions target_options_of(std::string_view text);
+
 }  // namespace evgcheck

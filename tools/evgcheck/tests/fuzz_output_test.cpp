@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,52 @@ TEST(FuzzOutput, PatternTablesAreReadLineByLineAndBadLinesSkipped) {
     EXPECT_EQ(t[2].first, "last without newline");
     EXPECT_EQ(t[2].second.inputs, 7u);
     EXPECT_TRUE(parse_pattern_table("").empty());
+}
+
+TEST(FuzzOutput, LibFuzzerOptionsAreTheKeysOfTheirSectionInOrder) {
+    const auto o = parse_libfuzzer_options(
+        "# written by evg_fuzz_target\n[asan]\nquarantine_size_mb = 1\n\n[libfuzzer]\ntimeout = 30\n"
+        "  ; a comment\ndetect_leaks=0\r\ndict = x.dict\n[other]\nmax_len = 9");
+    ASSERT_EQ(o.size(), 3u);
+    EXPECT_EQ(o[0].key, "timeout");
+    EXPECT_EQ(o[0].value, "30");
+    EXPECT_EQ(o[1].key, "detect_leaks");
+    EXPECT_EQ(o[1].value, "0");
+    EXPECT_EQ(o[2].key, "dict");
+    EXPECT_EQ(o[2].value, "x.dict");
+    EXPECT_TRUE(parse_libfuzzer_options("").empty());
+    EXPECT_TRUE(parse_libfuzzer_options("[asan]\nnot an option line\n").empty());
+}
+
+TEST(FuzzOutput, ALibFuzzerOptionLineThatIsNotKeyEqualsValueIsRefusedWithItsLine) {
+    for (const char* bad : {"detect_leaks", "= 0", "max len = 3", "timeout =", "dict = a b"}) {
+        try {
+            parse_libfuzzer_options(std::string("[libfuzzer]\ntimeout = 30\n") + bad + "\n");
+            ADD_FAILURE() << "accepted: " << bad;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      std::string("line 3: expected `key = value` in [libfuzzer], got '") + bad + "'")
+                << bad;
+        }
+    }
+}
+
+TEST(FuzzOutput, ATargetsOptionsGiveItsTimeoutAndItsOtherOptionsAsFlags) {
+    const TargetOptions t =
+        target_options_of("[libfuzzer]\ntimeout = 30\ndict = t.dict\ndetect_leaks = 0\nmax_len = 18\n");
+    EXPECT_EQ(t.timeout, 30);
+    EXPECT_EQ(t.flags, (std::vector<std::string>{"-detect_leaks=0", "-max_len=18"}));
+    EXPECT_EQ(target_options_of("").timeout, 10);
+    EXPECT_TRUE(target_options_of("").flags.empty());
+    for (const char* bad : {"0", "-3", "12s", "9999999999"}) {
+        try {
+            target_options_of(std::string("[libfuzzer]\ntimeout = ") + bad + "\n");
+            ADD_FAILURE() << "accepted timeout " << bad;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      std::string("timeout = ") + bad + ": expected a whole number of seconds >= 1");
+        }
+    }
 }
 
 TEST(FuzzOutput, SignatureHashIsStableAndDistinguishes) {
