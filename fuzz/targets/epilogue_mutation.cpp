@@ -11,8 +11,14 @@
 // mutation), bytes 10-13 and 14-17 the indices (mod the number of points) of the first and second mutation.
 // The libFuzzer binary's custom mutator redraws the mutation bytes three times in four and keeps the problem,
 // whose generation and unmutated run are cached (the last 8 problems).
+//
+// Every decided input's patterns (fuzz::mutation_patterns: which operator in which component, the verdict,
+// which checkers against which explorer findings) are counted; with EVG_FUZZ_PATTERNS=FILE the pattern table
+// is written to FILE at exit and before a finding aborts. In the libFuzzer binary each pattern also sets one
+// of libFuzzer's extra counters, so that an input reaching a new pattern is kept.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <list>
 #include <string>
@@ -20,6 +26,15 @@
 #include "evg/fuzz/mutation.hpp"
 #include "evg/fuzz/sync_table.hpp"
 #include "finding.hpp"
+#include "pattern_table.hpp"
+
+#ifdef EVG_LIBFUZZER
+// One extra counter per pattern, its slot in the pattern table. libFuzzer clears them before each input.
+extern "C" {
+__attribute__((used, section("__libfuzzer_extra_counters")))
+uint8_t evg_epilogue_pattern_counters[evg::fuzz::kPatternTableSlots];
+}
+#endif
 
 namespace {
 
@@ -37,8 +52,18 @@ std::string kinds(const std::vector<std::string>& v) {
     return s.empty() ? "none" : s;
 }
 
+// The patterns of the input being run (finding() counts them as a disagreement), held by
+// LLVMFuzzerTestOneInput: nothing of an input outlives its run.
+const std::vector<std::string>* g_patterns = nullptr;
+
+void write_patterns() {
+    if (const char* path = std::getenv("EVG_FUZZ_PATTERNS")) fuzz::write_pattern_table(path);
+}
+
 [[noreturn]] void finding(const std::string& signature, const fuzz::Subject& s,
                           const std::vector<hw::SyncMutation>& plan, const std::string& detail) {
+    if (g_patterns) fuzz::count_patterns(*g_patterns, true);
+    write_patterns();
     fuzz::evg_fuzz_finding(signature,
                            "problem: " + s.name + "\nmutation: " + hw::to_string(plan) + "\n" + detail);
 }
@@ -114,6 +139,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsi
 #endif
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    static const bool at_exit = std::getenv("EVG_FUZZ_PATTERNS") && std::atexit(write_patterns) == 0;
+    (void)at_exit;
     const uint64_t seed = read_le(data, size, 0, 8);
     const int gen_size = static_cast<int>(read_le(data, size, 8, 1) % 64);
     const uint64_t flags = read_le(data, size, 9, 1);
@@ -135,6 +162,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const fuzz::Classification c = fuzz::classify(s, ref, plan, opt);
     const std::string where = fuzz::node_kind(s, ref, plan[0]) + " " + fuzz::plan_operator(plan) + " " +
                               (c.divergent_instr.empty() ? std::string("-") : c.divergent_instr);
+    // An undecided input has no verdict, so no pattern: it is not kept either (below).
+    const std::vector<std::string> patterns = c.verdict == reports::SyncVerdict::undecided
+                                                  ? std::vector<std::string>{}
+                                                  : fuzz::mutation_patterns(s, ref, plan, c);
+    g_patterns = &patterns;
+    struct Forget {
+        ~Forget() { g_patterns = nullptr; }
+    } forget;
+    fuzz::count_patterns(patterns, false);
+#ifdef EVG_LIBFUZZER
+    for (const std::string& name : patterns)
+        if (const size_t slot = fuzz::pattern_index(name); slot != fuzz::kNoPatternSlot)
+            evg_epilogue_pattern_counters[slot] = 1;
+#endif
     switch (c.verdict) {
         case reports::SyncVerdict::caught:
         case reports::SyncVerdict::harmless:

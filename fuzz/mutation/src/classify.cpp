@@ -271,4 +271,25 @@ std::string node_kind(const Subject& s, const Reference& ref, const hw::SyncMuta
     return it == ref.sync_files.end() ? "?" : node_kind_of_file(it->second, s.kernel);
 }
 
+std::vector<std::string> mutation_patterns(const Subject& s, const Reference& ref,
+                                           const std::vector<hw::SyncMutation>& plan,
+                                           const Classification& c) {
+    std::vector<std::string> out;
+    if (plan.empty()) return out;
+    const std::string_view verdict = reports::sync_verdict_name(c.verdict);
+    out.push_back(fmt::format("launch {} {}", s.arch == hw::ArchId::AtlasA2 ? "A2" : "950", s.path));
+    for (const hw::SyncMutation& m : plan)
+        out.push_back(fmt::format("{} in {}", hw::sync_op_name(m.op), node_kind(s, ref, m)));
+    out.push_back(plan.size() == 1 ? fmt::format("{} in {}: {}", hw::sync_op_name(plan[0].op),
+                                                 node_kind(s, ref, plan[0]), verdict)
+                                   : fmt::format("two mutations: {}", verdict));
+    auto kinds = [](const std::vector<std::string>& v) {
+        return v.empty() ? std::string("none") : fmt::format("{}", fmt::join(v, "+"));
+    };
+    out.push_back(fmt::format("{}: checkers {}; explorer {}", verdict, kinds(c.checkers), kinds(c.explorer)));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 }  // namespace evg::fuzz

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -72,6 +73,23 @@ TEST(SyncMutation, DroppedMte2VWaitIsCaughtByTheRaceChecker) {
     EXPECT_NE(std::find(c.checkers.begin(), c.checkers.end(), "race"), c.checkers.end()) << c.detail;
     EXPECT_NE(std::find(c.explorer.begin(), c.explorer.end(), "race"), c.explorer.end()) << c.detail;
     EXPECT_FALSE(c.divergent_instr.empty());
+
+    // Its patterns (the epilogue_mutation target's table): the launch, the operator where it struck, with its
+    // verdict, and the two sides' kinds.
+    const std::string kind = node_kind(s, ref, m);
+    const std::vector<std::string> patterns = mutation_patterns(s, ref, {m}, c);
+    auto has = [&](const std::string& p) {
+        return std::find(patterns.begin(), patterns.end(), p) != patterns.end();
+    };
+    EXPECT_TRUE(has("drop-wait in " + kind)) << fmt::format("{}", fmt::join(patterns, " | "));
+    EXPECT_TRUE(has("launch A2 gm")) << fmt::format("{}", fmt::join(patterns, " | "));
+    EXPECT_TRUE(has("drop-wait in " + kind + ": caught")) << fmt::format("{}", fmt::join(patterns, " | "));
+    const auto sides = std::find_if(patterns.begin(), patterns.end(),
+                                    [](const std::string& p) { return p.starts_with("caught: checkers "); });
+    ASSERT_NE(sides, patterns.end());
+    EXPECT_NE(sides->find("race"), std::string::npos);
+    EXPECT_NE(sides->find("; explorer "), std::string::npos);
+    EXPECT_EQ(patterns.size(), 4u);
 }
 
 // A spurious PipeBarrier<PIPE_V> orders more, never less: proven harmless, clean under adversarial schedules.

@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <string_view>
@@ -198,95 +196,6 @@ std::vector<std::string> sync_patterns(const explore::Program& p, const explore:
                                bucket(static_cast<int>(u.wait_pipes.size()), {2})));
     }
     return {out.begin(), out.end()};
-}
-
-namespace {
-
-// The table lives in fixed storage, so that counting an input allocates nothing even when the input reaches a
-// new pattern: libFuzzer runs every input with new coverage a second time, and a full leak check after it,
-// when the first run left more allocations than frees (a map node per new pattern did, on exactly the inputs
-// that matter). Sessions reach 150-230 distinct patterns; a name is under 120 characters.
-constexpr size_t kNameBytes = 160;
-struct Slot {
-    bool used = false;
-    uint8_t len = 0;
-    std::array<char, kNameBytes> name{};
-    PatternCount count;
-};
-std::array<Slot, kPatternTableSlots>& slots() {
-    static std::array<Slot, kPatternTableSlots> table;  // zero-initialised storage, no allocation
-    return table;
-}
-// Reaches of patterns that got no slot (pattern_index).
-PatternCount& unlisted() {
-    static PatternCount c;
-    return c;
-}
-constexpr const char* kUnlistedPatterns = "(patterns without a slot: the table full or the name too long)";
-
-}  // namespace
-
-size_t pattern_index(std::string_view name) {
-    // A name longer than a slot holds, or a new name once every slot is taken, gets no slot: it is counted as
-    // unlisted rather than merged into another pattern's row (neither happens: names are under 120 characters
-    // and sessions reach ~250 patterns).
-    if (name.size() >= kNameBytes) return kNoPatternSlot;
-    uint64_t h = 1469598103934665603ull;  // FNV-1a
-    for (const char ch : name) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ull;
-    auto& table = slots();
-    for (size_t probe = 0; probe < kPatternTableSlots; ++probe) {
-        const size_t i = (h + probe) % kPatternTableSlots;
-        Slot& s = table[i];
-        if (!s.used) {
-            s.used = true;
-            s.len = static_cast<uint8_t>(name.size());
-            std::copy(name.begin(), name.end(), s.name.begin());
-            return i;
-        }
-        if (std::string_view(s.name.data(), s.len) == name) return i;
-    }
-    return kNoPatternSlot;
-}
-
-std::map<std::string, PatternCount> pattern_table() {
-    std::map<std::string, PatternCount> out;
-    for (const Slot& s : slots())
-        if (s.used && (s.count.inputs || s.count.disagreements)) {
-            PatternCount& c = out[std::string(s.name.data(), s.len)];
-            c.inputs += s.count.inputs;
-            c.disagreements += s.count.disagreements;
-        }
-    if (unlisted().inputs || unlisted().disagreements) out[kUnlistedPatterns] = unlisted();
-    return out;
-}
-
-void count_patterns(const std::vector<std::string>& patterns, bool disagreement) {
-    for (const auto& name : patterns) {
-        const size_t i = pattern_index(name);
-        PatternCount& c = i == kNoPatternSlot ? unlisted() : slots()[i].count;
-        if (disagreement)
-            ++c.disagreements;
-        else
-            ++c.inputs;
-    }
-}
-
-std::string pattern_table_text() {
-    const std::map<std::string, PatternCount> table = pattern_table();
-    std::string s = fmt::format("pattern coverage: {} patterns\n  {:>9} {:>13}  pattern\n", table.size(),
-                                "inputs", "disagreements");
-    for (const auto& [name, c] : table)
-        s += fmt::format("  {:>9} {:>13}  {}\n", c.inputs, c.disagreements, name);
-    return s;
-}
-
-bool write_pattern_table(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) return false;
-    for (const auto& [name, c] : pattern_table())
-        std::fprintf(f, "%llu\t%llu\t%s\n", static_cast<unsigned long long>(c.inputs),
-                     static_cast<unsigned long long>(c.disagreements), name.c_str());
-    return std::fclose(f) == 0;
 }
 
 }  // namespace evg::fuzz

@@ -13,6 +13,7 @@
 #include "evg/explore/model.hpp"
 #include "evg/hw/config.hpp"
 #include "evg/hw/report.hpp"
+#include "pattern_table.hpp"
 
 namespace evg::fuzz {
 
@@ -65,23 +66,6 @@ std::vector<uint8_t> mutate_sync_program(const uint8_t* data, size_t size, size_
 // pipes, set-to-wait distances, ids shared by events, the kinds of finding), from the program and
 // `decided`, the explorer's happens-before verdict of one recorded run.
 std::vector<std::string> sync_patterns(const explore::Program& p, const explore::Verdict& decided);
-// Pattern coverage of this process: per pattern, the inputs that reached it and the disagreements among them.
-struct PatternCount {
-    uint64_t inputs = 0, disagreements = 0;
-};
-// The table, by name (made when asked: counting allocates nothing).
-std::map<std::string, PatternCount> pattern_table();
-// Counts an input that reached `patterns` (disagreement = false), or a disagreement on it (true).
-void count_patterns(const std::vector<std::string>& patterns, bool disagreement);
-// The slot of a pattern in the table, the same for the process's life, one per pattern (libFuzzer's extra
-// counter of the pattern, in the libFuzzer binary); kNoPatternSlot when it gets none (counted as unlisted).
-inline constexpr size_t kPatternTableSlots = 1024;
-inline constexpr size_t kNoPatternSlot =
-    kPatternTableSlots;  // no slot: the table is full, or the name too long
-size_t pattern_index(std::string_view name);
-std::string pattern_table_text();  // "pattern coverage: N patterns" and one line per pattern
-// Writes the table as lines "<inputs>\t<disagreements>\t<pattern>"; false when the file cannot be written.
-bool write_pattern_table(const std::string& path);
 
 struct SyncProgramStats {
     uint64_t inputs = 0, compared = 0, clean = 0, incomplete = 0, ambiguous = 0, set_twice = 0,

@@ -74,4 +74,16 @@ std::string node_kind_of_file(const std::string& file, const std::string& kernel
 // "drop-wait" (the first mutation's operator; "a+b" for a plan of two).
 std::string plan_operator(const std::vector<hw::SyncMutation>& plan);
 
+// The patterns a classified mutation reaches (the epilogue_mutation target's pattern table and libFuzzer
+// extra counters, fuzz/common/pattern_table.hpp): what was mutated where, and how the two sides judged it.
+// Few enough that each says something (a session reaches a few hundred):
+//   "launch <chip> <path>"                              A2 or 950, gm or ub
+//   "<op> in <node kind>"                               each mutation of the plan
+//   "<op> in <node kind>: <verdict>"                    a plan of one; "two mutations: <verdict>" otherwise
+//   "<verdict>: checkers <kinds>; explorer <kinds>"     which checkers fired against what the explorer found
+// (kinds joined by '+', or "none").
+std::vector<std::string> mutation_patterns(const Subject& s, const Reference& ref,
+                                           const std::vector<hw::SyncMutation>& plan,
+                                           const Classification& c);
+
 }  // namespace evg::fuzz
