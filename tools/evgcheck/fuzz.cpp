@@ -59,6 +59,8 @@ constexpr const char* kFuzzUsage =
     "epilogue_mutation, ...): a live progress line, findings de-duplicated by signature, each minimised\n"
     "and saved with a one-line replay command, and a session report (OUT/report.md, OUT/report.json).\n"
     "The binaries come from the fuzz build: cmake --preset fuzz && cmake --build build/fuzz\n"
+    "libFuzzer gets the target's options from the .options file beside its binary (timeout, and say\n"
+    "epilogue_mutation's detect_leaks=0 use_counters=0; fuzz/README.md, \"Session options\").\n"
     "Exit code: 0 no finding, 1 findings, 2 bad options or no fuzz binary.\n"
     "\n";
 
@@ -142,6 +144,7 @@ struct Totals {
     uint64_t cov = 0, features = 0, corpus = 0;
     std::map<std::string, Finding> findings;  // by signature
     std::vector<std::string> unsigned_ends;   // worker ends with no recognisable finding
+    std::string cannot_start;                 // why the binary could not be started, when it could not
 };
 
 // Signatures whose finding only the sanitizers or libFuzzer's watchdog detect.
@@ -213,7 +216,12 @@ int fuzz_command(std::span<const char* const> argv) {
     Totals totals;
     std::atomic<uint64_t> run_counter{0};
 
+    std::atomic<int> running{jobs};  // workers still running: the progress line stops when none is
     auto worker = [&](int id) {
+        struct Done {
+            std::atomic<int>& n;
+            ~Done() { --n; }
+        } done{running};
         while (true) {
             const double left = std::chrono::duration<double>(end - Clock::now()).count();
             if (left < 1) return;
@@ -232,23 +240,31 @@ int fuzz_command(std::span<const char* const> argv) {
             a.insert(a.end(), seed_dirs.begin(), seed_dirs.end());
             std::vector<std::string> tail;  // from a finding's first line on
             std::string artifact;
-            const ProcessResult r = run_process(
-                fuzzer, a, {}, end + std::chrono::seconds(timeout + 30), [&](const std::string& line) {
-                    if (const auto s = parse_status_line(line)) {
-                        std::lock_guard lock(totals.mu);
-                        totals.latest[id] = *s;
-                        totals.cov = std::max(totals.cov, s->cov);
-                        totals.features = std::max(totals.features, s->features);
-                        totals.corpus = std::max(totals.corpus, s->corpus);
-                        return;
-                    }
-                    if (!tail.empty() || starts_finding(line)) {
-                        if (tail.size() < 400) tail.push_back(line);
-                    }
-                    if (const std::string p = artifact_path(line); !p.empty()) {
-                        artifact = p;
-                    }
-                });
+            ProcessResult r;
+            try {
+                r = run_process(fuzzer, a, {}, end + std::chrono::seconds(timeout + 30),
+                                [&](const std::string& line) {
+                                    if (const auto s = parse_status_line(line)) {
+                                        std::lock_guard lock(totals.mu);
+                                        totals.latest[id] = *s;
+                                        totals.cov = std::max(totals.cov, s->cov);
+                                        totals.features = std::max(totals.features, s->features);
+                                        totals.corpus = std::max(totals.corpus, s->corpus);
+                                        return;
+                                    }
+                                    if (!tail.empty() || starts_finding(line)) {
+                                        if (tail.size() < 400) tail.push_back(line);
+                                    }
+                                    if (const std::string p = artifact_path(line); !p.empty()) {
+                                        artifact = p;
+                                    }
+                                });
+            } catch (
+                const std::exception& e) {  // not runnable here (posix_spawn failed): said after the join
+                std::lock_guard lock(totals.mu);
+                if (totals.cannot_start.empty()) totals.cannot_start = e.what();
+                return;
+            }
             std::lock_guard lock(totals.mu);
             totals.finished_execs += totals.latest[id].execs;
             totals.latest.erase(id);
@@ -276,7 +292,7 @@ int fuzz_command(std::span<const char* const> argv) {
     const bool tty = ::isatty(2);
     std::thread progress([&] {
         double last_print = 0;
-        while (Clock::now() < end) {
+        while (Clock::now() < end && running > 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
             const double now = seconds_since_start();
             std::lock_guard lock(totals.mu);
@@ -290,6 +306,11 @@ int fuzz_command(std::span<const char* const> argv) {
     });
     for (std::thread& t : workers) t.join();
     progress.join();
+    if (!totals.cannot_start.empty())
+        throw UsageError(
+            fmt::format("evgcheck fuzz: {}: is it a libFuzzer binary built on this machine (cmake "
+                        "--preset fuzz && cmake --build build/fuzz)?",
+                        totals.cannot_start));
     const double elapsed = seconds_since_start();
     {
         std::lock_guard lock(totals.mu);

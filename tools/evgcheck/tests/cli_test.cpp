@@ -512,6 +512,31 @@ TEST(EvgcheckFuzz, MissingBinaryAndBadOptions) {
     EXPECT_EQ(r.err, "evgcheck fuzz: option --jobs: 0 is out of range [1, 256]\n");
 }
 
+// A fuzz binary that cannot run here, or a bad line in its .options, exits 2 at once naming the cause: the
+// session's worker threads used to let the start failure escape (std::terminate), and the progress line ran
+// for the whole --time with no worker left.
+TEST(EvgcheckFuzz, ABinaryThatCannotStartOrABadOptionsLineIsABadInput) {
+    const fs::path bin = scratch() / "notelf";
+    fs::create_directories(bin);
+    write_file("notelf/fuzz_graph_text", "not an executable of this machine\n");
+    fs::permissions(bin / "fuzz_graph_text", fs::perms::owner_all);
+    const auto start = std::chrono::steady_clock::now();
+    Result r = evgcheck("fuzz graph_text --time 30 --fuzz-bin " + bin.string() + " --out " +
+                        (scratch() / "notelf_out").string());
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("cannot start '" + (bin / "fuzz_graph_text").string() +
+                         "': Exec format error: is it a "
+                         "libFuzzer binary built on this machine"),
+              std::string::npos)
+        << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));  // not the whole --time
+    write_file("notelf/fuzz_graph_text.options", "[libfuzzer]\ntimeout = 10\nmax len = 4\n");
+    r = evgcheck("fuzz graph_text --time 30 --fuzz-bin " + bin.string());
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "evgcheck fuzz: " + (bin / "fuzz_graph_text.options").string() +
+                         ": line 3: expected `key = value` in [libfuzzer], got 'max len = 4'\n");
+}
+
 // `check` drives a property binary; fake_props.sh stands in for it (gtest listing, rapidcheck output).
 std::string fake_props() {
     return std::string(EVGCHECK_TESTS_DIR) + "/fake_props.sh";
