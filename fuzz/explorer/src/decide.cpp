@@ -397,16 +397,39 @@ class Decider {
     // The first round (0-based) set s of round r may join: when j waits on a counter the round increments
     // come before the set, and at most o of that counter's increments come from elsewhere, the round fired j
     // - o times first, so the set joins round j - o + 1 or later.
+    // An increment from elsewhere counts only if it can land before one of those j waits executes: a set that
+    // follows all of them (another mode's set of the same id queued behind the first wait) cannot satisfy
+    // any.
     size_t first_round(const Round& r, int s) {
         size_t first =
             std::max(learned_.min_round.count(s) ? learned_.min_round.at(s) : 0, member_sets_before(r, s));
         for (const auto& t : targets(r)) {
-            size_t others = direct_may_[t], before = 0;
+            std::vector<int> waits_before;
+            for (int w : counters_[t].waits)
+                if (g_.hb(w, s)) waits_before.push_back(w);
+            if (waits_before.empty()) continue;
+            auto in_time = [&](int x) {
+                return may(x) && !std::all_of(waits_before.begin(), waits_before.end(),
+                                              [&](int w) { return g_.hb(w, x); });
+            };
+            size_t others = 0;
+            for (const Increment& inc : counters_[t].incs)
+                if (!inc.round && std::all_of(inc.sources.begin(), inc.sources.end(), in_time)) ++others;
             if (auto it = rounds_into_.find(t); it != rounds_into_.end())
-                for (const Round* o : it->second)
-                    if (o != &r) others += round_times(*o);
-            for (int w : counters_[t].waits) before += g_.hb(w, s) ? 1 : 0;
-            if (before > others) first = std::max(first, before - others);
+                for (const Round* o : it->second) {
+                    if (o == &r) continue;
+                    size_t times = SIZE_MAX;
+                    for (int m : o->members) {
+                        const auto sets = o->sets.find(m);
+                        times =
+                            std::min(times, sets == o->sets.end()
+                                                ? size_t{0}
+                                                : static_cast<size_t>(std::count_if(
+                                                      sets->second.begin(), sets->second.end(), in_time)));
+                    }
+                    others += times == SIZE_MAX ? 0 : times;
+                }
+            if (waits_before.size() > others) first = std::max(first, waits_before.size() - others);
         }
         return first;
     }

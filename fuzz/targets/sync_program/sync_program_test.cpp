@@ -114,6 +114,31 @@ TEST(SyncProgramCompare, AMissIsTheFirstByteNoReportedPairCovers) {
     EXPECT_EQ(compare_verdicts(p, both, e), "");
 }
 
+// Found by a fixed-seed session (regressions/sync_program/another-modes-round-behind-a-wait.bin, Ascend950):
+// AIV0.0 waits on its flag 2 from MTE2 and, after its own mode-1 set, from MTE3; its mode-0 set of the same
+// id sits behind the MTE2 wait. One mode-1 round fires, and whichever wait takes it decides whether the
+// mode-0 round then fires for the other (the machine's in-order run: both pass) or the MTE2 wait hangs. Both
+// engines must name the ambiguity. The happens-before engine counted the mode-0 round as an increment that
+// could reach the MTE2 wait, so it let the set queued behind that wait join the first mode-1 round; the wait
+// then had no increment left, and the engine learned that it never runs and dropped the ambiguity.
+TEST(SyncProgramCompare, AnotherModesRoundBehindAWaitIsNoIncrementForIt) {
+    using enum explore::Pipe;
+    explore::ProgramBuilder b(explore::Chip::Ascend950, true, 1);
+    b.cross_wait(1, 1, MTE2, 2);
+    b.cross_set(1, 1, MTE2, 2);
+    b.cross_set(1, 0, MTE2, 2);
+    b.cross_set(1, 1, MTE3, 2);
+    b.cross_wait(1, 1, MTE3, 2);
+    b.cross_set(2, 0, MTE2, 2);
+    b.cross_set(2, 1, MTE3, 2);
+    const explore::Program& p = b.program();
+    const explore::Verdict d = explore::decide(explore::record(p, 1));
+    EXPECT_TRUE(d.has(explore::FindingKind::ambiguous)) << d.text();
+    const MachineRun m = run_on_machine(p, hw::SchedulerKind::in_order, 0);
+    EXPECT_NE(m.report.first(hw::ViolationKind::cross_core_ambiguous), nullptr) << m.report.text();
+    EXPECT_EQ(compare_verdicts(p, m.report, explore::Verdict{}, true), "");  // how the target compares it
+}
+
 // Found by a fixed-seed session in 15 s (regressions/sync_program/set-twice-after-a-lost-set.bin): V_V(2)
 // set, set again (set twice: the hardware loses the set), waited, set. The explorer finds the second set
 // only; the machine keeps the lost set queued, so after the wait one set is pending and it names the third
