@@ -349,14 +349,17 @@ class Decider {
     }
     // How many times a round may fire: as often as its member with the fewest sets that may execute sets.
     size_t round_times(const Round& r) const {
+        return round_times(r, [&](int s) { return may(s); });
+    }
+    // How many times it may fire counting only the sets `counts` accepts.
+    template <class Counts>
+    size_t round_times(const Round& r, Counts counts) const {
         size_t times = SIZE_MAX;
         for (int m : r.members) {
             const auto it = r.sets.find(m);
-            times =
-                std::min(times, it == r.sets.end()
-                                    ? size_t{0}
-                                    : static_cast<size_t>(std::count_if(it->second.begin(), it->second.end(),
-                                                                        [&](int s) { return may(s); })));
+            times = std::min(times, it == r.sets.end() ? size_t{0}
+                                                       : static_cast<size_t>(std::count_if(
+                                                             it->second.begin(), it->second.end(), counts)));
         }
         return times == SIZE_MAX ? size_t{0} : times;
     }
@@ -416,19 +419,8 @@ class Decider {
             for (const Increment& inc : counters_[t].incs)
                 if (!inc.round && std::all_of(inc.sources.begin(), inc.sources.end(), in_time)) ++others;
             if (auto it = rounds_into_.find(t); it != rounds_into_.end())
-                for (const Round* o : it->second) {
-                    if (o == &r) continue;
-                    size_t times = SIZE_MAX;
-                    for (int m : o->members) {
-                        const auto sets = o->sets.find(m);
-                        times =
-                            std::min(times, sets == o->sets.end()
-                                                ? size_t{0}
-                                                : static_cast<size_t>(std::count_if(
-                                                      sets->second.begin(), sets->second.end(), in_time)));
-                    }
-                    others += times == SIZE_MAX ? 0 : times;
-                }
+                for (const Round* o : it->second)
+                    if (o != &r) others += round_times(*o, in_time);
             if (waits_before.size() > others) first = std::max(first, waits_before.size() - others);
         }
         return first;
@@ -448,9 +440,6 @@ class Decider {
     // round and from MTE3 with nothing before: the MTE3 set joins the first round, the V set the next). The
     // k-th increment of a round pairs the k-th such set of every member.
     void place_round_sets() {
-        for (const auto& [key, c] : counters_)
-            direct_may_[key] = static_cast<size_t>(
-                std::count_if(c.incs.begin(), c.incs.end(), [&](const Increment& i) { return inc_may(i); }));
         for (auto& [key, r] : rounds_) {
             const Round& round = r;  // clang 14 cannot capture a structured binding
             for (auto& [m, sets] : r.sets) {
@@ -982,7 +971,6 @@ class Decider {
     std::map<std::tuple<int, int, int>, Round> rounds_;
     std::map<CounterKey, std::vector<const Round*>> rounds_into_;  // the rounds that increment each counter
     std::vector<char> may_;
-    std::map<CounterKey, size_t> direct_may_;  // increments of direct sets that may land, per counter
     std::vector<Finding> round_left_;
     std::set<EventPair> known_before_;
     std::vector<char> tainted_;
