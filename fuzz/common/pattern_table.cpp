@@ -6,6 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+
+// One libFuzzer extra counter per pattern, its slot in the table, so two patterns never share a counter. In a
+// libFuzzer binary libFuzzer finds the section and clears it before each input; elsewhere nothing reads it.
+extern "C" {
+__attribute__((used, section("__libfuzzer_extra_counters")))
+uint8_t evg_fuzz_pattern_counters[evg::fuzz::kPatternTableSlots];
+}
 
 namespace evg::fuzz {
 
@@ -97,6 +105,33 @@ bool write_pattern_table(const std::string& path) {
         std::fprintf(f, "%llu\t%llu\t%s\n", static_cast<unsigned long long>(c.inputs),
                      static_cast<unsigned long long>(c.disagreements), name.c_str());
     return std::fclose(f) == 0;
+}
+
+namespace {
+const std::vector<std::string>* g_running = nullptr;  // the patterns of the input being run
+}  // namespace
+
+void write_pattern_table_if_asked() {
+    if (const char* path = std::getenv("EVG_FUZZ_PATTERNS")) write_pattern_table(path);
+}
+
+InputPatterns::InputPatterns(const std::vector<std::string>& patterns) {
+    static const bool at_exit =
+        std::getenv("EVG_FUZZ_PATTERNS") && std::atexit(write_pattern_table_if_asked) == 0;
+    (void)at_exit;
+    g_running = &patterns;
+    count_patterns(patterns, false);
+    for (const std::string& name : patterns)
+        if (const size_t slot = pattern_index(name); slot != kNoPatternSlot)
+            evg_fuzz_pattern_counters[slot] = 1;
+}
+
+InputPatterns::~InputPatterns() {
+    g_running = nullptr;
+}
+
+void count_disagreement() {
+    if (g_running) count_patterns(*g_running, true);
 }
 
 }  // namespace evg::fuzz

@@ -33,4 +33,21 @@ std::string pattern_table_text();  // "pattern coverage: N patterns" and one lin
 // Writes the table as lines "<inputs>\t<disagreements>\t<pattern>"; false when the file cannot be written.
 bool write_pattern_table(const std::string& path);
 
+// What a target does with one input's patterns, for as long as the input runs: counts them as reached, sets
+// each one's libFuzzer extra counter (libFuzzer clears them before each input; other binaries never read
+// them), and keeps them (by reference: `patterns` must outlive it) so that count_disagreement() can count
+// them when the input breaks an invariant. The first one made registers writing the table at exit when
+// EVG_FUZZ_PATTERNS=FILE is set.
+class InputPatterns {
+  public:
+    explicit InputPatterns(const std::vector<std::string>& patterns);
+    ~InputPatterns();
+    InputPatterns(const InputPatterns&) = delete;
+    InputPatterns& operator=(const InputPatterns&) = delete;
+};
+// Counts the running input's patterns (an InputPatterns alive) as a disagreement; nothing when none is.
+void count_disagreement();
+// Writes the table to the file EVG_FUZZ_PATTERNS names, when it is set (before a disagreement aborts).
+void write_pattern_table_if_asked();
+
 }  // namespace evg::fuzz

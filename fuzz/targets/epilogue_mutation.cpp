@@ -18,7 +18,6 @@
 // of libFuzzer's extra counters, so that an input reaching a new pattern is kept.
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <list>
 #include <string>
@@ -27,14 +26,6 @@
 #include "evg/fuzz/sync_table.hpp"
 #include "finding.hpp"
 #include "pattern_table.hpp"
-
-#ifdef EVG_LIBFUZZER
-// One extra counter per pattern, its slot in the pattern table. libFuzzer clears them before each input.
-extern "C" {
-__attribute__((used, section("__libfuzzer_extra_counters")))
-uint8_t evg_epilogue_pattern_counters[evg::fuzz::kPatternTableSlots];
-}
-#endif
 
 namespace {
 
@@ -52,18 +43,10 @@ std::string kinds(const std::vector<std::string>& v) {
     return s.empty() ? "none" : s;
 }
 
-// The patterns of the input being run (finding() counts them as a disagreement), held by
-// LLVMFuzzerTestOneInput: nothing of an input outlives its run.
-const std::vector<std::string>* g_patterns = nullptr;
-
-void write_patterns() {
-    if (const char* path = std::getenv("EVG_FUZZ_PATTERNS")) fuzz::write_pattern_table(path);
-}
-
 [[noreturn]] void finding(const std::string& signature, const fuzz::Subject& s,
                           const std::vector<hw::SyncMutation>& plan, const std::string& detail) {
-    if (g_patterns) fuzz::count_patterns(*g_patterns, true);
-    write_patterns();
+    fuzz::count_disagreement();
+    fuzz::write_pattern_table_if_asked();
     fuzz::evg_fuzz_finding(signature,
                            "problem: " + s.name + "\nmutation: " + hw::to_string(plan) + "\n" + detail);
 }
@@ -139,8 +122,6 @@ size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsi
 #endif
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static const bool at_exit = std::getenv("EVG_FUZZ_PATTERNS") && std::atexit(write_patterns) == 0;
-    (void)at_exit;
     const uint64_t seed = read_le(data, size, 0, 8);
     const int gen_size = static_cast<int>(read_le(data, size, 8, 1) % 64);
     const uint64_t flags = read_le(data, size, 9, 1);
@@ -166,16 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::vector<std::string> patterns = c.verdict == reports::SyncVerdict::undecided
                                                   ? std::vector<std::string>{}
                                                   : fuzz::mutation_patterns(s, ref, plan, c);
-    g_patterns = &patterns;
-    struct Forget {
-        ~Forget() { g_patterns = nullptr; }
-    } forget;
-    fuzz::count_patterns(patterns, false);
-#ifdef EVG_LIBFUZZER
-    for (const std::string& name : patterns)
-        if (const size_t slot = fuzz::pattern_index(name); slot != fuzz::kNoPatternSlot)
-            evg_epilogue_pattern_counters[slot] = 1;
-#endif
+    const fuzz::InputPatterns reached(patterns);
     switch (c.verdict) {
         case reports::SyncVerdict::caught:
         case reports::SyncVerdict::harmless:

@@ -10,7 +10,7 @@
 //
 // Every input's sync patterns (sync_program/patterns.cpp) are counted; with EVG_FUZZ_PATTERNS=FILE the
 // pattern table (inputs and disagreements per pattern) is written to FILE at exit and before a disagreement
-// aborts. In the libFuzzer binary (EVG_LIBFUZZER) each pattern also sets one of libFuzzer's extra counters,
+// aborts. Each pattern also sets one of libFuzzer's extra counters (fuzz/common/pattern_table.hpp),
 // so that an input reaching a new pattern is kept, and LLVMFuzzerCustomMutator edits ops
 // (mutate_sync_program) three times in four, bytes otherwise.
 #include <cstdio>
@@ -23,13 +23,7 @@
 #include "sync_program/sync_program.hpp"
 
 #ifdef EVG_LIBFUZZER
-// One extra counter per pattern: its slot in the pattern table (patterns.cpp), so two patterns never share a
-// counter (a hash into 4,096 slots merged some). Sessions and campaigns reach 150-230 distinct patterns
-// (random programs and mutations of a session corpus, 20,000 inputs each). libFuzzer clears the counters
-// before each input.
-constexpr size_t kPatternSlots = evg::fuzz::kPatternTableSlots;
 extern "C" {
-__attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t evg_sync_pattern_counters[kPatternSlots];
 size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed);
 }
@@ -48,15 +42,6 @@ size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsi
 
 namespace {
 
-// The patterns of the input being run (disagree() counts them), held by LLVMFuzzerTestOneInput: nothing of an
-// input outlives its run, so that a run frees what it allocates (libFuzzer re-runs inputs that do not, to
-// look for leaks).
-const std::vector<std::string>* g_patterns = nullptr;
-
-void write_patterns() {
-    if (const char* path = std::getenv("EVG_FUZZ_PATTERNS")) evg::fuzz::write_pattern_table(path);
-}
-
 // The exhaustive explorer's budget, per input. A program of unsynchronised copies has millions of
 // interleavings; past the budget the input is counted as incomplete, not compared, and not kept in the corpus
 // (LLVMFuzzerTestOneInput returns -1). At 5,000 states the slowest inputs take ~50 ms under ASan (the 40
@@ -69,9 +54,9 @@ constexpr uint64_t kMaxStates = 5000;
 
 [[noreturn]] void disagree(const std::string& what, const evg::explore::Program& p,
                            const evg::hw::Report& machine, const evg::explore::Verdict& explored) {
-    if (g_patterns) evg::fuzz::count_patterns(*g_patterns, true);
+    evg::fuzz::count_disagreement();
     if (std::getenv("EVG_SYNC_COLLECT")) throw evg::fuzz::Disagreement(what);
-    write_patterns();
+    evg::fuzz::write_pattern_table_if_asked();
     std::fprintf(
         stderr,
         "sync_program: the machine and the explorer disagree: %s\n--- program\n%s--- machine (in order)\n%s"
@@ -87,8 +72,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace evg;
     auto& stats = fuzz::sync_program_stats();
     ++stats.inputs;
-    static const bool at_exit = std::getenv("EVG_FUZZ_PATTERNS") && std::atexit(write_patterns) == 0;
-    (void)at_exit;
     const explore::Program p = fuzz::decode_sync_program(data, size);
     const bool verbose = std::getenv("EVG_SYNC_VERBOSE") != nullptr;
     if (verbose) std::fprintf(stderr, "%s", fuzz::describe_program(p).c_str());
@@ -101,16 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     // finish
     }
     const std::vector<std::string> patterns = fuzz::sync_patterns(p, decided);
-    g_patterns = &patterns;
-    struct Forget {
-        ~Forget() { g_patterns = nullptr; }
-    } forget;
-    fuzz::count_patterns(patterns, false);
-#ifdef EVG_LIBFUZZER
-    for (const std::string& name : patterns)
-        if (const size_t slot = fuzz::pattern_index(name); slot != fuzz::kNoPatternSlot)
-            evg_sync_pattern_counters[slot] = 1;
-#endif
+    const fuzz::InputPatterns reached(patterns);
     const fuzz::MachineRun m = fuzz::run_on_machine(p, hw::SchedulerKind::in_order, 0);
     if (verbose) std::fprintf(stderr, "machine:\n%s", m.report.text().c_str());
     // Ambiguous cross-core matching is judged on the happens-before verdict alone (compare_verdicts compares
