@@ -21,6 +21,14 @@ HazardRun race_war_v_v(const hw::Config& cfg, bool fault);
 // AIC: an accumulating Mmad reads (and rewrites) the L0C of the Mmad before it with no PipeBarrier<PIPE_M>
 // (RAW on M; the M pipe keeps no order on either chip).
 HazardRun race_raw_m_m(const hw::Config& cfg, bool fault);
+// AIC: the same pair on a 64 x 64 tile (16 fractals): on Ascend950 the M pipe orders an Mmad accumulating
+// into the region the previous Mmad wrote from 10 fractals on (rule mmad.accumulate_ordered), so the pair
+// needs no barrier there; on AtlasA2 it is the RAW on M of race_raw_m_m.
+HazardRun race_raw_m_m_16_fractals(const hw::Config& cfg, bool fault);
+// AIC: on the same 64 x 64 tile, an Mmad that overwrites (cmatrixInitVal) the region an accumulating Mmad
+// still reads and writes, with no PipeBarrier<PIPE_M>: the pipe's own order covers only accumulation, so
+// this is a WAW on M on both chips.
+HazardRun race_waw_m_m_overwrite(const hw::Config& cfg, bool fault);
 // AIV: two stores to one GM range on MTE3 with no PipeBarrier<PIPE_MTE3> (WAW on MTE3).
 HazardRun race_waw_mte3_mte3(const hw::Config& cfg, bool fault);
 // AIV: MTE2 loads A, V reads it with no SetFlag/WaitFlag<MTE2_V> (RAW between two pipes of one core).

@@ -1,6 +1,8 @@
 // The checker controls' race, flag and cross-core kernels (kernels.hpp). Each kernel is written as a
 // Catlass developer would write the faulty code, with the fix under `!fault`.
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "harness.hpp"
@@ -143,6 +145,94 @@ HazardRun race_raw_m_m(const hw::Config& cfg, bool fault) {
         }
     r.mismatch = b.compare(gd, want, "D");
     return r;
+}
+
+namespace {
+
+// Mmads on a 64 x 64 x 16 tile of uniform operands (A all 0.5, B all 0.25: every product 0.125, one Mmad's
+// sum 2), loaded one fractal at a time. The steps after the first say whether each overwrites
+// (cmatrixInitVal) or accumulates, and whether a PipeBarrier<PIPE_M> comes before it. D is L0C at the end.
+struct MmadStep {
+    bool overwrite;
+    bool barrier_before;
+};
+
+HazardRun mmad_steps(const hw::Config& cfg, std::initializer_list<MmadStep> steps, float want_value) {
+    constexpr uint16_t kM = 64, kK = 16, kF = 16;
+    constexpr uint32_t kFractal = kF * kF;  // halves in one 16 x 16 fractal
+    constexpr uint32_t kOut = uint32_t{kM} * kM;
+    std::vector<half> ah(kFractal, half(0.5f)), bh(kFractal, half(0.25f));
+    std::vector<float> packed_a(kFractal / 2), packed_b(kFractal / 2);  // the half bits, as GM bytes
+    std::memcpy(packed_a.data(), ah.data(), kFractal * 2);
+    std::memcpy(packed_b.data(), bh.data(), kFractal * 2);
+    Bench b(cfg);
+    GM_ADDR ga = b.input("A", packed_a), gb = b.input("B", packed_b), gd = b.zeros("D", kOut);
+    HazardRun r = b.launch(1, hw::KernelType::aic_only, [&] {
+        GlobalTensor<half> a, bt;
+        a.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(ga));
+        bt.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(gb));
+        LocalTensor<half> l1a(TPosition::A1, 0, kFractal), l1b(TPosition::B1, kFractal * 2, kFractal);
+        LocalTensor<half> l0a(TPosition::A2, 0, uint32_t{kM} * kK), l0b(TPosition::B2, 0, uint32_t{kK} * kM);
+        LocalTensor<float> l0c(TPosition::CO1, 0, kOut);
+        Nd2NzParams nd;  // one 16 x 16 ND fractal of each operand into L1
+        nd.nValue = kF;
+        nd.dValue = kF;
+        nd.srcDValue = kF;
+        nd.dstNzC0Stride = kF;
+        nd.dstNzNStride = 1;
+        DataCopy(l1a, a, nd);
+        DataCopy(l1b, bt, nd);
+        SetFlag<HardEvent::MTE2_MTE1>(0);
+        WaitFlag<HardEvent::MTE2_MTE1>(0);
+        LoadData2DParamsV2 la;  // the one fractal, into each of the four of L0A and L0B
+        la.mStep = 1;
+        la.kStep = 1;
+        la.srcStride = 1;
+        la.dstStride = 1;
+        LoadData2DParamsV2 lb = la;
+        lb.ifTranspose = true;
+        for (uint32_t f = 0; f < kM / kF; ++f) {
+            LoadData(l0a[f * kFractal], l1a, la);
+            LoadData(l0b[f * kFractal], l1b, lb);
+        }
+        SetFlag<HardEvent::MTE1_M>(0);
+        WaitFlag<HardEvent::MTE1_M>(0);
+        MmadParams first(kM, kM, kK);
+        first.cmatrixInitVal = true;
+        Mmad(l0c, l0a, l0b, first);
+        for (const MmadStep& step : steps) {
+            if (step.barrier_before) PipeBarrier<PIPE_M>();
+            MmadParams next(kM, kM, kK);
+            next.cmatrixInitVal = step.overwrite;
+            Mmad(l0c, l0a, l0b, next);
+        }
+        SetFlag<HardEvent::M_FIX>(0);
+        WaitFlag<HardEvent::M_FIX>(0);
+        FixpipeParamsV220 fp;
+        fp.mSize = kM;
+        fp.nSize = kM;
+        fp.srcStride = kM;
+        fp.dstStride = kM;
+        GlobalTensor<float> d = gm(gd);
+        Fixpipe(d, l0c, fp);
+    });
+    r.mismatch = b.compare(gd, std::vector<float>(kOut, want_value), "D");
+    return r;
+}
+
+}  // namespace
+
+HazardRun race_raw_m_m_16_fractals(const hw::Config& cfg, bool fault) {
+    // The second Mmad accumulates onto the first's C: 2 + 2.
+    return mmad_steps(cfg, {{.overwrite = false, .barrier_before = !fault}}, 4.0f);
+}
+
+HazardRun race_waw_m_m_overwrite(const hw::Config& cfg, bool fault) {
+    // The second accumulates (ordered on Ascend950 by the pipe, by the barrier on AtlasA2); the third starts
+    // the region again, after the second has written it only when the barrier is there: 2.
+    return mmad_steps(
+        cfg, {{.overwrite = false, .barrier_before = true}, {.overwrite = true, .barrier_before = !fault}},
+        2.0f);
 }
 
 HazardRun race_waw_mte3_mte3(const hw::Config& cfg, bool fault) {

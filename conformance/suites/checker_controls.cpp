@@ -60,6 +60,11 @@ constexpr Control kControls[] = {
     {"race_war_v_v", c::race_war_v_v, kRace, RS::war_same_pipe, kA2, "", k950},
     // (An accumulating Mmad also rewrites the C it reads: the WAW of the pair is folded into its RAW.)
     {"race_raw_m_m", c::race_raw_m_m, kRace, RS::raw_same_pipe, kBoth, "", 0},
+    // From 10 fractals on, Ascend950's M pipe orders the accumulation itself (rule mmad.accumulate_ordered)
+    // ...
+    {"race_raw_m_m_16_fractals", c::race_raw_m_m_16_fractals, kRace, RS::raw_same_pipe, kA2, "", k950},
+    // ... and only the accumulation: an Mmad that starts the region again still needs the barrier.
+    {"race_waw_m_m_overwrite", c::race_waw_m_m_overwrite, kRace, RS::waw_same_pipe, kBoth, "", 0},
     {"race_waw_mte3_mte3", c::race_waw_mte3_mte3, kRace, RS::waw_same_pipe, kBoth, "", 0},
     {"race_raw_mte2_v", c::race_raw_mte2_v, kRace, RS::raw_cross_pipe, kBoth, "", 0},
     {"race_war_v_mte2", c::race_war_v_mte2, kRace, RS::war_cross_pipe, kBoth, "", 0},

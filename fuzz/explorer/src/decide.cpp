@@ -252,7 +252,14 @@ class Decider {
     void order_programs() {
         auto scalar = [&](int i) { return instr(i).pipe == Pipe::S || instr(i).blocking; };
         std::map<int, std::vector<int>> by_core;
-        for (int i = 0; i < n_; ++i) by_core[instr(i).core].push_back(i);
+        std::map<int, int> index_of;  // id -> index, for the pipe's own orders (Instr::after)
+        for (int i = 0; i < n_; ++i) {
+            by_core[instr(i).core].push_back(i);
+            index_of[instr(i).id] = i;
+            if (instr(i).after != 0)
+                if (const auto it = index_of.find(instr(i).after); it != index_of.end())
+                    g_.edge(it->second, i);
+        }
         for (auto& [core, list] : by_core) {
             int last_scalar = -1;
             struct PipeOrder {

@@ -82,6 +82,7 @@ ExplorerVerdict explore_trace(const hw::Trace& trace, hw::ArchId arch, hw::Kerne
         in.pipe = pipe_of(e.pipe);
         in.kind = kind_of(e.kind);
         in.blocking = e.blocking;
+        in.after = static_cast<int>(e.after);
         if (e.kind == hw::InstrKind::set_flag || e.kind == hw::InstrKind::wait_flag) {
             in.event = {pipe_of(hw::event_src(e.event)), pipe_of(hw::event_dst(e.event))};
             in.event_id = e.event_id;

@@ -322,8 +322,26 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         }
         if (all_ok) C.mem->mark_written(C.off, mp * np * cs);
     };
+    const uint64_t c_bytes = mp * np * cs;
+    auto& writes = c.cube().mmad_writes;
+    // Rule mmad.accumulate_ordered (docs/hardware-model.md §1): the M pipe orders an Mmad that accumulates
+    // into the region the previous Mmad of this core wrote, with the same shape and enough fractals, after
+    // that Mmad. A region another Mmad wrote over since, or a smaller tile, keeps the PipeBarrier<PIPE_M>
+    // rule.
+    const int ordered_fractals = c.arch().mmad_accumulate_ordered_fractals;
+    if (!init && ordered_fractals > 0 && (m / 16) * (n / 16) >= static_cast<uint64_t>(ordered_fractals))
+        for (const auto& w : writes)
+            if (w.off == pc->off && w.bytes == c_bytes && w.mp == mp && w.np == np) {
+                in->after = w.instr;
+                in->after_epoch = w.epoch;
+            }
     c.issue(std::move(in));
-    unit_flag_after(c, true, p.unitFlag, pc->off, mp * np * cs, site);
+    if (!c.aborting()) {
+        std::erase_if(writes,
+                      [&](const auto& w) { return w.off < pc->off + c_bytes && pc->off < w.off + w.bytes; });
+        writes.push_back({pc->off, c_bytes, mp, np, c.last_instr(), c.issued_epoch(evg::hw::Pipe::M)});
+    }
+    unit_flag_after(c, true, p.unitFlag, pc->off, c_bytes, site);
 }
 
 }  // namespace AscendC::detail

@@ -1,4 +1,5 @@
 #include "evg/hw/core.hpp"
+#include "evg/hw/rules.hpp"
 
 #include "evg/hw/instr_pool.hpp"
 
@@ -61,6 +62,10 @@ const ArchSpec& Core::arch() const {
 
 bool Core::owns(Pipe p) const {
     return core_owns_pipe(arch(), type_, p);
+}
+
+uint32_t Core::issued_epoch(Pipe p) const {
+    return state_.pipes[static_cast<size_t>(pipe_slot(p))].issued;
 }
 
 Memory* Core::local(MemKind k) {
@@ -159,8 +164,9 @@ int32_t Core::enter_node(std::string_view label) {
     return previous;
 }
 
-void Core::violate(ViolationKind k, std::string message, std::vector<Location> locs, Severity sev) {
-    Violation v{k, sev, std::move(message), std::move(locs), 1};
+void Core::violate(ViolationKind k, std::string message, std::vector<Location> locs, Severity sev,
+                   uint64_t rules) {
+    Violation v{k, sev, std::move(message), std::move(locs), 1, rules};
     host_.violate(std::move(v));
 }
 
@@ -260,7 +266,7 @@ bool Core::check_event(HardEvent e, int& id, Site site, const char* what) {
                         "bits [2:0] of the id: this is event id {}, and pairs with the SetFlag/WaitFlag "
                         "calls of id {}",
                         op(), id, arch().name, arch().max_event_id, hw_id, hw_id),
-            {site_location(op(), site)});
+            {site_location(op(), site)}, Severity::error, rule_bit(RuleId::R7));
         id = hw_id;
     }
     if (!event_valid_for(type_, e)) {

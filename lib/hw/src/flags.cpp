@@ -2,6 +2,7 @@
 // consumes and what it learns (docs/hardware-model.md §2, §3). What is wrong about them is the flags
 // checker's (checkers/flags.cpp), told through sync events.
 #include "evg/hw/machine.hpp"
+#include "evg/hw/rules.hpp"
 
 #include <fmt/format.h>
 
@@ -43,8 +44,8 @@ SyncRecord Machine::record(Core& c, const Instr& in) const {
 
 bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Site site,
                                const std::string& op, bool wait) {
-    auto fail = [&](std::string msg, Severity sev = Severity::error) {
-        c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev);
+    auto fail = [&](std::string msg, Severity sev = Severity::error, uint64_t rules = 0) {
+        c.violate(ViolationKind::illegal_cross_core, std::move(msg), {c.site_location(op, site)}, sev, rules);
         return sev == Severity::warning;
     };
     if (type_ != KernelType::mix_aic_1_2)
@@ -77,7 +78,8 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Si
         fail(
             fmt::format("{}: flag id {} is above {}; the hardware keeps only the low {} bits of the id: this "
                         "is flag {}, and pairs with the cross-core calls of flag {}",
-                        op, flag, max_flag, max_flag == 31 ? 5 : 4, hw_flag, hw_flag));
+                        op, flag, max_flag, max_flag == 31 ? 5 : 4, hw_flag, hw_flag),
+            Severity::error, rule_bit(RuleId::R11));
         flag = hw_flag;
     }
     if (mode != 4 && flag > 10)

@@ -165,6 +165,7 @@ bool Machine::register_instr(Instr& in) {
     t.op_site = intern_op_site(in.op, in.site);
     t.dtype = in.dtype;
     t.repeats = in.repeats;
+    t.after = static_cast<uint32_t>(in.after);
     switch (in.kind) {
         case InstrKind::set_flag:
         case InstrKind::wait_flag:

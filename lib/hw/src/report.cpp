@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evg/hw/call_chain.hpp"
+#include "evg/hw/rules.hpp"
 
 namespace evg::hw {
 
@@ -196,6 +197,8 @@ std::string Report::text() const {
         if (v.occurrences > 1) out += fmt::format(" ({} occurrences)", v.occurrences);
         out += "\n";
         for (const auto& l : v.locations) out += "    at " + location_text(l, launch_site) + "\n";
+        if (const std::string assumed = assumed_rules_text(v); !assumed.empty())
+            out += "    " + assumed + "\n";
     }
     for (const GmBuffer& b : buffers)
         out +=
@@ -282,6 +285,8 @@ std::string Report::json() const {
                           {"severity", v.severity == Severity::error ? "error" : "warning"},
                           {"message", v.message},
                           {"occurrences", v.occurrences}};
+        auto& rs = jv["rules"] = nlohmann::json::array();
+        for (const RuleId id : rules_of(v)) rs.push_back(rule_info(id).code);
         auto& ls = jv["locations"] = nlohmann::json::array();
         for (const auto& l : v.locations)
             ls.push_back({{"instr", l.instr},

@@ -39,6 +39,8 @@ bool Machine::executable(Core& c, int slot, size_t pos) const {
             InstrKind k = q.queue[j]->kind;
             if (is_wait(k) || k == InstrKind::barrier) return false;
             if (is_wait(in.kind) && k != InstrKind::plain) return false;
+            if (in.after_epoch != 0 && q.queue[j]->epoch == in.after_epoch)
+                return false;  // the pipe's own order
         }
     }
     if (in.kind == InstrKind::wait_flag) {

@@ -19,7 +19,7 @@ static_assert(std::is_trivially_copyable_v<TraceEntry> && std::is_trivially_copy
               "trace records are copied to the file byte for byte");
 
 constexpr char kMagic[8] = {'E', 'V', 'G', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;             // 2: TraceEntry::after, cross_flag moved
 constexpr uint32_t kLaunchTag = 0x4c4e4348;  // "LNCH"
 
 template <class T>

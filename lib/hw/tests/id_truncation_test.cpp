@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ascendc/samples/sync_hazards.hpp"
+#include "evg/hw/rules.hpp"
 
 namespace evg::hw::testing {
 namespace {
@@ -34,6 +35,27 @@ TEST(IdTruncation, EventIdAboveSevenIsReportedAsTheIdTheHardwareUses) {
                                            << r.text();
         EXPECT_EQ(run.mismatch, "") << "the copy-in is ordered before the compute, as on the hardware";
     }
+}
+
+// The truncation is rule R7 (docs/hardware-model.md §17), which no page states: the finding says it rests on
+// it, in the text and in report.json; a finding of the same kind that does not truncate (an event of another
+// core type's pool) does not.
+TEST(IdTruncation, TheFindingSaysItRestsOnTheAssumedRule) {
+    const auto run = AscendC::samples::run_sync_hazard(cfg_of(ArchId::Ascend950), "event_id_above_7", true);
+    const Report& r = run.report;
+    EXPECT_TRUE(has(r.text(), "    rests on assumed rule R7: the hardware reads bits [2:0] of an event id"))
+        << r.text();
+    EXPECT_TRUE(has(r.json(), R"("rules": [
+        "R7",
+        "R8",
+        "R9"
+      ])"))
+        << r.json();
+    const Violation* v = r.first(ViolationKind::illegal_event);
+    ASSERT_NE(v, nullptr);
+    Violation pool = *v;
+    pool.rules = 0;  // the same kind without the truncation rests on no assumed rule
+    EXPECT_EQ(assumed_rules_text(pool), "");
 }
 
 TEST(IdTruncation, EventIdsWrittenAsTheHardwareReadsThemRunClean) {

@@ -61,7 +61,13 @@ RaceShadow& RaceChecker::shadow(const Memory& m) {
 
 void RaceChecker::on_execute(const ExecuteEvent& e) {
     AccessRecord rec{{e.agent, e.in.epoch}, e.in.id, false};
-    auto ordered = [&](const Epoch& x) { return e.known.covers(x); };
+    // Besides the clock: the one earlier instruction of its pipe that the pipe orders this one after by
+    // itself (rule mmad.accumulate_ordered).
+    const Epoch after{e.agent, e.in.after_epoch};
+    auto ordered = [&](const Epoch& x) {
+        return e.known.covers(x) ||
+               (e.in.after_epoch != 0 && x.agent == after.agent && x.epoch == after.epoch);
+    };
     for (const auto& a : e.in.accesses) {
         if (!a.mem || a.begin >= a.end) continue;
         conflicts_.clear();

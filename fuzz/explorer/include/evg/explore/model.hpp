@@ -149,6 +149,11 @@ struct Instr {
     int mode = 0, flag = 0;       // cross_set, cross_wait
     Pipe barrier_pipe = Pipe::V;  // barrier
     bool blocking = false;        // the scalar unit issued nothing more until it completed
+    // plain: the id of an earlier instruction of its pipe that the pipe itself orders it after (0: none). A
+    // fact of the instruction, recorded with the run like its accesses: an Mmad accumulating into the L0C
+    // region the previous Mmad wrote, with at least 10 fractals, on Ascend950 (docs/hardware-model.md, rule
+    // mmad.accumulate_ordered).
+    int after = 0;
     std::vector<Access> accesses;
 };
 struct Run {

@@ -118,6 +118,9 @@ class Core final : private SyncIssuer {
     // The cube unit's mode registers and unitFlag bits (AIC); unit_flag issues the implicit SetFlag (set) or
     // WaitFlag<e>(kUnitFlagId) that carries one unitFlag hand-over between PIPE_M and PIPE_FIX.
     CubeState& cube() { return cube_; }
+    // The instruction this core registered last, and the epoch of the last one issued on pipe `p`.
+    uint64_t last_instr() const { return state_.last_instr; }
+    uint32_t issued_epoch(Pipe p) const;
     void unit_flag(bool set, HardEvent e, Site site);
     // The vector mask register (one per core, in program order of the scalar unit).
     VectorMask& vector_mask() { return vector_mask_; }
@@ -130,8 +133,9 @@ class Core final : private SyncIssuer {
     int32_t node() const { return node_; }
 
     // Records a violation found while issuing or executing on this core.
+    // `rules`: rule bits (rules.hpp) the finding rests on besides its kind's.
     void violate(ViolationKind k, std::string message, std::vector<Location> locs = {},
-                 Severity sev = Severity::error);
+                 Severity sev = Severity::error, uint64_t rules = 0);
     Location location(const Instr& i, const Access* a = nullptr) const;
     Location site_location(std::string op, Site site) const;
     // Reports `uninit_value` when `value` is the model's fill (uninit_fill.hpp): parameter `param` of `op`,

@@ -48,7 +48,13 @@ struct Instr {
     uint8_t cross_mode = 0;
     uint16_t cross_flag = 0;
     // Happens-before.
-    uint32_t epoch = 0;                         // position in its pipe's queue, 1-based
+    uint32_t epoch = 0;  // position in its pipe's queue, 1-based
+    // An earlier instruction of the same pipe that the pipe itself orders this one after, without a barrier
+    // (rule mmad.accumulate_ordered: an accumulating Mmad after the Mmad that wrote its L0C region): its id
+    // and epoch, 0 if none. Schedulers never run this one first, and the race checker counts the pair as
+    // ordered.
+    uint64_t after = 0;
+    uint32_t after_epoch = 0;
     std::shared_ptr<const VectorClock> issued;  // what the scalar unit knew when it issued this
 };
 

@@ -74,6 +74,9 @@ struct Violation {
     std::string message;  // a full sentence a user can act on
     std::vector<Location> locations;
     uint64_t occurrences = 1;  // identical violations (same kind and sites) are folded
+    // Rules of the model (rules.def) this finding rests on besides those of its kind (rule_bit of each):
+    // what only some findings of a kind assume, e.g. an event id above 7 read through its low bits.
+    uint64_t rules = 0;
 };
 
 // The reorderings a schedule exercised (each counts executions, not distinct instructions).

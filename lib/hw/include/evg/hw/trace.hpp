@@ -55,8 +55,7 @@ struct TraceEntry {
                            // mode 0/1/2 round, the set that completed the round); 0 if it never ran
     uint32_t op_site = 0;  // intern_op_site(op, site)
     uint16_t core = 0;     // launch-wide core index (AICs first, then AIVs; see Machine)
-    uint8_t cross_flag = 0;  // cross_set, cross_wait (ids < 32: ArchSpec::cross_core_flags, mode 4 doubled)
-    int16_t event_id = -1;   // set_flag, wait_flag (Core::check_event keeps it within the arch's few ids)
+    int16_t event_id = -1;  // set_flag, wait_flag (Core::check_event keeps it within the arch's few ids)
     Pipe pipe = Pipe::S;
     InstrKind kind = InstrKind::plain;
     bool blocking = false;  // executed by the scalar unit, which issued nothing more until it completed
@@ -66,8 +65,11 @@ struct TraceEntry {
     Pipe barrier_pipe = Pipe::S;       // barrier: the pipe it orders (Pipe::ALL for PipeBarrier<PIPE_ALL>)
     DType dtype = DType::f32;  // vector and cube instructions: the element type their cost depends on (Cast:
                                // the source type; Mmad: the type of A and B); unused elsewhere
+    uint8_t cross_flag = 0;    // cross_set, cross_wait (ids < 32: ArchSpec::cross_core_flags, mode 4 doubled)
     uint32_t repeats = 0;      // vector instructions given a repeat count (level-0 forms: their repeats,
                                // strided or masked); 0: derived from the widest access (256 bytes a repeat)
+    uint32_t after = 0;  // plain: the earlier instruction of its pipe that the pipe orders it after without a
+                         // barrier (Instr::after, rule mmad.accumulate_ordered); 0 if none
 
     std::string_view op() const { return interned_op(op_site); }  // "DataCopyPad", "SetFlag<MTE2_V>(0)"
     Site site() const { return interned_site(op_site); }

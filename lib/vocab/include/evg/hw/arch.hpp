@@ -86,9 +86,13 @@ struct ArchSpec {
     uint32_t ub_size, l1_size, l0a_size, l0b_size, l0c_size, bt_size, fb_size;
     // Required byte alignment of an operand address, per memory (GM: DataCopy needs sizeof(T), see §5).
     uint32_t align_ub, align_l1, align_l0ab, align_l0c, align_bt, align_fb;
-    int max_event_id;            // 7: ids 0..7 exist
-    int max_user_event_id;       // 5: ids 6 and 7 are reserved (warning)
-    bool v_pipe_ordered;         // Ascend950: PIPE_V keeps order in hardware
+    int max_event_id;       // 7: ids 0..7 exist
+    int max_user_event_id;  // 5: ids 6 and 7 are reserved (warning)
+    bool v_pipe_ordered;    // Ascend950: PIPE_V keeps order in hardware (rule pipe.v_ordered_950)
+    // Rule mmad.accumulate_ordered (docs/hardware-model.md §1): an Mmad that accumulates into the L0C region
+    // the previous Mmad of its core wrote, with (m / 16) * (n / 16) at least this many fractals, is ordered
+    // after that Mmad by the M pipe itself, without PipeBarrier<PIPE_M>. 0: no such guarantee on the chip.
+    int mmad_accumulate_ordered_fractals;
     bool aic_has_mte3;           // AtlasA2's AIC owns an MTE3 pipe; Ascend950's does not
     bool cross_core_mode4;       // mode 4 (AIC <-> one AIV) exists on Ascend950 only
     bool cross_wait_blocks_all;  // AtlasA2: CrossCoreWaitFlag blocks every pipe of the waiter
@@ -121,6 +125,7 @@ inline constexpr ArchSpec kAtlasA2{.id = ArchId::AtlasA2,
                                    .max_event_id = 7,
                                    .max_user_event_id = 5,
                                    .v_pipe_ordered = false,
+                                   .mmad_accumulate_ordered_fractals = 0,
                                    .aic_has_mte3 = true,
                                    .cross_core_mode4 = false,
                                    .cross_wait_blocks_all = true,
@@ -147,6 +152,7 @@ inline constexpr ArchSpec kAscend950{.id = ArchId::Ascend950,
                                      .max_event_id = 7,
                                      .max_user_event_id = 5,
                                      .v_pipe_ordered = true,
+                                     .mmad_accumulate_ordered_fractals = 10,
                                      .aic_has_mte3 = false,
                                      .cross_core_mode4 = true,
                                      .cross_wait_blocks_all = false,
