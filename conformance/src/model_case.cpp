@@ -10,6 +10,7 @@
 
 #include "evg/graph/run.hpp"
 #include "evg/graph/text.hpp"
+#include "evg/hw/rules.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/verify/compare.hpp"
 #include "evg/verify/judge.hpp"
@@ -21,8 +22,7 @@ namespace {
 
 // The report's side of a Measurement's evidence: violation counts, trace size and events, UB peak.
 void record_report(Measurement& m, const hw::Report& rep, const hw::Trace& trace) {
-    for (const hw::Violation& v : rep.violations)
-        m.result.violations[std::string(hw::violation_kind_name(v.kind))] += v.occurrences;
+    count_violations(m.result, rep.violations);
     // From the report's counts when the run kept no trace (the same numbers as the trace's).
     m.result.instructions = trace.empty() ? rep.stats.instructions : trace.size();
     m.result.events_used = trace.empty() ? verify::events_used(rep) : verify::events_used(trace);
@@ -39,6 +39,15 @@ std::string fired_name(const verify::Finding& f) {
 }
 
 }  // namespace
+
+void count_violations(CaseResult& r, const std::vector<hw::Violation>& violations) {
+    for (const hw::Violation& v : violations) {
+        r.violations[std::string(hw::violation_kind_name(v.kind))] += v.occurrences;
+        for (const hw::RuleId id : hw::rules_of(v))
+            if (const hw::RuleInfo& rule = hw::rule_info(id); rule.status == hw::RuleStatus::assumed)
+                r.assumed_rules[std::string(rule.code)] += v.occurrences;
+    }
+}
 
 std::string shell_quote(const std::string& word) {
     if (!word.empty() &&

@@ -255,8 +255,7 @@ CaseResult run_control(const CaseSpec& meta, const JudgeControl& jc, graph::Arch
     const std::string what = jc.corrupt(Golden{p, golden}, bad);
     m.verdict = jc.tag == Tag::runs_differ ? verify::compare_runs(p, run, bad, golden, data.exact_data)
                                            : verify::judge(p, bad, golden, jo);
-    for (const hw::Violation& v : bad.report.violations)
-        m.result.violations[std::string(hw::violation_kind_name(v.kind))] += v.occurrences;
+    count_violations(m.result, bad.report.violations);
     const std::vector<std::string> fired_names = fired(m.verdict);
     CaseResult r = judge_exactly(std::move(m), fired_names, jc.expected);
     r.message = what + ": " + r.message;

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "evg/reports/report.hpp"
+#include "rules.hpp"
 
 namespace evg::reports {
 
@@ -254,6 +255,7 @@ std::string html(const ReportInput& in) {
     o += fmt::format("<div class=\"summary {}\"><b>{}</b> &mdash; {}</div>\n", ok ? "ok" : "bad",
                      t.failed || dead ? "FAILED" : (ok ? "ALL PASSED" : "PARTIAL"), esc(summary_line(in)));
     if (!alive.empty()) o += fmt::format("<p class=\"meta\">{}</p>\n", esc(alive_summary(alive)));
+    o += fmt::format("<p class=\"meta\">{}</p>\n", esc(rules_summary(in)));
     if (const std::string born = fp_born_summary(in); !born.empty())
         o += fmt::format("<p class=\"meta\">{}</p>\n", esc(born));
     o += fmt::format("<p class=\"meta\">{} cases{}{}{}</p>\n", in.results.size(),
@@ -264,6 +266,7 @@ std::string html(const ReportInput& in) {
     matrix_section(o, m);
     failing_section(o, in, t.failed);
     o += alive_html(alive);
+    o += rules_html(in);
     o += "<h2>Negative conformance: invalid graphs must be rejected with the documented message</h2>\n";
     suite_table(o, in, "negative", false);
     o += "<h2>Upstream hazards: each faithful switch on, or an upstream bug as a stand-alone kernel: the "

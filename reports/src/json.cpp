@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evg/reports/report.hpp"
+#include "rules.hpp"
 
 namespace evg::reports {
 
@@ -150,6 +151,7 @@ std::string json(const ReportInput& in) {
                          {"failed", c.failed},
                          {"not_applicable", c.req.not_applicable}});
     j["checkers_proven_alive"] = {{"summary", alive_summary(cells)}, {"cells", alive}};
+    j["rules"] = rules_json(in);
     j["failing"] = failing;
     j["negative"] = negative;
     j["hazards"] = hazards;

@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include "evg/reports/report.hpp"
+#include "rules.hpp"
 
 namespace evg::reports {
 
@@ -74,6 +75,7 @@ std::string markdown(const ReportInput& in) {
     if (!in.command.empty()) o += fmt::format("Command: `{}`\n\n", in.command);
     const std::vector<AliveCell> alive = proven_alive(in);
     if (!alive.empty()) o += alive_summary(alive) + "\n\n";
+    o += rules_summary(in) + "\n\n";
     if (const std::string born = fp_born_summary(in); !born.empty()) o += born + "\n\n";
 
     o += side_by_side_markdown(in);
@@ -135,6 +137,8 @@ std::string markdown(const ReportInput& in) {
 
     o += '\n';
     o += alive_markdown(alive);
+    o += '\n';
+    o += rules_markdown(in);
     o += "\n## Negative conformance (invalid graphs must be rejected with the documented message)\n\n";
     bool any = false;
     for (const CaseResult& r : in.results) {

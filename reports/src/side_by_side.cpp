@@ -29,7 +29,7 @@ constexpr const char* kLegend =
     "The node suite on Ascend950 (where upstream has EVG), evgcheck's library beside upstream's own nodes, "
     "visitors and kernels compiled from the checkout. Upstream's cells run each graph at its compiled "
     "computeLength (96) over the suite's shapes, dense, with upstream's own matmul, whose findings "
-    "docs/upstream-findings.md explains (§1-§3) are set aside in every case; \"§4 N\": N cases passed with "
+    "docs/upstream-findings.md explains (§1, §3) are set aside in every case; \"§4 N\": N cases passed with "
     "upstream's store-of-a-load race (§4) set aside, as a node stored directly meets it; \"not in this "
     "Catlass\": the "
     "checkout has no such node kind, or nothing of it for that dtype.";

@@ -38,6 +38,9 @@ struct CaseResult {
     uint32_t tiles = 0;
     std::vector<std::string> events_used;  // e.g. "MTE2_V", "V_MTE2", ... (distinct HardEvents of the trace)
     std::map<std::string, uint64_t> violations;  // kind -> count
+    // Findings of the run that rest on an assumed rule of the model (docs/hardware-model.md §17): rule id
+    // ("R7") -> count.
+    std::map<std::string, uint64_t> assumed_rules;
     // NaN and infinite elements of each output the judge compared (verify::OutputCheck), in graph order: a
     // PASS over NaN is right when the oracle expects NaN, and the report says so.
     struct OutputValues {

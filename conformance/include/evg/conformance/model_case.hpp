@@ -45,6 +45,9 @@ struct Measurement {
     verify::Verdict verdict;  // every finding of the run; clean: it conforms
 };
 
+// Counts a run's violations into `r`: by kind, and by the assumed rules they rest on.
+void count_violations(CaseResult& r, const std::vector<hw::Violation>& violations);
+
 // The metadata of `spec` plus graph_text and replay, status fail.
 CaseResult start_result(const CaseSpec& spec);
 
