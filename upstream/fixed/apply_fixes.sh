@@ -18,10 +18,7 @@ fix() {  # number, file (under include/catlass), sed expression, text that must 
 fix 1 gemm/block/block_mmad_pingpong_tla.hpp \
   's/HardEvent::MTE1_M>(l0CEventList\[l0CListId\])/HardEvent::MTE1_M>(l0BEventList[l0BListId])/g' \
   'HardEvent::MTE1_M>(l0BEventList[l0BListId])'
-# 2. PIPE_M barrier after every Mmad, whatever the tile's size.
-fix 2 gemm/tile/tile_mmad.hpp \
-  's/< PIPE_M_BARRIER_THRESHOLD) {/< PIPE_M_BARRIER_THRESHOLD || true) {/g' \
-  '< PIPE_M_BARRIER_THRESHOLD || true) {'
+# (2. Retired: tile_mmad.hpp's threshold for PIPE_M barriers is the documented rule R3 of the model; no fix.)
 # 3. The unit-flag configuration's L0C stage gets its event id, as the other configuration's stages do.
 fix 3 gemm/block/block_mmad_pingpong_tla.hpp \
   's/\(l0CTensorList\[0\] = resource.l0CBuf.template GetBufferByByte<ElementAccumulator>(0);\)/\1 l0CEventList[0] = 0;/' \
@@ -54,4 +51,4 @@ fix 5 epilogue/fusion/visitor_compute.hpp \
 fix 5 epilogue/fusion/visitor_cast.hpp \
   's|{}(ubOut, compute_length, input)|{}(ubOut, alignedTileShape.row() * alignedTileShape.column(), input)|' \
   '{}(ubOut, alignedTileShape.row() * alignedTileShape.column(), input)'
-echo "apply_fixes.sh: fixes 1, 2, 3, 4 and 5 applied to $root"
+echo "apply_fixes.sh: fixes 1, 3, 4 and 5 applied to $root"
