@@ -22,7 +22,7 @@ HazardRun race_war_v_v(const hw::Config& cfg, bool fault);
 // (RAW on M; the M pipe keeps no order on either chip).
 HazardRun race_raw_m_m(const hw::Config& cfg, bool fault);
 // AIC: the same pair on a 64 x 64 tile (16 fractals): on Ascend950 the M pipe orders an Mmad accumulating
-// into the region the previous Mmad wrote from 10 fractals on (rule mmad.accumulate_ordered), so the pair
+// into the region the previous Mmad wrote from 10 fractals on (rule R3, mmad_accumulate_ordered), so the pair
 // needs no barrier there; on AtlasA2 it is the RAW on M of race_raw_m_m.
 HazardRun race_raw_m_m_16_fractals(const hw::Config& cfg, bool fault);
 // AIC: on the same 64 x 64 tile, an Mmad that overwrites (cmatrixInitVal) the region an accumulating Mmad

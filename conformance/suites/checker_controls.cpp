@@ -60,7 +60,8 @@ constexpr Control kControls[] = {
     {"race_war_v_v", c::race_war_v_v, kRace, RS::war_same_pipe, kA2, "", k950},
     // (An accumulating Mmad also rewrites the C it reads: the WAW of the pair is folded into its RAW.)
     {"race_raw_m_m", c::race_raw_m_m, kRace, RS::raw_same_pipe, kBoth, "", 0},
-    // From 10 fractals on, Ascend950's M pipe orders the accumulation itself (rule mmad.accumulate_ordered)
+    // From 10 fractals on, Ascend950's M pipe orders the accumulation itself (rule R3,
+    // mmad_accumulate_ordered)
     // ...
     {"race_raw_m_m_16_fractals", c::race_raw_m_m_16_fractals, kRace, RS::raw_same_pipe, kA2, "", k950},
     // ... and only the accumulation: an Mmad that starts the region again still needs the barrier.

@@ -13,6 +13,8 @@ namespace {
 nlohmann::json case_json(const CaseResult& r) {
     nlohmann::json v = nlohmann::json::object();
     for (const auto& [kind, n] : r.violations) v[kind] = n;
+    nlohmann::json assumed = nlohmann::json::object();  // rule id -> findings resting on it
+    for (const auto& [rule, n] : r.assumed_rules) assumed[rule] = n;
     nlohmann::json outputs = nlohmann::json::array();
     for (const CaseResult::OutputValues& o : r.outputs)
         outputs.push_back({{"tensor", o.tensor}, {"nan", o.nan}, {"inf", o.inf}});
@@ -35,6 +37,7 @@ nlohmann::json case_json(const CaseResult& r) {
             {"tiles", r.tiles},
             {"events_used", r.events_used},
             {"violations", v},
+            {"assumed_rules", assumed},
             {"outputs", outputs},
             {"fp_born", r.fp_born},
             {"replay", r.replay},

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "evg/hw/rules.hpp"
 #include "evg/reports/report.hpp"
 #include "sample_results.hpp"
 
@@ -77,6 +78,44 @@ TEST(ReportOutputs, NanAndInfinityCountsAppearInEveryFormat) {
     const std::string page = html(in);
     EXPECT_NE(page.find("<th>NaN / inf outputs</th>"), std::string::npos);
     EXPECT_NE(page.find("<td>12 / 3</td>"), std::string::npos);
+}
+
+// The model's rules: every format lists them with their sources (docs/hardware-model.md §17) and counts the
+// run's findings that rest on an assumed one, per rule and per case.
+TEST(ReportOutputs, RulesAndFindingsOnAssumedRulesAreListedInEveryFormat) {
+    ReportInput in = sample_input();
+    EXPECT_NE(markdown(in).find("0 finding(s) of this run rest on an assumed rule"), std::string::npos);
+    in.results[0].assumed_rules = {{"R7", 2}};
+    in.results[1].assumed_rules = {{"R7", 1}, {"R12", 4}};
+    const std::string md = markdown(in);
+    EXPECT_NE(md.find("7 finding(s) of this run rest on an assumed rule"), std::string::npos) << md;
+    EXPECT_NE(md.find("## Rules of the model"), std::string::npos) << md;
+    EXPECT_NE(md.find("| R7 | assumed | the hardware reads bits [2:0] of an event id"), std::string::npos)
+        << md;
+    EXPECT_NE(md.find(" | 3 |\n"), std::string::npos) << "R7's count\n" << md;
+    const std::string page = html(in);
+    EXPECT_NE(page.find("<h2>Rules of the model</h2>"), std::string::npos);
+    EXPECT_NE(page.find("7 finding(s) of this run rest on an assumed rule"), std::string::npos);
+    const nlohmann::json j = nlohmann::json::parse(json(in));
+    size_t rules = 0;
+    for (const auto& r : j.at("rules").at("rules")) {
+        ++rules;
+        if (r.at("id") == "R7") {
+            EXPECT_EQ(r.at("findings"), 3);
+        }
+        if (r.at("id") == "R12") {
+            EXPECT_EQ(r.at("findings"), 4);
+        }
+        if (r.at("status") != "assumed") {
+            EXPECT_FALSE(r.contains("findings")) << r.dump();
+        }
+        EXPECT_FALSE(r.at("source").get<std::string>().empty()) << r.dump();
+    }
+    EXPECT_EQ(rules, evg::hw::all_rules().size());
+    for (const auto& c : j.at("cases"))
+        if (c.at("id") == in.results[1].id) {
+            EXPECT_EQ(c.at("assumed_rules").at("R12"), 4);
+        }
 }
 
 // Where NaN and infinities were born (the checker fp): the summary by op heads the Markdown and HTML reports

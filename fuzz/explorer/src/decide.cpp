@@ -252,12 +252,12 @@ class Decider {
     void order_programs() {
         auto scalar = [&](int i) { return instr(i).pipe == Pipe::S || instr(i).blocking; };
         std::map<int, std::vector<int>> by_core;
-        std::map<int, int> index_of;  // id -> index, for the pipe's own orders (Instr::after)
         for (int i = 0; i < n_; ++i) {
             by_core[instr(i).core].push_back(i);
-            index_of[instr(i).id] = i;
+            index_of_[instr(i).id] = i;
+            // An instruction its pipe orders after an earlier one by itself (Instr::after).
             if (instr(i).after != 0)
-                if (const auto it = index_of.find(instr(i).after); it != index_of.end())
+                if (const auto it = index_of_.find(instr(i).after); it != index_of_.end())
                     g_.edge(it->second, i);
         }
         for (auto& [core, list] : by_core) {
@@ -824,8 +824,6 @@ class Decider {
         if (std::none_of(v_.findings.begin(), v_.findings.end(),
                          [](const Finding& f) { return f.kind == FindingKind::ambiguous; }))
             return;
-        std::map<int, int> index_of;
-        for (int i = 0; i < n_; ++i) index_of[instr(i).id] = i;
         std::set<std::string> none_runs;  // unresolved counters none of whose pairs both execute
         for (Finding& f : v_.findings) {
             const auto it = unresolved_.find(f.what);
@@ -848,8 +846,8 @@ class Decider {
             if (f.kind != FindingKind::ambiguous) return false;
             if (unresolved_.count(f.what)) return none_runs.count(f.what) != 0;
             return std::any_of(f.instrs.begin(), f.instrs.end(), [&](int id) {
-                const auto it = index_of.find(id);
-                return it != index_of.end() && !runs(it->second);
+                const auto it = index_of_.find(id);
+                return it != index_of_.end() && !runs(it->second);
             });
         });
     }
@@ -964,6 +962,7 @@ class Decider {
     }
 
     const std::vector<Instr>& ins_;
+    std::map<int, int> index_of_;  // instruction id -> index in ins_ (order_programs fills it)
     const Topology& topo_;
     const int n_;
     Learned& learned_;

@@ -324,16 +324,17 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
     };
     const uint64_t c_bytes = mp * np * cs;
     auto& writes = c.cube().mmad_writes;
-    // Rule mmad.accumulate_ordered (docs/hardware-model.md §1): the M pipe orders an Mmad that accumulates
-    // into the region the previous Mmad of this core wrote, with the same shape and enough fractals, after
-    // that Mmad. A region another Mmad wrote over since, or a smaller tile, keeps the PipeBarrier<PIPE_M>
-    // rule.
+    // Rule R3 (docs/hardware-model.md §1, §17): the M pipe orders an Mmad that accumulates into the region
+    // the previous Mmad of this core wrote, with the same shape and enough fractals, after that Mmad. A
+    // region another Mmad wrote over since (its record is gone), or a smaller tile, keeps the
+    // PipeBarrier<PIPE_M> rule.
     const int ordered_fractals = c.arch().mmad_accumulate_ordered_fractals;
     if (!init && ordered_fractals > 0 && (m / 16) * (n / 16) >= static_cast<uint64_t>(ordered_fractals))
         for (const auto& w : writes)
-            if (w.off == pc->off && w.bytes == c_bytes && w.mp == mp && w.np == np) {
+            if (w.off == pc->off && w.mp == mp && w.np == np) {
                 in->after = w.instr;
                 in->after_epoch = w.epoch;
+                break;
             }
     c.issue(std::move(in));
     if (!c.aborting()) {

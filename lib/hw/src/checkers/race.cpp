@@ -62,7 +62,7 @@ RaceShadow& RaceChecker::shadow(const Memory& m) {
 void RaceChecker::on_execute(const ExecuteEvent& e) {
     AccessRecord rec{{e.agent, e.in.epoch}, e.in.id, false};
     // Besides the clock: the one earlier instruction of its pipe that the pipe orders this one after by
-    // itself (rule mmad.accumulate_ordered).
+    // itself (rule R3, mmad_accumulate_ordered).
     const Epoch after{e.agent, e.in.after_epoch};
     auto ordered = [&](const Epoch& x) {
         return e.known.covers(x) ||

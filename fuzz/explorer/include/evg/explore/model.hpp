@@ -152,7 +152,7 @@ struct Instr {
     // plain: the id of an earlier instruction of its pipe that the pipe itself orders it after (0: none). A
     // fact of the instruction, recorded with the run like its accesses: an Mmad accumulating into the L0C
     // region the previous Mmad wrote, with at least 10 fractals, on Ascend950 (docs/hardware-model.md, rule
-    // mmad.accumulate_ordered).
+    // rule R3).
     int after = 0;
     std::vector<Access> accesses;
 };

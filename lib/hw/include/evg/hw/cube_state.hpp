@@ -17,9 +17,9 @@ struct CubeState {
         unit_bits;          // per 512 B block of L0C: 1 = filled by an Mmad (unitFlag 3), not yet read
     uint32_t m_to_fix = 0;  // unitFlag hand-overs M -> FIX set and not yet waited for
     uint32_t fix_to_m = 0;  // unitFlag hand-overs FIX -> M set and not yet waited for
-    // The Mmad that last wrote each L0C region no later Mmad has written over: its bytes, its size in
-    // fractals ((m / 16) * (n / 16)) and padded shape, its instruction id and its epoch on PIPE_M (rule
-    // mmad.accumulate_ordered needs the previous writer of exactly the region an accumulating Mmad reads).
+    // The Mmad that last wrote each L0C region no later Mmad has written over: its bytes, its padded shape
+    // (m and n rounded up to 16), its instruction id and its epoch on PIPE_M (rule R3 needs the previous
+    // writer of exactly the region, and shape, an accumulating Mmad reads).
     struct MmadWrite {
         uint64_t off = 0, bytes = 0;
         uint64_t mp = 0, np = 0;

@@ -50,8 +50,8 @@ struct Instr {
     // Happens-before.
     uint32_t epoch = 0;  // position in its pipe's queue, 1-based
     // An earlier instruction of the same pipe that the pipe itself orders this one after, without a barrier
-    // (rule mmad.accumulate_ordered: an accumulating Mmad after the Mmad that wrote its L0C region): its id
-    // and epoch, 0 if none. Schedulers never run this one first, and the race checker counts the pair as
+    // (rule R3, mmad_accumulate_ordered: an accumulating Mmad after the Mmad that wrote its L0C region): its
+    // id and epoch, 0 if none. Schedulers never run this one first, and the race checker counts the pair as
     // ordered.
     uint64_t after = 0;
     uint32_t after_epoch = 0;

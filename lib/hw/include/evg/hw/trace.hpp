@@ -69,7 +69,7 @@ struct TraceEntry {
     uint32_t repeats = 0;      // vector instructions given a repeat count (level-0 forms: their repeats,
                                // strided or masked); 0: derived from the widest access (256 bytes a repeat)
     uint32_t after = 0;  // plain: the earlier instruction of its pipe that the pipe orders it after without a
-                         // barrier (Instr::after, rule mmad.accumulate_ordered); 0 if none
+                         // barrier (Instr::after, rule R3); 0 if none
 
     std::string_view op() const { return interned_op(op_site); }  // "DataCopyPad", "SetFlag<MTE2_V>(0)"
     Site site() const { return interned_site(op_site); }

@@ -88,8 +88,8 @@ struct ArchSpec {
     uint32_t align_ub, align_l1, align_l0ab, align_l0c, align_bt, align_fb;
     int max_event_id;       // 7: ids 0..7 exist
     int max_user_event_id;  // 5: ids 6 and 7 are reserved (warning)
-    bool v_pipe_ordered;    // Ascend950: PIPE_V keeps order in hardware (rule pipe.v_ordered_950)
-    // Rule mmad.accumulate_ordered (docs/hardware-model.md §1): an Mmad that accumulates into the L0C region
+    bool v_pipe_ordered;    // Ascend950: PIPE_V keeps order in hardware (rule R2)
+    // Rule R3 (docs/hardware-model.md §1, §17): an Mmad that accumulates into the L0C region
     // the previous Mmad of its core wrote, with (m / 16) * (n / 16) at least this many fractals, is ordered
     // after that Mmad by the M pipe itself, without PipeBarrier<PIPE_M>. 0: no such guarantee on the chip.
     int mmad_accumulate_ordered_fractals;
