@@ -14,13 +14,85 @@
 #       (lib/hw/include/evg/hw/uninit_fill.hpp) on every run, and is reported as `uninit_value`.
 #       The checkout's folder is compiled in (EVGCHECK_CATLASS_ROOT): the program's reports name that Catlass,
 #       its git commit and version (lib/ascendc/include/acl/catlass_checkout.hpp).
-#   evgcheck_add_program(<name> SOURCES <file>... [CATLASS_ROOT <dir>] [ARCH <AtlasA2|Ascend950>])
+#       KERNEL_COMPILER <Clang|GCC|auto> chooses the compiler of the target's code (default: the cache
+#       variable EVGCHECK_KERNEL_COMPILER, itself auto): auto is Clang when a clang++ is installed, the project's
+#       compiler otherwise. Clang is the front end of Ascend's device compiler (Bisheng) and evaluates a call's
+#       arguments left to right as it does; GCC evaluates them right to left. Catlass's EVG places a node's UB
+#       buffers in the order its callbacks' constructor arguments are evaluated, so a finding that depends on
+#       which buffer follows which is the device's only under Clang's order (docs/check-your-program.md §7).
+#       A compiler other than the project's is run through evgcheck_kernel_cxx.sh (a compiler launcher, with the
+#       project's own launcher, e.g. ccache, kept). Every report names the compiler that built the kernel.
+#   evgcheck_add_program(<name> SOURCES <file>... [CATLASS_ROOT <dir>] [ARCH <AtlasA2|Ascend950>]
+#                        [KERNEL_COMPILER <Clang|GCC|auto>])
 #       An executable of host code and kernels in one file, as upstream writes them, run on the model.
 #       ARCH defaults to Ascend950; CATLASS_ROOT to EVG_CATLASS_ROOT (or the CATLASS_ROOT environment
 #       variable). With no CMAKE_BUILD_TYPE (single-configuration generators) the program is built with -O2.
 #
 # Expects the targets evgcheck::ascendc_device_AtlasA2 / evgcheck::ascendc_device_Ascend950 and the variable
 # EVGCHECK_STANDINS_DIR.
+
+set(_EVGCHECK_KERNEL_CXX_LAUNCHER "${CMAKE_CURRENT_LIST_DIR}/evgcheck_kernel_cxx.sh")
+set(EVGCHECK_KERNEL_COMPILER "auto" CACHE STRING
+    "Compiler of the kernel code of evgcheck_use_catlass targets: auto (Clang when installed), Clang or GCC")
+set_property(CACHE EVGCHECK_KERNEL_COMPILER PROPERTY STRINGS auto Clang GCC)
+
+# evgcheck_kernel_compiler_family(<out> [<choice>]): the compiler family (Clang or GCC) KERNEL_COMPILER <choice>
+# (default EVGCHECK_KERNEL_COMPILER) resolves to; <out>_AVAILABLE is true when that compiler can be run (it is
+# the project's, or it is installed).
+function(evgcheck_kernel_compiler_family out)
+  set(choice "${ARGV1}")
+  if(NOT choice)
+    set(choice "${EVGCHECK_KERNEL_COMPILER}")
+  endif()
+  find_program(EVGCHECK_CLANG_CXX NAMES clang++-14 clang++ DOC "Clang, for evgcheck's KERNEL_COMPILER Clang")
+  find_program(EVGCHECK_GNU_CXX NAMES g++-12 g++ DOC "GCC, for evgcheck's KERNEL_COMPILER GCC")
+  if(choice STREQUAL "auto")
+    if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR EVGCHECK_CLANG_CXX)
+      set(choice Clang)
+    else()
+      set(choice GCC)
+    endif()
+  endif()
+  set(available OFF)
+  if((choice STREQUAL "Clang" AND (CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR EVGCHECK_CLANG_CXX))
+     OR (choice STREQUAL "GCC" AND (CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR EVGCHECK_GNU_CXX)))
+    set(available ON)
+  endif()
+  set(${out} "${choice}" PARENT_SCOPE)
+  set(${out}_AVAILABLE ${available} PARENT_SCOPE)
+endfunction()
+
+# The compiler family (Clang or GCC) <target>'s code is built with for KERNEL_COMPILER <choice>, into <out>; a
+# family other than the project's compiler's is set up as the target's compiler launcher.
+function(_evgcheck_kernel_compiler target choice out)
+  evgcheck_kernel_compiler_family(choice "${choice}")
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(project_family Clang)
+  elseif(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(project_family GCC)
+  else()
+    set(project_family "${CMAKE_CXX_COMPILER_ID}")
+  endif()
+  if(NOT choice MATCHES "^(Clang|GCC)$")
+    message(FATAL_ERROR "evgcheck: ${target}: KERNEL_COMPILER must be Clang, GCC or auto, not '${choice}'")
+  endif()
+  if(NOT choice STREQUAL project_family)
+    if(choice STREQUAL "Clang")
+      set(kernel_cxx "${EVGCHECK_CLANG_CXX}")
+      set(package clang)
+    else()
+      set(kernel_cxx "${EVGCHECK_GNU_CXX}")
+      set(package g++)
+    endif()
+    if(NOT kernel_cxx)
+      message(FATAL_ERROR "evgcheck: ${target}: KERNEL_COMPILER ${choice}, but no ${choice} compiler is installed "
+                          "(apt-get install ${package}), and the project's compiler is ${CMAKE_CXX_COMPILER_ID}")
+    endif()
+    set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER
+                          "${_EVGCHECK_KERNEL_CXX_LAUNCHER};${kernel_cxx};${CMAKE_CXX_COMPILER_LAUNCHER};--")
+  endif()
+  set(${out} "${choice}" PARENT_SCOPE)
+endfunction()
 
 function(_evgcheck_catlass_root out given)
   set(root "${given}")
@@ -79,7 +151,7 @@ function(_evgcheck_check_arch target arch)
 endfunction()
 
 function(evgcheck_use_catlass target)
-  cmake_parse_arguments(ARG "" "ARCH;CATLASS_ROOT" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "ARCH;CATLASS_ROOT;KERNEL_COMPILER" "" ${ARGN})
   if(NOT ARG_ARCH MATCHES "^(AtlasA2|Ascend950)$")
     message(FATAL_ERROR "evgcheck_use_catlass(${target}): ARCH must be AtlasA2 or Ascend950, not '${ARG_ARCH}'")
   endif()
@@ -96,12 +168,15 @@ function(evgcheck_use_catlass target)
   target_compile_features(${target} PRIVATE cxx_std_20)
   # -g: the call chain of an instruction issued inside Catlass resolves to the user's line it came through
   # (lib/hw/include/evg/hw/call_chain.hpp); without debug information a finding names the kernel launch only.
-  target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern -g
-                                           $<$<CXX_COMPILER_ID:GNU>:-fno-tree-sra>)
+  _evgcheck_kernel_compiler(${target} "${ARG_KERNEL_COMPILER}" family)
+  target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern -g)
+  if(family STREQUAL "GCC")
+    target_compile_options(${target} PRIVATE -fno-tree-sra)
+  endif()
 endfunction()
 
 function(evgcheck_add_program name)
-  cmake_parse_arguments(ARG "" "ARCH;CATLASS_ROOT" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "ARCH;CATLASS_ROOT;KERNEL_COMPILER" "SOURCES" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "evgcheck_add_program(${name}): SOURCES is empty")
   endif()
@@ -109,7 +184,8 @@ function(evgcheck_add_program name)
     set(ARG_ARCH Ascend950)
   endif()
   add_executable(${name} ${ARG_SOURCES})
-  evgcheck_use_catlass(${name} ARCH ${ARG_ARCH} CATLASS_ROOT "${ARG_CATLASS_ROOT}")
+  evgcheck_use_catlass(${name} ARCH ${ARG_ARCH} CATLASS_ROOT "${ARG_CATLASS_ROOT}"
+                       KERNEL_COMPILER "${ARG_KERNEL_COMPILER}")
   # A project that chose no build type would build the kernels unoptimised, and the model would run them 5 to 9
   # times slower: optimise this program (asserts stay on) and say so once.
   get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)

@@ -244,6 +244,7 @@ struct RunnerVerdict {
     bool pass = false;
     int passed = 0;
     std::string tag, case_text, message, report;
+    std::string compiler;  // the compiler of the library's kernel code (acl/kernel_compiler.hpp)
 };
 
 RunnerVerdict run_runner(const fs::path& library, int index, const std::vector<std::string>& mode_args,
@@ -282,6 +283,7 @@ RunnerVerdict run_runner(const fs::path& library, int index, const std::vector<s
     v.case_text = section(text, "case");
     v.message = trim(section(text, "message"));
     v.report = section(text, "report");
+    v.compiler = trim(section(text, "compiler"));
     return v;
 }
 
@@ -533,6 +535,7 @@ int UpstreamCheck::run(std::ostream& out) {
             run_runner(*lib.library, static_cast<int>(i),
                        {"property", std::to_string(o_.cases), std::to_string(o_.seed + numbers[i])},
                        verdict_file, o_.known, o_.run_timeout, o_.stop);
+        if (i == 0 && !v.compiler.empty()) out << "kernel compiler: " << v.compiler << "\n";
         if (v.pass) {
             out << fmt::format("ok   graph {} ({}): {} cases\n", numbers[i], props::summary(drawn[i].c),
                                v.passed)

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -21,6 +22,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "acl/kernel_compiler.hpp"
 #include "acl/program_env.hpp"
 #include "args.hpp"
 #include "commands.hpp"
@@ -70,6 +72,11 @@ constexpr std::array kRunProgramOptions = {
     OptionSpec{"expect", "TEXT",
                "a run fails unless the program prints a line equal to TEXT, e.g. 'Compare success.'"},
     OptionSpec{"timeout", "SECONDS", "give up on one run of the program after this long (default 300)"},
+    OptionSpec{"other-order", "BINARY",
+               "the same program built by a compiler that evaluates arguments in the other order "
+               "(evgcheck_add_program KERNEL_COMPILER): every run is made with both, the one built in Bisheng's "
+               "order (left to right) gives the verdict, and a finding only one build shows is listed with the "
+               "order it depends on"},
     OptionSpec{"help", "", "print this help"},
 };
 
@@ -97,9 +104,9 @@ struct RunResult {
     evgcheck::ProcessResult process;
     nlohmann::json launches = nlohmann::json::array();  // the program's launch reports (EVG_REPORT)
     nlohmann::json host = nlohmann::json::array();      // its host reports ("host": true: uninit_to_host)
-    // The Catlass checkout the program was built against (EVG_ABOUT): an object, null when the program did
-    // not register one, absent (discarded) when the program made no launch.
-    nlohmann::json catlass = nlohmann::json::value_t::discarded;
+    // What the program was built from (EVG_ABOUT): {"catlass": the checkout, null when the program did not
+    // register one; "kernel_compilers": acl/kernel_compiler.hpp}, absent (discarded) when it made no launch.
+    nlohmann::json about = nlohmann::json::value_t::discarded;
     std::vector<std::string> known;  // "race at tile_mmad.hpp:148": findings --known excuses
     std::string verdict;             // "clean", or what failed
     bool ok = false;
@@ -308,7 +315,7 @@ RunResult run_once(const std::string& program, const std::vector<std::string>& a
         std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
     r.process = run_process(program, args,
                             program_env(spec, report, about, mutate, trace_out, list_mutations), deadline);
-    if (std::filesystem::exists(about)) r.catlass = nlohmann::json::parse(read_file(about), nullptr, false);
+    if (std::filesystem::exists(about)) r.about = nlohmann::json::parse(read_file(about), nullptr, false);
     if (std::filesystem::exists(report)) {
         try {
             // Host reports (a device-to-host copy's findings) stand apart: launches are counted and numbered.
@@ -324,12 +331,67 @@ RunResult run_once(const std::string& program, const std::vector<std::string>& a
     return r;
 }
 
-// The line naming the program's Catlass checkout.
+// The line naming the program's Catlass checkout, and the one naming the compiler of its kernel code.
 std::string catlass_line(const nlohmann::json& about) {
     if (about.is_discarded()) return "not known (no run made a kernel launch, where the program tells it)";
-    if (about.is_null())
+    const nlohmann::json catlass = about.value("catlass", nlohmann::json());
+    if (catlass.is_null())
         return "not recorded (the program was not built with evgcheck_add_program or evgcheck_use_catlass)";
-    return about.value("description", "?");
+    return catlass.value("description", "?");
+}
+std::string compiler_line(const nlohmann::json& about) {
+    if (about.is_discarded()) return "not known (no run made a kernel launch, where the program tells it)";
+    std::string out;
+    for (const nlohmann::json& c : about.value("kernel_compilers", nlohmann::json::array()))
+        out += (out.empty() ? "" : "; ") + c.value("description", "?");
+    return out.empty() ? "not recorded (no translation unit of the program included kernel_operator.h)" : out;
+}
+// Whether the program's kernel code was built in Bisheng's order (every compiler registered left to right);
+// nullopt when it is not known or mixed.
+std::optional<bool> bisheng_order(const nlohmann::json& about) {
+    if (about.is_discarded()) return std::nullopt;
+    std::optional<bool> all;
+    for (const nlohmann::json& c : about.value("kernel_compilers", nlohmann::json::array())) {
+        const bool l2r = c.value("argument_order", "") == "left_to_right";
+        if (all && *all != l2r) return std::nullopt;
+        all = l2r;
+    }
+    return all;
+}
+
+// The findings (errors) of a run by kind and first site: "operand_overlap at operations.hpp:142", with the
+// first message of each.
+std::map<std::string, std::string> findings_by_site(const RunResult& r) {
+    std::map<std::string, std::string> out;
+    for (const nlohmann::json* reports : {&r.launches, &r.host})
+        for (const nlohmann::json& l : *reports)
+            for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
+                if (v.value("severity", "") != "error") continue;
+                const nlohmann::json locs = v.value("locations", nlohmann::json::array());
+                const std::string site = locs.empty() ? "" : locs.front().value("site", "");
+                out.emplace(fmt::format("{} at {}", v.value("kind", "?"), site), v.value("message", ""));
+            }
+    return out;
+}
+
+// A finding one of the two builds shows and the other does not (--other-order), labelled.
+struct OrderDependent {
+    std::string finding;  // "operand_overlap at operations.hpp:142"
+    std::string message;
+    std::string label;    // acl::order_dependent_label
+};
+std::vector<OrderDependent> order_dependent(const RunResult& bisheng, const RunResult& other) {
+    const auto b = findings_by_site(bisheng);
+    const auto o = findings_by_site(other);
+    std::vector<OrderDependent> out;
+    for (const auto& [finding, message] : o)
+        if (!b.count(finding)) out.push_back({finding, message, evg::acl::order_dependent_label("no finding")});
+    for (const auto& [finding, message] : b)
+        if (!o.count(finding))
+            out.push_back({finding, message,
+                           evg::acl::order_dependent_label(
+                               "this finding (the other order shows none at this site)")});
+    return out;
 }
 
 void print_output(const std::string& output) {
@@ -442,6 +504,12 @@ int run_program_command(std::span<const char* const> argv) {
                 "--mutate, --timeline or --report");
         return list_mutations(program, program_args, timeout);
     }
+    std::optional<std::string> other = args.get("other-order");
+    if (other && (!std::filesystem::is_regular_file(*other, ec) || ::access(other->c_str(), X_OK) != 0))
+        throw UsageError(fmt::format("evgcheck run-program: option --other-order: '{}' is not an executable file",
+                                     *other));
+    if (other && (args.has("timeline") || args.has("mutate")))
+        throw UsageError("evgcheck run-program: option --other-order takes no --timeline or --mutate");
     Expectations expectations;
     if (const auto k = args.get("known")) {
         try {
@@ -483,18 +551,44 @@ int run_program_command(std::span<const char* const> argv) {
     TempDir tmp;
     const std::string trace_out = timeline_path ? tmp.file("trace.bin") : "";
     std::vector<RunResult> results;
+    std::vector<std::vector<OrderDependent>> order_findings;  // per run, with --other-order
+    // The other build's runs count their known findings apart, so that the summary counts one build's.
+    Expectations other_expectations = expectations;
+    bool other_is_bisheng = false;
     int passed = 0;
     for (size_t i = 0; i < specs.size(); ++i) {
         RunResult r = run_once(program, program_args, specs[i], mutate, tmp, i == 0 ? trace_out : "", "",
                                timeout, expectations);
+        std::vector<OrderDependent> od;
+        if (other) {
+            RunResult o = run_once(*other, program_args, specs[i], mutate, tmp, "", "", timeout,
+                                   other_expectations);
+            const std::optional<bool> mine = bisheng_order(r.about);
+            const std::optional<bool> theirs = bisheng_order(o.about);
+            if (!mine || !theirs || *mine == *theirs) {
+                r.ok = false;
+                r.verdict += fmt::format(
+                    "{}--other-order: the two builds do not evaluate arguments in opposite orders ({}: {}; {}: "
+                    "{})",
+                    r.verdict.empty() ? "" : "; ", program, compiler_line(r.about), *other,
+                    compiler_line(o.about));
+            } else {
+                other_is_bisheng = *theirs;
+                if (*theirs) std::swap(r, o);  // the verdict is the build in Bisheng's order
+                od = order_dependent(r, o);
+            }
+        }
         std::cout << fmt::format("run {}/{}  {:<22} exit {:<3} {} launch(es)  {}\n", i + 1, specs.size(),
                                  r.spec.label, r.process.exit_code, r.launches.size(), r.verdict);
+        for (const OrderDependent& d : od)
+            std::cout << fmt::format("    order-dependent: {}: {}\n      {}\n", d.finding, d.label, d.message);
         if (!r.ok) {
             print_output(r.process.output);
         } else {
             ++passed;
         }
         results.push_back(std::move(r));
+        order_findings.push_back(std::move(od));
     }
 #ifdef EVGCHECK_HAS_REPORTS
     if (timeline_path) {
@@ -506,26 +600,36 @@ int run_program_command(std::span<const char* const> argv) {
     }
 #endif
     const bool ok = passed == static_cast<int>(results.size());
-    // Which Catlass the program was built against (the first run that launched a kernel says).
-    nlohmann::json catlass = nlohmann::json::value_t::discarded;
+    // Which Catlass the program was built against, and by which compiler (the first run that launched a
+    // kernel says; with --other-order, the build in Bisheng's order).
+    nlohmann::json about = nlohmann::json::value_t::discarded;
     for (const RunResult& r : results)
-        if (!r.catlass.is_discarded()) {
-            catlass = r.catlass;
+        if (!r.about.is_discarded()) {
+            about = r.about;
             break;
         }
-    std::cout << "catlass: " << catlass_line(catlass) << "\n";
+    const nlohmann::json catlass = about.is_discarded() ? about : about.value("catlass", nlohmann::json());
+    std::cout << "catlass: " << catlass_line(about) << "\n";
+    std::cout << "kernel compiler: " << compiler_line(about) << "\n";
     if (report_path) {
         nlohmann::json j;
         j["program"] = program;
         j["args"] = program_args;
         j["mutate"] = mutate;
         j["catlass"] = catlass.is_discarded() ? nlohmann::json() : catlass;
+        j["kernel_compilers"] =
+            about.is_discarded() ? nlohmann::json() : about.value("kernel_compilers", nlohmann::json());
         j["ok"] = ok;
         auto& known = j["known_findings"] = nlohmann::json::array();  // each --known entry and its matches
-        for (const evg::verify::KnownFinding& k : expectations.known.entries())
+        for (const evg::verify::KnownFinding& k :
+             (other_is_bisheng ? other_expectations : expectations).known.entries())
             known.push_back({{"entry", k.spelling}, {"where", k.where}, {"hits", k.hits}});
         auto& runs = j["runs"] = nlohmann::json::array();
-        for (const RunResult& r : results)
+        for (size_t i = 0; i < results.size(); ++i) {
+            const RunResult& r = results[i];
+            nlohmann::json od = nlohmann::json::array();
+            for (const OrderDependent& d : order_findings[i])
+                od.push_back({{"finding", d.finding}, {"message", d.message}, {"label", d.label}});
             runs.push_back({{"scheduler", r.spec.scheduler},
                             {"seed", r.spec.seed},
                             {"exit_code", r.process.exit_code},
@@ -535,7 +639,9 @@ int run_program_command(std::span<const char* const> argv) {
                             {"verdict", r.verdict},
                             {"known", r.known},
                             {"launches", r.launches},
-                            {"host_reports", r.host}});
+                            {"host_reports", r.host},
+                            {"order_dependent", od}});
+        }
         std::ofstream f(*report_path);
         if (!f || !(f << j.dump(2) << "\n"))
             throw UsageError("evgcheck run-program: option --report: cannot write '" + *report_path + "'");
@@ -543,7 +649,8 @@ int run_program_command(std::span<const char* const> argv) {
     }
     // As the sanitizers list the suppressions they used: each entry with its matches, and those that matched
     // nothing in any run (an entry nobody needs any more, or one that no longer names the line it meant).
-    if (!expectations.known.empty()) std::cout << expectations.known.summary();
+    const Expectations& verdict_expectations = other_is_bisheng ? other_expectations : expectations;
+    if (!verdict_expectations.known.empty()) std::cout << verdict_expectations.known.summary();
     const auto excused = std::count_if(results.begin(), results.end(),
                                        [](const RunResult& r) { return r.ok && !r.known.empty(); });
     std::cout << fmt::format("result: {} ({} of {} run(s) clean{})\n", ok ? "PASS" : "FAIL", passed,

@@ -90,6 +90,10 @@ acl::CatlassCheckout compiled_checkout() {
     return acl::identify_catlass_checkout(EVG_UPSTREAM_CATLASS_ROOT);
 }
 
+std::string compiled_kernel_compiler() {
+    return upstream::corpus::upstream_corpus_kernel_compiler().description;
+}
+
 std::vector<CaseSpec> upstream_cases(const std::string& root, const std::string& binary,
                                      const std::string& out_root) {
     const acl::CatlassCheckout compiled = compiled_checkout();

@@ -20,6 +20,8 @@ namespace evg::upstream {
 
 // The checkout the corpus was compiled against (its folder as configured, git commit, version).
 acl::CatlassCheckout compiled_checkout();
+// The compiler that built the cells' kernel code and its order of evaluation (acl/kernel_compiler.hpp).
+std::string compiled_kernel_compiler();
 
 // The cases, ids "Upstream/<Kind>/Ascend950/<dtype>/<path>/<shape>/CL96", suite "upstream", one per node kind
 // a cell tests and shape it runs at. `root` must name the compiled checkout (evg::Error naming both when

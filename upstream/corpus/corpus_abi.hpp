@@ -62,4 +62,13 @@ struct Instance {
 // Every instance of the library, in index order.
 [[gnu::visibility("default")]] std::span<const Instance> upstream_corpus();
 
+// The compiler that built the library's kernel code (acl/kernel_compiler.hpp, as the library's own copy of
+// the model registered it): its description, and whether it evaluates arguments left to right (Bisheng's
+// order, in which upstream's EVG places a node's UB buffers as on the device).
+struct KernelCompilerInfo {
+    const char* description;  // plain data: it crosses the dlopen boundary as a C struct
+    bool left_to_right;
+};
+[[gnu::visibility("default")]] KernelCompilerInfo upstream_corpus_kernel_compiler();
+
 }  // namespace evg::upstream::corpus

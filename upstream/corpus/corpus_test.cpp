@@ -247,16 +247,24 @@ TEST_P(UpstreamCorpusSettledOverread, TheLastTileReadsPastTheCRegion) {
                 static_cast<unsigned long long>(past), static_cast<unsigned long long>(region_end));
     EXPECT_GT(past, 0u)
         << "no instruction reads past the C region any more: update docs/upstream-findings.md §5";
-    // Each graph's computing node has its destination first after the region, so the read meets it:
+    // Whether the read meets the computing node's own destination depends on which buffer follows the region:
     // upstream's VisitorImpl builds its callbacks as the arguments of one constructor call, whose order C++
-    // leaves open, and GCC evaluates them last first (the node's own, after its children's).
+    // leaves open. A unary node over AccLoad carves the only buffer, so it meets it under any order; the Add
+    // of ub_last_tile_add carves its own first only under GCC's order (right to left), and X's buffer follows
+    // the region under Bisheng's (corpus_order_test.cpp runs both builds).
     int overlaps = 0;
     for (const hw::Violation& v : r.theirs.run.report.violations)
         if (v.kind == hw::ViolationKind::operand_overlap) {
             ++overlaps;
             std::printf("%s\n", v.message.c_str());
         }
-    EXPECT_GT(overlaps, 0) << r.theirs.run.report.text();
+    const KernelCompilerInfo compiler = upstream_corpus_kernel_compiler();
+    std::printf("kernel code built by %s\n", compiler.description);
+    if (std::string_view(GetParam()) == "ub_last_tile_add" && compiler.left_to_right) {
+        EXPECT_EQ(overlaps, 0) << r.theirs.run.report.text();
+    } else {
+        EXPECT_GT(overlaps, 0) << r.theirs.run.report.text();
+    }
     const props::CaseRun ours = props::run_case(r.c, 1, 0);
     EXPECT_TRUE(ours.model.report.clean()) << "evgcheck's copy:\n" << ours.model.report.text();
 }

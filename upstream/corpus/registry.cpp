@@ -1,11 +1,20 @@
 // upstream_corpus(): the instances the generated files registered, in index order (corpus_abi.hpp).
+//
+// Two libraries of the same instances can live in one process (the default kernel compiler's, linked, and the
+// other compiler's, loaded with dlopen: corpus_order_test.cpp). Both export the same names, and a call through
+// an exported name binds to the first library that defines it, so the extern "C" entries a dlopen'ed library is
+// reached by call this library's own (internal) functions, never the exported C++ names.
 #include <algorithm>
+#include <string>
+
+#include "acl/kernel_compiler.hpp"
 
 #include "upstream_harness.hpp"
 
 namespace evg::upstream::corpus {
+namespace {
 
-std::span<const Instance> upstream_corpus() {
+std::span<const Instance> own_instances() {
     static const std::vector<Instance> sorted = [] {
         std::vector<Instance> v = evg_upstream_corpus::registry();
         std::sort(v.begin(), v.end(), [](const Instance& a, const Instance& b) { return a.index < b.index; });
@@ -14,12 +23,36 @@ std::span<const Instance> upstream_corpus() {
     return sorted;
 }
 
+KernelCompilerInfo own_kernel_compiler() {
+    static const std::string description = acl::describe_kernel_compilers();
+    static const bool left_to_right = [] {
+        const std::vector<acl::KernelCompiler> all = acl::program_kernel_compilers();
+        return !all.empty() && std::all_of(all.begin(), all.end(),
+                                           [](const acl::KernelCompiler& c) { return c.left_to_right; });
+    }();
+    return {description.c_str(), left_to_right};
+}
+
+}  // namespace
+
+std::span<const Instance> upstream_corpus() {
+    return own_instances();
+}
+
+KernelCompilerInfo upstream_corpus_kernel_compiler() {
+    return own_kernel_compiler();
+}
+
 }  // namespace evg::upstream::corpus
 
-// The same for a library loaded at run time (dlopen; upstream/shrink/runner.cpp): a name dlsym finds as is.
+// The same for a library loaded at run time (dlopen; upstream/shrink/runner.cpp): names dlsym finds as they are.
 extern "C" [[gnu::visibility("default")]] const evg::upstream::corpus::Instance*
 evg_upstream_corpus_instances(std::size_t* count) {
-    const std::span<const evg::upstream::corpus::Instance> all = evg::upstream::corpus::upstream_corpus();
+    const std::span<const evg::upstream::corpus::Instance> all = evg::upstream::corpus::own_instances();
     *count = all.size();
     return all.data();
+}
+extern "C" [[gnu::visibility("default")]] evg::upstream::corpus::KernelCompilerInfo
+evg_upstream_corpus_kernel_compiler() {
+    return evg::upstream::corpus::own_kernel_compiler();
 }

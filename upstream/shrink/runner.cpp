@@ -62,9 +62,12 @@ int usage(const std::string& why) {
     return 2;
 }
 
+// The section naming the compiler that built the library's kernel code, written ahead of every verdict.
+std::string g_compiler_section;
+
 void write_out(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
-    out << text;
+    out << g_compiler_section << text;
     if (!out) throw std::runtime_error("cannot write " + path);
 }
 
@@ -86,6 +89,10 @@ int run(int argc, char** argv) {
     using Entry = const Instance* (*)(std::size_t*);
     const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "evg_upstream_corpus_instances"));
     if (!entry) return usage(fmt::format("{} is not a library of corpus instances", library));
+    using CompilerEntry = KernelCompilerInfo (*)();
+    if (const auto compiler =
+            reinterpret_cast<CompilerEntry>(::dlsym(handle, "evg_upstream_corpus_kernel_compiler")))
+        g_compiler_section = "== compiler ==\n" + std::string(compiler().description) + "\n";
     std::size_t count = 0;
     const Instance* all = entry(&count);
     const Instance* instance = nullptr;

@@ -56,8 +56,13 @@ while IFS= read -r line; do
   eval "$line" > "$tmp/run.log" 2>&1 || status=$?
   echo "§4 line $n (exit $status): $line"
   if [[ $n == 2 ]]; then
-    sed -n '1,4p;/^catlass:/p;/^known findings/p;/^result:/p' "$tmp/run.log"
+    sed -n '1,4p;/^catlass:/p;/^kernel compiler:/p;/^known findings/p;/^result:/p' "$tmp/run.log"
     grep -q "^catlass: $catlass (" "$tmp/run.log" || { cat "$tmp/run.log"; fail "§4's first command did not name the checkout"; }
+    # §2: the kernel is built by Clang (the device compiler's order of evaluation) when it is installed.
+    if command -v clang++-14 > /dev/null || command -v clang++ > /dev/null; then
+      grep -q "^kernel compiler: clang .*(arguments evaluated left to right: Bisheng's order)" "$tmp/run.log" ||
+        { cat "$tmp/run.log"; fail "§4's first command did not name Clang as the kernel compiler"; }
+    fi
   fi
   if [[ "$line" == *--mutate* ]]; then
     [[ $status == 1 ]] && grep -q "findings: " "$tmp/run.log" || { cat "$tmp/run.log"; fail "§4 line $n: the mutation found nothing"; }

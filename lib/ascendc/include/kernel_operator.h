@@ -38,5 +38,36 @@ inline const bool catlass_root_registered = register_program_catlass_root(EVGCHE
 }  // namespace evg::acl::program
 #endif
 
+// Which compiler built this translation unit, and the order it evaluates a constructor's arguments in,
+// measured here as EVG's get_callbacks meets it (acl/kernel_compiler.hpp): every report names it. Internal
+// linkage: each translation unit measures and registers its own compiler, so a program whose files two
+// compilers built lists both.
+#include "acl/kernel_compiler.hpp"
+namespace evg::acl::program {
+#if defined(__clang__)
+#define EVG_KERNEL_COMPILER_NAME "clang " __clang_version__
+#elif defined(__GNUC__)
+#define EVG_KERNEL_COMPILER_NAME "gcc " __VERSION__
+#else
+#define EVG_KERNEL_COMPILER_NAME "an unknown compiler"
+#endif
+namespace {
+struct ArgumentOrderProbe {
+    bool left_to_right;
+    ArgumentOrderProbe(int first, int second) : left_to_right(first < second) {}
+};
+int argument_order_tick(int& next) {
+    return next++;
+}
+bool arguments_left_to_right() {
+    int next = 0;
+    return ArgumentOrderProbe(argument_order_tick(next), argument_order_tick(next)).left_to_right;
+}
+[[maybe_unused]] const bool kernel_compiler_registered =
+    register_kernel_compiler(EVG_KERNEL_COMPILER_NAME, arguments_left_to_right());
+}  // namespace
+#undef EVG_KERNEL_COMPILER_NAME
+}  // namespace evg::acl::program
+
 // Last, after every standard header the ones above include: device code sees the model's assert.
 #include "ascendc/device_assert.hpp"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "acl/catlass_checkout.hpp"
+#include "acl/kernel_compiler.hpp"
 #include "acl/program_env.hpp"
 #include "evg/hw/checker.hpp"
 #include "evg/hw/device.hpp"
@@ -154,7 +155,8 @@ std::string write_about() {
     if (!about || !*about) return {};
     const auto& catlass = evg::acl::program_catlass();
     std::ofstream out(about, std::ios::binary | std::ios::trunc);
-    out << (catlass ? catlass->json() : std::string("null")) << "\n";
+    out << "{\"catlass\": " << (catlass ? catlass->json() : std::string("null"))
+        << ", \"kernel_compilers\": " << evg::acl::kernel_compilers_json() << "}\n";
     if (!out) return fmt::format("{}='{}': cannot write the file", env_name(ProgramEnv::about), about);
     return {};
 }
@@ -164,6 +166,8 @@ void print_findings(const evg::hw::Report& r) {
     if (const auto& catlass = evg::acl::program_catlass(); catlass && !process().named_catlass) {
         process().named_catlass = true;
         std::fprintf(stderr, "evgcheck: Catlass %s\n", catlass->describe().c_str());
+        if (const std::string compilers = evg::acl::describe_kernel_compilers(); !compilers.empty())
+            std::fprintf(stderr, "evgcheck: kernel code built by %s\n", compilers.c_str());
     }
     std::fputs(r.text().c_str(), stderr);
 }

@@ -1070,6 +1070,18 @@ TEST(EvgcheckRunProgram, JudgesTheProgramsLaunchesAndExit) {
               std::string::npos)
         << clean.out;
 
+    // Which compiler built the kernel, and whether its order of evaluation is the device compiler's (measured
+    // in the program's own translation unit: this file is built by the same compiler).
+#if defined(__clang__)
+    const std::string compiler_line = "kernel compiler: clang ";
+    const std::string order_text = "(arguments evaluated left to right: Bisheng's order)";
+#else
+    const std::string compiler_line = "kernel compiler: gcc ";
+    const std::string order_text = "(arguments evaluated right to left: not Bisheng's order)";
+#endif
+    EXPECT_NE(clean.out.find(compiler_line), std::string::npos) << clean.out;
+    EXPECT_NE(clean.out.find(order_text), std::string::npos) << clean.out;
+
     Result racy = evgcheck("run-program --scheduler adversarial --seeds 2 " + subject("racy"));
     EXPECT_EQ(racy.code, 1) << racy.out;
     EXPECT_NE(racy.out.find("adversarial seed 2"), std::string::npos) << racy.out;
@@ -1095,6 +1107,44 @@ TEST(EvgcheckRunProgram, JudgesTheProgramsLaunchesAndExit) {
     // The caller's own EVG_ variables do not change the run: run-program sets every one the program reads.
     Result env = evgcheck("run-program " + subject("clean"), "EVG_MUTATE='drop-wait core=AIV0 n=1'");
     EXPECT_EQ(env.code, 0) << env.out;
+}
+
+// --other-order: the same program built by the other compiler runs beside it; the build in Bisheng's order
+// (left to right) gives the verdict, whichever is named first, and the subject's findings do not depend on the
+// order. Two builds of one order are refused in the verdict, naming both compilers.
+TEST(EvgcheckRunProgram, OtherOrderRunsBothBuildsAndJudgesByBishengsOrder) {
+    const std::string other = EVGCHECK_SUBJECT_PROGRAM_OTHER;
+    ASSERT_FALSE(other.empty()) << "the build has no second compiler (scripts/install-deps.sh installs clang-14)";
+    const std::string report = (fs::temp_directory_path() / "evgcheck_other_order.json").string();
+    for (const std::string& first : {std::string(EVGCHECK_SUBJECT_PROGRAM), other}) {
+        const std::string second = first == other ? std::string(EVGCHECK_SUBJECT_PROGRAM) : other;
+        Result clean = evgcheck("run-program --report " + report + " --other-order " + second + " " + first +
+                                " clean");
+        EXPECT_EQ(clean.code, 0) << clean.out << clean.err;
+        EXPECT_NE(clean.out.find("kernel compiler: clang "), std::string::npos) << clean.out;
+        EXPECT_NE(clean.out.find("(arguments evaluated left to right: Bisheng's order)"), std::string::npos)
+            << clean.out;
+        EXPECT_EQ(clean.out.find("order-dependent:"), std::string::npos) << clean.out;
+        const std::string j = slurp(report);
+        EXPECT_NE(j.find("\"order_dependent\": []"), std::string::npos) << j;
+        EXPECT_NE(j.find("\"argument_order\": \"left_to_right\""), std::string::npos) << j;
+        EXPECT_EQ(j.find("\"argument_order\": \"right_to_left\""), std::string::npos) << j;
+        Result racy = evgcheck("run-program --other-order " + second + " " + first + " racy");
+        EXPECT_EQ(racy.code, 1) << racy.out;
+        EXPECT_NE(racy.out.find("findings: race"), std::string::npos) << racy.out;
+        EXPECT_EQ(racy.out.find("order-dependent:"), std::string::npos) << racy.out;
+    }
+    Result same = evgcheck("run-program --other-order " + std::string(EVGCHECK_SUBJECT_PROGRAM) + " " +
+                           subject("clean"));
+    EXPECT_EQ(same.code, 1) << same.out;
+    EXPECT_NE(same.out.find("--other-order: the two builds do not evaluate arguments in opposite orders"),
+              std::string::npos)
+        << same.out;
+    Result missing = evgcheck("run-program --other-order /no/such/program " + subject("clean"));
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("option --other-order: '/no/such/program' is not an executable file"),
+              std::string::npos)
+        << missing.err;
 }
 
 // --known excuses a finding by kind and site, --expect requires a line, --report writes every run.
