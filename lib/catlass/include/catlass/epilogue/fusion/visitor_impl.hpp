@@ -59,7 +59,9 @@ struct VisitorImpl : VisitorImplBase<Ops...> {
     };
 
     // Calls every op's get_callbacks in op order, each as its node; each advances ub_offset by the UB it
-    // carves.
+    // carves. The order is fixed by the braced list (its initialisers are evaluated left to right, under any
+    // compiler): the order in which Bisheng evaluates upstream's parenthesised call, which C++ leaves open
+    // (docs/hardware-model.md §18). A parenthesised call here would carve in GCC's order under GCC.
     template <class ArchTag>
     CATLASS_DEVICE auto get_op_callbacks(Arch::Resource<ArchTag>& resource, uint32_t& ub_offset,
                                          uint32_t compute_length) {
