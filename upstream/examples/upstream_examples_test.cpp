@@ -172,7 +172,13 @@ TEST(UpstreamKnownFindings, EveryEntryMatchesAFindingOfTheExamples) {
             ExampleRun run = run_example_950(e, s, host, 2, hw::Config{});
             (void)take_known(run.report, known);
         }
-    EXPECT_TRUE(known.unmatched().empty()) << known.summary();
+    // Finding 5's overlap shows in add_ub only under GCC's order of evaluation (docs/upstream-findings.md §5):
+    // built in Bisheng's order, the examples leave its entry to the corpus's unary instances, which
+    // UpstreamCorpusSettledOverread runs with this file (and fails on when they no longer overlap).
+    std::vector<std::string> stale;
+    for (const verify::KnownFinding* k : known.unmatched())
+        if (!(examples_950_left_to_right() && k->kind == "operand_overlap")) stale.push_back(k->spelling);
+    EXPECT_TRUE(stale.empty()) << known.summary();
 }
 
 TEST_P(UpstreamExample, RunsCleanAndMatchesTheOracle) {
