@@ -247,11 +247,13 @@ int conformance_command(std::span<const char* const> argv) {
             std::vector<conformance::CaseSpec> theirs =
                 evg::upstream::upstream_cases(*root, self, (out_dir / "replays").string());
             const evg::acl::CatlassCheckout c = evg::upstream::compiled_checkout();
-            upstream = reports::UpstreamCheckout{c.root,       c.git_commit,
-                                                 c.version,    c.tested ? std::string(c.tested->name) : "",
-                                                 c.describe() + "; kernel code built by " +
-                                                     evg::upstream::compiled_kernel_compiler(),
-                                                 {}};
+            upstream = reports::UpstreamCheckout{
+                c.root,
+                c.git_commit,
+                c.version,
+                c.tested ? std::string(c.tested->name) : "",
+                c.describe() + "; kernel code built by " + evg::upstream::compiled_kernel_compiler(),
+                {}};
             for (const conformance::CaseSpec& t : theirs)
                 upstream->cells.insert(
                     reports::Matrix::key(t.node_kind, reports::matrix_dtype(t.dtype), t.arch));

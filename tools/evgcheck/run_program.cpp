@@ -72,11 +72,12 @@ constexpr std::array kRunProgramOptions = {
     OptionSpec{"expect", "TEXT",
                "a run fails unless the program prints a line equal to TEXT, e.g. 'Compare success.'"},
     OptionSpec{"timeout", "SECONDS", "give up on one run of the program after this long (default 300)"},
-    OptionSpec{"other-order", "BINARY",
-               "the same program built by a compiler that evaluates arguments in the other order "
-               "(evgcheck_add_program KERNEL_COMPILER): every run is made with both, the one built in Bisheng's "
-               "order (left to right) gives the verdict, and a finding only one build shows is listed with the "
-               "order it depends on"},
+    OptionSpec{
+        "other-order", "BINARY",
+        "the same program built by a compiler that evaluates arguments in the other order "
+        "(evgcheck_add_program KERNEL_COMPILER): every run is made with both, the one built in Bisheng's "
+        "order (left to right) gives the verdict, and a finding only one build shows is listed with the "
+        "order it depends on"},
     OptionSpec{"help", "", "print this help"},
 };
 
@@ -378,19 +379,20 @@ std::map<std::string, std::string> findings_by_site(const RunResult& r) {
 struct OrderDependent {
     std::string finding;  // "operand_overlap at operations.hpp:142"
     std::string message;
-    std::string label;    // acl::order_dependent_label
+    std::string label;  // acl::order_dependent_label
 };
 std::vector<OrderDependent> order_dependent(const RunResult& bisheng, const RunResult& other) {
     const auto b = findings_by_site(bisheng);
     const auto o = findings_by_site(other);
     std::vector<OrderDependent> out;
     for (const auto& [finding, message] : o)
-        if (!b.count(finding)) out.push_back({finding, message, evg::acl::order_dependent_label("no finding")});
+        if (!b.count(finding))
+            out.push_back({finding, message, evg::acl::order_dependent_label("no finding")});
     for (const auto& [finding, message] : b)
         if (!o.count(finding))
-            out.push_back({finding, message,
-                           evg::acl::order_dependent_label(
-                               "this finding (the other order shows none at this site)")});
+            out.push_back(
+                {finding, message,
+                 evg::acl::order_dependent_label("this finding (the other order shows none at this site)")});
     return out;
 }
 
@@ -506,8 +508,8 @@ int run_program_command(std::span<const char* const> argv) {
     }
     std::optional<std::string> other = args.get("other-order");
     if (other && (!std::filesystem::is_regular_file(*other, ec) || ::access(other->c_str(), X_OK) != 0))
-        throw UsageError(fmt::format("evgcheck run-program: option --other-order: '{}' is not an executable file",
-                                     *other));
+        throw UsageError(fmt::format(
+            "evgcheck run-program: option --other-order: '{}' is not an executable file", *other));
     if (other && (args.has("timeline") || args.has("mutate")))
         throw UsageError("evgcheck run-program: option --other-order takes no --timeline or --mutate");
     Expectations expectations;
@@ -561,14 +563,15 @@ int run_program_command(std::span<const char* const> argv) {
                                timeout, expectations);
         std::vector<OrderDependent> od;
         if (other) {
-            RunResult o = run_once(*other, program_args, specs[i], mutate, tmp, "", "", timeout,
-                                   other_expectations);
+            RunResult o =
+                run_once(*other, program_args, specs[i], mutate, tmp, "", "", timeout, other_expectations);
             const std::optional<bool> mine = bisheng_order(r.about);
             const std::optional<bool> theirs = bisheng_order(o.about);
             if (!mine || !theirs || *mine == *theirs) {
                 r.ok = false;
                 r.verdict += fmt::format(
-                    "{}--other-order: the two builds do not evaluate arguments in opposite orders ({}: {}; {}: "
+                    "{}--other-order: the two builds do not evaluate arguments in opposite orders ({}: {}; "
+                    "{}: "
                     "{})",
                     r.verdict.empty() ? "" : "; ", program, compiler_line(r.about), *other,
                     compiler_line(o.about));
@@ -581,7 +584,8 @@ int run_program_command(std::span<const char* const> argv) {
         std::cout << fmt::format("run {}/{}  {:<22} exit {:<3} {} launch(es)  {}\n", i + 1, specs.size(),
                                  r.spec.label, r.process.exit_code, r.launches.size(), r.verdict);
         for (const OrderDependent& d : od)
-            std::cout << fmt::format("    order-dependent: {}: {}\n      {}\n", d.finding, d.label, d.message);
+            std::cout << fmt::format("    order-dependent: {}: {}\n      {}\n", d.finding, d.label,
+                                     d.message);
         if (!r.ok) {
             print_output(r.process.output);
         } else {

@@ -6,7 +6,8 @@
 // (docs/hardware-model.md §18). Every instance's cases run on both builds:
 //   - the outputs are the same, byte for byte (the numbers do not depend on where the buffers lie);
 //   - a finding one order shows and the other does not is printed with acl::order_dependent_label;
-//   - docs/upstream-findings.md §5: `ub_last_tile_add` (D = C + X) overlaps its Add's operands under GCC's order
+//   - docs/upstream-findings.md §5: `ub_last_tile_add` (D = C + X) overlaps its Add's operands under GCC's
+//   order
 //     only, `ub_last_tile_relu` and `ub_last_tile_cast` (a unary node directly over AccLoad) under both.
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -44,7 +45,8 @@ const Twin& twin() {
         using Instances = const Instance* (*)(std::size_t*);
         using Compiler = KernelCompilerInfo (*)();
         const auto instances = reinterpret_cast<Instances>(::dlsym(handle, "evg_upstream_corpus_instances"));
-        const auto compiler = reinterpret_cast<Compiler>(::dlsym(handle, "evg_upstream_corpus_kernel_compiler"));
+        const auto compiler =
+            reinterpret_cast<Compiler>(::dlsym(handle, "evg_upstream_corpus_kernel_compiler"));
         if (!instances || !compiler) {
             out.error = fmt::format("{} exports no corpus", EVG_UPSTREAM_CORPUS_TWIN);
             return out;
@@ -139,8 +141,8 @@ TEST(UpstreamCorpusOrder, TheTwoBuildsEvaluateArgumentsInOppositeOrders) {
 
 // docs/upstream-findings.md §5 under both orders: the last tile's read past the C region meets the Add's own
 // destination only when that buffer was carved first (GCC's order carves the node's own after its children's
-// arguments are evaluated last-first: first); a unary node over AccLoad carves the only buffer, so it overlaps
-// under both.
+// arguments are evaluated last-first: first); a unary node over AccLoad carves the only buffer, so it
+// overlaps under both.
 TEST(UpstreamCorpusOrder, TheOverlapOfTheLastTileDependsOnTheOrderOnlyForANodeWithASecondInput) {
     ASSERT_EQ(twin().error, "");
     const Builds b = builds();
@@ -161,8 +163,8 @@ TEST(UpstreamCorpusOrder, TheOverlapOfTheLastTileDependsOnTheOrderOnlyForANodeWi
         if (std::string_view(name) == "ub_last_tile_add") {
             EXPECT_FALSE(overlaps(r.bisheng)) << "under " << b.bisheng_compiler;
             ASSERT_EQ(r.labelled.size(), 1u);
-            EXPECT_EQ(r.labelled.front().rfind(
-                          "operand_overlap at operations.hpp:", 0), 0u) << r.labelled.front();
+            EXPECT_EQ(r.labelled.front().rfind("operand_overlap at operations.hpp:", 0), 0u)
+                << r.labelled.front();
             EXPECT_NE(r.labelled.front().find(
                           ": depends on the order in which the compiler evaluates constructor arguments "
                           "(unspecified in C++); under Bisheng's order: no finding"),
@@ -175,8 +177,9 @@ TEST(UpstreamCorpusOrder, TheOverlapOfTheLastTileDependsOnTheOrderOnlyForANodeWi
     }
 }
 
-// Every instance of the corpus at a small runtime case drawn for it (a named one at its own shape too): the same outputs
-// under both orders, and every finding that differs printed with its label (a count per kind at the end).
+// Every instance of the corpus at a small runtime case drawn for it (a named one at its own shape too): the
+// same outputs under both orders, and every finding that differs printed with its label (a count per kind at
+// the end).
 TEST(UpstreamCorpusOrder, EveryInstanceWritesTheSameOutputsUnderBothOrders) {
     ASSERT_EQ(twin().error, "");
     const Builds b = builds();
@@ -193,8 +196,9 @@ TEST(UpstreamCorpusOrder, EveryInstanceWritesTheSameOutputsUnderBothOrders) {
         for (const props::Case& c : all) {
             ++cases;
             const OrderRun r = run_both(b.bisheng[i], b.other[i], c);
-            EXPECT_EQ(r.output_difference, "") << "instance " << b.bisheng[i].index << " " << b.bisheng[i].name
-                                                << "\n" << props::to_text(c, "x");
+            EXPECT_EQ(r.output_difference, "")
+                << "instance " << b.bisheng[i].index << " " << b.bisheng[i].name << "\n"
+                << props::to_text(c, "x");
             for (const std::string& l : r.labelled) {
                 std::printf("instance %d %s (m=%lld n=%lld k=%lld, %u cores): order-dependent: %s\n",
                             b.bisheng[i].index, b.bisheng[i].name, static_cast<long long>(c.problem.m),
@@ -204,9 +208,10 @@ TEST(UpstreamCorpusOrder, EveryInstanceWritesTheSameOutputsUnderBothOrders) {
             }
         }
     }
-    std::printf("%d cases of %zu instances under %s and %s\n", cases, b.bisheng.size(), b.bisheng_compiler.c_str(),
-                b.other_compiler.c_str());
-    for (const auto& [kind, n] : differing) std::printf("  %d finding(s) %s depend on the order\n", n, kind.c_str());
+    std::printf("%d cases of %zu instances under %s and %s\n", cases, b.bisheng.size(),
+                b.bisheng_compiler.c_str(), b.other_compiler.c_str());
+    for (const auto& [kind, n] : differing)
+        std::printf("  %d finding(s) %s depend on the order\n", n, kind.c_str());
 }
 
 }  // namespace

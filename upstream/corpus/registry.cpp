@@ -1,9 +1,9 @@
 // upstream_corpus(): the instances the generated files registered, in index order (corpus_abi.hpp).
 //
 // Two libraries of the same instances can live in one process (the default kernel compiler's, linked, and the
-// other compiler's, loaded with dlopen: corpus_order_test.cpp). Both export the same names, and a call through
-// an exported name binds to the first library that defines it, so the extern "C" entries a dlopen'ed library is
-// reached by call this library's own (internal) functions, never the exported C++ names.
+// other compiler's, loaded with dlopen: corpus_order_test.cpp). Both export the same names, and a call
+// through an exported name binds to the first library that defines it, so the extern "C" entries a dlopen'ed
+// library is reached by call this library's own (internal) functions, never the exported C++ names.
 #include <algorithm>
 #include <string>
 
@@ -45,7 +45,8 @@ KernelCompilerInfo upstream_corpus_kernel_compiler() {
 
 }  // namespace evg::upstream::corpus
 
-// The same for a library loaded at run time (dlopen; upstream/shrink/runner.cpp): names dlsym finds as they are.
+// The same for a library loaded at run time (dlopen; upstream/shrink/runner.cpp): names dlsym finds as they
+// are.
 extern "C" [[gnu::visibility("default")]] const evg::upstream::corpus::Instance*
 evg_upstream_corpus_instances(std::size_t* count) {
     const std::span<const evg::upstream::corpus::Instance> all = evg::upstream::corpus::own_instances();

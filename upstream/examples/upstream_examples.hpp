@@ -79,8 +79,8 @@ struct ExampleRun {
                                                           const ExampleData& data, uint32_t block_dim,
                                                           const hw::Config& config);
 
-// Whether the library's kernel code was built by a compiler that evaluates arguments left to right, as Bisheng
-// does (acl/kernel_compiler.hpp): where upstream's EVG places its UB buffers depends on it.
+// Whether the library's kernel code was built by a compiler that evaluates arguments left to right, as
+// Bisheng does (acl/kernel_compiler.hpp): where upstream's EVG places its UB buffers depends on it.
 [[gnu::visibility("default")]] bool examples_950_left_to_right();
 
 }  // namespace evg::upstream

@@ -49,7 +49,8 @@ ExampleRun run_example_950(Example e, const ExampleShape& s, const ExampleData& 
 
 bool examples_950_left_to_right() {
     const std::vector<acl::KernelCompiler> all = acl::program_kernel_compilers();
-    return !all.empty() && std::all_of(all.begin(), all.end(), [](const acl::KernelCompiler& c) { return c.left_to_right; });
+    return !all.empty() &&
+           std::all_of(all.begin(), all.end(), [](const acl::KernelCompiler& c) { return c.left_to_right; });
 }
 
 }  // namespace evg::upstream

@@ -172,8 +172,8 @@ TEST(UpstreamKnownFindings, EveryEntryMatchesAFindingOfTheExamples) {
             ExampleRun run = run_example_950(e, s, host, 2, hw::Config{});
             (void)take_known(run.report, known);
         }
-    // Finding 5's overlap shows in add_ub only under GCC's order of evaluation (docs/upstream-findings.md §5):
-    // built in Bisheng's order, the examples leave its entry to the corpus's unary instances, which
+    // Finding 5's overlap shows in add_ub only under GCC's order of evaluation (docs/upstream-findings.md
+    // §5): built in Bisheng's order, the examples leave its entry to the corpus's unary instances, which
     // UpstreamCorpusSettledOverread runs with this file (and fails on when they no longer overlap).
     std::vector<std::string> stale;
     for (const verify::KnownFinding* k : known.unmatched())

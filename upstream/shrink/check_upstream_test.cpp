@@ -130,7 +130,8 @@ TEST(EvgcheckCheckUpstream, CheckoutPassesAndASecondRunComesFromTheCache) {
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("3 graphs x 5 runtime cases passed"), std::string::npos) << r.out;
     // The compiler that built the candidates' kernel code, as the library measured it (the build's default).
-    EXPECT_NE(r.out.find(std::string("kernel compiler: ") + EVG_KERNEL_COMPILER_NAME + " "), std::string::npos)
+    EXPECT_NE(r.out.find(std::string("kernel compiler: ") + EVG_KERNEL_COMPILER_NAME + " "),
+              std::string::npos)
         << r.out;
     const Result again = evgcheck(args);
     ASSERT_EQ(again.code, 0) << again.out;

@@ -4,9 +4,10 @@
 // evgcheck_add_program against a Catlass checkout; the subject of node_slots.sh.
 //   relu_half_evg [clean|overrun] [m n k]
 // clean: correct; overrun: the functor's last step is given twice its tile's length, so it writes past its
-// node's UB slot into its neighbour's (the checker node-slots names both nodes; no other checker sees it). Which
-// neighbour depends on the compiler's order of evaluation (docs/hardware-model.md §18): the test builds it with
-// GCC, where the neighbour is X's slot; under Bisheng's order the overrun meets a live buffer and every run sees it.
+// node's UB slot into its neighbour's (the checker node-slots names both nodes; no other checker sees it).
+// Which neighbour depends on the compiler's order of evaluation (docs/hardware-model.md §18): the test builds
+// it with GCC, where the neighbour is X's slot; under Bisheng's order the overrun meets a live buffer and
+// every run sees it.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

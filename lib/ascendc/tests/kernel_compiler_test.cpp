@@ -10,8 +10,8 @@
 
 namespace {
 
-// The probe measures the order of the compiler that built this file: Clang evaluates a constructor's arguments
-// left to right, GCC on x86-64 right to left.
+// The probe measures the order of the compiler that built this file: Clang evaluates a constructor's
+// arguments left to right, GCC on x86-64 right to left.
 TEST(KernelCompiler, TheProbeMeasuresThisCompilersOrder) {
 #if defined(__clang__)
     EXPECT_TRUE(evg::acl::program::arguments_left_to_right());
@@ -37,7 +37,8 @@ TEST(KernelCompiler, EveryDistinctCompilerIsListedOnce) {
     ASSERT_EQ(all.size(), before + 1);
     EXPECT_EQ(all.back().name, "testcc 1.0");
     const std::string text = evg::acl::describe_kernel_compilers();
-    EXPECT_NE(text.find("; testcc 1.0 (arguments evaluated left to right: Bisheng's order)"), std::string::npos)
+    EXPECT_NE(text.find("; testcc 1.0 (arguments evaluated left to right: Bisheng's order)"),
+              std::string::npos)
         << text;
     const std::string json = evg::acl::kernel_compilers_json();
     EXPECT_NE(json.find("\"name\":\"testcc 1.0\""), std::string::npos) << json;
@@ -45,9 +46,10 @@ TEST(KernelCompiler, EveryDistinctCompilerIsListedOnce) {
 }
 
 TEST(KernelCompiler, TheOrderDependentLabelSaysWhatBishengsOrderShows) {
-    EXPECT_EQ(evg::acl::order_dependent_label("no finding"),
-              "depends on the order in which the compiler evaluates constructor arguments (unspecified in C++); "
-              "under Bisheng's order: no finding");
+    EXPECT_EQ(
+        evg::acl::order_dependent_label("no finding"),
+        "depends on the order in which the compiler evaluates constructor arguments (unspecified in C++); "
+        "under Bisheng's order: no finding");
     EXPECT_EQ(std::string(evg::acl::argument_order_name(false)), "right to left: not Bisheng's order");
 }
 

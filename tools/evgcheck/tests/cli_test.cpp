@@ -1110,16 +1110,17 @@ TEST(EvgcheckRunProgram, JudgesTheProgramsLaunchesAndExit) {
 }
 
 // --other-order: the same program built by the other compiler runs beside it; the build in Bisheng's order
-// (left to right) gives the verdict, whichever is named first, and the subject's findings do not depend on the
-// order. Two builds of one order are refused in the verdict, naming both compilers.
+// (left to right) gives the verdict, whichever is named first, and the subject's findings do not depend on
+// the order. Two builds of one order are refused in the verdict, naming both compilers.
 TEST(EvgcheckRunProgram, OtherOrderRunsBothBuildsAndJudgesByBishengsOrder) {
     const std::string other = EVGCHECK_SUBJECT_PROGRAM_OTHER;
-    ASSERT_FALSE(other.empty()) << "the build has no second compiler (scripts/install-deps.sh installs clang-14)";
+    ASSERT_FALSE(other.empty())
+        << "the build has no second compiler (scripts/install-deps.sh installs clang-14)";
     const std::string report = (fs::temp_directory_path() / "evgcheck_other_order.json").string();
     for (const std::string& first : {std::string(EVGCHECK_SUBJECT_PROGRAM), other}) {
         const std::string second = first == other ? std::string(EVGCHECK_SUBJECT_PROGRAM) : other;
-        Result clean = evgcheck("run-program --report " + report + " --other-order " + second + " " + first +
-                                " clean");
+        Result clean =
+            evgcheck("run-program --report " + report + " --other-order " + second + " " + first + " clean");
         EXPECT_EQ(clean.code, 0) << clean.out << clean.err;
         EXPECT_NE(clean.out.find("kernel compiler: clang "), std::string::npos) << clean.out;
         EXPECT_NE(clean.out.find("(arguments evaluated left to right: Bisheng's order)"), std::string::npos)

@@ -1,12 +1,13 @@
 // Which compiler built a program's kernel code, and the order in which it evaluated a call's arguments.
 //
-// C++ leaves the order in which a function's (or a constructor's) arguments are evaluated unspecified. Ascend's
-// device compiler (Bisheng, Clang-based) evaluates them left to right; GCC on x86-64 evaluates them right to
-// left. Catlass's EVG builds a node's callbacks as the arguments of one constructor call, each carving its UB
-// buffer from a shared offset, so where a node's buffers lie in UB (and any finding that depends on which
-// buffer follows which) depends on that order (docs/hardware-model.md §18). kernel_operator.h registers the
-// compiler of every translation unit that includes it, with the order measured in that translation unit, so
-// that every report can say which compiler built the kernel and whether its order is the device's.
+// C++ leaves the order in which a function's (or a constructor's) arguments are evaluated unspecified.
+// Ascend's device compiler (Bisheng, Clang-based) evaluates them left to right; GCC on x86-64 evaluates them
+// right to left. Catlass's EVG builds a node's callbacks as the arguments of one constructor call, each
+// carving its UB buffer from a shared offset, so where a node's buffers lie in UB (and any finding that
+// depends on which buffer follows which) depends on that order (docs/hardware-model.md §18).
+// kernel_operator.h registers the compiler of every translation unit that includes it, with the order
+// measured in that translation unit, so that every report can say which compiler built the kernel and whether
+// its order is the device's.
 #pragma once
 #include <optional>
 #include <string>
