@@ -56,14 +56,14 @@ struct ArgumentOrderProbe {
     bool left_to_right;
     ArgumentOrderProbe(int first, int second) : left_to_right(first < second) {}
 };
-int argument_order_tick(int& next) {
+inline int argument_order_tick(int& next) {
     return next++;
 }
-bool arguments_left_to_right() {
+inline bool arguments_left_to_right() {
     int next = 0;
     return ArgumentOrderProbe(argument_order_tick(next), argument_order_tick(next)).left_to_right;
 }
-[[maybe_unused]] const bool kernel_compiler_registered =
+[[maybe_unused]] inline const bool kernel_compiler_registered =
     register_kernel_compiler(EVG_KERNEL_COMPILER_NAME, arguments_left_to_right());
 }  // namespace
 #undef EVG_KERNEL_COMPILER_NAME

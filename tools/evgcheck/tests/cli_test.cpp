@@ -1,4 +1,5 @@
 // The evgcheck binary as a user runs it: exit codes and the messages on bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -1120,7 +1121,7 @@ TEST(EvgcheckRunProgram, OtherOrderRunsBothBuildsAndJudgesByBishengsOrder) {
     for (const std::string& first : {std::string(EVGCHECK_SUBJECT_PROGRAM), other}) {
         const std::string second = first == other ? std::string(EVGCHECK_SUBJECT_PROGRAM) : other;
         Result clean =
-            evgcheck("run-program --report " + report + " --other-order " + second + " " + first + " clean");
+            evgcheck(fmt::format("run-program --report {} --other-order {} {} clean", report, second, first));
         EXPECT_EQ(clean.code, 0) << clean.out << clean.err;
         EXPECT_NE(clean.out.find("kernel compiler: clang "), std::string::npos) << clean.out;
         EXPECT_NE(clean.out.find("(arguments evaluated left to right: Bisheng's order)"), std::string::npos)
@@ -1130,7 +1131,7 @@ TEST(EvgcheckRunProgram, OtherOrderRunsBothBuildsAndJudgesByBishengsOrder) {
         EXPECT_NE(j.find("\"order_dependent\": []"), std::string::npos) << j;
         EXPECT_NE(j.find("\"argument_order\": \"left_to_right\""), std::string::npos) << j;
         EXPECT_EQ(j.find("\"argument_order\": \"right_to_left\""), std::string::npos) << j;
-        Result racy = evgcheck("run-program --other-order " + second + " " + first + " racy");
+        Result racy = evgcheck(fmt::format("run-program --other-order {} {} racy", second, first));
         EXPECT_EQ(racy.code, 1) << racy.out;
         EXPECT_NE(racy.out.find("findings: race"), std::string::npos) << racy.out;
         EXPECT_EQ(racy.out.find("order-dependent:"), std::string::npos) << racy.out;
