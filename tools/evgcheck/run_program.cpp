@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "acl/kernel_compiler.hpp"
+#include "acl/kernel_order.hpp"
 #include "acl/program_env.hpp"
 #include "args.hpp"
 #include "commands.hpp"
@@ -340,59 +341,35 @@ std::string catlass_line(const nlohmann::json& about) {
         return "not recorded (the program was not built with evgcheck_add_program or evgcheck_use_catlass)";
     return catlass.value("description", "?");
 }
+// The compilers the program registered (its EVG_ABOUT record).
+std::vector<evg::acl::KernelCompiler> kernel_compilers(const nlohmann::json& about) {
+    if (!about.is_object()) return {};
+    return evg::acl::kernel_compilers_from_json(
+        about.value("kernel_compilers", nlohmann::json::array()).dump());
+}
 std::string compiler_line(const nlohmann::json& about) {
     if (about.is_discarded()) return "not known (no run made a kernel launch, where the program tells it)";
     std::string out;
-    for (const nlohmann::json& c : about.value("kernel_compilers", nlohmann::json::array()))
-        out += (out.empty() ? "" : "; ") + c.value("description", "?");
+    for (const evg::acl::KernelCompiler& c : kernel_compilers(about))
+        out += (out.empty() ? "" : "; ") + c.describe();
     return out.empty() ? "not recorded (no translation unit of the program included kernel_operator.h)" : out;
 }
-// Whether the program's kernel code was built in Bisheng's order (every compiler registered left to right);
-// nullopt when it is not known or mixed.
+// Whether the program's kernel code was built in Bisheng's order; nullopt when it is not known or mixed.
 std::optional<bool> bisheng_order(const nlohmann::json& about) {
-    if (about.is_discarded()) return std::nullopt;
-    std::optional<bool> all;
-    for (const nlohmann::json& c : about.value("kernel_compilers", nlohmann::json::array())) {
-        const bool l2r = c.value("argument_order", "") == "left_to_right";
-        if (all && *all != l2r) return std::nullopt;
-        all = l2r;
-    }
-    return all;
+    return evg::acl::in_bishengs_order(kernel_compilers(about));
 }
 
-// The findings (errors) of a run by kind and first site: "operand_overlap at operations.hpp:142", with the
-// first message of each.
-std::map<std::string, std::string> findings_by_site(const RunResult& r) {
-    std::map<std::string, std::string> out;
+// The findings (errors) of a run by kind and first site, with the first message of each.
+evg::acl::FindingsBySite findings_by_site(const RunResult& r) {
+    evg::acl::FindingsBySite out;
     for (const nlohmann::json* reports : {&r.launches, &r.host})
         for (const nlohmann::json& l : *reports)
             for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
                 if (v.value("severity", "") != "error") continue;
                 const nlohmann::json locs = v.value("locations", nlohmann::json::array());
                 const std::string site = locs.empty() ? "" : locs.front().value("site", "");
-                out.emplace(fmt::format("{} at {}", v.value("kind", "?"), site), v.value("message", ""));
+                out.emplace(evg::acl::finding_key(v.value("kind", "?"), site), v.value("message", ""));
             }
-    return out;
-}
-
-// A finding one of the two builds shows and the other does not (--other-order), labelled.
-struct OrderDependent {
-    std::string finding;  // "operand_overlap at operations.hpp:142"
-    std::string message;
-    std::string label;  // acl::order_dependent_label
-};
-std::vector<OrderDependent> order_dependent(const RunResult& bisheng, const RunResult& other) {
-    const auto b = findings_by_site(bisheng);
-    const auto o = findings_by_site(other);
-    std::vector<OrderDependent> out;
-    for (const auto& [finding, message] : o)
-        if (!b.count(finding))
-            out.push_back({finding, message, evg::acl::order_dependent_label("no finding")});
-    for (const auto& [finding, message] : b)
-        if (!o.count(finding))
-            out.push_back(
-                {finding, message,
-                 evg::acl::order_dependent_label("this finding (the other order shows none at this site)")});
     return out;
 }
 
@@ -553,7 +530,7 @@ int run_program_command(std::span<const char* const> argv) {
     TempDir tmp;
     const std::string trace_out = timeline_path ? tmp.file("trace.bin") : "";
     std::vector<RunResult> results;
-    std::vector<std::vector<OrderDependent>> order_findings;  // per run, with --other-order
+    std::vector<std::vector<evg::acl::OrderDependentFinding>> order_findings;  // per run, with --other-order
     // The other build's runs count their known findings apart, so that the summary counts one build's.
     Expectations other_expectations = expectations;
     bool other_is_bisheng = false;
@@ -561,7 +538,7 @@ int run_program_command(std::span<const char* const> argv) {
     for (size_t i = 0; i < specs.size(); ++i) {
         RunResult r = run_once(program, program_args, specs[i], mutate, tmp, i == 0 ? trace_out : "", "",
                                timeout, expectations);
-        std::vector<OrderDependent> od;
+        std::vector<evg::acl::OrderDependentFinding> od;
         if (other) {
             RunResult o =
                 run_once(*other, program_args, specs[i], mutate, tmp, "", "", timeout, other_expectations);
@@ -578,12 +555,12 @@ int run_program_command(std::span<const char* const> argv) {
             } else {
                 other_is_bisheng = *theirs;
                 if (*theirs) std::swap(r, o);  // the verdict is the build in Bisheng's order
-                od = order_dependent(r, o);
+                od = evg::acl::order_dependent_findings(findings_by_site(r), findings_by_site(o));
             }
         }
         std::cout << fmt::format("run {}/{}  {:<22} exit {:<3} {} launch(es)  {}\n", i + 1, specs.size(),
                                  r.spec.label, r.process.exit_code, r.launches.size(), r.verdict);
-        for (const OrderDependent& d : od)
+        for (const evg::acl::OrderDependentFinding& d : od)
             std::cout << fmt::format("    order-dependent: {}: {}\n      {}\n", d.finding, d.label,
                                      d.message);
         if (!r.ok) {
@@ -632,7 +609,7 @@ int run_program_command(std::span<const char* const> argv) {
         for (size_t i = 0; i < results.size(); ++i) {
             const RunResult& r = results[i];
             nlohmann::json od = nlohmann::json::array();
-            for (const OrderDependent& d : order_findings[i])
+            for (const evg::acl::OrderDependentFinding& d : order_findings[i])
                 od.push_back({{"finding", d.finding}, {"message", d.message}, {"label", d.label}});
             runs.push_back({{"scheduler", r.spec.scheduler},
                             {"seed", r.spec.seed},

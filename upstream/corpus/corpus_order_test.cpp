@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "acl/kernel_compiler.hpp"
+#include "acl/kernel_order.hpp"
 #include "corpus_check.hpp"
 #include "evg/props/regression.hpp"
 #include "evg/verify/data.hpp"
@@ -73,21 +74,21 @@ Builds builds() {
 }
 
 // A run's findings by kind and first site, with the first message of each.
-std::map<std::string, std::string> findings(const hw::Report& r) {
-    std::map<std::string, std::string> out;
+acl::FindingsBySite findings(const hw::Report& r) {
+    acl::FindingsBySite out;
     for (const hw::Violation& v : r.violations) {
         if (v.severity != hw::Severity::error) continue;
         const std::string site = v.locations.empty() ? "" : v.locations.front().site;
-        out.emplace(fmt::format("{} at {}", hw::violation_kind_name(v.kind), site), v.message);
+        out.emplace(acl::finding_key(hw::violation_kind_name(v.kind), site), v.message);
     }
     return out;
 }
 
 // What one case shows under both orders.
 struct OrderRun {
-    std::map<std::string, std::string> bisheng, other;  // findings
-    std::vector<std::string> labelled;                  // the findings one order shows only, labelled
-    std::string output_difference;                      // "" when every tensor is the same
+    acl::FindingsBySite bisheng, other;
+    std::vector<std::string> labelled;  // the findings one order shows only, labelled
+    std::string output_difference;      // "" when every tensor is the same
 };
 
 OrderRun run_both(const Instance& bisheng, const Instance& other, const props::Case& c) {
@@ -98,14 +99,10 @@ OrderRun run_both(const Instance& bisheng, const Instance& other, const props::C
     OrderRun out;
     out.bisheng = findings(b.report);
     out.other = findings(o.report);
-    for (const auto& [f, message] : out.other)
-        if (!out.bisheng.count(f))
-            out.labelled.push_back(fmt::format("{}: {}\n    under the other order: {}", f,
-                                               acl::order_dependent_label("no finding"), message));
-    for (const auto& [f, message] : out.bisheng)
-        if (!out.other.count(f))
-            out.labelled.push_back(fmt::format("{}: {}\n    under Bisheng's order: {}", f,
-                                               acl::order_dependent_label("this finding"), message));
+    for (const acl::OrderDependentFinding& d : acl::order_dependent_findings(out.bisheng, out.other))
+        out.labelled.push_back(fmt::format("{}: {}\n    under {}: {}", d.finding, d.label,
+                                           d.under_bisheng ? "Bisheng's order" : "the other order",
+                                           d.message));
     if (b.tensors.size() != o.tensors.size()) {
         out.output_difference = "the two builds wrote different numbers of tensors";
     } else {
@@ -153,7 +150,7 @@ TEST(UpstreamCorpusOrder, TheOverlapOfTheLastTileDependsOnTheOrderOnlyForANodeWi
         ASSERT_NE(oi, nullptr) << name;
         const OrderRun r = run_both(*bi, *oi, props::case_from_text(bi->text));
         EXPECT_EQ(r.output_difference, "") << name;
-        const auto overlaps = [](const std::map<std::string, std::string>& f) {
+        const auto overlaps = [](const acl::FindingsBySite& f) {
             for (const auto& [k, m] : f)
                 if (k.rfind("operand_overlap at ", 0) == 0) return true;
             return false;

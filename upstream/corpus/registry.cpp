@@ -8,6 +8,7 @@
 #include <string>
 
 #include "acl/kernel_compiler.hpp"
+#include "acl/kernel_order.hpp"
 
 #include "upstream_harness.hpp"
 
@@ -25,11 +26,7 @@ std::span<const Instance> own_instances() {
 
 KernelCompilerInfo own_kernel_compiler() {
     static const std::string description = acl::describe_kernel_compilers();
-    static const bool left_to_right = [] {
-        const std::vector<acl::KernelCompiler> all = acl::program_kernel_compilers();
-        return !all.empty() && std::all_of(all.begin(), all.end(),
-                                           [](const acl::KernelCompiler& c) { return c.left_to_right; });
-    }();
+    static const bool left_to_right = acl::program_in_bishengs_order().value_or(false);
     return {description.c_str(), left_to_right};
 }
 

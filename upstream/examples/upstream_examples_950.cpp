@@ -2,10 +2,8 @@
 // the host code). Compiled against a Catlass checkout for Ascend950 (evgcheck_use_catlass in
 // upstream/CMakeLists.txt): every Catlass name here is upstream's; only the launch inside DeviceGemm is
 // evgcheck's stand-in.
-#include <algorithm>
-#include <vector>
 
-#include "acl/kernel_compiler.hpp"
+#include "acl/kernel_order.hpp"
 #include "catlass/arch/arch.hpp"
 #include "catlass/catlass.hpp"
 #include "catlass/epilogue/block/block_epilogue.hpp"
@@ -48,9 +46,7 @@ ExampleRun run_example_950(Example e, const ExampleShape& s, const ExampleData& 
 }
 
 bool examples_950_left_to_right() {
-    const std::vector<acl::KernelCompiler> all = acl::program_kernel_compilers();
-    return !all.empty() &&
-           std::all_of(all.begin(), all.end(), [](const acl::KernelCompiler& c) { return c.left_to_right; });
+    return acl::program_in_bishengs_order().value_or(false);
 }
 
 }  // namespace evg::upstream
