@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "evg/hw/fnv1a.hpp"
+
 // One libFuzzer extra counter per pattern, its slot in the table, so two patterns never share a counter. In a
 // libFuzzer binary libFuzzer finds the section and clears it before each input; elsewhere nothing reads it.
 extern "C" {
@@ -49,8 +51,7 @@ size_t pattern_index(std::string_view name) {
     // unlisted rather than merged into another pattern's row (neither happens: names are under 120 characters
     // and sessions reach a few hundred patterns).
     if (name.size() >= kNameBytes) return kNoPatternSlot;
-    uint64_t h = 1469598103934665603ull;  // FNV-1a
-    for (const char ch : name) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ull;
+    const uint64_t h = hw::Fnv1a64().add(name).value();
     auto& table = slots();
     for (size_t probe = 0; probe < kPatternTableSlots; ++probe) {
         const size_t i = (h + probe) % kPatternTableSlots;

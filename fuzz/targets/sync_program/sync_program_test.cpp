@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "evg/explore/builder.hpp"
 #include "sync_program.hpp"
@@ -77,11 +80,9 @@ TEST(SyncProgramCompare, NamesFalseAlarmsAndMisses) {
     EXPECT_EQ(compare_verdicts(fixed, silent, clean), "");
 }
 
-// The pattern table gives each name its own slot, and a name without one (too long here; a full table the
-// same) is counted in a row of its own, never in another pattern's.
+// A name without a slot (too long for one) is counted in a row of its own, never in another pattern's.
 TEST(SyncProgramPatterns, ANameWithoutASlotIsCountedAsUnlisted) {
-    const std::string a = "test pattern a", b = "test pattern b", long_name(200, 'x');
-    EXPECT_NE(pattern_index(a), pattern_index(b));
+    const std::string a = "test pattern a", long_name(200, 'x');
     EXPECT_EQ(pattern_index(a), pattern_index(a));
     EXPECT_EQ(pattern_index(long_name), kNoPatternSlot);
     count_patterns({a, long_name}, false);
@@ -92,6 +93,51 @@ TEST(SyncProgramPatterns, ANameWithoutASlotIsCountedAsUnlisted) {
     for (const auto& [name, c] : table)
         unlisted |= name.rfind("(patterns without a slot", 0) == 0 && c.inputs == 1;
     EXPECT_TRUE(unlisted);
+}
+
+// Filled to the last slot, the table gives every name its own slot (whatever their hashes collide on), keeps
+// each name's slot, and counts the first name past it in the unlisted row. The table is the process's, so the
+// filling runs in a child process that starts afresh (the "threadsafe" death test re-runs this binary for this
+// test alone), with every slot free whatever the tests before it counted; the child says on stderr what it
+// found wrong and exits 1.
+TEST(SyncProgramPatterns, AFullTableGivesEveryNameItsOwnSlotAndCountsTheRestAsUnlisted) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const auto fill = [] {
+        std::vector<std::string> problems;
+        std::vector<std::string> names;
+        std::vector<size_t> seen(kPatternTableSlots, kNoPatternSlot);  // slot -> the name that holds it
+        for (size_t i = 0; i <= kPatternTableSlots; ++i) {
+            names.push_back(fmt::format("fill {}", i));
+            const size_t slot = pattern_index(names.back());
+            if (i == kPatternTableSlots) {
+                if (slot != kNoPatternSlot) problems.push_back(fmt::format("name {} got slot {}", i, slot));
+                break;
+            }
+            if (slot >= kPatternTableSlots) {
+                problems.push_back(fmt::format("name {} of {} got no slot", i, kPatternTableSlots));
+                break;
+            }
+            if (seen[slot] != kNoPatternSlot)
+                problems.push_back(fmt::format("names {} and {} share slot {}", seen[slot], i, slot));
+            seen[slot] = i;
+        }
+        for (size_t slot = 0; slot < kPatternTableSlots; ++slot)
+            if (seen[slot] != kNoPatternSlot && pattern_index(names[seen[slot]]) != slot)
+                problems.push_back(fmt::format("name {} moved from slot {}", seen[slot], slot));
+        count_patterns({names.front(), names.back()}, true);
+        const auto table = pattern_table();
+        const auto unlisted = std::find_if(table.begin(), table.end(), [](const auto& row) {
+            return row.first.rfind("(patterns without a slot: the table full", 0) == 0;
+        });
+        if (unlisted == table.end() || unlisted->second.disagreements != 1)
+            problems.push_back("the name past the last slot is not counted in the unlisted row");
+        if (table.count(names.front()) != 1 || table.at(names.front()).disagreements != 1)
+            problems.push_back("the first name's row lost its count");
+        if (table.count(names.back()) != 0) problems.push_back("the name past the last slot has a row");
+        for (const std::string& p : problems) std::fprintf(stderr, "%s\n", p.c_str());
+        std::exit(problems.empty() ? 0 : 1);
+    };
+    EXPECT_EXIT(fill(), ::testing::ExitedWithCode(0), "");
 }
 
 // A miss is per byte: the explorer's races (0, 1) on UB [0, 32) and (0, 2) on [32, 64) are covered only if
