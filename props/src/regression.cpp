@@ -9,6 +9,7 @@
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/error.hpp"
 #include "evg/graph/text.hpp"
+#include "evg/hw/fnv1a.hpp"
 
 namespace evg::props {
 
@@ -81,7 +82,8 @@ std::filesystem::path save_case(const Case& c, const std::string& property,
     for (char& ch : name)
         if (ch == '/' || ch == ' ') ch = '_';
     std::filesystem::create_directories(dir);
-    auto path = dir / fmt::format("{}-{:016x}.evg", name, std::hash<std::string>{}(text));
+    // Named by the project's content hash (evg/hw/fnv1a.hpp), the same under every standard library.
+    auto path = dir / fmt::format("{}-{}.evg", name, hw::fnv1a64_hex(text));
     std::ofstream(path) << text;
     return path;
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "evg/hw/fnv1a.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/regression.hpp"
 
@@ -34,6 +35,9 @@ TEST(RegressionFiles, SaveThenLoadIsTheCase) {
     std::stringstream ss;
     ss << in.rdbuf();
     EXPECT_EQ(property_from_text(ss.str()), "Props/ModelMatchesOracle");
+    // Named by the project's content hash of the text, the same name under every standard library.
+    EXPECT_EQ(path.filename().string(),
+              "Props_ModelMatchesOracle-" + evg::hw::fnv1a64_hex(ss.str()) + ".evg");
     EXPECT_NE(ss.str().find("# case data=float data_seed=17 cores=3 sched=5\n"), std::string::npos)
         << ss.str();
     std::filesystem::remove_all(dir);
