@@ -18,6 +18,7 @@
 #include "problem_options.hpp"
 #ifdef EVGCHECK_HAS_UPSTREAM_CHECK
 #include "check_upstream.hpp"
+#include "evg/hw/file_lock.hpp"
 #endif
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "commands.hpp"
@@ -190,6 +191,9 @@ int check_upstream_command(const Args& args, const std::string& self) {
         return check.run(std::cout);
     } catch (const UpstreamCheckInputError& e) {
         throw UsageError(std::string("evgcheck check: ") + e.what());
+    } catch (const evg::hw::FileLockError& e) {
+        throw UsageError(fmt::format("evgcheck check: the work folder {} cannot be shared safely: {}",
+                                     check.work_dir().string(), e.what()));
     } catch (const UpstreamCheckTimeBudget&) {
         std::cout << std::flush;
         std::cerr << fmt::format(

@@ -12,12 +12,11 @@
 // upstream's dialect that builds with evgcheck_add_program and reproduces the failure, and a replay line.
 #include "check_upstream.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -31,6 +30,7 @@
 #include "acl/catlass_checkout.hpp"
 #include "corpus_emit.hpp"
 #include "evg/graph/error.hpp"
+#include "evg/hw/file_lock.hpp"
 #include "evg/hw/fnv1a.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/generators.hpp"
@@ -49,6 +49,9 @@
 #endif
 #ifndef EVGCHECK_CXX_COMPILER
 #define EVGCHECK_CXX_COMPILER ""
+#endif
+#ifndef EVGCHECK_VERSION
+#define EVGCHECK_VERSION ""
 #endif
 #ifndef EVGCHECK_CMAKE
 #define EVGCHECK_CMAKE "cmake"
@@ -122,14 +125,36 @@ std::string trim(std::string s) {
     return s;
 }
 
-// Compiles libraries of instances against the checkout: one CMake project per source text, in
-// work/lib-<hash>, configured with the build folder's package (evg_upstream_side_library) and built with
-// the build's compiler. A project built before is only brought up to date (Ninja: nothing to do unless a
-// header of the checkout changed).
+// What makes a library of instances besides its source and the checkout: the evgcheck build it is compiled
+// against and loaded by (its package folder and the package's files, which carry the build's flags, a
+// sanitizer's among them; its compiler; its version; its runner). Builds that share a work folder (the
+// default ~/.cache/evgcheck/upstream) keep apart libraries: a release check never loads a sanitizer build's.
+std::string build_identity() {
+    const fs::path package = env_or("EVGCHECK_PACKAGE_DIR", EVGCHECK_PACKAGE_DIR);
+    std::string id = fmt::format("package {}\ncompiler {}\nevgcheck {}\nrunner {}\n", package.string(),
+                                 EVGCHECK_CXX_COMPILER, EVGCHECK_VERSION,
+                                 env_or("EVGCHECK_UPSTREAM_RUNNER", EVGCHECK_UPSTREAM_RUNNER));
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const fs::directory_entry& e : fs::directory_iterator(package, ec))
+        if (e.path().extension() == ".cmake") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) id += "== " + f.filename().string() + "\n" + read_file(f);
+    return id;
+}
+
+// Compiles libraries of instances against the checkout: one CMake project per source text and evgcheck
+// build (build_identity), in work/lib-<hash>, configured with the build folder's package
+// (evg_upstream_side_library) and built with the build's compiler. A project built before is only brought up
+// to date (Ninja: nothing to do unless a header of the checkout or a library of the package changed).
 class Compiler {
   public:
     Compiler(fs::path work, std::string root, double budget, Clock::time_point stop)
-        : work_(std::move(work)), root_(std::move(root)), budget_(budget), stop_(stop) {}
+        : work_(std::move(work)),
+          root_(std::move(root)),
+          identity_(build_identity()),
+          budget_(budget),
+          stop_(stop) {}
 
     struct Result {
         std::optional<fs::path> library;
@@ -140,7 +165,7 @@ class Compiler {
 
     Result build(const std::string& source) {
         Result r;
-        const fs::path dir = work_ / ("lib-" + content_hash(root_ + '\n' + source));
+        const fs::path dir = work_ / ("lib-" + content_hash(root_ + '\n' + identity_ + '\n' + source));
         const fs::path lib = dir / "build" / "libinstances.so";
         const bool built_before = fs::exists(lib);
         if (!built_before && spent_ >= budget_) {
@@ -153,14 +178,7 @@ class Compiler {
                                         (built_before ? 600.0 : std::max(60.0, budget_ - spent_)) * 1000)));
         fs::create_directories(dir);
         // Two checks sharing the work folder build one library one at a time.
-        const int lock = ::open((dir / ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-        if (lock >= 0) ::flock(lock, LOCK_EX);
-        const struct Unlock {
-            int fd;
-            ~Unlock() {
-                if (fd >= 0) ::close(fd);
-            }
-        } unlock{lock};
+        const hw::FileLock lock((dir / ".lock").string());
         write_file(dir / "instances.cpp", source);
         write_file(
             dir / "CMakeLists.txt",
@@ -233,7 +251,7 @@ class Compiler {
 
   private:
     fs::path work_;
-    std::string root_;
+    std::string root_, identity_;
     double budget_, spent_ = 0;
     Clock::time_point stop_;
     int compiles_ = 0, cached_ = 0, failed_ = 0;

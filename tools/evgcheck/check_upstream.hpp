@@ -46,6 +46,9 @@ class UpstreamCheck {
     int run(std::ostream& out);
     // The one case of a failure's case.txt, compiled (cached) and run: 0 it passes, 1 it fails.
     int replay(std::ostream& out, const std::filesystem::path& case_file);
+    // The work folder in use (the default's when none was given). Both throw evg::hw::FileLockError when a
+    // library's lock in it cannot be taken.
+    const std::filesystem::path& work_dir() const { return o_.work_dir; }
 
   private:
     UpstreamCheckOptions o_;
