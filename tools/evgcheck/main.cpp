@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
 #include "load.hpp"
+#include "subprocess.hpp"
 
 #ifndef EVGCHECK_VERSION
 #error "EVGCHECK_VERSION (the project version) is set by tools/CMakeLists.txt"
@@ -79,6 +80,7 @@ std::string usage() {
 char g_budget_message[256];
 
 extern "C" void on_time_budget(int) {
+    signal_children(SIGTERM);  // what the command started ends with it
     const ssize_t ignored = ::write(2, g_budget_message, std::strlen(g_budget_message));
     (void)ignored;
     ::_exit(kExitInternal);

@@ -2,14 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +21,79 @@ extern char** environ;
 namespace evgcheck {
 
 namespace {
+
+// The process groups of the children running now (0: a free slot), read by the signal handlers: plain
+// atomics, so that reading them is async-signal-safe. More children than slots at once (none of evgcheck's
+// commands runs that many) are still stopped by PR_SET_PDEATHSIG when evgcheck dies.
+std::array<std::atomic<pid_t>, 256> g_children{};
+
+void remember_child(pid_t pid) {
+    for (std::atomic<pid_t>& slot : g_children) {
+        pid_t free = 0;
+        if (slot.compare_exchange_strong(free, pid)) return;
+    }
+}
+void forget_child(pid_t pid) {
+    for (std::atomic<pid_t>& slot : g_children) {
+        pid_t mine = pid;
+        if (slot.compare_exchange_strong(mine, 0)) return;
+    }
+}
+
+// A stop signal to evgcheck goes to every child's group (they are not in evgcheck's group, so a terminal's
+// Ctrl-C does not reach them by itself), then ends evgcheck by the same signal.
+extern "C" void on_stop_signal(int sig) {
+    const int saved = errno;
+    signal_children(sig);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+    errno = saved;
+}
+
+// Installs on_stop_signal for SIGINT, SIGTERM and SIGHUP, once, leaving a signal evgcheck was started with
+// ignored (nohup's SIGHUP) ignored.
+void forward_stop_signals() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+            struct sigaction old {};
+            if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+            struct sigaction act {};
+            act.sa_handler = on_stop_signal;
+            sigemptyset(&act.sa_mask);
+            act.sa_flags = SA_RESTART;
+            ::sigaction(sig, &act, nullptr);
+        }
+    });
+}
+
+// The child's failure to start: its errno to the parent, through `report`, and exit 127.
+[[noreturn]] void child_failed(int report) {
+    const int e = errno;
+    const ssize_t ignored = ::write(report, &e, sizeof e);
+    (void)ignored;
+    ::_exit(127);
+}
+
+// The child's side of run_process, between fork and exec: only async-signal-safe calls (evgcheck may have
+// threads). A failure is written to `report` as the errno, and the child ends with 127.
+[[noreturn]] void exec_child(const char* program, char* const* argv, char* const* envp, int out, int report,
+                             pid_t parent) {
+    // Its own group, so that a deadline stops it and whatever it starts; SIGTERM when evgcheck dies (the
+    // parent may have died before prctl: then at once).
+    if (::setpgid(0, 0) != 0) child_failed(report);
+    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) child_failed(report);
+    if (::getppid() != parent) ::_exit(127);
+    // The signals evgcheck handles go back to their defaults (exec keeps ignored ones ignored).
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGALRM}) ::signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    const int in = ::open("/dev/null", O_RDONLY);
+    if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0) child_failed(report);
+    ::execve(program, argv, envp);
+    child_failed(report);
+}
 
 // Stops the child's process group at its deadline: SIGTERM first, so that a build tool can stop what it
 // started in process groups of its own (Ninja passes the signal on to every compiler it runs), then SIGKILL
@@ -37,6 +113,11 @@ void stop_group(pid_t pid) {
 }
 
 }  // namespace
+
+void signal_children(int sig) noexcept {
+    for (const std::atomic<pid_t>& slot : g_children)
+        if (const pid_t pid = slot.load(); pid > 0) ::kill(-pid, sig);
+}
 
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
                           const std::map<std::string, std::string>& env,
@@ -60,26 +141,49 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     for (std::string& s : argv_strings) argv.push_back(s.data());
     argv.push_back(nullptr);
 
-    int fds[2];
+    forward_stop_signals();
+    int fds[2], report[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    // The child leads its own process group, so that a deadline stops it and whatever it started.
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
-    pid_t pid = 0;
-    const int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    ::close(fds[1]);
-    if (rc != 0) {
+    if (::pipe2(report, O_CLOEXEC) != 0) {
+        const int e = errno;
         ::close(fds[0]);
-        throw std::runtime_error("cannot start '" + program + "': " + std::strerror(rc));
+        ::close(fds[1]);
+        throw std::runtime_error(std::string("pipe: ") + std::strerror(e));
+    }
+    // Stop signals wait until the child is remembered (a signal in between would miss its group).
+    sigset_t stops, before;
+    sigemptyset(&stops);
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+    ::pthread_sigmask(SIG_BLOCK, &stops, &before);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0) exec_child(program.c_str(), argv.data(), envp.data(), fds[1], report[1], parent);
+    const int fork_error = errno;
+    if (pid > 0) {
+        ::setpgid(pid, pid);  // also here, so that the group exists before a deadline or a signal needs it
+        remember_child(pid);
+    }
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    ::close(fds[1]);
+    ::close(report[1]);
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(report[0]);
+        throw std::runtime_error("cannot start '" + program + "': " + std::strerror(fork_error));
+    }
+    // The exec's outcome: the report pipe closes on a successful exec, or brings the errno of the failure.
+    int exec_errno = 0;
+    ssize_t got;
+    while ((got = ::read(report[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
+    }
+    ::close(report[0]);
+    if (got > 0) {
+        ::close(fds[0]);
+        int ignored = 0;
+        while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
+        }
+        forget_child(pid);
+        throw std::runtime_error("cannot start '" + program + "': " + std::strerror(exec_errno));
     }
 
     ProcessResult result;
@@ -129,6 +233,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
         }
         ::usleep(10000);
     }
+    forget_child(pid);
     if (WIFEXITED(status)) {
         result.exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {

@@ -1,5 +1,9 @@
-// Runs a program with extra environment variables, streaming its combined stdout and stderr line by line,
-// and kills it (the child's own pid only) when a deadline passes.
+// Runs a program with extra environment variables, streaming its combined stdout and stderr line by line.
+// The child leads a process group of its own, which holds whatever it starts (a build's compilers, a fuzzer's
+// workers); a deadline stops the whole group (SIGTERM, then SIGKILL two seconds later). Nothing it started
+// outlives evgcheck: a SIGINT, SIGTERM or SIGHUP evgcheck receives is passed on to every running child's
+// group before evgcheck ends by it, and a child is sent SIGTERM when evgcheck dies any other way
+// (PR_SET_PDEATHSIG).
 #pragma once
 #include <chrono>
 #include <functional>
@@ -21,5 +25,9 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
                           const std::map<std::string, std::string>& env,
                           std::chrono::steady_clock::time_point deadline,
                           const std::function<void(const std::string&)>& on_line = {});
+
+// Sends `sig` to the process group of every child run_process is running. Async-signal-safe: for a signal
+// handler that ends evgcheck (the time budget's).
+void signal_children(int sig) noexcept;
 
 }  // namespace evgcheck

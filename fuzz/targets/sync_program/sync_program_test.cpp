@@ -97,9 +97,9 @@ TEST(SyncProgramPatterns, ANameWithoutASlotIsCountedAsUnlisted) {
 
 // Filled to the last slot, the table gives every name its own slot (whatever their hashes collide on), keeps
 // each name's slot, and counts the first name past it in the unlisted row. The table is the process's, so the
-// filling runs in a child process that starts afresh (the "threadsafe" death test re-runs this binary for this
-// test alone), with every slot free whatever the tests before it counted; the child says on stderr what it
-// found wrong and exits 1.
+// filling runs in a child process that starts afresh (the "threadsafe" death test re-runs this binary for
+// this test alone), with every slot free whatever the tests before it counted; the child says on stderr what
+// it found wrong and exits 1.
 TEST(SyncProgramPatterns, AFullTableGivesEveryNameItsOwnSlotAndCountsTheRestAsUnlisted) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     const auto fill = [] {
