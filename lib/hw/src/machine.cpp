@@ -4,6 +4,7 @@
 #include "evg/hw/machine.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -128,11 +129,18 @@ bool Machine::register_instr(Instr& in) {
     if (instr_count_ >= cfg_.max_instructions) {
         if (!deadlocked_) {
             deadlocked_ = true;
+            // Where each core was: a loop that does not end shows as the core issuing this instruction, the
+            // others waiting for it or done.
+            std::vector<std::string> where = where_cores_are();
+            const auto issuing = static_cast<size_t>(in.core->index());
+            if (issuing < where.size())
+                where[issuing] = fmt::format("{}: issuing {} at {}", in.core->name(), in.op, in.site.str());
             violate({ViolationKind::kernel_exception,
                      Severity::error,
-                     fmt::format("the kernel issued more than {} instructions; the launch was stopped (raise "
-                                 "Config::max_instructions if this is intended)",
-                                 cfg_.max_instructions),
+                     fmt::format("the kernel issued more than {} instructions (a loop that does not end?); the "
+                                 "launch was stopped (raise Config::max_instructions if this is intended). "
+                                 "Where each core was: {}",
+                                 cfg_.max_instructions, fmt::join(where, "; ")),
                      {in.core->location(in)},
                      1});
             for (auto& st : states_) st.aborting = true;

@@ -73,6 +73,37 @@ TEST(TraceMemory, AKeptTraceRefusesMoreThan32BitInstructionIds) {
     EXPECT_TRUE(dev.launch(1, KernelType::aiv_only, [] {}).clean());
 }
 
+// A kernel whose loop does not end is stopped at Config::max_instructions, with a finding that says where
+// each core was: the one issuing, and the others (here, in order, the second core has not started).
+TEST(TraceMemory, AKernelPastTheInstructionCapIsStoppedSayingWhereEachCoreWas) {
+    Config cfg;
+    cfg.arch = ArchId::AtlasA2;
+    cfg.max_instructions = 1000;
+    Device dev(cfg);
+    const Report& r = dev.launch(2, KernelType::aiv_only, [] {
+        if (AscendC::GetBlockIdx() != 0) return;
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 64);
+        LocalTensor<float> a = buf.Get<float>();
+        Duplicate(a, 0.0f, 16);
+        for (;;) {  // a tile loop whose bound never comes
+            PipeBarrier<PIPE_V>();
+            Adds(a, a, 1.0f, 16);
+        }
+    });
+    const Violation* v = r.first(ViolationKind::kernel_exception);
+    ASSERT_NE(v, nullptr) << r.text();
+    EXPECT_NE(v->message.find("the kernel issued more than 1000 instructions (a loop that does not end?)"),
+              std::string::npos)
+        << v->message;
+    EXPECT_NE(v->message.find("Where each core was: AIV 0"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find(": issuing "), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("trace_memory_test.cpp:"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("AIV 1"), std::string::npos) << v->message;
+    EXPECT_NE(v->message.find("ready to go on after its start"), std::string::npos) << v->message;
+}
+
 // A long kernel of cheap vector instructions on a few UB bytes: without the trace, the descriptions the
 // machine holds stay bounded (the race history names only the last writer and readers of those bytes).
 TEST(TraceMemory, WithoutTheTraceALongKernelKeepsBoundedRecords) {
