@@ -184,16 +184,34 @@ std::optional<std::string> Args::choice(std::string_view name,
     throw UsageError(msg);
 }
 
+namespace {
+// The whole text as a finite number, or nullopt.
+std::optional<double> finite_number(const std::string& text) {
+    char* end = nullptr;
+    const double x = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x)) return std::nullopt;
+    return x;
+}
+}  // namespace
+
 std::optional<double> Args::seconds(std::string_view name, double hi) const {
     const std::optional<std::string> v = get(name);
     if (!v) return std::nullopt;
-    const std::string where = fmt::format("evgcheck {}: option --{}: ", command_, name);
-    char* end = nullptr;
-    const double x = std::strtod(v->c_str(), &end);
-    if (end != v->c_str() + v->size() || !std::isfinite(x) || x <= 0 || x > hi) {
-        throw UsageError(where + "expected a number of seconds in (0, " +
-                         std::to_string(static_cast<long>(hi)) + "], found '" + *v + "'");
-    }
+    const std::optional<double> x = finite_number(*v);
+    if (!x || *x <= 0 || *x > hi)
+        throw UsageError(
+            fmt::format("evgcheck {}: option --{}: expected a number of seconds in (0, {}], found '{}'",
+                        command_, name, static_cast<long>(hi), *v));
+    return x;
+}
+
+std::optional<double> Args::number(std::string_view name, double lo, double hi) const {
+    const std::optional<std::string> v = get(name);
+    if (!v) return std::nullopt;
+    const std::optional<double> x = finite_number(*v);
+    if (!x || *x < lo || *x > hi)
+        throw UsageError(fmt::format("evgcheck {}: option --{}: expected a number in [{}, {}], found '{}'",
+                                     command_, name, lo, hi, *v));
     return x;
 }
 

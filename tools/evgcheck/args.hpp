@@ -48,6 +48,8 @@ class Args {
     std::optional<std::string> choice(std::string_view name, std::span<const std::string_view> choices) const;
     // The option's value as a number of seconds (> 0, at most `hi`).
     std::optional<double> seconds(std::string_view name, double hi) const;
+    // The option's value as a number in [lo, hi]; UsageError naming the option otherwise.
+    std::optional<double> number(std::string_view name, double lo, double hi) const;
     // --jobs N in [1, 256]; without it the number of online cores (std::thread::hardware_concurrency, at
     // least 1).
     int jobs() const;

@@ -32,46 +32,106 @@ namespace evgcheck {
 
 namespace {
 
-constexpr std::array kCheckOptions = {
-    OptionSpec{"cases", "N",
-               "random cases per property (rapidcheck max_success; default 100; with --catlass-root, runtime "
-               "cases per graph, default 30)"},
-    OptionSpec{"seed", "S", "rapidcheck's seed (default: a fresh one, printed)"},
-    OptionSpec{"jobs", "N",
-               "worker processes per property, sharing its cases (default: the number of online cores); the "
-               "cases drawn depend on --seed and --jobs"},
-    OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 600)"},
-    OptionSpec{"filter", "PATTERN",
-               "only the tests matching this gtest filter (default Props.*: the properties, not the binary's "
-               "regression replays and self-checks)"},
-    OptionSpec{"planted", "HAZARD[,HAZARD]",
-               "switch on upstream Catlass's behaviour for a hazard in every property (docs/hazards.md): "
-               "watch a property fail, its case shrink and its replay line replay; row_broadcast_no_barrier "
-               "fails on AtlasA2 within a few hundred cases"},
-    kFpOption,
-    OptionSpec{"list", "", "list the properties and exit"},
-    OptionSpec{
-        "catlass-root", "DIR",
-        "run on a Catlass checkout instead of evgcheck's copy: random graphs upstream can run, compiled "
-        "against DIR at run time, each over --cases runtime cases (default 30); a failure shrunk over "
-        "the graph too, with a reproducer program and a replay line"},
-    OptionSpec{"graphs", "N", "--catlass-root: random graphs (default 8)"},
-    OptionSpec{
-        "graph", "K",
-        "--catlass-root: only graph K (from 0) of the seed's graphs; instance K of the upstream corpus "
-        "built with seed S is graph K of --seed S, with the same runtime cases"},
-    OptionSpec{"compile-budget", "SECONDS",
-               "--catlass-root: seconds of compiling for shrinking a failing graph (default 900)"},
-    OptionSpec{"work-dir", "DIR",
-               "--catlass-root: compiled graphs and failures, reused by later runs (default "
-               "~/.cache/evgcheck/upstream)"},
-    OptionSpec{"replay", "CASE_FILE", "--catlass-root: run the one case of a failure's case.txt"},
-    OptionSpec{"known", "FILE",
-               "--catlass-root: findings to take out (default: upstream's documented ones, "
-               "docs/upstream-findings.md)"},
-    OptionSpec{"binary", "PATH", "the property test binary (default: the one built beside evgcheck)"},
-    OptionSpec{"help", "", "print this help"},
+// Which run of `check` an option belongs to: evgcheck's own library (the properties of props/), a Catlass
+// checkout (--catlass-root), or both. The one table: the help, and the refusal of an option given to the
+// other run, come from it.
+enum class CheckRun { both, own, catlass };
+struct CheckOption {
+    OptionSpec spec;
+    CheckRun run;
 };
+
+// The time budget's default, for both runs (said in --time-budget's help, checked below).
+constexpr double kDefaultTimeBudget = 3600;
+
+constexpr std::array kCheckOptionTable = {
+    CheckOption{{"cases", "N",
+                 "random cases per property (rapidcheck max_success; default 100; with --catlass-root, "
+                 "runtime cases per graph, default 30)"},
+                CheckRun::both},
+    CheckOption{{"seed", "S", "rapidcheck's seed (default: a fresh one, printed)"}, CheckRun::both},
+    CheckOption{{"jobs", "N",
+                 "worker processes per property, sharing its cases (default: the number of online cores); "
+                 "the cases drawn depend on --seed and --jobs"},
+                CheckRun::own},
+    CheckOption{{"time-budget", "SECONDS",
+                 "stop after this long in total, with what is compiling or running (default 3600)"},
+                CheckRun::both},
+    CheckOption{{"filter", "PATTERN",
+                 "only the tests matching this gtest filter (default Props.*: the properties, not the "
+                 "binary's regression replays and self-checks)"},
+                CheckRun::own},
+    CheckOption{{"planted", "HAZARD[,HAZARD]",
+                 "switch on upstream Catlass's behaviour for a hazard in every property (docs/hazards.md): "
+                 "watch a property fail, its case shrink and its replay line replay; "
+                 "row_broadcast_no_barrier fails on AtlasA2 within a few hundred cases"},
+                CheckRun::own},
+    CheckOption{kFpOption, CheckRun::own},
+    CheckOption{{"list", "", "list the properties and exit"}, CheckRun::own},
+    CheckOption{{"catlass-root", "DIR",
+                 "run on a Catlass checkout instead of evgcheck's copy: random graphs upstream can run, "
+                 "compiled against DIR at run time, each over --cases runtime cases (default 30); a failure "
+                 "shrunk over the graph too, with a reproducer program and a replay line"},
+                CheckRun::catlass},
+    CheckOption{{"graphs", "N", "--catlass-root: random graphs (default 8)"}, CheckRun::catlass},
+    CheckOption{{"graph", "K",
+                 "--catlass-root: only graph K (from 0) of the seed's graphs; instance K of the upstream "
+                 "corpus built with seed S is graph K of --seed S, with the same runtime cases"},
+                CheckRun::catlass},
+    CheckOption{{"compile-budget", "SECONDS",
+                 "--catlass-root: seconds of compiling for shrinking a failing graph (default 900)"},
+                CheckRun::catlass},
+    CheckOption{{"case-limit", "F",
+                 "--catlass-root: a run of upstream's kernel may issue F times the instructions evgcheck's "
+                 "copy issues for the same case (at least a million) before it is stopped as a kernel that "
+                 "does not end (default 64)"},
+                CheckRun::catlass},
+    CheckOption{{"work-dir", "DIR",
+                 "--catlass-root: compiled graphs and failures, reused by later runs (default "
+                 "~/.cache/evgcheck/upstream)"},
+                CheckRun::catlass},
+    CheckOption{{"replay", "CASE_FILE", "--catlass-root: run the one case of a failure's case.txt"},
+                CheckRun::catlass},
+    CheckOption{{"known", "FILE",
+                 "--catlass-root: findings to take out (default: upstream's documented ones, "
+                 "docs/upstream-findings.md)"},
+                CheckRun::catlass},
+    CheckOption{{"binary", "PATH", "the property test binary (default: the one built beside evgcheck)"},
+                CheckRun::own},
+    CheckOption{{"help", "", "print this help"}, CheckRun::both},
+};
+
+constexpr auto kCheckOptions = [] {
+    std::array<OptionSpec, kCheckOptionTable.size()> out{};
+    for (size_t i = 0; i < out.size(); ++i) out[i] = kCheckOptionTable[i].spec;
+    return out;
+}();
+
+constexpr bool help_says_default(std::string_view name, std::string_view says) {
+    for (const CheckOption& o : kCheckOptionTable)
+        if (o.spec.name == name) return o.spec.help.find(says) != std::string_view::npos;
+    return false;
+}
+static_assert(help_says_default("time-budget", "(default 3600)") && kDefaultTimeBudget == 3600);
+#ifdef EVGCHECK_HAS_UPSTREAM_CHECK
+static_assert(help_says_default("case-limit", "(default 64)") &&
+              evg::upstream::runner::kDefaultCaseLimit == 64);
+#endif
+
+// Refuses an option the run `run` does not take, naming the run it belongs to.
+void refuse_options_of_the_other_run(const Args& args, CheckRun run) {
+    for (const CheckOption& o : kCheckOptionTable) {
+        if (o.run == CheckRun::both || o.run == run || !args.has(o.spec.name)) continue;
+        if (o.run == CheckRun::catlass)
+            throw UsageError(
+                fmt::format("evgcheck check: option --{} needs --catlass-root DIR", o.spec.name));
+        throw UsageError(fmt::format(
+            "evgcheck check: option --{} is for evgcheck's own library, not with --catlass-root{}",
+            o.spec.name,
+            o.spec.name == "planted" ? " (plant a fault in a copy of the checkout and give the copy's folder)"
+                                     : ""));
+    }
+}
 
 constexpr const char* kCheckUsage =
     "Usage: evgcheck check [options]\n"
@@ -144,14 +204,7 @@ std::string argv0_path() {
 }
 
 int check_upstream_command(const Args& args, const std::string& self) {
-    for (const char* props_only : {"planted", "filter", "list", "binary", "jobs"})
-        if (args.has(props_only))
-            throw UsageError(fmt::format(
-                "evgcheck check: option --{} is for evgcheck's own library, not with --catlass-root{}",
-                props_only,
-                std::string_view(props_only) == "planted"
-                    ? " (plant a fault in a copy of the checkout and give the copy's folder)"
-                    : ""));
+    refuse_options_of_the_other_run(args, CheckRun::catlass);
     UpstreamCheckOptions o;
     o.root = *args.get("catlass-root");
     o.graphs = static_cast<int>(args.integer("graphs", 1, 10'000).value_or(8));
@@ -176,7 +229,8 @@ int check_upstream_command(const Args& args, const std::string& self) {
         o.known = std::filesystem::absolute(*k).string();
     }
     o.self = self;
-    const double budget = args.seconds("time-budget", 7 * 86400).value_or(0);
+    if (const auto f = args.number("case-limit", 1, 1e9)) o.case_limit = *f;
+    const double budget = args.seconds("time-budget", 7 * 86400).value_or(kDefaultTimeBudget);
     if (budget > 0)
         o.stop = std::chrono::steady_clock::now() +
                  std::chrono::milliseconds(static_cast<long long>(budget * 1000));
@@ -220,13 +274,10 @@ int check_command(std::span<const char* const> argv) {
     if (args.has("catlass-root"))
         throw UsageError("evgcheck check: option --catlass-root: this evgcheck was built without upstream/");
 #endif
-    for (const char* upstream_only : {"graphs", "graph", "compile-budget", "work-dir", "replay", "known"})
-        if (args.has(upstream_only))
-            throw UsageError(
-                fmt::format("evgcheck check: option --{} needs --catlass-root DIR", upstream_only));
+    refuse_options_of_the_other_run(args, CheckRun::own);
     const long long cases = args.integer("cases", 1, 100'000'000).value_or(100);
     const std::optional<long long> seed_opt = args.integer("seed", 0, (1LL << 62));
-    const double budget = args.seconds("time-budget", 7 * 86400).value_or(600);
+    const double budget = args.seconds("time-budget", 7 * 86400).value_or(kDefaultTimeBudget);
     const int jobs = args.jobs();
     const std::string filter = args.get("filter").value_or("Props.*");
     std::string planted;  // validated names, comma-separated

@@ -36,6 +36,7 @@
 #include "evg/props/generators.hpp"
 #include "evg/props/model_property.hpp"
 #include "evg/props/regression.hpp"
+#include "runner_protocol.hpp"
 #include "subprocess.hpp"
 
 #ifndef EVGCHECK_PACKAGE_DIR
@@ -108,21 +109,6 @@ fs::path scratch_file(const fs::path& work, const std::string& what) {
 std::string env_or(const char* name, const char* fallback) {
     const char* v = std::getenv(name);
     return v != nullptr && *v != '\0' ? v : fallback;
-}
-
-// A section of the runner's verdict file ("== name ==" up to the next section).
-std::string section(const std::string& text, const std::string& name) {
-    const std::string head = "== " + name + " ==\n";
-    const size_t start = text.find(head);
-    if (start == std::string::npos) return {};
-    const size_t body = start + head.size();
-    const size_t end = text.find("\n== ", body - 1);
-    return text.substr(body, end == std::string::npos ? std::string::npos : end + 1 - body);
-}
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-    return s;
 }
 
 // What makes a library of instances besides its source and the checkout: the evgcheck build it is compiled
@@ -257,34 +243,29 @@ class Compiler {
     int compiles_ = 0, cached_ = 0, failed_ = 0;
 };
 
-// One run of the runner: its verdict file read back.
-struct RunnerVerdict {
-    bool pass = false;
-    int passed = 0;
-    std::string tag, case_text, message, report;
-    std::string compiler;  // the compiler of the library's kernel code (acl/kernel_compiler.hpp)
-};
+// One run of the runner (runner_protocol.hpp): its verdict file read back, or the verdict of a run that
+// wrote none (a timeout, a crash, a runner that could not start the instance).
+using RunnerVerdict = upstream::runner::Verdict;
 
-RunnerVerdict run_runner(const fs::path& library, int index, const std::vector<std::string>& mode_args,
-                         const fs::path& out, const std::string& known, double timeout,
-                         Clock::time_point stop) {
-    std::vector<std::string> args = {library.string(), std::to_string(index)};
-    args.insert(args.end(), mode_args.begin(), mode_args.end());
-    args.push_back(out.string());
-    if (!known.empty()) args.push_back(known);
-    fs::remove(out);
+RunnerVerdict run_runner(upstream::runner::Request rq, const UpstreamCheckOptions& o) {
+    rq.known = o.known;
+    rq.case_limit = o.case_limit;
+    fs::remove(rq.out);
     const std::string runner = env_or("EVGCHECK_UPSTREAM_RUNNER", EVGCHECK_UPSTREAM_RUNNER);
     const ProcessResult r = run_process(
-        runner, args, {},
-        std::min(stop, Clock::now() + std::chrono::milliseconds(static_cast<long long>(timeout * 1000))));
-    stop_if_past(stop);
+        runner, upstream::runner::arguments(rq), {},
+        std::min(o.stop,
+                 Clock::now() + std::chrono::milliseconds(static_cast<long long>(o.run_timeout * 1000))));
+    stop_if_past(o.stop);
     RunnerVerdict v;
     if (r.timed_out) {
         v.tag = "timeout";
-        v.message = fmt::format("the run did not end within {:.0f} s (stopped)", timeout);
+        v.message = fmt::format("the run did not end within {:.0f} s (stopped)", o.run_timeout);
         return v;
     }
-    if (r.exit_code == 2 || (r.exit_code != 0 && r.exit_code != 1) || !fs::exists(out)) {
+    if (r.exit_code == upstream::runner::kExitUnusable ||
+        (r.exit_code != upstream::runner::kExitPass && r.exit_code != upstream::runner::kExitFail) ||
+        !fs::exists(rq.out)) {
         v.tag = r.signal != 0 ? "crash" : "runner";
         v.message =
             r.signal != 0
@@ -292,17 +273,32 @@ RunnerVerdict run_runner(const fs::path& library, int index, const std::vector<s
                 : fmt::format("the runner failed (exit {}):\n{}", r.exit_code, tail_lines(r.output, 30));
         return v;
     }
-    const std::string text = read_file(out);
-    fs::remove(out);
-    const std::string verdict = trim(section(text, "verdict"));
-    v.pass = verdict.rfind("pass", 0) == 0;
-    if (v.pass) v.passed = std::atoi(verdict.c_str() + 4);
-    v.tag = trim(section(text, "tag"));
-    v.case_text = section(text, "case");
-    v.message = trim(section(text, "message"));
-    v.report = section(text, "report");
-    v.compiler = trim(section(text, "compiler"));
+    v = upstream::runner::read_verdict(read_file(rq.out));
+    fs::remove(rq.out);
     return v;
+}
+
+// The runner's request for instance `index` of `library`, verdict to `out`: the property over `cases` cases
+// from `seed`, or the one case in `case_file`.
+upstream::runner::Request property_request(const fs::path& library, int index, int cases, uint64_t seed,
+                                           const fs::path& out) {
+    upstream::runner::Request rq;
+    rq.library = library.string();
+    rq.index = index;
+    rq.cases = cases;
+    rq.seed = seed;
+    rq.out = out.string();
+    return rq;
+}
+upstream::runner::Request case_request(const fs::path& library, int index, const fs::path& case_file,
+                                       const fs::path& out) {
+    upstream::runner::Request rq;
+    rq.library = library.string();
+    rq.index = index;
+    rq.one_case = true;
+    rq.case_file = case_file.string();
+    rq.out = out.string();
+    return rq;
 }
 
 std::string library_source(const std::vector<props::Case>& cases, const std::string& origin) {
@@ -415,9 +411,12 @@ int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const Compi
         dir.string(), dir.string(), env_or("EVGCHECK_PACKAGE_DIR", EVGCHECK_PACKAGE_DIR), dir.string());
     out << fmt::format("run it:   {} run-program {} --known {} --expect 'Compare success.' {}/build/repro\n",
                        quote(o.self), scheduler, quote(o.known), dir.string());
-    out << fmt::format("replay: {} check --catlass-root {} --replay {} --work-dir {}{}\n", quote(o.self),
+    out << fmt::format("replay: {} check --catlass-root {} --replay {} --work-dir {}{}{}\n", quote(o.self),
                        quote(o.root), quote((dir / "case.txt").string()), quote(o.work_dir.string()),
-                       o.known == EVGCHECK_UPSTREAM_KNOWN_FINDINGS ? "" : " --known " + quote(o.known));
+                       o.known == EVGCHECK_UPSTREAM_KNOWN_FINDINGS ? "" : " --known " + quote(o.known),
+                       o.case_limit == upstream::runner::kDefaultCaseLimit
+                           ? ""
+                           : fmt::format(" --case-limit {}", o.case_limit));
     return 1;
 }
 
@@ -447,8 +446,7 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, Compiler
             if (!lib.library) continue;  // a candidate the checkout does not compile shows nothing
             ++tried;
             write_file(case_file, props::to_text(candidate, "UpstreamCheck/candidate"));
-            const RunnerVerdict v = run_runner(*lib.library, 0, {"case", case_file.string()}, verdict_file,
-                                               o.known, o.run_timeout, o.stop);
+            const RunnerVerdict v = run_runner(case_request(*lib.library, 0, case_file, verdict_file), o);
             if (v.pass || v.tag != tag) continue;
             spec = candidate_spec;
             current = candidate;
@@ -549,10 +547,9 @@ int UpstreamCheck::run(std::ostream& out) {
 
     for (std::size_t i = 0; i < drawn.size(); ++i) {
         const fs::path verdict_file = scratch_file(o_.work_dir, "verdict");
-        const RunnerVerdict v =
-            run_runner(*lib.library, static_cast<int>(i),
-                       {"property", std::to_string(o_.cases), std::to_string(o_.seed + numbers[i])},
-                       verdict_file, o_.known, o_.run_timeout, o_.stop);
+        const RunnerVerdict v = run_runner(
+            property_request(*lib.library, static_cast<int>(i), o_.cases, o_.seed + numbers[i], verdict_file),
+            o_);
         if (i == 0 && !v.compiler.empty()) out << "kernel compiler: " << v.compiler << "\n";
         if (v.pass) {
             out << fmt::format("ok   graph {} ({}): {} cases\n", numbers[i], props::summary(drawn[i].c),
@@ -597,9 +594,8 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
         out << "FAILED the checkout does not compile the case's instance:\n" << lib.error << "\n";
         return 1;
     }
-    const RunnerVerdict v =
-        run_runner(*lib.library, 0, {"case", fs::absolute(case_file).string()},
-                   scratch_file(o_.work_dir, "verdict"), o_.known, o_.run_timeout, o_.stop);
+    const RunnerVerdict v = run_runner(
+        case_request(*lib.library, 0, fs::absolute(case_file), scratch_file(o_.work_dir, "verdict")), o_);
     if (v.pass) {
         out << fmt::format("ok   {} passes on {}\n", props::summary(c), o_.root);
         return 0;

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runner_protocol.hpp"
+
 namespace evgcheck {
 
 // Bad input to the upstream check (a case file that is not one): exit code 2.
@@ -28,8 +30,11 @@ struct UpstreamCheckOptions {
     int cases = 30;       // runtime cases per graph
     uint64_t seed =
         1;  // the draw's seed; graph i runs its runtime cases from seed + i (as corpus instance i)
-    double compile_budget = 900;     // seconds of compiling for the graph shrink
-    double run_timeout = 600;        // seconds a runner may take (a property of `cases` cases, or one case)
+    double compile_budget = 900;  // seconds of compiling for the graph shrink
+    double run_timeout = 600;     // seconds a runner may take (a property of `cases` cases, or one case)
+    // A run of upstream's kernel may issue this many times what evgcheck's copy issues for the case
+    // (corpus_check.hpp, case_instruction_limit).
+    double case_limit = evg::upstream::runner::kDefaultCaseLimit;
     std::filesystem::path work_dir;  // compiled libraries and failures (default ~/.cache/evgcheck/upstream)
     std::string known;               // known-findings file (default: evgcheck's, docs/upstream-findings.md)
     std::string self;                // this evgcheck, for the printed commands

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -101,12 +102,25 @@ UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::C
     return out;
 }
 
+uint64_t case_instruction_limit(uint64_t evgcheck_instructions, double case_limit) {
+    const double limit = static_cast<double>(evgcheck_instructions) * case_limit;
+    if (!(limit < 1e18)) return uint64_t{1'000'000'000'000'000'000};
+    return std::max(kMinCaseInstructions, static_cast<uint64_t>(limit));
+}
+
 void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props::Case& c,
-                                          verify::KnownFindings& known) {
+                                          verify::KnownFindings& known, double case_limit) {
     const graph::Problem& p = c.problem;
     const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed, c.sign);
+    // The differential partner first: evgcheck's copy on the same problem, data, cores and schedule, whose
+    // instruction count bounds upstream's run.
+    const props::CaseRun ours = props::run_case(c, c.cores, c.sched_seed);
     RunRequest rq = make_request(c, data);
     rq.config.keep_trace = instance.run_topological != nullptr;  // the twin's synchronisation is compared
+    rq.config.max_instructions = case_instruction_limit(ours.model.report.stats.instructions, case_limit);
+    // A kept trace numbers instructions in 32 bits (Config::max_instructions).
+    if (rq.config.keep_trace)
+        rq.config.max_instructions = std::min<uint64_t>(rq.config.max_instructions, 0xffffffffu);
     const UpstreamVerdict theirs = judge_run(instance.run(rq), c, data, &known);
     props::require_clean(theirs.verdict, "upstream's kernel against the oracle");
 
@@ -130,8 +144,7 @@ void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props:
         }
     }
 
-    // The differential partner: evgcheck's copy on the same problem, data, cores and schedule.
-    const props::CaseRun ours = props::run_case(c, c.cores, c.sched_seed);
+    // The outputs of the differential partner, run above.
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
         const graph::Tensor& t = p.graph.tensors[i];
         if (t.role != graph::TensorRole::Output) continue;

@@ -2,6 +2,7 @@
 // kernel and judged, shared by the corpus test (a checkout as it is) and the fixed-copy test (the fixes of
 // docs/upstream-findings.md applied to a copy in the build folder).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "evg/verify/data.hpp"
 #include "evg/verify/known_findings.hpp"
 #include "evg/verify/verdict.hpp"
+#include "runner_protocol.hpp"
 
 namespace evg::upstream::corpus {
 
@@ -57,13 +59,24 @@ graph::ModelRun model_run(const InstanceRun& run, const graph::Problem& p, verif
 UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::CaseData& data,
                           verify::KnownFindings* known);
 
+// The instructions upstream's kernel may issue for a case: `case_limit` (runner::kDefaultCaseLimit, `evgcheck
+// check --catlass-root --case-limit`) times what evgcheck's copy issues for it, never under
+// kMinCaseInstructions.
+inline constexpr uint64_t kMinCaseInstructions = 1'000'000;
+uint64_t case_instruction_limit(uint64_t evgcheck_instructions, double case_limit);
+
 // The property of the corpus test (and of its benchmark): upstream's run of case `c` passes the judge once
 // `known` has taken out its findings, its TopologicalVisitor twin (when the instance has one) writes the same
 // bytes and synchronises the same (first_sync_difference), and every output tensor equals, byte for byte,
 // what evgcheck's copy (run_on_model) writes on the same problem, data, cores and schedule. RC_ASSERT /
 // RC_FAIL only.
+//
+// A run of upstream's kernel may issue at most case_instruction_limit(what evgcheck's copy issues for the
+// case, `case_limit`) instructions: a kernel whose loop does not end is stopped there and fails with a
+// kernel_exception saying where each core was, which shrinks like any failure.
 void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props::Case& c,
-                                          verify::KnownFindings& known);
+                                          verify::KnownFindings& known,
+                                          double case_limit = runner::kDefaultCaseLimit);
 
 // The runtime cases of an instance: m, n, k around the tile (tails, 1-row and 1-column problems, a last block
 // whose second AIV gets no row), 1-8 cores, in order or adversarial, any data seed. The graph, types,
