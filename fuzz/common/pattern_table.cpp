@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 
@@ -99,13 +100,36 @@ std::string pattern_table_text() {
     return s;
 }
 
+// One line of the file: "<inputs>\t<disagreements>\t<pattern>".
+constexpr const char* kPatternLine = "%llu\t%llu\t%s\n";
+
 bool write_pattern_table(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "w");
     if (!f) return false;
     for (const auto& [name, c] : pattern_table())
-        std::fprintf(f, "%llu\t%llu\t%s\n", static_cast<unsigned long long>(c.inputs),
+        std::fprintf(f, kPatternLine, static_cast<unsigned long long>(c.inputs),
                      static_cast<unsigned long long>(c.disagreements), name.c_str());
     return std::fclose(f) == 0;
+}
+
+std::vector<std::pair<std::string, PatternCount>> read_pattern_table(std::string_view text) {
+    std::vector<std::pair<std::string, PatternCount>> out;
+    while (!text.empty()) {
+        const size_t nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        const size_t t1 = line.find('\t');
+        const size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+        if (t2 == std::string_view::npos || t2 + 1 >= line.size()) continue;
+        PatternCount c;
+        const auto a = std::from_chars(line.data(), line.data() + t1, c.inputs);
+        const auto b = std::from_chars(line.data() + t1 + 1, line.data() + t2, c.disagreements);
+        if (a.ec != std::errc{} || a.ptr != line.data() + t1 || b.ec != std::errc{} ||
+            b.ptr != line.data() + t2)
+            continue;
+        out.emplace_back(std::string(line.substr(t2 + 1)), c);
+    }
+    return out;
 }
 
 namespace {

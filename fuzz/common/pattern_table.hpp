@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace evg::fuzz {
@@ -32,6 +33,9 @@ size_t pattern_index(std::string_view name);
 std::string pattern_table_text();  // "pattern coverage: N patterns" and one line per pattern
 // Writes the table as lines "<inputs>\t<disagreements>\t<pattern>"; false when the file cannot be written.
 bool write_pattern_table(const std::string& path);
+// Reads what write_pattern_table wrote (`evgcheck fuzz` reads the file a session's target leaves), in the
+// file's order; lines that do not have that form are skipped.
+std::vector<std::pair<std::string, PatternCount>> read_pattern_table(std::string_view text);
 
 // What a target does with one input's patterns, for as long as the input runs: counts them as reached, sets
 // each one's libFuzzer extra counter (libFuzzer clears them before each input; other binaries never read

@@ -1,8 +1,8 @@
 // libFuzzer target: a small AscendC program on 1-2 AI cores, decoded from the input, run on the machine and
 // explored exhaustively. Invariants: no crash, leak or hang; the machine's checkers and the explorer agree
 // finding by finding (sync_program/compare.cpp states the granularity); when both say clean, 20 adversarial
-// schedules are clean too and leave the same GM as the in-order run. A disagreement aborts with who said
-// what.
+// schedules are clean too and leave the same GM as the in-order run. A disagreement is a finding
+// (common/finding.hpp), signed by what disagrees (disagreement_signature), its detail who said what.
 //
 // Programs whose cross-core matching is ambiguous (one counter set from unordered pipes, one flag id in two
 // modes, two unordered waits on one counter) must be named as such by both sides (the machine's
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "evg/explore/model.hpp"
+#include "finding.hpp"
 #include "sync_program/sync_program.hpp"
 
 #ifdef EVG_LIBFUZZER
@@ -52,18 +53,19 @@ namespace {
 // sync_program/README.md).
 constexpr uint64_t kMaxStates = 5000;
 
+// A disagreement is a finding (common/finding.hpp): signed by what disagrees, so that a session keeps one
+// finding per kind of disagreement and replays it in the replay program; the detail holds the program and
+// both verdicts.
 [[noreturn]] void disagree(const std::string& what, const evg::explore::Program& p,
                            const evg::hw::Report& machine, const evg::explore::Verdict& explored) {
     evg::fuzz::count_disagreement();
     if (std::getenv("EVG_SYNC_COLLECT")) throw evg::fuzz::Disagreement(what);
     evg::fuzz::write_pattern_table_if_asked();
-    std::fprintf(
-        stderr,
-        "sync_program: the machine and the explorer disagree: %s\n--- program\n%s--- machine (in order)\n%s"
-        "--- explorer\n%s",
-        what.c_str(), evg::fuzz::describe_program(p).c_str(), machine.text().c_str(),
-        explored.text().c_str());
-    std::abort();
+    evg::fuzz::evg_fuzz_finding(evg::fuzz::disagreement_signature(what),
+                                "sync_program: the machine and the explorer disagree: " + what +
+                                    "\n--- program\n" + evg::fuzz::describe_program(p) +
+                                    "--- machine (in order)\n" + machine.text() + "--- explorer\n" +
+                                    explored.text());
 }
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "fuzz_output.hpp"
+#include "pattern_table.hpp"
 #include "subprocess.hpp"
 
 #ifdef EVGCHECK_HAS_REPORTS
@@ -382,7 +383,7 @@ int fuzz_command(std::span<const char* const> argv) {
 
     // Pattern coverage, for targets that write it (EVG_FUZZ_PATTERNS): each pattern, how many corpus inputs
     // reach it, and how many findings' inputs reach it with a disagreement.
-    std::map<std::string, PatternCount> patterns;
+    std::map<std::string, evg::fuzz::PatternCount> patterns;
     {
         const fs::path table = out / "patterns.tsv";
         auto read_table = [&](const std::vector<std::string>& args, bool findings) {
@@ -391,8 +392,8 @@ int fuzz_command(std::span<const char* const> argv) {
                         Clock::now() + std::chrono::seconds(600 + timeout));
             std::ifstream in(table);
             const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            for (const auto& [name, c] : parse_pattern_table(text)) {
-                PatternCount& p = patterns[name];
+            for (const auto& [name, c] : evg::fuzz::read_pattern_table(text)) {
+                evg::fuzz::PatternCount& p = patterns[name];
                 if (findings)
                     p.disagreements += c.disagreements;
                 else

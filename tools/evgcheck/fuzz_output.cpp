@@ -10,12 +10,13 @@
 #include <fmt/format.h>
 
 #include "evg/hw/fnv1a.hpp"
+#include "finding.hpp"
 
 namespace evgcheck {
 
 namespace {
 
-constexpr std::string_view kFinding = "EVG-FINDING: ";
+using evg::fuzz::kFindingPrefix;
 
 std::optional<uint64_t> number_after(std::string_view line, std::string_view key) {
     const size_t at = line.find(key);
@@ -152,7 +153,7 @@ std::optional<FuzzStatus> parse_status_line(std::string_view line) {
 }
 
 bool starts_finding(std::string_view line) {
-    return line.starts_with(kFinding) || line.find("==ERROR: ") != std::string_view::npos ||
+    return line.starts_with(kFindingPrefix) || line.find("==ERROR: ") != std::string_view::npos ||
            line.find("== ERROR: ") != std::string_view::npos ||
            line.find(": runtime error: ") != std::string_view::npos ||
            line.starts_with("ALARM: working on the last Unit") ||
@@ -168,8 +169,8 @@ std::string artifact_path(std::string_view line) {
 
 std::string finding_signature(std::span<const std::string> lines) {
     for (const std::string& l : lines) {
-        if (std::string_view(l).starts_with(kFinding))
-            return trim(std::string_view(l).substr(kFinding.size()));
+        if (std::string_view(l).starts_with(kFindingPrefix))
+            return trim(std::string_view(l).substr(kFindingPrefix.size()));
     }
     static const std::regex ubsan(R"(^(\S+?):(\d+):\d+: runtime error: (.*)$)");
     static const std::regex numbers(R"(0x[0-9a-f]+|\b\d+\b)");
@@ -213,26 +214,6 @@ std::string finding_signature(std::span<const std::string> lines) {
 
 std::string signature_hash(std::string_view signature) {
     return evg::hw::fnv1a64_hex(signature);
-}
-
-std::vector<std::pair<std::string, PatternCount>> parse_pattern_table(std::string_view text) {
-    std::vector<std::pair<std::string, PatternCount>> out;
-    while (!text.empty()) {
-        const size_t nl = text.find('\n');
-        const std::string_view line = text.substr(0, nl);
-        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-        const size_t t1 = line.find('\t');
-        const size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
-        if (t2 == std::string_view::npos || t2 + 1 >= line.size()) continue;
-        PatternCount c;
-        const auto a = std::from_chars(line.data(), line.data() + t1, c.inputs);
-        const auto b = std::from_chars(line.data() + t1 + 1, line.data() + t2, c.disagreements);
-        if (a.ec != std::errc{} || a.ptr != line.data() + t1 || b.ec != std::errc{} ||
-            b.ptr != line.data() + t2)
-            continue;
-        out.emplace_back(std::string(line.substr(t2 + 1)), c);
-    }
-    return out;
 }
 
 std::vector<LibFuzzerOption> parse_libfuzzer_options(std::string_view text) {

@@ -45,14 +45,6 @@ std::string finding_signature(std::span<const std::string> lines);
 // The finding's folder name: 16 hex digits of FNV-1a 64 of the signature.
 std::string signature_hash(std::string_view signature);
 
-// Pattern coverage a target writes when EVG_FUZZ_PATTERNS=FILE is set (fuzz/targets/sync_program.cpp): one
-// line per pattern, "<inputs>\t<disagreements>\t<pattern>". Lines that do not have that form are skipped.
-struct PatternCount {
-    uint64_t inputs = 0;
-    uint64_t disagreements = 0;
-};
-std::vector<std::pair<std::string, PatternCount>> parse_pattern_table(std::string_view text);
-
 // A target's fuzz_<name>.options (OSS-Fuzz's format, written by evg_fuzz_target in fuzz/fuzz_target.cmake):
 // the `key = value` lines of its [libfuzzer] section, in order; `evgcheck fuzz` and the benchmark's sessions
 // pass each as libFuzzer's -key=value. Other sections, blank lines and '#' or ';' comments are skipped. A

@@ -262,4 +262,19 @@ SyncProgramStats& sync_program_stats() {
     return s;
 }
 
+std::string disagreement_signature(std::string_view what) {
+    std::string_view head = what.substr(0, what.find('\n'));
+    head = head.substr(0, head.find(':'));
+    std::string out = "sync_program: ";
+    bool in_number = false;
+    for (const char ch : head) {
+        const bool digit = ch >= '0' && ch <= '9';
+        if (digit && !in_number) out += '#';
+        if (!digit) out += ch;
+        in_number = digit;
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
 }  // namespace evg::fuzz

@@ -45,6 +45,13 @@ int op_of_site(const explore::Program& p, const std::string& site);
 std::string compare_verdicts(const explore::Program& p, const hw::Report& machine,
                              const explore::Verdict& explored, bool ambiguous = false);
 
+// The EVG-FINDING signature of a disagreement (compare_verdicts' text, or the target's own checks): what
+// disagrees, without what varies with the input. "sync_program: " and the text up to its first ':' (the whole
+// first line when it has none), every number written '#': "sync_program: deadlock", "sync_program:
+// adversarial seed # reports a violation on a program both call clean". Two bugs of one kind share it; the
+// detail tells them apart.
+std::string disagreement_signature(std::string_view what);
+
 // Thrown instead of aborting when EVG_SYNC_COLLECT is set (the replay driver then saves the input and goes
 // on).
 struct Disagreement : std::runtime_error {

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -138,6 +140,57 @@ TEST(SyncProgramPatterns, AFullTableGivesEveryNameItsOwnSlotAndCountsTheRestAsUn
         std::exit(problems.empty() ? 0 : 1);
     };
     EXPECT_EXIT(fill(), ::testing::ExitedWithCode(0), "");
+}
+
+// A disagreement's signature names what disagrees, not the input: the same kind with other numbers signs the
+// same, another kind another, and the signature is one line.
+TEST(SyncProgramCompare, ADisagreementIsSignedByWhatDisagrees) {
+    const std::string deadlock = disagreement_signature(
+        "deadlock: the machine names none (stuck waits none); the explorer core 0 stuck (stuck waits #3)");
+    EXPECT_EQ(deadlock, "sync_program: deadlock");
+    EXPECT_EQ(disagreement_signature(
+                  "deadlock: the machine core 1 stuck (stuck waits #7); the explorer none\nmore"),
+              deadlock);
+    const std::string seed3 = disagreement_signature(
+        "adversarial seed 3 reports a violation on a program both "
+        "call clean");
+    EXPECT_EQ(seed3, "sync_program: adversarial seed # reports a violation on a program both call clean");
+    EXPECT_EQ(disagreement_signature("adversarial seed 17 reports a violation on a program both call clean"),
+              seed3);
+    EXPECT_NE(disagreement_signature("adversarial seed 3 leaves different GM than the in-order run"), seed3);
+    EXPECT_NE(disagreement_signature("set twice: the machine names #1; the explorer none"), deadlock);
+    EXPECT_EQ(disagreement_signature("the explorer finds no race but 2 final memories"),
+              "sync_program: the explorer finds no race but # final memories");
+}
+
+// The table file reads back with the writer's own type, row for row; lines of another form are skipped.
+TEST(SyncProgramPatterns, TheTableFileReadsBackAsWritten) {
+    count_patterns({"read back a", "read back b"}, false);
+    count_patterns({"read back b"}, true);
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("evg_pattern_table_" + std::to_string(::getpid()) + ".txt"))
+                                 .string();
+    ASSERT_TRUE(write_pattern_table(path));
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(path);
+    const auto back = read_pattern_table(text);
+    const auto table = pattern_table();
+    ASSERT_EQ(back.size(), table.size());
+    for (const auto& [name, c] : back) {
+        ASSERT_EQ(table.count(name), 1u) << name;
+        EXPECT_EQ(c.inputs, table.at(name).inputs) << name;
+        EXPECT_EQ(c.disagreements, table.at(name).disagreements) << name;
+    }
+    const auto t = read_pattern_table(
+        "12\t0\tcounter modes 1+2 waited ambiguous modes\n3\t1\tverdict race\nnot a line\n4\tx\tbad\n"
+        "5\t2\t\n7\t0\tlast without newline");
+    ASSERT_EQ(t.size(), 3u);
+    EXPECT_EQ(t[0].first, "counter modes 1+2 waited ambiguous modes");
+    EXPECT_EQ(t[0].second.inputs, 12u);
+    EXPECT_EQ(t[1].second.disagreements, 1u);
+    EXPECT_EQ(t[2].first, "last without newline");
+    EXPECT_TRUE(read_pattern_table("").empty());
 }
 
 // A miss is per byte: the explorer's races (0, 1) on UB [0, 32) and (0, 2) on [32, 64) are covered only if

@@ -104,21 +104,6 @@ TEST(FuzzOutput, TimeoutInTheModelIsSignedByTheWaitingCaller) {
               "timeout in evg::hw::Machine::run | in evg::hw::Device::launch");
 }
 
-TEST(FuzzOutput, PatternTablesAreReadLineByLineAndBadLinesSkipped) {
-    const auto t = parse_pattern_table(
-        "12\t0\tcounter modes 1+2 waited ambiguous modes\n3\t1\tverdict race\nnot a line\n4\tx\tbad\n"
-        "5\t2\t\n7\t0\tlast without newline");
-    ASSERT_EQ(t.size(), 3u);
-    EXPECT_EQ(t[0].first, "counter modes 1+2 waited ambiguous modes");
-    EXPECT_EQ(t[0].second.inputs, 12u);
-    EXPECT_EQ(t[0].second.disagreements, 0u);
-    EXPECT_EQ(t[1].first, "verdict race");
-    EXPECT_EQ(t[1].second.disagreements, 1u);
-    EXPECT_EQ(t[2].first, "last without newline");
-    EXPECT_EQ(t[2].second.inputs, 7u);
-    EXPECT_TRUE(parse_pattern_table("").empty());
-}
-
 TEST(FuzzOutput, LibFuzzerOptionsAreTheKeysOfTheirSectionInOrder) {
     const auto o = parse_libfuzzer_options(
         "# written by evg_fuzz_target\n[asan]\nquarantine_size_mb = 1\n\n[libfuzzer]\ntimeout = 30\n"
