@@ -263,4 +263,80 @@ std::string reproducer_program(const props::Case& c, const verify::CaseData& dat
         graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, c.cores, compare);
 }
 
+namespace {
+
+// The named instances: graphs that show a finding of docs/upstream-findings.md on upstream's code (the test
+// UpstreamCorpusFindings requires the finding there and not on evgcheck's copy). Two tiles of one buffer set
+// per core: m = 33 rows of the 32-row tile, one core.
+constexpr NamedGraph kNamed[] = {
+    // §4: a store of the C tile (GM hand-over) and of an input tensor; the C region on the UB path.
+    {"store_of_accload_gm",
+     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
+     "output D : float[33, 65]\n"
+     "%0 = AccLoad float\n"
+     "%1 = AuxStore float D (%0)\n"},
+    {"store_of_auxload_gm",
+     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
+     "input  X : float[33, 65]\n"
+     "output Y : float[33, 65]\n"
+     "output D : float[33, 65]\n"
+     "%0 = AuxLoad float X\n"
+     "%1 = AuxStore float Y (%0)\n"
+     "%2 = AccLoad float\n"
+     "%3 = Compute Add float (%1, %2)\n"
+     "%4 = AuxStore float D (%3)\n"},
+    {"store_of_accload_ub",
+     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=ub tile=32x64x64\n"
+     "output D : float[33, 65]\n"
+     "%0 = AccLoad float ub\n"
+     "%1 = AuxStore float D (%0)\n"},
+    // §5: the UB path's last, partial tile, where a Compute or a Cast works over the whole computeLength from
+    // the tile's start in the C region. Upstream's add_ub example's tile and computeLength (256 x 256,
+    // 7680 = 30 rows of 256); 128 rows per AIV make 4 tiles of 30 rows and one of 8.
+    {"ub_last_tile_relu",
+     "problem arch=Ascend950 m=256 n=256 k=32 a=half b=half c=float cl=7680 path=ub tile=256x256x128\n"
+     "output D : float[256, 256]\n"
+     "%0 = AccLoad float ub\n"
+     "%1 = Compute Relu float (%0)\n"
+     "%2 = AuxStore float D (%1)\n"},
+    {"ub_last_tile_cast",
+     "problem arch=Ascend950 m=256 n=256 k=32 a=half b=half c=float cl=7680 path=ub tile=256x256x128\n"
+     "output D : half[256, 256]\n"
+     "%0 = AccLoad float ub\n"
+     "%1 = Cast half <- float CAST_RINT (%0)\n"
+     "%2 = AuxStore half D (%1)\n"},
+    {"ub_last_tile_add",
+     "problem arch=Ascend950 m=256 n=256 k=32 a=half b=half c=float cl=7680 path=ub tile=256x256x128\n"
+     "input  X : float[256, 256]\n"
+     "output D : float[256, 256]\n"
+     "%0 = AccLoad float ub\n"
+     "%1 = AuxLoad float X\n"
+     "%2 = Compute Add float (%0, %1)\n"
+     "%3 = AuxStore float D (%2)\n"},
+    // §5: RowBroadcast copies its row down the tile UB -> UB with no PipeBarrier<PIPE_V> before the Compute
+    // that reads it; 32 rows of 64 a tile.
+    {"row_broadcast_gm",
+     "problem arch=Ascend950 m=64 n=64 k=32 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
+     "input  bias : float[1, 64]\n"
+     "output D : float[64, 64]\n"
+     "%0 = AccLoad float\n"
+     "%1 = RowBroadcast float bias\n"
+     "%2 = Compute Add float (%0, %1)\n"
+     "%3 = AuxStore float D (%2)\n"},
+    {"row_broadcast_ub",
+     "problem arch=Ascend950 m=64 n=64 k=32 a=half b=half c=float cl=2048 path=ub tile=32x64x64\n"
+     "input  bias : float[1, 64]\n"
+     "output D : float[64, 64]\n"
+     "%0 = AccLoad float ub\n"
+     "%1 = RowBroadcast float bias\n"
+     "%2 = Compute Add float (%0, %1)\n"
+     "%3 = AuxStore float D (%2)\n"},
+};
+
+}  // namespace
+
+std::span<const NamedGraph> named_graphs() {
+    return kNamed;
+}
+
 }  // namespace evg::upstream::corpus

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,15 @@ class UpstreamDraws {
     uint64_t seed_, draw_ = 0;
     int known_race_ = 0;
 };
+
+// The named instances of the corpus (evg_upstream_corpus_gen writes them after the random ones): graphs that
+// show a finding of docs/upstream-findings.md on upstream's code, or settle a suspicion, each with the name
+// it is registered by ("UpstreamCorpus/<name>") and its problem in the graph text format.
+struct NamedGraph {
+    const char* name;
+    const char* problem;
+};
+std::span<const NamedGraph> named_graphs();
 
 // The top of a generated file of instances.
 std::string instances_file_header(const std::string& origin);

@@ -55,78 +55,6 @@ void write_if_changed(const std::filesystem::path& path, const std::string& cont
     if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-// The named instances: graphs that show a finding of docs/upstream-findings.md on upstream's code (the test
-// UpstreamCorpusFindings requires the finding there and not on evgcheck's copy). Two tiles of one buffer set
-// per core: m = 33 rows of the 32-row tile, one core.
-struct Named {
-    const char* name;
-    const char* problem;
-};
-constexpr Named kNamed[] = {
-    // §4: a store of the C tile (GM hand-over) and of an input tensor; the C region on the UB path.
-    {"store_of_accload_gm",
-     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
-     "output D : float[33, 65]\n"
-     "%0 = AccLoad float\n"
-     "%1 = AuxStore float D (%0)\n"},
-    {"store_of_auxload_gm",
-     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
-     "input  X : float[33, 65]\n"
-     "output Y : float[33, 65]\n"
-     "output D : float[33, 65]\n"
-     "%0 = AuxLoad float X\n"
-     "%1 = AuxStore float Y (%0)\n"
-     "%2 = AccLoad float\n"
-     "%3 = Compute Add float (%1, %2)\n"
-     "%4 = AuxStore float D (%3)\n"},
-    {"store_of_accload_ub",
-     "problem arch=Ascend950 m=33 n=65 k=1 a=half b=half c=float cl=2048 path=ub tile=32x64x64\n"
-     "output D : float[33, 65]\n"
-     "%0 = AccLoad float ub\n"
-     "%1 = AuxStore float D (%0)\n"},
-    // §5: the UB path's last, partial tile, where a Compute or a Cast works over the whole computeLength from
-    // the tile's start in the C region. Upstream's add_ub example's tile and computeLength (256 x 256,
-    // 7680 = 30 rows of 256); 128 rows per AIV make 4 tiles of 30 rows and one of 8.
-    {"ub_last_tile_relu",
-     "problem arch=Ascend950 m=256 n=256 k=32 a=half b=half c=float cl=7680 path=ub tile=256x256x128\n"
-     "output D : float[256, 256]\n"
-     "%0 = AccLoad float ub\n"
-     "%1 = Compute Relu float (%0)\n"
-     "%2 = AuxStore float D (%1)\n"},
-    {"ub_last_tile_cast",
-     "problem arch=Ascend950 m=256 n=256 k=32 a=half b=half c=float cl=7680 path=ub tile=256x256x128\n"
-     "output D : half[256, 256]\n"
-     "%0 = AccLoad float ub\n"
-     "%1 = Cast half <- float CAST_RINT (%0)\n"
-     "%2 = AuxStore half D (%1)\n"},
-    {"ub_last_tile_add",
-     "problem arch=Ascend950 m=256 n=256 k=32 a=half b=half c=float cl=7680 path=ub tile=256x256x128\n"
-     "input  X : float[256, 256]\n"
-     "output D : float[256, 256]\n"
-     "%0 = AccLoad float ub\n"
-     "%1 = AuxLoad float X\n"
-     "%2 = Compute Add float (%0, %1)\n"
-     "%3 = AuxStore float D (%2)\n"},
-    // §5: RowBroadcast copies its row down the tile UB -> UB with no PipeBarrier<PIPE_V> before the Compute
-    // that reads it; 32 rows of 64 a tile.
-    {"row_broadcast_gm",
-     "problem arch=Ascend950 m=64 n=64 k=32 a=half b=half c=float cl=2048 path=gm tile=32x64x64\n"
-     "input  bias : float[1, 64]\n"
-     "output D : float[64, 64]\n"
-     "%0 = AccLoad float\n"
-     "%1 = RowBroadcast float bias\n"
-     "%2 = Compute Add float (%0, %1)\n"
-     "%3 = AuxStore float D (%2)\n"},
-    {"row_broadcast_ub",
-     "problem arch=Ascend950 m=64 n=64 k=32 a=half b=half c=float cl=2048 path=ub tile=32x64x64\n"
-     "input  bias : float[1, 64]\n"
-     "output D : float[64, 64]\n"
-     "%0 = AccLoad float ub\n"
-     "%1 = RowBroadcast float bias\n"
-     "%2 = Compute Add float (%0, %1)\n"
-     "%3 = AuxStore float D (%2)\n"},
-};
-
 template <class T>
 bool parse(std::string_view text, T& out) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -172,7 +100,7 @@ int main(int argc, char** argv) {
     const std::string header =
         instances_file_header("evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp)");
     std::string body = header;
-    for (const Named& named : kNamed) {
+    for (const NamedGraph& named : named_graphs()) {
         props::Case c;
         c.problem = graph::parse_problem(named.problem);
         c.cores = 1;
@@ -210,6 +138,6 @@ int main(int argc, char** argv) {
     std::cout << fmt::format(
         "evg_upstream_corpus_gen: {} random instances ({} drawn graphs skipped for upstream's "
         "known store-of-a-load race), {} named, {} conformance cells\n",
-        files * per_file, draws.skipped_for_known_race(), std::size(kNamed), cells);
+        files * per_file, draws.skipped_for_known_race(), named_graphs().size(), cells);
     return 0;
 }

@@ -54,7 +54,11 @@ inline constexpr const char* kUsage =
 // The runner's arguments for `r` (without the program's name).
 inline std::vector<std::string> arguments(const Request& r) {
     std::vector<std::string> a;
-    if (r.case_limit != kDefaultCaseLimit) a.insert(a.end(), {"--case-limit", std::to_string(r.case_limit)});
+    if (r.case_limit != kDefaultCaseLimit) {
+        char text[32];  // the shortest text that reads back as the same double
+        const auto end = std::to_chars(text, text + sizeof text, r.case_limit).ptr;
+        a.insert(a.end(), {"--case-limit", std::string(text, end)});
+    }
     a.insert(a.end(), {r.library, std::to_string(r.index)});
     if (r.one_case)
         a.insert(a.end(), {"case", r.case_file});
