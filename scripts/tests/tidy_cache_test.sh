@@ -13,7 +13,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/scripts" "$tmp/lib" "$tmp/out"
-cp "$src/scripts/tidy.sh" "$tmp/scripts/"
+cp "$src/scripts/tidy.sh" "$src/scripts/tidy.py" "$tmp/scripts/"
 cp "$src/.clang-tidy" "$tmp/"
 echo 'inline int* answer() { return nullptr; }' >"$tmp/lib/a.hpp"
 printf '#include "a.hpp"\nint* use() { return answer(); }\n' >"$tmp/lib/a.cpp"

@@ -548,7 +548,7 @@ TEST(EvgcheckCheck, PassesRcParamsAndCountsCases) {
     EXPECT_EQ(r.code, 0) << r.err;
     // The planted-fault test is not a property of the user's library: left out.
     const std::string head =
-        "evgcheck check: 2 properties, 40 cases each, seed 7, 2 jobs, time budget 600 s\n"
+        "evgcheck check: 2 properties, 40 cases each, seed 7, 2 jobs, time budget 3600 s\n"
         "ok   Props.OracleEquality (40 cases)\n"  // the runner's per-case lines
         "ok   Props.FlagsBalance (25 cases)\n"    // rapidcheck's "OK, passed 25 tests"
         "evgcheck check: 2 properties passed, 65 cases in ";
