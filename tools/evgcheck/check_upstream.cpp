@@ -129,6 +129,19 @@ std::string build_identity() {
     return id;
 }
 
+// The build tool a configured build folder names (CMAKE_MAKE_PROGRAM in its CMakeCache.txt), "" when it names
+// none that exists.
+std::string make_program(const fs::path& build) {
+    std::istringstream cache(read_file(build / "CMakeCache.txt"));
+    const std::string key = "CMAKE_MAKE_PROGRAM:FILEPATH=";
+    for (std::string line; std::getline(cache, line);)
+        if (line.rfind(key, 0) == 0) {
+            const std::string path = line.substr(key.size());
+            return fs::is_regular_file(path) ? path : std::string();
+        }
+    return {};
+}
+
 // Compiles libraries of instances against the checkout: one CMake project per source text and evgcheck
 // build (build_identity), in work/lib-<hash>, configured with the build folder's package
 // (evg_upstream_side_library) and built with the build's compiler. A project built before is only brought up
@@ -196,8 +209,12 @@ class Compiler {
                 return r;
             }
         }
+        // The build tool itself, not `cmake --build`: stopped (or told by PR_SET_PDEATHSIG that evgcheck
+        // died), Ninja stops the compilers it runs, where cmake would leave them running.
+        const std::string ninja = make_program(dir / "build");
         const ProcessResult b =
-            run_process(EVGCHECK_CMAKE, {"--build", (dir / "build").string()}, {}, deadline);
+            ninja.empty() ? run_process(EVGCHECK_CMAKE, {"--build", (dir / "build").string()}, {}, deadline)
+                          : run_process(ninja, {"-C", (dir / "build").string()}, {}, deadline);
         stop_if_past(stop_);
         const double took = seconds_since(start);
         if (!built_before) {

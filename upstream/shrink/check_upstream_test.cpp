@@ -4,9 +4,12 @@
 // across the compile boundary to a handful of nodes that still hold the Add, print a replay line that
 // replays as printed, and write a program in upstream's dialect that builds with evgcheck_add_program and
 // shows the wrong numbers under `evgcheck run-program`. The same case passes on the checkout itself.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +17,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -136,6 +140,46 @@ TEST(EvgcheckCheckUpstream, CheckoutPassesAndASecondRunComesFromTheCache) {
     const Result again = evgcheck(args);
     ASSERT_EQ(again.code, 0) << again.out;
     EXPECT_NE(again.out.find("(cached)"), std::string::npos) << again.out;
+    // Another evgcheck build sharing the work folder (here: a copy of the package whose files differ, as a
+    // sanitizer build's do) compiles its own library and never loads this build's.
+    const fs::path other = scratch() / "other-package";
+    fs::create_directories(other);
+    for (const fs::directory_entry& e : fs::directory_iterator(EVGCHECK_PACKAGE_DIR))
+        fs::copy_file(e.path(), other / e.path().filename(), fs::copy_options::overwrite_existing);
+    std::ofstream(other / "evgcheckConfig.cmake", std::ios::app) << "# another build\n";
+    const Result theirs =
+        shell("EVGCHECK_PACKAGE_DIR=" + other.string() + " " + EVGCHECK_BINARY + " " + args);
+    ASSERT_EQ(theirs.code, 0) << theirs.out;
+    EXPECT_EQ(theirs.out.find("(cached)"), std::string::npos) << theirs.out;
+    int libraries = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(work))
+        libraries += e.path().filename().string().rfind("lib-", 0) == 0;
+    EXPECT_EQ(libraries, 2);
+}
+
+// A kernel that never ends (a copy of the checkout whose tile loop runs to `r <= rows`, made in the build
+// folder) fails its case at the per-case instruction limit, saying where each core was, and shrinks and
+// replays like any failure.
+TEST(EvgcheckCheckUpstream, AKernelThatNeverEndsFailsItsCaseAndShrinks) {
+    ASSERT_TRUE(EVG_HANG_APPLIED) << "the tile loop to plant the hang in was not found in "
+                                  << EVG_CATLASS_ROOT;
+    const std::string work = (scratch() / "hang").string();
+    const Result r = evgcheck(std::string("check --catlass-root ") + EVG_HANG_ROOT +
+                              " --graphs 1 --cases 3 --seed 5 --compile-budget 300 --work-dir " + work);
+    ASSERT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(
+        r.out.find("kernel_exception: the kernel issued more than 1000000 instructions (a loop that does "
+                   "not end?)"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Where each core was: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("block_epilogue_visitor.hpp:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  step 1: "), std::string::npos) << r.out;  // the graph shrank
+    const std::string replay = line_after(r.out, "replay: ");
+    ASSERT_FALSE(replay.empty()) << r.out;
+    const Result again = shell(replay);
+    EXPECT_EQ(again.code, 1) << replay << "\n" << again.out;
+    EXPECT_NE(again.out.find("(a loop that does not end?)"), std::string::npos) << again.out;
 }
 
 // A case someone chose replays even when it meets upstream's known store-of-a-load race (random draws skip
@@ -179,6 +223,74 @@ TEST(EvgcheckCheckUpstream, BadInputIsRefusedNamingTheRule) {
     r = evgcheck("check --graphs 3");
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_NE(r.out.find("option --graphs needs --catlass-root DIR"), std::string::npos) << r.out;
+}
+
+// The processes working in `dir` (their working folder in it): what a check compiling there started.
+std::vector<std::string> processes_in(const fs::path& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = e.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        const fs::path cwd = fs::read_symlink(e.path() / "cwd", ec);
+        if (ec || cwd.string().rfind(dir.string(), 0) != 0) continue;
+        std::string comm = slurp(e.path() / "comm");
+        if (!comm.empty() && comm.back() == '\n') comm.pop_back();
+        out.push_back(pid + " " + comm);
+    }
+    return out;
+}
+
+// Stopped while it compiles, by a stop signal (Ctrl-C, SIGTERM) or killed outright, a check leaves no
+// process behind: the build it started (cmake, ninja, the compilers) ends with it.
+TEST(EvgcheckCheckUpstream, ACheckStoppedMidCompileLeavesNoProcessBehind) {
+    for (const int sig : {SIGTERM, SIGINT, SIGKILL}) {
+        const fs::path work = scratch() / ("stopped-" + std::to_string(sig));
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            ::execl(EVGCHECK_BINARY, EVGCHECK_BINARY, "check", "--catlass-root", EVG_CATLASS_ROOT, "--graphs",
+                    "8", "--seed", "9", "--work-dir", work.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        // Mid-compile: the library's build configured (its build.ninja written) and a compiler running in its
+        // folder (not only configure's compiler checks).
+        const auto configured = [&work] {
+            std::error_code ec;
+            for (const fs::directory_entry& e : fs::directory_iterator(work, ec))
+                if (fs::exists(e.path() / "build" / "build.ninja")) return true;
+            return false;
+        };
+        bool compiling = false;
+        for (int i = 0; i < 1200 && !compiling; ++i) {
+            ::usleep(100'000);
+            if (!configured()) continue;
+            for (const std::string& p : processes_in(work))
+                compiling |= p.find("clang") != std::string::npos || p.find("g++") != std::string::npos ||
+                             p.find("cc1plus") != std::string::npos;
+        }
+        ASSERT_TRUE(compiling) << "signal " << sig << ": no compiler ever ran in " << work;
+        ::kill(pid, sig);
+        int status = 0;
+        ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig)
+            << "signal " << sig << ": status " << status;
+        std::vector<std::string> left;
+        // ninja stops its compilers as it ends (a second or two; a few more when killed outright, through
+        // PR_SET_PDEATHSIG): 10 s, well under what the library's compile would take to end by itself.
+        for (int i = 0; i < 100; ++i) {
+            left = processes_in(work);
+            if (left.empty()) break;
+            ::usleep(100'000);
+        }
+        std::string names;
+        for (const std::string& p : left) names += " " + p;
+        EXPECT_TRUE(left.empty()) << "signal " << sig << ": still running:" << names;
+        EXPECT_TRUE(fs::exists(work)) << work;
+    }
 }
 
 }  // namespace
