@@ -135,14 +135,15 @@ bool Machine::register_instr(Instr& in) {
             const auto issuing = static_cast<size_t>(in.core->index());
             if (issuing < where.size())
                 where[issuing] = fmt::format("{}: issuing {} at {}", in.core->name(), in.op, in.site.str());
-            violate({ViolationKind::kernel_exception,
-                     Severity::error,
-                     fmt::format("the kernel issued more than {} instructions (a loop that does not end?); the "
-                                 "launch was stopped (raise Config::max_instructions if this is intended). "
-                                 "Where each core was: {}",
-                                 cfg_.max_instructions, fmt::join(where, "; ")),
-                     {in.core->location(in)},
-                     1});
+            violate(
+                {ViolationKind::kernel_exception,
+                 Severity::error,
+                 fmt::format("the kernel issued more than {} instructions (a loop that does not end?); the "
+                             "launch was stopped (raise Config::max_instructions if this is intended). "
+                             "Where each core was: {}",
+                             cfg_.max_instructions, fmt::join(where, "; ")),
+                 {in.core->location(in)},
+                 1});
             for (auto& st : states_) st.aborting = true;
         }
         return false;
