@@ -230,13 +230,13 @@ std::vector<std::string> processes_in(const fs::path& dir) {
     std::vector<std::string> out;
     std::error_code ec;
     for (const fs::directory_entry& e : fs::directory_iterator("/proc", ec)) {
-        const std::string pid = e.path().filename().string();
+        std::string pid = e.path().filename().string();
         if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
         const fs::path cwd = fs::read_symlink(e.path() / "cwd", ec);
         if (ec || cwd.string().rfind(dir.string(), 0) != 0) continue;
         std::string comm = slurp(e.path() / "comm");
         if (!comm.empty() && comm.back() == '\n') comm.pop_back();
-        out.push_back(pid + " " + comm);
+        out.push_back(pid.append(" ").append(comm));
     }
     return out;
 }

@@ -14,6 +14,7 @@ namespace {
 
 std::variant<Request, std::string> parse(const std::vector<std::string>& words) {
     std::vector<const char*> argv;
+    argv.reserve(words.size());
     for (const std::string& w : words) argv.push_back(w.c_str());
     return parse_arguments(argv);
 }
