@@ -894,7 +894,7 @@ TEST(EvgcheckConformance, JobsTwoWritesTheReportOfJobsOne) {
         text = std::regex_replace(text, std::regex(R"(time="[0-9.]+")"), "time=\"T\"");
         return std::regex_replace(text, std::regex(R"( in [0-9.]+ s\b)"), " in T s");
     };
-    const auto progress = [](std::string err) {  // the stderr notes carry the seconds so far
+    const auto progress = [](const std::string& err) {  // the stderr notes carry the seconds so far
         // A sanitizer build's runtime notes ("==<pid>==WARNING: ...", one per process: with --jobs 2 they
         // come one after another) name the process, not evgcheck output: every such line goes.
         const std::regex note(R"(^==[0-9]+==)");
