@@ -23,13 +23,6 @@ double dtype_bytes(g::DType t) {
     return static_cast<double>(evg::hw::dtype_size(t));
 }
 
-// Elements of a tensor's buffer: (rows - 1) * max(row_stride, cols) + cols (0 for an empty tensor).
-double buffer_elements(const g::Tensor& t) {
-    if (t.rows <= 0 || t.cols <= 0) return 0;
-    return (static_cast<double>(t.rows) - 1) * static_cast<double>(std::max(t.row_stride, t.cols)) +
-           static_cast<double>(t.cols);
-}
-
 }  // namespace
 
 RunEstimate estimate_run(const g::Problem& p, bool keep_trace, bool timeline) {
@@ -44,7 +37,7 @@ RunEstimate estimate_run(const g::Problem& p, bool keep_trace, bool timeline) {
     const double mp = ceil_div(m, tm) * tm, np = ceil_div(n, tn) * tn, kp = ceil_div(k, tk) * tk;
 
     double data = m * k * dtype_bytes(p.a) + k * n * dtype_bytes(p.b);
-    for (const g::Tensor& t : p.graph.tensors) data += buffer_elements(t) * dtype_bytes(t.element);
+    for (const g::Tensor& t : p.graph.tensors) data += static_cast<double>(g::buffer_bytes(t));
     const double workspace = mp * np * dtype_bytes(p.c);
     RunEstimate e;
     e.keep_trace = keep_trace || timeline;

@@ -19,14 +19,6 @@
 #include "evg/verify/judge.hpp"
 
 namespace evg::upstream::corpus {
-namespace {
-
-uint64_t tensor_bytes(const graph::Tensor& t) {
-    const int64_t elems = t.rows == 0 ? 0 : (t.rows - 1) * t.row_stride + t.cols;
-    return static_cast<uint64_t>(elems) * hw::dtype_size(t.element);
-}
-
-}  // namespace
 
 RunRequest make_request(const props::Case& c, const verify::CaseData& data) {
     const graph::Problem& p = c.problem;
@@ -41,10 +33,10 @@ RunRequest make_request(const props::Case& c, const verify::CaseData& data) {
     rq.b = bytes_of(data.inputs.at("B"));
     for (const graph::Tensor& t : p.graph.tensors) {
         const auto it = data.inputs.find(t.name);
-        if (it == data.inputs.end() || it->second.bytes().size() != tensor_bytes(t))
+        if (it == data.inputs.end() || it->second.bytes().size() != graph::buffer_bytes(t))
             throw std::logic_error(
                 fmt::format("upstream corpus: the case data has no contents of {} bytes for {}",
-                            tensor_bytes(t), t.name));
+                            graph::buffer_bytes(t), t.name));
         rq.tensors.push_back({t.name, bytes_of(it->second)});
     }
     return rq;

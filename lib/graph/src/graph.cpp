@@ -1,7 +1,9 @@
 #include "evg/graph/graph.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 namespace evg::graph {
 namespace {
@@ -35,6 +37,25 @@ bool operator==(const Node& a, const Node& b) {
 
 std::string_view tensor_role_name(TensorRole r) {
     return r == TensorRole::Input ? "input" : "output";
+}
+
+// Both saturate at the largest uint64_t: a size past it is one no allocation can meet, and an estimate
+// (tools/evgcheck/estimate.cpp) still reads it as too big rather than as a wrapped small number.
+uint64_t buffer_elements(const Tensor& t) {
+    if (t.rows <= 0 || t.cols <= 0) return 0;
+    uint64_t rows_before = 0, elems = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(t.rows - 1),
+                               static_cast<uint64_t>(std::max(t.row_stride, t.cols)), &rows_before) ||
+        __builtin_add_overflow(rows_before, static_cast<uint64_t>(t.cols), &elems))
+        return std::numeric_limits<uint64_t>::max();
+    return elems;
+}
+
+uint64_t buffer_bytes(const Tensor& t) {
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(buffer_elements(t), static_cast<uint64_t>(hw::dtype_size(t.element)), &bytes))
+        return std::numeric_limits<uint64_t>::max();
+    return bytes;
 }
 
 const Tensor* Graph::find_tensor(std::string_view name) const {

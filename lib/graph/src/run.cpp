@@ -11,12 +11,6 @@ namespace evg::graph {
 
 namespace {
 
-uint64_t tensor_bytes(const Tensor& t) {
-    const int64_t rows = t.rows;
-    const int64_t elems = rows == 0 ? 0 : (rows - 1) * t.row_stride + t.cols;
-    return static_cast<uint64_t>(elems) * hw::dtype_size(t.element);
-}
-
 uint8_t* upload(hw::Device& dev, const std::string& name, uint64_t bytes, const RunInputs& in,
                 bool required) {
     auto* p = static_cast<uint8_t*>(dev.malloc(bytes == 0 ? 1 : bytes, name));
@@ -48,7 +42,7 @@ ModelRun run_on_model(const Problem& problem, const RunInputs& inputs, const Run
     buffers.a = upload(dev, "A", uint64_t(problem.m) * problem.k * hw::dtype_size(problem.a), inputs, true);
     buffers.b = upload(dev, "B", uint64_t(problem.k) * problem.n * hw::dtype_size(problem.b), inputs, true);
     for (const Tensor& t : problem.graph.tensors)
-        buffers.tensors.push_back(upload(dev, t.name, tensor_bytes(t), inputs, t.role == TensorRole::Input));
+        buffers.tensors.push_back(upload(dev, t.name, buffer_bytes(t), inputs, t.role == TensorRole::Input));
 
     if (problem.arch == ArchId::AtlasA2)
         detail::launch_atlas_a2(problem, buffers, options);
@@ -62,7 +56,7 @@ ModelRun run_on_model(const Problem& problem, const RunInputs& inputs, const Run
     for (size_t i = 0; i < problem.graph.tensors.size(); ++i) {
         const Tensor& t = problem.graph.tensors[i];
         if (t.role != TensorRole::Output) continue;
-        std::vector<uint8_t> bytes(tensor_bytes(t));
+        std::vector<uint8_t> bytes(buffer_bytes(t));
         if (!bytes.empty()) dev.copy_to_host(bytes.data(), buffers.tensors[i], bytes.size());
         run.outputs.emplace(t.name, std::move(bytes));
     }

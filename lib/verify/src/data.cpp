@@ -16,12 +16,6 @@ namespace evg::verify {
 using graph::DType;
 using graph::Functor;
 
-std::size_t buffer_elements(const graph::Tensor& t) {
-    if (t.rows <= 0) return 0;
-    const int64_t stride = t.row_stride > 0 ? t.row_stride : t.cols;
-    return static_cast<std::size_t>((t.rows - 1) * stride + t.cols);
-}
-
 uint64_t sentinel_bits(DType t) {
     switch (t) {
         case DType::f32:
@@ -95,7 +89,7 @@ CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed, I
         d.inputs.emplace(name, std::move(t));
     }
     for (const graph::Tensor& t : p.graph.tensors) {
-        const std::size_t count = buffer_elements(t);
+        const auto count = static_cast<std::size_t>(graph::buffer_elements(t));
         oracle::HostTensor h(t.element, count);
         if (t.role == graph::TensorRole::Input) {
             if (mode == DataMode::Exact) {

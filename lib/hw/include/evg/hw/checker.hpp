@@ -1,7 +1,10 @@
 // The checkers' interface to the execution engine. The engine (Machine, Core: scheduling, fibers, pipe
-// queues, flag matching, vector clocks, the trace) tells every checker what happens through four kinds of
-// event (an instruction is issued, an instruction with accesses executes, a synchronisation takes effect,
-// the kernel ends); a checker keeps its own state and reports what it finds through CheckerHost::violate.
+// queues, flag matching, vector clocks, the trace) tells every checker what happens through six kinds of
+// event: an instruction is issued, an instruction with accesses executes, a synchronisation takes effect, the
+// kernel ends, an instruction that tests its results found NaN or infinite lanes, and a copy moved bytes. A
+// checker asks for the first five by the bits of Checker::events(); moves come with results (a checker that
+// asks for kResult is told of moves too: what a lane holds travels with its bytes). A checker keeps its own
+// state and reports what it finds through CheckerHost::violate.
 // A checker sees the engine only through this header: it cannot change what executes, and it can be
 // driven alone by a scripted stream of events (lib/hw/tests/checkers/).
 //
@@ -179,7 +182,8 @@ struct KernelEndEvent {
 class Checker {
   public:
     // The events a checker is told of (a bit per kind): the engine calls only the checkers that want an
-    // event, so an instruction costs nothing to a checker that does not look at it.
+    // event, so an instruction costs nothing to a checker that does not look at it. kResult brings on_move
+    // as well.
     enum Events : unsigned { kIssue = 1, kExecute = 2, kSync = 4, kKernelEnd = 8, kResult = 16 };
     virtual ~Checker() = default;
     virtual unsigned events() const = 0;
