@@ -1,27 +1,23 @@
-// Call chains (call_chain.hpp): captured with the unwinder, interned, and resolved with GNU addr2line, one
-// run per chain for the addresses not resolved yet.
+// Call chains (call_chain.hpp): captured with the unwinder, interned, and resolved in this process with GCC's
+// libbacktrace (the debug information of every loaded module, read once per state), once per address.
 #include "evg/hw/call_chain.hpp"
 
+#include <backtrace.h>
+#include <cxxabi.h>
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <link.h>
 #include <unwind.h>
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <span>
+#include <string_view>
 #include <unordered_map>
-
-#include <fmt/format.h>
-
-extern char** environ;
 
 namespace evg::hw {
 
@@ -58,102 +54,73 @@ bool env_allows() {
     return !(v && std::strcmp(v, "0") == 0);
 }
 
-// The module holding `pc` and the address addr2line wants for it: relative to the module's load address for
-// a position-independent module (a PIE executable, a shared library), the address itself otherwise.
-struct ModuleAddress {
-    std::string path;
-    uintptr_t address = 0;
-};
-bool module_address(uintptr_t pc, ModuleAddress& out) {
+// The system's libraries (the C library's frames under a fiber's entry, the C++ library's std::function): no
+// line of theirs is the user's or Catlass's, and their frames are left out without asking.
+bool system_module(const char* path) {
+    const std::string_view p = path;
+    return p.starts_with("/lib/") || p.starts_with("/lib64/") || p.starts_with("/usr/lib/") ||
+           p.starts_with("/usr/lib64/");
+}
+
+// Whether the code address `pc` lies in a system library (dladdr names its module).
+bool in_system_module(uintptr_t pc) {
     Dl_info info{};
     // dladdr asks for an address as a pointer; pc is a code address the unwinder gave as an integer.
     void* const code = reinterpret_cast<void*>(pc);  // NOLINT(performance-no-int-to-ptr)
-    if (dladdr(code, &info) == 0 || !info.dli_fname) return false;
-    static std::map<std::string, bool> position_independent;  // guarded by Chains::mutex
-    std::string path = info.dli_fname;
-    if (path.empty()) path = "/proc/self/exe";  // the main program, as some loaders name it
-    auto it = position_independent.find(path);
-    if (it == position_independent.end()) {
-        std::ifstream f(path, std::ios::binary);
-        std::array<unsigned char, 18> head{};
-        f.read(reinterpret_cast<char*>(head.data()), head.size());
-        const bool elf = f && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
-        it = position_independent.emplace(path, elf && head[16] == 3 /* ET_DYN */).first;
-    }
-    out.path = path;
-    out.address = it->second ? pc - reinterpret_cast<uintptr_t>(info.dli_fbase) : pc;
-    return true;
+    return dladdr(code, &info) != 0 && info.dli_fname && system_module(info.dli_fname);
 }
 
-// The system's libraries (the C library's frames under a fiber's entry, the C++ library's std::function): no
-// line of theirs is the user's or Catlass's, and reading their symbols costs addr2line ten times what the
-// program's debug information does.
-bool system_module(const std::string& path) {
-    return path.starts_with("/lib/") || path.starts_with("/lib64/") || path.starts_with("/usr/lib/") ||
-           path.starts_with("/usr/lib64/");
+// The modules loaded so far, as the loader counts them (objects added and removed since the start): a
+// libbacktrace state knows the modules loaded when it first read them, so a library loaded since (a corpus
+// library the runner opens with dlopen) needs a state of its own.
+uint64_t module_generation() {
+    uint64_t generation = 0;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t size, void* out) {
+            if (size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs))
+                *static_cast<uint64_t*>(out) = (info->dlpi_adds << 32) ^ info->dlpi_subs;
+            return 1;  // the counters are the same in every entry: the first is enough
+        },
+        &generation);
+    return generation;
 }
 
-// Runs `addr2line -f -i -C -a -e MODULE ADDR...` and reads its frames: per address a line "0x...", then per
-// inlined call a function line and a "file:line" line, innermost first. Empty when it cannot run.
-std::vector<std::vector<ChainFrame>> addr2line(const std::string& module,
-                                               const std::vector<uintptr_t>& addrs) {
-    std::vector<std::vector<ChainFrame>> out(addrs.size());
-    std::vector<std::string> args = {"addr2line", "-f", "-i", "-C", "-a", "-e", module};
-    for (uintptr_t a : addrs) args.push_back(fmt::format("{:#x}", a));
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    int pipe_fd[2];
-    if (pipe2(pipe_fd, O_CLOEXEC) != 0) return out;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fd[1], 1);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int spawned = posix_spawnp(&pid, "addr2line", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(pipe_fd[1]);
-    std::string text;
-    if (spawned == 0) {
-        std::array<char, 4096> buf{};
-        for (ssize_t n; (n = read(pipe_fd[0], buf.data(), buf.size())) != 0;) {
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                break;
-            }
-            text.append(buf.data(), static_cast<size_t>(n));
-        }
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+// libbacktrace's state for the modules loaded now (states are never freed: libbacktrace keeps no way to).
+// The caller holds Chains::mutex.
+backtrace_state* backtrace_for_now() {
+    static backtrace_state* state = nullptr;
+    static uint64_t generation = 0;
+    const uint64_t now = module_generation();
+    if (!state || now != generation) {
+        state = backtrace_create_state(
+            nullptr, /*threaded=*/1, [](void*, const char*, int) {}, nullptr);
+        generation = now;
     }
-    close(pipe_fd[0]);
-    // Parse: an address line starts a new entry; then function / place pairs.
-    std::vector<std::string> lines;
-    for (size_t at = 0; at < text.size();) {
-        size_t end = text.find('\n', at);
-        if (end == std::string::npos) end = text.size();
-        lines.push_back(text.substr(at, end - at));
-        at = end + 1;
-    }
-    int entry = -1;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        if (lines[i].starts_with("0x")) {
-            if (++entry >= static_cast<int>(out.size())) break;
-            continue;
-        }
-        if (entry < 0 || i + 1 >= lines.size()) break;
-        const std::string& function = lines[i];
-        const std::string& place = lines[++i];
-        const size_t colon = place.rfind(':');
-        if (colon == std::string::npos) continue;
-        const std::string file = place.substr(0, colon);
-        const uint32_t line = static_cast<uint32_t>(std::strtoul(place.c_str() + colon + 1, nullptr, 10));
-        if (file.empty() || file == "??" || line == 0) continue;
-        out[static_cast<size_t>(entry)].push_back(
-            {file, line, function == "??" ? "" : function, path_owner(file)});
-    }
+    return state;
+}
+
+std::string demangled(const char* name) {
+    int status = 0;
+    char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    std::string out = status == 0 && d ? d : name;
+    std::free(d);
+    return out;
+}
+
+// The frames at code address `pc` (a byte inside a call), innermost first, each inlined call its own frame;
+// frames without a source line left out.
+std::vector<ChainFrame> frames_at(backtrace_state* state, uintptr_t pc) {
+    std::vector<ChainFrame> out;
+    backtrace_pcinfo(
+        state, pc,
+        [](void* data, uintptr_t, const char* file, int line, const char* function) {
+            if (file && *file && line > 0)
+                static_cast<std::vector<ChainFrame>*>(data)->push_back({file, static_cast<uint32_t>(line),
+                                                                        function ? demangled(function) : "",
+                                                                        path_owner(file)});
+            return 0;
+        },
+        [](void*, const char*, int) {}, &out);
     return out;
 }
 
@@ -194,32 +161,22 @@ std::string ChainFrame::str() const {
 }
 
 namespace {
-// Resolves the addresses of chains `ids` not resolved yet: one addr2line run per module (the caller holds the
-// mutex).
+// Resolves the addresses of chains `ids` not resolved yet (the caller holds the mutex).
 void resolve_locked(Chains& c, std::span<const uint32_t> ids) {
-    std::map<std::string, std::vector<uintptr_t>> wanted_by_module;
-    std::map<std::string, std::vector<uintptr_t>> pcs_by_module;
+    backtrace_state* state = nullptr;
     for (const uint32_t id : ids) {
         if (id == 0 || id > c.stacks.size()) continue;
         for (uintptr_t pc : c.stacks[id - 1]) {
             if (c.resolved.contains(pc)) continue;
             // A return address is the instruction after the call: look up the byte before it, inside the
             // call.
-            ModuleAddress m;
-            if (!module_address(pc - 1, m) || system_module(m.path)) {
+            if (in_system_module(pc - 1)) {
                 c.resolved.emplace(pc, std::vector<ChainFrame>{});
                 continue;
             }
-            c.resolved.emplace(pc,
-                               std::vector<ChainFrame>{});  // claimed: a pc twice in the batch is asked once
-            wanted_by_module[m.path].push_back(m.address);
-            pcs_by_module[m.path].push_back(pc);
+            if (!state) state = backtrace_for_now();
+            c.resolved.emplace(pc, frames_at(state, pc - 1));
         }
-    }
-    for (auto& [module, addrs] : wanted_by_module) {
-        std::vector<std::vector<ChainFrame>> frames = addr2line(module, addrs);
-        const std::vector<uintptr_t>& pcs = pcs_by_module[module];
-        for (size_t i = 0; i < pcs.size(); ++i) c.resolved[pcs[i]] = std::move(frames[i]);
     }
 }
 }  // namespace

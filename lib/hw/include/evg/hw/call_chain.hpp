@@ -7,8 +7,9 @@
 // body) is further up the stack. Chains are captured only in a launch whose Config::call_chains is set (the
 // ACL shim sets it for a program's launches) once code directories are registered (register_code_dir), so
 // evgcheck's own harnesses pay nothing; they resolve only when the program was built with debug information
-// (evgcheck_add_program builds with -g) and `addr2line` (GNU binutils) is on the PATH.
-// Without either, a chain resolves to no frame and a finding names the kernel launch as before.
+// (evgcheck_add_program builds with -g), in this process (GCC's libbacktrace: no program is started, and a
+// crash's signal handler can resolve the chains it prints), each address once. Without debug information a
+// chain resolves to no frame and a finding names the kernel launch as before.
 #pragma once
 
 #include <cstdint>
@@ -37,14 +38,13 @@ struct ChainFrame {
 };
 
 // The frames of a chain, innermost first, each inlined call its own frame; frames with no source line (no
-// debug information, or addr2line missing) are left out. Resolved once per address and process.
+// debug information) are left out. Resolved once per address and process.
 std::vector<ChainFrame> call_chain_frames(uint32_t id);
 // The first of the user's lines on a chain ("my_kernel.cpp:40": where the user's code called into the
 // library), empty when the chain has none or does not resolve.
 std::string first_user_site(uint32_t id);
 
-// Resolves the chains a report or a checker is about to read, all in one addr2line run per module (each run
-// reads the module's debug information anew: asking chain by chain costs a run each).
+// Resolves the chains a report or a checker is about to read (their addresses not resolved yet).
 void resolve_call_chains(std::span<const uint32_t> ids);
 
 // The graph node a chain's frames say the instruction was issued for, when the instruction's own site names
