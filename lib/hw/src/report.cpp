@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "evg/hw/call_chain.hpp"
@@ -220,20 +222,24 @@ nlohmann::json chain_json(const std::vector<Location::Frame>& chain) {
 }
 }  // namespace
 
+std::string FpCounts::InGm::text() const {
+    std::vector<std::string> what;
+    if (nan) what.push_back(fmt::format("{} NaN", nan));
+    if (inf) what.push_back(fmt::format("{} infinite", inf));
+    if (what.empty()) return {};
+    const uint64_t all = nan + inf;
+    return fmt::format("{} holds {} ({})", buffer, fmt::join(what, " and "),
+                       from_inputs == 0 ? std::string("all made by the launch: the findings say where")
+                       : from_inputs == all
+                           ? std::string("all passed on from the inputs")
+                           : fmt::format("{} of them passed on from the inputs", from_inputs));
+}
+
 std::string Report::fp_text() const {
     if (!fp.on) return {};
     std::vector<std::string> parts;
-    for (const FpCounts::InGm& g : fp.gm) {
-        std::vector<std::string> what;
-        if (g.nan) what.push_back(fmt::format("{} NaN", g.nan));
-        if (g.inf) what.push_back(fmt::format("{} infinite", g.inf));
-        const uint64_t all = g.nan + g.inf;
-        parts.push_back(fmt::format(
-            "{} holds {} ({})", g.buffer, fmt::join(what, " and "),
-            g.from_inputs == 0     ? std::string("all made by the launch: the findings say where")
-            : g.from_inputs == all ? std::string("all passed on from the inputs")
-                                   : fmt::format("{} of them passed on from the inputs", g.from_inputs)));
-    }
+    for (const FpCounts::InGm& g : fp.gm)
+        if (std::string t = g.text(); !t.empty()) parts.push_back(std::move(t));
     if (fp.subnormal) parts.push_back(fmt::format("{} subnormal result(s)", fp.subnormal));
     if (fp.padding)
         parts.push_back(
@@ -308,6 +314,176 @@ std::string Report::json() const {
         vs.push_back(std::move(jv));
     }
     return j.dump(2);
+}
+
+namespace {
+
+// Reads the JSON json() writes, saying where a key is missing: every read names its place.
+class JsonReader {
+  public:
+    JsonReader(const nlohmann::json& j, std::string where) : j_(j), where_(std::move(where)) {}
+
+    const nlohmann::json& at(std::string_view key) const {
+        const auto it = j_.find(key);
+        if (it == j_.end()) throw ReportJsonError(fmt::format("report JSON: {} has no '{}'", where_, key));
+        return *it;
+    }
+    bool has(std::string_view key) const { return j_.contains(key); }
+    template <class T>
+    T get(std::string_view key) const {
+        try {
+            return at(key).get<T>();
+        } catch (const nlohmann::json::exception& e) {
+            throw ReportJsonError(
+                fmt::format("report JSON: {}.{} is not what json() writes: {}", where_, key, e.what()));
+        }
+    }
+    JsonReader object(std::string_view key) const {
+        const nlohmann::json& o = at(key);
+        if (!o.is_object())
+            throw ReportJsonError(fmt::format("report JSON: {}.{} is not an object", where_, key));
+        return {o, fmt::format("{}.{}", where_, key)};
+    }
+    // Each element of the array under `key`, as a reader named by its index.
+    std::vector<JsonReader> array(std::string_view key) const {
+        const nlohmann::json& a = at(key);
+        if (!a.is_array())
+            throw ReportJsonError(fmt::format("report JSON: {}.{} is not an array", where_, key));
+        std::vector<JsonReader> out;
+        out.reserve(a.size());
+        for (size_t i = 0; i < a.size(); ++i)
+            out.emplace_back(a[i], fmt::format("{}.{}[{}]", where_, key, i));
+        return out;
+    }
+    const std::string& where() const { return where_; }
+
+  private:
+    const nlohmann::json& j_;
+    std::string where_;
+};
+
+ViolationKind kind_named(const std::string& name, const std::string& where) {
+    for (const ViolationKind k : kViolationKinds)
+        if (violation_kind_name(k) == name) return k;
+    throw ReportJsonError(
+        fmt::format("report JSON: {}.kind '{}' is no kind of violation_kinds.def", where, name));
+}
+
+SchedulerKind scheduler_named(const std::string& name, const std::string& where) {
+    for (const SchedulerKind k : {SchedulerKind::in_order, SchedulerKind::adversarial})
+        if (scheduler_name(k) == name) return k;
+    throw ReportJsonError(fmt::format("report JSON: {}.scheduler '{}' is no scheduler", where, name));
+}
+
+// The bits of Violation::rules: the rules listed that the kind does not rest on already.
+uint64_t rule_bits(const std::vector<std::string>& codes, ViolationKind kind, const std::string& where) {
+    const std::vector<RuleId> of_kind = rules_of(kind);
+    uint64_t bits = 0;
+    for (const std::string& code : codes) {
+        const RuleInfo* found = nullptr;
+        for (const RuleInfo& r : all_rules())
+            if (r.code == code) found = &r;
+        if (!found)
+            throw ReportJsonError(
+                fmt::format("report JSON: {}.rules names '{}', no rule of rules.def", where, code));
+        if (std::find(of_kind.begin(), of_kind.end(), found->id) == of_kind.end())
+            bits |= rule_bit(found->id);
+    }
+    return bits;
+}
+
+Location location_from(const JsonReader& l) {
+    Location out;
+    out.instr = l.get<uint64_t>("instr");
+    out.core = l.get<int>("core");
+    out.core_name = l.get<std::string>("core_name");
+    out.pipe = l.get<std::string>("pipe");
+    out.op = l.get<std::string>("op");
+    out.memory = l.get<std::string>("memory");
+    out.begin = l.get<uint64_t>("begin");
+    out.end = l.get<uint64_t>("end");
+    out.access = l.get<std::string>("access");
+    out.site = l.get<std::string>("site");
+    out.source = l.get<std::string>("source");
+    out.node = l.get<std::string>("node");
+    out.owner = l.get<std::string>("owner");
+    out.user_site = l.get<std::string>("user_site");
+    out.user_source = l.get<std::string>("user_source");
+    for (const JsonReader& f : l.array("chain"))
+        out.chain.push_back(
+            {f.get<std::string>("site"), f.get<std::string>("owner"), f.get<std::string>("function")});
+    return out;
+}
+
+Violation violation_from(const JsonReader& v) {
+    Violation out;
+    out.kind = kind_named(v.get<std::string>("kind"), v.where());
+    const std::string severity = v.get<std::string>("severity");
+    if (severity != "error" && severity != "warning")
+        throw ReportJsonError(
+            fmt::format("report JSON: {}.severity '{}' is neither error nor warning", v.where(), severity));
+    out.severity = severity == "error" ? Severity::error : Severity::warning;
+    out.message = v.get<std::string>("message");
+    out.occurrences = v.get<uint64_t>("occurrences");
+    out.rules = rule_bits(v.get<std::vector<std::string>>("rules"), out.kind, v.where());
+    for (const JsonReader& l : v.array("locations")) out.locations.push_back(location_from(l));
+    return out;
+}
+
+}  // namespace
+
+Report Report::from_json(std::string_view text) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        throw ReportJsonError("report JSON: the text is not a JSON object");
+    const JsonReader r(j, "the report");
+    Report out;
+    out.arch = r.get<std::string>("arch");
+    out.block_dim = r.get<int>("block_dim");
+    if (r.has("launch_site")) {
+        const JsonReader ls = r.object("launch_site");
+        out.launch_site = ls.get<std::string>("site");
+        out.launch_source = ls.get<std::string>("source");
+    }
+    const JsonReader st = r.object("stats");
+    out.stats.instructions = st.get<uint64_t>("instructions");
+    out.stats.per_pipe = st.get<std::map<std::string, uint64_t>>("per_pipe");
+    out.stats.ub_peak = st.get<uint32_t>("ub_peak");
+    out.stats.events_set = st.get<uint64_t>("events_set");
+    out.stats.events_waited = st.get<uint64_t>("events_waited");
+    const JsonReader sc = r.object("schedule");
+    out.stats.scheduler = scheduler_named(sc.get<std::string>("scheduler"), sc.where());
+    out.stats.seed = sc.get<uint64_t>("seed");
+    out.stats.steps = sc.get<uint64_t>("steps");
+    out.stats.coverage.plain_over_plain = sc.get<uint64_t>("plain_over_plain");
+    out.stats.coverage.plain_over_set = sc.get<uint64_t>("plain_over_set");
+    out.stats.coverage.wait_over_plain = sc.get<uint64_t>("wait_over_plain");
+    out.stats.coverage.core_handoffs = sc.get<uint64_t>("core_handoffs");
+    if (r.has("fp")) {
+        const JsonReader fp = r.object("fp");
+        out.fp.on = true;
+        out.fp.subnormal = fp.get<uint64_t>("subnormal");
+        out.fp.born = fp.get<uint64_t>("born");
+        out.fp.padding = fp.get<uint64_t>("padding");
+        out.fp.born_lost = fp.get<uint64_t>("born_lost");
+        for (const JsonReader& g : fp.array("gm"))
+            out.fp.gm.push_back({g.get<std::string>("buffer"), g.get<uint64_t>("nan"), g.get<uint64_t>("inf"),
+                                 g.get<uint64_t>("from_inputs")});
+    }
+    if (r.has("mutations_unapplied"))
+        out.mutations_unapplied = r.get<std::vector<std::string>>("mutations_unapplied");
+    if (r.has("buffers"))
+        for (const JsonReader& b : r.array("buffers"))
+            out.buffers.push_back(
+                {b.get<std::string>("name"), b.get<uint64_t>("bytes"), b.get<std::string>("origin")});
+    for (const JsonReader& v : r.array("violations")) out.violations.push_back(violation_from(v));
+    // What json() derives, checked against what it wrote: a report whose flags disagree is not one json()
+    // wrote.
+    if (r.get<bool>("clean") != out.clean())
+        throw ReportJsonError("report JSON: 'clean' disagrees with the report's violations");
+    if (r.has("host") != out.host())
+        throw ReportJsonError("report JSON: 'host' disagrees with the report's block_dim");
+    return out;
 }
 
 }  // namespace evg::hw

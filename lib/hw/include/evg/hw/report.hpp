@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -66,6 +67,7 @@ struct Location {
     };
     std::vector<Frame> chain;
     uint32_t chain_id = 0;  // the captured chain (capture_call_chain) until set_launch_site resolves it
+    bool operator==(const Location&) const = default;
 };
 
 struct Violation {
@@ -77,6 +79,7 @@ struct Violation {
     // Rules of the model (rules.def) this finding rests on besides those of its kind (rule_bit of each):
     // what only some findings of a kind assume, e.g. an event id above 7 read through its low bits.
     uint64_t rules = 0;
+    bool operator==(const Violation&) const = default;
 };
 
 // The reorderings a schedule exercised (each counts executions, not distinct instructions).
@@ -109,6 +112,7 @@ struct LaunchStats {
     // SetFlag and WaitFlag instructions issued per (core, HardEvent, id): (sets, waits). What a judge
     // balances when the trace was not kept (evg::verify::unbalanced_flags); not part of text() or json().
     std::map<std::tuple<int, HardEvent, int>, std::pair<uint64_t, uint64_t>> flag_calls;
+    bool operator==(const LaunchStats&) const = default;
 };
 
 // Numeric exceptions the checker "fp" counted without reporting them (docs/checkers.md, "NaN and infinity").
@@ -125,9 +129,18 @@ struct FpCounts {
         uint64_t nan = 0, inf = 0;
         uint64_t from_inputs = 0;
         bool operator==(const InGm&) const = default;
+        // "D holds 3 NaN and 1 infinite (all passed on from the inputs)": the one sentence for what a GM
+        // buffer holds, in a report's "numeric:" line and in run-program's verdict; "" when it holds neither.
+        std::string text() const;
     };
     std::vector<InGm> gm;
     bool operator==(const FpCounts&) const = default;
+};
+
+// A report text from_json cannot read: the sentence names the key and its place ("violations[2].locations[0]
+// has no 'site'").
+struct ReportJsonError : std::runtime_error {
+    using std::runtime_error::runtime_error;
 };
 
 struct Report {
@@ -166,6 +179,11 @@ struct Report {
     const Violation* first(ViolationKind k) const;
     std::string text() const;
     std::string json() const;
+    // The report json() wrote, read back: every field json() writes, by the same keys (the fields it does not
+    // write, kernel_type, node_labels, records_peak, flag_calls and chain_id, stay at their defaults). A key
+    // missing or of the wrong type is a ReportJsonError naming it and where it was looked for.
+    static Report from_json(std::string_view text);
+    bool operator==(const Report&) const = default;
     // The adversarial scheduler's line of text() (its seed, steps and what it reordered); empty in order.
     std::string schedule_text() const;
     // The "numeric:" line of text() (FpCounts: NaN and infinities in GM, subnormals, padding); empty when
