@@ -3,8 +3,11 @@
 #include "evg/props/runner.hpp"
 
 #include "evg/hw/checker.hpp"
+#include "evg/props/progress_line.hpp"
 
 #include <fmt/format.h>
+
+#include <cstdio>
 
 #include <algorithm>
 #include <charconv>
@@ -276,7 +279,7 @@ Outcome check_property(const std::string& name, const Property& property, const 
     detail::Hooks hooks;
     hooks.on_pass = [&](int passed) {
         if (cfg.progress) cfg.progress(passed, cfg.cases);
-        if (progress_lines) fmt::print(stderr, "evg-progress: {} {}/{}\n", name, passed, cfg.cases);
+        if (progress_lines) std::fputs(progress_line(name, passed, cfg.cases).c_str(), stderr);
     };
     const detail::Attempt a = detail::attempt(name, property, cfg, cfg.seed, cfg.cases, coverage, hooks);
     Outcome out = detail::conclude(name, cfg, a, cfg.seed, cfg.cases, false);

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "attempt.hpp"
+#include "evg/props/progress_line.hpp"
 #include "evg/props/regression.hpp"
 
 namespace evg::props::detail {
@@ -250,7 +251,7 @@ Outcome check_in_workers(const std::string& name, const Property& property, cons
             for (int p = before; p < w.passed; ++p) {
                 ++passed;
                 if (cfg.progress) cfg.progress(passed, cfg.cases);
-                if (progress_lines) fmt::print(stderr, "evg-progress: {} {}/{}\n", name, passed, cfg.cases);
+                if (progress_lines) std::fputs(progress_line(name, passed, cfg.cases).c_str(), stderr);
             }
         }
     }
