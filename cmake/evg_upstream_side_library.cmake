@@ -11,6 +11,31 @@
 #     dominates; the model is the build's own).
 #
 # Expects evgcheck_use_catlass (evgcheck_program.cmake) and EVG_UPSTREAM_CORPUS_DIR (upstream/corpus).
+#
+#   evg_corpus_abi_stamp(<target>)
+#     Gives <target> the corpus ABI stamp (upstream/corpus/corpus_load.hpp): the hash of the headers
+#     whose types cross the boundary, recomputed whenever one of them changes. Each side computes its own
+#     when it is built, so a library and a runner built from different texts of those headers disagree.
+set(EVG_CORPUS_ABI_TEXT_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/evg_corpus_abi_text.cmake)
+function(evg_corpus_abi_stamp target)
+  # The model's and the vocabulary's headers and the boundary's own (a superset of what corpus_abi.hpp includes:
+  # an include added there is still covered). EVG_UPSTREAM_CORPUS_DIR is <evgcheck source>/upstream/corpus.
+  get_filename_component(src "${EVG_UPSTREAM_CORPUS_DIR}/../.." ABSOLUTE)
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${src}/lib/hw/include/*.hpp ${src}/lib/hw/include/*.def
+       ${src}/lib/vocab/include/*.hpp)
+  list(APPEND headers ${EVG_UPSTREAM_CORPUS_DIR}/corpus_abi.hpp)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target}_abi)
+  string(REPLACE ";" "|" joined "${headers}")  # one argument on any generator's command line
+  add_custom_command(
+    OUTPUT ${dir}/corpus_abi_text.hpp
+    COMMAND ${CMAKE_COMMAND} -DOUT=${dir}/corpus_abi_text.hpp "-DHEADERS=${joined}" -P ${EVG_CORPUS_ABI_TEXT_SCRIPT}
+    DEPENDS ${headers} ${EVG_CORPUS_ABI_TEXT_SCRIPT}
+    COMMENT "The corpus ABI stamp of ${target}"
+    VERBATIM)
+  target_sources(${target} PRIVATE ${dir}/corpus_abi_text.hpp)
+  target_include_directories(${target} PRIVATE ${dir} ${EVG_UPSTREAM_CORPUS_DIR})
+endfunction()
+
 function(evg_upstream_side_library target)
   cmake_parse_arguments(ARG "CORPUS" "ROOT;KERNEL_COMPILER" "SOURCES" ${ARGN})
   set(sources ${ARG_SOURCES})
@@ -26,5 +51,6 @@ function(evg_upstream_side_library target)
   if(ARG_CORPUS)
     target_include_directories(${target} PUBLIC ${EVG_UPSTREAM_CORPUS_DIR})
     target_compile_options(${target} PRIVATE -O1)
+    evg_corpus_abi_stamp(${target})
   endif()
 endfunction()

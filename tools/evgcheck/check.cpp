@@ -17,12 +17,13 @@
 #include "args.hpp"
 #include "problem_options.hpp"
 #ifdef EVGCHECK_HAS_UPSTREAM_CHECK
-#include "check_upstream.hpp"
 #include "evg/hw/file_lock.hpp"
+#include "upstream_check.hpp"
 #endif
 #include "catlass/epilogue/fusion/upstream_hazards.hpp"
 #include "commands.hpp"
-#include "subprocess.hpp"
+#include "evg/process/subprocess.hpp"
+#include "evg/props/progress_line.hpp"
 
 #ifndef EVGCHECK_PROPS_BINARY
 #define EVGCHECK_PROPS_BINARY ""
@@ -205,7 +206,7 @@ std::string argv0_path() {
 
 int check_upstream_command(const Args& args, const std::string& self) {
     refuse_options_of_the_other_run(args, CheckRun::catlass);
-    UpstreamCheckOptions o;
+    evg::upstream::check::UpstreamCheckOptions o;
     o.root = *args.get("catlass-root");
     o.graphs = static_cast<int>(args.integer("graphs", 1, 10'000).value_or(8));
     if (const auto k = args.integer("graph", 0, 100'000)) {
@@ -234,7 +235,7 @@ int check_upstream_command(const Args& args, const std::string& self) {
     if (budget > 0)
         o.stop = std::chrono::steady_clock::now() +
                  std::chrono::milliseconds(static_cast<long long>(budget * 1000));
-    UpstreamCheck check(o);
+    evg::upstream::check::UpstreamCheck check(o);
     if (const std::string why = check.setup_error(); !why.empty()) {
         if (why.rfind("--catlass-root", 0) == 0) throw UsageError("evgcheck check: " + why);
         std::cerr << "evgcheck check: " << why << "\n";
@@ -243,12 +244,12 @@ int check_upstream_command(const Args& args, const std::string& self) {
     try {
         if (const auto replay = args.get("replay")) return check.replay(std::cout, *replay);
         return check.run(std::cout);
-    } catch (const UpstreamCheckInputError& e) {
+    } catch (const evg::upstream::check::UpstreamCheckInputError& e) {
         throw UsageError(std::string("evgcheck check: ") + e.what());
     } catch (const evg::hw::FileLockError& e) {
         throw UsageError(fmt::format("evgcheck check: the work folder {} cannot be shared safely: {}",
                                      check.work_dir().string(), e.what()));
-    } catch (const UpstreamCheckTimeBudget&) {
+    } catch (const evg::upstream::check::UpstreamCheckTimeBudget&) {
         std::cout << std::flush;
         std::cerr << fmt::format(
             "evgcheck check: stopped after {:.0f} s (the time budget; raise it with --time-budget), with "
@@ -318,8 +319,9 @@ int check_command(std::span<const char* const> argv) {
 
     const auto start = std::chrono::steady_clock::now();
     const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(budget * 1000));
-    const ProcessResult listing = run_process(binary, {"--gtest_list_tests", "--gtest_filter=" + filter}, {},
-                                              std::min(deadline, start + std::chrono::seconds(60)));
+    const evg::process::ProcessResult listing =
+        evg::process::run_process(binary, {"--gtest_list_tests", "--gtest_filter=" + filter}, {},
+                                  std::min(deadline, start + std::chrono::seconds(60)));
     if (listing.exit_code != 0) {
         std::cerr << "evgcheck check: '" << binary << " --gtest_list_tests' failed:\n" << listing.output;
         return kExitInternal;
@@ -359,9 +361,8 @@ int check_command(std::span<const char* const> argv) {
     const std::string fp = read_fp(args, "check");
     if (!fp.empty()) env["EVG_FP"] = fp;
     const std::regex passed_re(R"(OK, passed (\d+) tests)");
-    // The property runner (props/runner.hpp) prints "evg-progress: <name> <passed>/<cases>" after every
-    // passing case when EVG_PROPS_PROGRESS=1: the bar moves per case, over every property's cases.
-    const std::regex progress_re(R"(^evg-progress: \S+ (\d+)/(\d+)$)");
+    // The property runner prints a progress line (evg/props/progress_line.hpp) after every passing case when
+    // EVG_PROPS_PROGRESS=1: the bar moves per case, over every property's cases.
     const long long all_cases = cases * static_cast<long long>(tests.size());
     size_t done = 0;
     long long total_cases = 0;
@@ -373,14 +374,15 @@ int check_command(std::span<const char* const> argv) {
                       << tests.size() << " properties: " << test << (tty ? "" : "\n") << std::flush;
         };
         show();
-        const ProcessResult r =
-            run_process(binary, {"--gtest_filter=" + test, "--gtest_color=no"}, env, deadline,
-                        [&](const std::string& line) {
-                            std::smatch m;
-                            if (!std::regex_match(line, m, progress_re)) return;
-                            current = std::stoll(m[1]);
-                            if (tty) show();  // a log (not a terminal) gets one line per property
-                        });
+        const evg::process::ProcessResult r =
+            evg::process::run_process(binary, {"--gtest_filter=" + test, "--gtest_color=no"}, env, deadline,
+                                      [&](const std::string& line) {
+                                          const auto p = evg::props::read_progress_line(line);
+                                          if (!p) return;
+                                          current = p->passed;
+                                          if (tty)
+                                              show();  // a log (not a terminal) gets one line per property
+                                      });
         if (tty) std::cerr << "\r\033[K";
         if (r.timed_out) {
             std::cerr << "evgcheck check: the time budget of " << budget << " s ran out during " << test
@@ -393,7 +395,7 @@ int check_command(std::span<const char* const> argv) {
             std::string shown;  // the property's output without the progress lines
             std::istringstream lines(r.output);
             for (std::string line; std::getline(lines, line);)
-                if (!std::regex_match(line, progress_re)) shown += line + "\n";
+                if (!evg::props::read_progress_line(line)) shown += line + "\n";
             std::cout << "FAILED " << test << " (seed " << seed << ")\n" << shown;
             // One line a shell runs as printed, from any folder: the environment the property ran with, then
             // the binary by its absolute path.
@@ -409,15 +411,22 @@ int check_command(std::span<const char* const> argv) {
             return kExitFailed;
         }
         // Cases that passed: the runner's own count where it printed one, else rapidcheck's
-        // "OK, passed N tests" lines (a plain RC_GTEST_PROP).
+        // "OK, passed N tests" lines (a plain RC_GTEST_PROP, or a runner whose progress lines this evgcheck
+        // does not read: the line says the count is the fallback's, and the bar did not move).
         long long n = current;
-        if (n == 0)
+        const bool counted_by_progress = n != 0;
+        if (!counted_by_progress)
             for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), passed_re);
                  it != std::sregex_iterator(); ++it)
                 n += std::stoll((*it)[1]);
         total_cases += n;
         ++done;
-        std::cout << "ok   " << test << " (" << n << " cases)\n" << std::flush;
+        std::cout << "ok   " << test << " (" << n << " cases"
+                  << (counted_by_progress ? ""
+                                          : "; counted from rapidcheck's summary: the property printed no "
+                                            "progress lines")
+                  << ")\n"
+                  << std::flush;
     }
     std::cerr << bar(1, 1) << " " << total_cases << " cases, " << done << "/" << tests.size()
               << " properties\n";

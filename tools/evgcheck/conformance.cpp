@@ -20,9 +20,9 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "evg/process/subprocess.hpp"
 #include "load.hpp"
 #include "problem_options.hpp"
-#include "subprocess.hpp"
 
 #ifdef EVGCHECK_HAS_CONFORMANCE
 #include "evg/conformance/case.hpp"
@@ -172,8 +172,8 @@ reports::PropsCoverage run_props(std::chrono::steady_clock::time_point deadline)
     }
     const std::string test = "Props.ModelMatchesOracleAndCheckersAreClean";
     std::cerr << "evgcheck conformance: running the property suite's coverage shard (" << test << ")\n";
-    const ProcessResult r =
-        run_process(binary, {"--gtest_filter=" + test}, {{"EVG_PROPS_NO_SAVE", "1"}}, deadline);
+    const evg::process::ProcessResult r =
+        evg::process::run_process(binary, {"--gtest_filter=" + test}, {{"EVG_PROPS_NO_SAVE", "1"}}, deadline);
     reports::PropsCoverage p =
         reports::parse_props_coverage(r.output, "evg_props_model_tests --gtest_filter=" + test);
     if (r.exit_code != 0)

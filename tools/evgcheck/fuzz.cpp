@@ -29,9 +29,9 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "evg/process/subprocess.hpp"
 #include "fuzz_output.hpp"
 #include "pattern_table.hpp"
-#include "subprocess.hpp"
 
 #ifdef EVGCHECK_HAS_REPORTS
 #include "evg/reports/fuzz_session.hpp"
@@ -241,25 +241,25 @@ int fuzz_command(std::span<const char* const> argv) {
             a.insert(a.end(), seed_dirs.begin(), seed_dirs.end());
             std::vector<std::string> tail;  // from a finding's first line on
             std::string artifact;
-            ProcessResult r;
+            evg::process::ProcessResult r;
             try {
-                r = run_process(fuzzer, a, {}, end + std::chrono::seconds(timeout + 30),
-                                [&](const std::string& line) {
-                                    if (const auto s = parse_status_line(line)) {
-                                        std::lock_guard lock(totals.mu);
-                                        totals.latest[id] = *s;
-                                        totals.cov = std::max(totals.cov, s->cov);
-                                        totals.features = std::max(totals.features, s->features);
-                                        totals.corpus = std::max(totals.corpus, s->corpus);
-                                        return;
-                                    }
-                                    if (!tail.empty() || starts_finding(line)) {
-                                        if (tail.size() < 400) tail.push_back(line);
-                                    }
-                                    if (const std::string p = artifact_path(line); !p.empty()) {
-                                        artifact = p;
-                                    }
-                                });
+                r = evg::process::run_process(
+                    fuzzer, a, {}, end + std::chrono::seconds(timeout + 30), [&](const std::string& line) {
+                        if (const auto s = parse_status_line(line)) {
+                            std::lock_guard lock(totals.mu);
+                            totals.latest[id] = *s;
+                            totals.cov = std::max(totals.cov, s->cov);
+                            totals.features = std::max(totals.features, s->features);
+                            totals.corpus = std::max(totals.corpus, s->corpus);
+                            return;
+                        }
+                        if (!tail.empty() || starts_finding(line)) {
+                            if (tail.size() < 400) tail.push_back(line);
+                        }
+                        if (const std::string p = artifact_path(line); !p.empty()) {
+                            artifact = p;
+                        }
+                    });
             } catch (
                 const std::exception& e) {  // not runnable here (posix_spawn failed): said after the join
                 std::lock_guard lock(totals.mu);
@@ -331,7 +331,7 @@ int fuzz_command(std::span<const char* const> argv) {
         if (!f.artifact.empty() && fs::exists(f.artifact)) {
             fs::copy_file(f.artifact, input, fs::copy_options::overwrite_existing, ec);
             const fs::path candidate = dir / "input.min";
-            run_process(
+            evg::process::run_process(
                 fuzzer,
                 {"-minimize_crash=1", fmt::format("-max_total_time={}", static_cast<long>(minimize_time)),
                  fmt::format("-timeout={}", timeout), "-exact_artifact_path=" + candidate.string(),
@@ -341,13 +341,14 @@ int fuzz_command(std::span<const char* const> argv) {
                 // Keep the smaller input only when it still gives the same finding.
                 std::vector<std::string> lines;
                 bool in_finding = false;
-                run_process(fuzzer, {fmt::format("-timeout={}", timeout), candidate.string()}, {},
-                            Clock::now() + std::chrono::seconds(timeout + 30), [&](const std::string& line) {
-                                if (in_finding || starts_finding(line)) {
-                                    in_finding = true;
-                                    lines.push_back(line);
-                                }
-                            });
+                evg::process::run_process(fuzzer, {fmt::format("-timeout={}", timeout), candidate.string()},
+                                          {}, Clock::now() + std::chrono::seconds(timeout + 30),
+                                          [&](const std::string& line) {
+                                              if (in_finding || starts_finding(line)) {
+                                                  in_finding = true;
+                                                  lines.push_back(line);
+                                              }
+                                          });
                 if (finding_signature(lines) == sig) {
                     fs::rename(candidate, input, ec);
                     minimised = !ec;
@@ -388,8 +389,8 @@ int fuzz_command(std::span<const char* const> argv) {
         const fs::path table = out / "patterns.tsv";
         auto read_table = [&](const std::vector<std::string>& args, bool findings) {
             fs::remove(table, ec);
-            run_process(fuzzer, args, {{"EVG_FUZZ_PATTERNS", table.string()}},
-                        Clock::now() + std::chrono::seconds(600 + timeout));
+            evg::process::run_process(fuzzer, args, {{"EVG_FUZZ_PATTERNS", table.string()}},
+                                      Clock::now() + std::chrono::seconds(600 + timeout));
             std::ifstream in(table);
             const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             for (const auto& [name, c] : evg::fuzz::read_pattern_table(text)) {

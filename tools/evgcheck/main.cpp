@@ -17,8 +17,8 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "evg/hw/error.hpp"
+#include "evg/process/subprocess.hpp"
 #include "load.hpp"
-#include "subprocess.hpp"
 
 #ifndef EVGCHECK_VERSION
 #error "EVGCHECK_VERSION (the project version) is set by tools/CMakeLists.txt"
@@ -80,7 +80,7 @@ std::string usage() {
 char g_budget_message[256];
 
 extern "C" void on_time_budget(int) {
-    signal_children(SIGTERM);  // what the command started ends with it
+    evg::process::signal_children(SIGTERM);  // what the command started ends with it
     const ssize_t ignored = ::write(2, g_budget_message, std::strlen(g_budget_message));
     (void)ignored;
     ::_exit(kExitInternal);

@@ -16,7 +16,6 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -38,7 +37,7 @@
 #include "evg/reports/cycle_summary.hpp"
 #include "evg/reports/timeline.hpp"
 #endif
-#include "subprocess.hpp"
+#include "evg/process/subprocess.hpp"
 
 namespace evgcheck {
 
@@ -103,9 +102,9 @@ struct RunSpec {
 
 struct RunResult {
     RunSpec spec;
-    evgcheck::ProcessResult process;
-    nlohmann::json launches = nlohmann::json::array();  // the program's launch reports (EVG_REPORT)
-    nlohmann::json host = nlohmann::json::array();      // its host reports ("host": true: uninit_to_host)
+    evg::process::ProcessResult process;
+    std::vector<evg::hw::Report> launches;  // the program's launch reports (EVG_REPORT)
+    std::vector<evg::hw::Report> host;      // its host reports (Report::host(): uninit_to_host)
     // What the program was built from (EVG_ABOUT): {"catlass": the checkout, null when the program did not
     // register one; "kernel_compilers": acl/kernel_compiler.hpp}, absent (discarded) when it made no launch.
     nlohmann::json about = nlohmann::json::value_t::discarded;
@@ -203,56 +202,46 @@ bool printed_line(const std::string& output, const std::string& line) {
     return false;
 }
 
-// Whether the kind named `name` is one the checker fp reports (violation_kinds.def's finder column).
-bool found_by_fp(std::string_view name) {
-    for (const evg::hw::ViolationKind k : evg::hw::kViolationKinds)
-        if (evg::hw::violation_kind_name(k) == name) return evg::hw::violation_kind_finder(k) == "fp";
-    return false;
-}
-
 // The verdict of one run from its exit status and its reports.
 void judge_run(RunResult& r, Expectations& x) {
-    const ProcessResult& p = r.process;
+    const evg::process::ProcessResult& p = r.process;
     std::map<std::string, int> kinds;
     std::vector<std::string> unapplied;
     std::set<std::string> known;
-    std::map<std::string, std::tuple<uint64_t, uint64_t, uint64_t>> in_gm;  // buffer -> NaN, inf, from inputs
+    std::map<std::string, evg::hw::FpCounts::InGm> in_gm;  // by buffer, summed over the launches
     std::set<std::string> fp_warnings;
-    for (const nlohmann::json* reports : {&r.launches, &r.host})
-        for (const nlohmann::json& l : *reports) {
-            for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
-                const std::string kind = v.value("kind", "?");
-                if (v.value("severity", "") != "error") {
+    for (const std::vector<evg::hw::Report>* reports : {&r.launches, &r.host})
+        for (const evg::hw::Report& l : *reports) {
+            for (const evg::hw::Violation& v : l.violations) {
+                const std::string kind(evg::hw::violation_kind_name(v.kind));
+                if (v.severity != evg::hw::Severity::error) {
                     // A NaN or infinity born but not failing the run (it stayed in UB, or --fp warn) is still
                     // named in the verdict.
-                    const nlohmann::json ls = v.value("locations", nlohmann::json::array());
-                    if (found_by_fp(kind) && !ls.empty()) {
-                        const std::string at = ls.front().value("user_site", "");
+                    if (evg::hw::violation_kind_finder(v.kind) == "fp" && !v.locations.empty()) {
+                        const evg::hw::Location& at = v.locations.front();
                         fp_warnings.insert(
-                            fmt::format("{} at {}", kind, at.empty() ? ls.front().value("site", "") : at));
+                            fmt::format("{} at {}", kind, at.user_site.empty() ? at.site : at.user_site));
                     }
                     continue;
                 }
-                const nlohmann::json locs = v.value("locations", nlohmann::json::array());
-                const std::string site = locs.empty() ? "" : locs.front().value("site", "");
-                const std::string source = locs.empty() ? "" : locs.front().value("source", "");
+                const std::string site = v.locations.empty() ? "" : v.locations.front().site;
+                const std::string source = v.locations.empty() ? "" : v.locations.front().source;
                 if (x.known.match(kind, site, source)) {
                     known.insert(fmt::format("{} at {}", kind, site));
                     continue;
                 }
                 ++kinds[kind];
             }
-            for (const nlohmann::json& m : l.value("mutations_unapplied", nlohmann::json::array()))
-                unapplied.push_back(m.get<std::string>());
+            unapplied.insert(unapplied.end(), l.mutations_unapplied.begin(), l.mutations_unapplied.end());
             // NaN and infinities in GM (the checker fp's counts): those no born event explains are not
             // findings, and the verdict still says they are there.
-            if (const auto fp = l.find("fp"); fp != l.end())
-                for (const nlohmann::json& g : fp->value("gm", nlohmann::json::array())) {
-                    auto& [nan, inf, inputs] = in_gm[g.value("buffer", "?")];
-                    nan += g.value("nan", uint64_t{0});
-                    inf += g.value("inf", uint64_t{0});
-                    inputs += g.value("from_inputs", uint64_t{0});
-                }
+            for (const evg::hw::FpCounts::InGm& g : l.fp.gm) {
+                evg::hw::FpCounts::InGm& sum = in_gm[g.buffer];
+                sum.buffer = g.buffer;
+                sum.nan += g.nan;
+                sum.inf += g.inf;
+                sum.from_inputs += g.from_inputs;
+            }
         }
     std::vector<std::string> parts;
     if (p.timed_out)
@@ -276,32 +265,22 @@ void judge_run(RunResult& r, Expectations& x) {
     for (const std::string& m : unapplied)
         parts.push_back("mutation not applied (its sync call never ran): " + m);
     r.ok = parts.empty();
-    std::vector<std::string> numbers;  // "1234 NaN in D (all passed on from the inputs)"
-    for (const auto& [buffer, n] : in_gm) {
-        const auto [nan, inf, inputs] = n;
-        std::vector<std::string> what;
-        if (nan) what.push_back(fmt::format("{} NaN", nan));
-        if (inf) what.push_back(fmt::format("{} infinite", inf));
-        if (what.empty()) continue;
-        numbers.push_back(fmt::format("{} in {} ({})", fmt::join(what, " and "), buffer,
-                                      inputs == nan + inf ? std::string("all passed on from the inputs")
-                                      : inputs == 0
-                                          ? std::string("all made by the kernel: its findings say where")
-                                          : fmt::format("{} passed on from the inputs", inputs)));
-    }
+    std::vector<std::string> numbers;  // "D holds 1234 NaN (all passed on from the inputs)"
+    for (const auto& [buffer, g] : in_gm)
+        if (std::string t = g.text(); !t.empty()) numbers.push_back(std::move(t));
     if (r.ok) {
         r.verdict = "clean";
         if (!r.known.empty()) {
             r.verdict += " but for known findings: ";
             for (size_t i = 0; i < r.known.size(); ++i) r.verdict += (i ? ", " : "") + r.known[i];
         }
-        if (!numbers.empty()) r.verdict += fmt::format(" but GM holds {}", fmt::join(numbers, ", "));
+        if (!numbers.empty()) r.verdict += fmt::format(" but {}", fmt::join(numbers, ", "));
         if (!fp_warnings.empty()) r.verdict += fmt::format("; warnings: {}", fmt::join(fp_warnings, ", "));
         return;
     }
     r.verdict.clear();
     for (const std::string& s : parts) r.verdict += (r.verdict.empty() ? "" : "; ") + s;
-    if (!numbers.empty()) r.verdict += fmt::format("; GM holds {}", fmt::join(numbers, ", "));
+    if (!numbers.empty()) r.verdict += fmt::format("; {}", fmt::join(numbers, ", "));
 }
 
 RunResult run_once(const std::string& program, const std::vector<std::string>& args, const RunSpec& spec,
@@ -315,16 +294,19 @@ RunResult run_once(const std::string& program, const std::vector<std::string>& a
     std::filesystem::remove(about);
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
-    r.process = run_process(program, args,
-                            program_env(spec, report, about, mutate, trace_out, list_mutations), deadline);
+    r.process = evg::process::run_process(
+        program, args, program_env(spec, report, about, mutate, trace_out, list_mutations), deadline);
     if (std::filesystem::exists(about)) r.about = nlohmann::json::parse(read_file(about), nullptr, false);
     if (std::filesystem::exists(report)) {
         try {
             // Host reports (a device-to-host copy's findings) stand apart: launches are counted and numbered.
-            for (nlohmann::json& entry : nlohmann::json::parse(read_file(report)))
-                (entry.value("host", false) ? r.host : r.launches).push_back(std::move(entry));
-        } catch (const nlohmann::json::exception& e) {
-            r.launches = nlohmann::json::array();
+            for (const nlohmann::json& entry : nlohmann::json::parse(read_file(report))) {
+                evg::hw::Report one = evg::hw::Report::from_json(entry.dump());
+                (one.host() ? r.host : r.launches).push_back(std::move(one));
+            }
+        } catch (const std::exception& e) {  // the JSON's parser, or Report::from_json
+            r.launches.clear();
+            r.host.clear();
             r.process.output +=
                 fmt::format("\nevgcheck run-program: the report file is damaged: {}\n", e.what());
         }
@@ -362,14 +344,21 @@ std::optional<bool> bisheng_order(const nlohmann::json& about) {
 // The findings (errors) of a run by kind and first site, with the first message of each.
 evg::acl::FindingsBySite findings_by_site(const RunResult& r) {
     evg::acl::FindingsBySite out;
-    for (const nlohmann::json* reports : {&r.launches, &r.host})
-        for (const nlohmann::json& l : *reports)
-            for (const nlohmann::json& v : l.value("violations", nlohmann::json::array())) {
-                if (v.value("severity", "") != "error") continue;
-                const nlohmann::json locs = v.value("locations", nlohmann::json::array());
-                const std::string site = locs.empty() ? "" : locs.front().value("site", "");
-                out.emplace(evg::acl::finding_key(v.value("kind", "?"), site), v.value("message", ""));
+    for (const std::vector<evg::hw::Report>* reports : {&r.launches, &r.host})
+        for (const evg::hw::Report& l : *reports)
+            for (const evg::hw::Violation& v : l.violations) {
+                if (v.severity != evg::hw::Severity::error) continue;
+                const std::string site = v.locations.empty() ? "" : v.locations.front().site;
+                out.emplace(evg::acl::finding_key(std::string(evg::hw::violation_kind_name(v.kind)), site),
+                            v.message);
             }
+    return out;
+}
+
+// Reports as the JSON array the program wrote them in.
+nlohmann::json reports_json(const std::vector<evg::hw::Report>& reports) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const evg::hw::Report& r : reports) out.push_back(nlohmann::json::parse(r.json()));
     return out;
 }
 
@@ -401,19 +390,19 @@ int list_mutations(const std::string& program, const std::vector<std::string>& a
 #ifdef EVGCHECK_HAS_REPORTS
 // The instructions the findings of launch `launch_k` (its report, 1-based) name, with the finding's kind and
 // message: where a NaN was born, the two sides of a race.
-std::map<uint64_t, std::string> finding_marks(const nlohmann::json& reports, int launch_k) {
+std::map<uint64_t, std::string> finding_marks(const std::vector<evg::hw::Report>& reports, int launch_k) {
     std::map<uint64_t, std::string> marks;
     if (launch_k < 1 || static_cast<size_t>(launch_k) > reports.size()) return marks;
-    for (const nlohmann::json& v :
-         reports[static_cast<size_t>(launch_k - 1)].value("violations", nlohmann::json::array()))
-        for (const nlohmann::json& l : v.value("locations", nlohmann::json::array()))
-            if (const uint64_t id = l.value("instr", uint64_t{0}); id != 0)
-                marks.try_emplace(id, v.value("kind", "?") + ": " + v.value("message", ""));
+    for (const evg::hw::Violation& v : reports[static_cast<size_t>(launch_k - 1)].violations)
+        for (const evg::hw::Location& l : v.locations)
+            if (l.instr != 0)
+                marks.try_emplace(l.instr,
+                                  fmt::format("{}: {}", evg::hw::violation_kind_name(v.kind), v.message));
     return marks;
 }
 
 void write_timeline(const std::string& trace_file, int launch_k, const std::string& path,
-                    const std::string& title, const nlohmann::json& reports) {
+                    const std::string& title, const std::vector<evg::hw::Report>& reports) {
     const std::vector<evg::hw::LaunchRecord> launches = evg::hw::read_trace_file(trace_file);
     if (launch_k > static_cast<int>(launches.size()))
         throw UsageError(
@@ -619,8 +608,8 @@ int run_program_command(std::span<const char* const> argv) {
                             {"ok", r.ok},
                             {"verdict", r.verdict},
                             {"known", r.known},
-                            {"launches", r.launches},
-                            {"host_reports", r.host},
+                            {"launches", reports_json(r.launches)},
+                            {"host_reports", reports_json(r.host)},
                             {"order_dependent", od}});
         }
         std::ofstream f(*report_path);

@@ -9,271 +9,80 @@
 // under the hash of its source, so a candidate or a replay compiled once is not compiled again.
 //
 // The result: the minimal case (graph text and runtime parameters), the failed check's sentence, a program in
-// upstream's dialect that builds with evgcheck_add_program and reproduces the failure, and a replay line.
-#include "check_upstream.hpp"
-
-#include <unistd.h>
+// upstream's dialect that builds with evgcheck_add_program and reproduces the failure (reproducer.hpp), and a
+// replay line. The libraries: library_cache.hpp; the runner's command line and verdict: runner_protocol.hpp.
+#include "upstream_check.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "acl/catlass_checkout.hpp"
 #include "corpus_emit.hpp"
+#include "engine.hpp"
 #include "evg/graph/error.hpp"
-#include "evg/hw/file_lock.hpp"
-#include "evg/hw/fnv1a.hpp"
-#include "evg/oracle/evaluate.hpp"
+#include "evg/process/subprocess.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/model_property.hpp"
 #include "evg/props/regression.hpp"
+#include "library_cache.hpp"
+#include "reproducer.hpp"
 #include "runner_protocol.hpp"
-#include "subprocess.hpp"
 
-#ifndef EVGCHECK_PACKAGE_DIR
-#define EVGCHECK_PACKAGE_DIR ""
-#endif
-#ifndef EVGCHECK_UPSTREAM_RUNNER
-#define EVGCHECK_UPSTREAM_RUNNER ""
-#endif
-#ifndef EVGCHECK_UPSTREAM_KNOWN_FINDINGS
-#define EVGCHECK_UPSTREAM_KNOWN_FINDINGS ""
-#endif
-#ifndef EVGCHECK_CXX_COMPILER
-#define EVGCHECK_CXX_COMPILER ""
-#endif
-#ifndef EVGCHECK_VERSION
-#define EVGCHECK_VERSION ""
-#endif
-#ifndef EVGCHECK_CMAKE
-#define EVGCHECK_CMAKE "cmake"
-#endif
+namespace evg::upstream::check {
 
-namespace evgcheck {
-
-namespace fs = std::filesystem;
-using namespace evg;
+using namespace detail;
 using namespace evg::upstream::corpus;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double seconds_since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-// The whole command's time budget (--time-budget): past it, what runs was stopped and the check ends.
-void stop_if_past(Clock::time_point stop) {
-    if (Clock::now() >= stop) throw UpstreamCheckTimeBudget("the time budget ran out");
-}
-
-// The name of a cached library or failure folder.
-std::string content_hash(const std::string& text) {
-    return evg::hw::fnv1a64_hex(text);
-}
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-}
-
-// The last `n` lines of a text.
-std::string tail_lines(const std::string& text, int n) {
-    size_t pos = text.size();
-    for (int k = 0; k <= n && pos > 0; ++k) pos = text.rfind('\n', pos - 1);
-    return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
-}
-
-// A file of this process in the work folder (two checks may share one).
-fs::path scratch_file(const fs::path& work, const std::string& what) {
-    return work / fmt::format("{}-{}.txt", what, ::getpid());
-}
-
-std::string env_or(const char* name, const char* fallback) {
-    const char* v = std::getenv(name);
-    return v != nullptr && *v != '\0' ? v : fallback;
-}
-
-// What makes a library of instances besides its source and the checkout: the evgcheck build it is compiled
-// against and loaded by (its package folder and the package's files, which carry the build's flags, a
-// sanitizer's among them; its compiler; its version; its runner). Builds that share a work folder (the
-// default ~/.cache/evgcheck/upstream) keep apart libraries: a release check never loads a sanitizer build's.
-std::string build_identity() {
-    const fs::path package = env_or("EVGCHECK_PACKAGE_DIR", EVGCHECK_PACKAGE_DIR);
-    std::string id = fmt::format("package {}\ncompiler {}\nevgcheck {}\nrunner {}\n", package.string(),
-                                 EVGCHECK_CXX_COMPILER, EVGCHECK_VERSION,
-                                 env_or("EVGCHECK_UPSTREAM_RUNNER", EVGCHECK_UPSTREAM_RUNNER));
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (const fs::directory_entry& e : fs::directory_iterator(package, ec))
-        if (e.path().extension() == ".cmake") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const fs::path& f : files) id += "== " + f.filename().string() + "\n" + read_file(f);
-    return id;
-}
-
-// The build tool a configured build folder names (CMAKE_MAKE_PROGRAM in its CMakeCache.txt), "" when it names
-// none that exists.
-std::string make_program(const fs::path& build) {
-    std::istringstream cache(read_file(build / "CMakeCache.txt"));
-    const std::string key = "CMAKE_MAKE_PROGRAM:FILEPATH=";
-    for (std::string line; std::getline(cache, line);)
-        if (line.rfind(key, 0) == 0) {
-            const std::string path = line.substr(key.size());
-            return fs::is_regular_file(path) ? path : std::string();
-        }
-    return {};
-}
-
-// Compiles libraries of instances against the checkout: one CMake project per source text and evgcheck
-// build (build_identity), in work/lib-<hash>, configured with the build folder's package
-// (evg_upstream_side_library) and built with the build's compiler. A project built before is only brought up
-// to date (Ninja: nothing to do unless a header of the checkout or a library of the package changed).
-class Compiler {
-  public:
-    Compiler(fs::path work, std::string root, double budget, Clock::time_point stop)
-        : work_(std::move(work)),
-          root_(std::move(root)),
-          identity_(build_identity()),
-          budget_(budget),
-          stop_(stop) {}
-
-    struct Result {
-        std::optional<fs::path> library;
-        std::string error;  // the compiler's words (tail) when it failed
-        bool budget_spent = false;
-        bool cached = false;
-    };
-
-    Result build(const std::string& source) {
-        Result r;
-        const fs::path dir = work_ / ("lib-" + content_hash(root_ + '\n' + identity_ + '\n' + source));
-        const fs::path lib = dir / "build" / "libinstances.so";
-        const bool built_before = fs::exists(lib);
-        if (!built_before && spent_ >= budget_) {
-            r.budget_spent = true;
-            return r;
-        }
-        const auto start = Clock::now();
-        const auto deadline =
-            std::min(stop_, start + std::chrono::milliseconds(static_cast<long long>(
-                                        (built_before ? 600.0 : std::max(60.0, budget_ - spent_)) * 1000)));
-        fs::create_directories(dir);
-        // Two checks sharing the work folder build one library one at a time.
-        const hw::FileLock lock((dir / ".lock").string());
-        write_file(dir / "instances.cpp", source);
-        write_file(
-            dir / "CMakeLists.txt",
-            fmt::format("# Generated by evgcheck check --catlass-root: one library of upstream corpus "
-                        "instances.\n"
-                        "cmake_minimum_required(VERSION 3.25)\n"
-                        "project(evgcheck_upstream_instances CXX)\n"
-                        "find_package(evgcheck CONFIG REQUIRED)\n"
-                        "evg_upstream_side_library(instances CORPUS ROOT \"{}\" SOURCES instances.cpp)\n",
-                        root_));
-        if (!fs::exists(dir / "build" / "CMakeCache.txt")) {
-            std::vector<std::string> args = {
-                "-S",
-                dir.string(),
-                "-B",
-                (dir / "build").string(),
-                "-G",
-                "Ninja",
-                "-DCMAKE_BUILD_TYPE=Release",
-                "-Devgcheck_DIR=" + env_or("EVGCHECK_PACKAGE_DIR", EVGCHECK_PACKAGE_DIR)};
-            if (!std::string(EVGCHECK_CXX_COMPILER).empty())
-                args.push_back(std::string("-DCMAKE_CXX_COMPILER=") + EVGCHECK_CXX_COMPILER);
-            const ProcessResult cfg = run_process(EVGCHECK_CMAKE, args, {}, deadline);
-            stop_if_past(stop_);
-            if (cfg.exit_code != 0) {
-                fs::remove_all(dir / "build");
-                r.error = "configuring the library failed:\n" + tail_lines(cfg.output, 30);
-                spent_ += seconds_since(start);
-                return r;
-            }
-        }
-        // The build tool itself, not `cmake --build`: stopped (or told by PR_SET_PDEATHSIG that evgcheck
-        // died), Ninja stops the compilers it runs, where cmake would leave them running.
-        const std::string ninja = make_program(dir / "build");
-        const ProcessResult b =
-            ninja.empty() ? run_process(EVGCHECK_CMAKE, {"--build", (dir / "build").string()}, {}, deadline)
-                          : run_process(ninja, {"-C", (dir / "build").string()}, {}, deadline);
-        stop_if_past(stop_);
-        const double took = seconds_since(start);
-        if (!built_before) {
-            spent_ += took;
-            ++compiles_;
-        } else {
-            ++cached_;
-        }
-        if (b.timed_out) {
-            r.budget_spent = true;
-            r.error = "the compile budget ran out during the build";
-            return r;
-        }
-        if (b.exit_code != 0 || !fs::exists(lib)) {
-            // The compiler's errors first (at most 25), else the build's last lines.
-            std::istringstream lines(b.output);
-            int errors = 0;
-            for (std::string line; std::getline(lines, line) && errors < 25;)
-                if (line.find(": error: ") != std::string::npos) {
-                    r.error += line + "\n";
-                    ++errors;
-                }
-            if (errors == 0) r.error = tail_lines(b.output, 40);
-            ++failed_;
-            return r;
-        }
-        r.library = lib;
-        r.cached = built_before;
-        return r;
-    }
-
-    double spent() const { return spent_; }
-    double budget() const { return budget_; }
-    int compiles() const { return compiles_; }
-    int cached() const { return cached_; }
-    int failed() const { return failed_; }
-
-  private:
-    fs::path work_;
-    std::string root_, identity_;
-    double budget_, spent_ = 0;
-    Clock::time_point stop_;
-    int compiles_ = 0, cached_ = 0, failed_ = 0;
-};
 
 // One run of the runner (runner_protocol.hpp): its verdict file read back, or the verdict of a run that
 // wrote none (a timeout, a crash, a runner that could not start the instance).
 using RunnerVerdict = upstream::runner::Verdict;
 
-RunnerVerdict run_runner(upstream::runner::Request rq, const UpstreamCheckOptions& o) {
+RunnerVerdict run_runner(upstream::runner::Request rq, const UpstreamCheckOptions& o,
+                         LibraryCache& compiler) {
     rq.known = o.known;
     rq.case_limit = o.case_limit;
-    fs::remove(rq.out);
-    const std::string runner = env_or("EVGCHECK_UPSTREAM_RUNNER", EVGCHECK_UPSTREAM_RUNNER);
-    const ProcessResult r = run_process(
-        runner, upstream::runner::arguments(rq), {},
-        std::min(o.stop,
-                 Clock::now() + std::chrono::milliseconds(static_cast<long long>(o.run_timeout * 1000))));
-    stop_if_past(o.stop);
+    const std::string runner = runner_path();
+    const auto start = [&] {
+        fs::remove(rq.out);
+        evg::process::ProcessResult p = evg::process::run_process(
+            runner, upstream::runner::arguments(rq), {},
+            std::min(o.stop,
+                     Clock::now() + std::chrono::milliseconds(static_cast<long long>(o.run_timeout * 1000))));
+        stop_if_past(o.stop);
+        return p;
+    };
+    evg::process::ProcessResult r = start();
+    if (r.exit_code == upstream::runner::kExitStale) {
+        // A cached library of another evgcheck build's headers (corpus_load.hpp): built again, it runs. If
+        // the rebuilt one is still refused, this evgcheck's headers changed after its runner was built.
+        const LibraryCache::Result rebuilt = compiler.rebuild(rq.library);
+        RunnerVerdict v;
+        v.tag = "runner";
+        if (!rebuilt.library) {
+            v.message = fmt::format(
+                "the cached library was stale (its ABI stamp not the runner's), and building it "
+                "again failed:\n{}",
+                rebuilt.error);
+            return v;
+        }
+        r = start();
+        if (r.exit_code == upstream::runner::kExitStale) {
+            v.message = fmt::format(
+                "the runner refuses a library built just now against this evgcheck's headers: the headers "
+                "changed "
+                "after evg_upstream_runner was built; rebuild evgcheck (cmake --build build/<preset>):\n{}",
+                tail_lines(r.output, 5));
+            return v;
+        }
+    }
     RunnerVerdict v;
     if (r.timed_out) {
         v.tag = "timeout";
@@ -341,29 +150,6 @@ std::optional<props::Spec> spec_of(props::Spec spec, const props::Case& failing)
     return spec;
 }
 
-// The outputs the reproducer program compares with: the oracle's when the data makes every result exact
-// (the judge then compares bit for bit too), else evgcheck's copy's on the same schedule (the property's
-// bit-for-bit partner).
-std::vector<std::vector<uint8_t>> expected_outputs(const props::Case& c, const verify::CaseData& data,
-                                                   std::string* source) {
-    const graph::Problem& p = c.problem;
-    std::vector<std::vector<uint8_t>> out(p.graph.tensors.size());
-    if (data.exact_data) {
-        *source = "the oracle's outputs (exact data)";
-        const oracle::OracleResult r = oracle::evaluate(p, data.inputs);
-        for (std::size_t i = 0; i < p.graph.tensors.size(); ++i)
-            if (p.graph.tensors[i].role == graph::TensorRole::Output)
-                out[i] = bytes_of(r.output(p.graph.tensors[i].name));
-        return out;
-    }
-    *source = "the outputs of evgcheck's own Catlass copy on the same schedule";
-    const props::CaseRun ours = props::run_case(c, c.cores, c.sched_seed);
-    for (std::size_t i = 0; i < p.graph.tensors.size(); ++i)
-        if (p.graph.tensors[i].role == graph::TensorRole::Output)
-            out[i] = ours.model.outputs.at(p.graph.tensors[i].name);
-    return out;
-}
-
 std::string quote(const std::string& s) {
     if (s.find_first_of(" '\"$\\") == std::string::npos) return s;
     std::string out = "'";
@@ -371,40 +157,13 @@ std::string quote(const std::string& s) {
     return out + "'";
 }
 
-int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const Compiler& compiler,
+int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const LibraryCache& compiler,
                    const props::Case& c, const RunnerVerdict& verdict, int steps, int tried,
                    bool budget_spent, double seconds) {
-    const std::string case_text = props::to_text(c, "UpstreamCheck/minimal");
-    const fs::path dir = o.work_dir / ("failure-" + content_hash(o.root + '\n' + case_text));
-    fs::create_directories(dir);
-    write_file(dir / "case.txt", case_text);
-    const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
-    std::string expected_from;
-    const auto expected = expected_outputs(c, data, &expected_from);
-    const std::string scheduler = c.sched_seed
-                                      ? fmt::format("--scheduler adversarial --seed {}", c.sched_seed)
-                                      : "--scheduler in_order";
-    const std::string program_header = fmt::format(
-        "// A failure of `evgcheck check --catlass-root {}`, shrunk: {}\n"
-        "// Catlass {}\n"
-        "// {}\n"
-        "// The kernel as evgcheck's upstream corpus builds it, the case's data, and {} to compare with.\n"
-        "// Build: the CMakeLists.txt beside this file (evgcheck_add_program). Run: evgcheck run-program {} "
-        "--known "
-        "{} --expect \"Compare success.\" ./repro\n\n",
-        o.root, props::summary(c), evg::acl::identify_catlass_checkout(o.root).describe(),
-        verdict.message.substr(0, verdict.message.find('\n')), expected_from, scheduler, o.known);
-    write_file(dir / "repro.cpp", reproducer_program(c, data, expected, program_header));
-    write_file(
-        dir / "CMakeLists.txt",
-        fmt::format("# The reproducer of a failure of evgcheck check --catlass-root, as a Catlass program "
-                    "run on the model.\n"
-                    "cmake_minimum_required(VERSION 3.25)\n"
-                    "project(evgcheck_repro CXX)\n"
-                    "find_package(evgcheck CONFIG REQUIRED)\n"
-                    "evgcheck_add_program(repro SOURCES repro.cpp CATLASS_ROOT \"{}\" ARCH Ascend950)\n"
-                    "target_compile_options(repro PRIVATE -Wno-error)\n",
-                    o.root));
+    const FailureFiles files = write_failure_files(o, c, verdict.message);
+    const std::string& case_text = files.case_text;
+    const std::string& scheduler = files.scheduler;
+    const fs::path& dir = files.dir;
 
     out << fmt::format(
         "\nminimal failing case ({} nodes; {} graph shrink steps, {} candidates run, {} compiled in {:.1f} s "
@@ -425,19 +184,19 @@ int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const Compi
                        (dir / "CMakeLists.txt").string());
     out << fmt::format(
         "build the program: cmake -S {} -B {}/build -G Ninja -Devgcheck_DIR={} && cmake --build {}/build\n",
-        dir.string(), dir.string(), env_or("EVGCHECK_PACKAGE_DIR", EVGCHECK_PACKAGE_DIR), dir.string());
+        dir.string(), dir.string(), package_dir(), dir.string());
     out << fmt::format("run it:   {} run-program {} --known {} --expect 'Compare success.' {}/build/repro\n",
                        quote(o.self), scheduler, quote(o.known), dir.string());
     out << fmt::format("replay: {} check --catlass-root {} --replay {} --work-dir {}{}{}\n", quote(o.self),
                        quote(o.root), quote((dir / "case.txt").string()), quote(o.work_dir.string()),
-                       o.known == EVGCHECK_UPSTREAM_KNOWN_FINDINGS ? "" : " --known " + quote(o.known),
+                       o.known == default_known_findings() ? "" : " --known " + quote(o.known),
                        o.case_limit == upstream::runner::kDefaultCaseLimit
                            ? ""
                            : fmt::format(" --case-limit {}", o.case_limit));
     return 1;
 }
 
-int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, Compiler& compiler,
+int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryCache& compiler,
                       const props::Spec& drawn, props::Case current, RunnerVerdict verdict) {
     const auto start = Clock::now();
     const std::string tag = verdict.tag;
@@ -454,7 +213,7 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, Compiler
         for (const props::Spec& candidate_spec : props::shrink_candidates(*spec)) {
             const props::Case candidate = upstream_case(candidate_spec);
             if (candidate == current || !instance_refusal(candidate).empty()) continue;
-            const Compiler::Result lib = compiler.build(
+            const LibraryCache::Result lib = compiler.build(
                 library_source({candidate}, "evgcheck check --catlass-root, a shrink candidate"));
             if (lib.budget_spent) {
                 budget_spent = true;
@@ -463,7 +222,8 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, Compiler
             if (!lib.library) continue;  // a candidate the checkout does not compile shows nothing
             ++tried;
             write_file(case_file, props::to_text(candidate, "UpstreamCheck/candidate"));
-            const RunnerVerdict v = run_runner(case_request(*lib.library, 0, case_file, verdict_file), o);
+            const RunnerVerdict v =
+                run_runner(case_request(*lib.library, 0, case_file, verdict_file), o, compiler);
             if (v.pass || v.tag != tag) continue;
             spec = candidate_spec;
             current = candidate;
@@ -493,15 +253,15 @@ UpstreamCheck::UpstreamCheck(UpstreamCheckOptions o) : o_(std::move(o)) {
     o_.work_dir = fs::absolute(o_.work_dir);
     o_.root = fs::absolute(o_.root).lexically_normal().string();
     if (!o_.root.empty() && o_.root.back() == '/') o_.root.pop_back();
-    if (o_.known.empty()) o_.known = EVGCHECK_UPSTREAM_KNOWN_FINDINGS;
+    if (o_.known.empty()) o_.known = default_known_findings();
 }
 
 std::string UpstreamCheck::setup_error() const {
     if (!fs::exists(fs::path(o_.root) / "include" / "catlass" / "catlass.hpp"))
         return fmt::format("--catlass-root: '{}' is not a Catlass checkout (no include/catlass/catlass.hpp)",
                            o_.root);
-    const std::string package = env_or("EVGCHECK_PACKAGE_DIR", EVGCHECK_PACKAGE_DIR);
-    const std::string runner = env_or("EVGCHECK_UPSTREAM_RUNNER", EVGCHECK_UPSTREAM_RUNNER);
+    const std::string package = package_dir();
+    const std::string runner = runner_path();
     if (package.empty() || !fs::exists(fs::path(package) / "evgcheckConfig.cmake"))
         return fmt::format(
             "this evgcheck has no build folder package to compile against (looked for '{}'; set "
@@ -516,7 +276,7 @@ std::string UpstreamCheck::setup_error() const {
 }
 
 int UpstreamCheck::run(std::ostream& out) {
-    Compiler compiler(o_.work_dir, o_.root, o_.compile_budget, o_.stop);
+    LibraryCache compiler(o_.work_dir, o_.root, o_.compile_budget, o_.stop);
     const auto start = Clock::now();
     fs::create_directories(o_.work_dir);
     const int wanted = o_.only_graph >= 0 ? o_.only_graph + 1 : o_.graphs;
@@ -549,8 +309,8 @@ int UpstreamCheck::run(std::ostream& out) {
     const std::string source =
         library_source(cases, fmt::format("evgcheck check --catlass-root, seed {}", o_.seed));
     // The first library is built whatever the budget: without it nothing runs.
-    Compiler first(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
-    const Compiler::Result lib = first.build(source);
+    LibraryCache first(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
+    const LibraryCache::Result lib = first.build(source);
     if (!lib.library) {
         out << fmt::format(
             "FAILED the checkout does not compile the {} graphs' instances (upstream's kernel "
@@ -566,7 +326,7 @@ int UpstreamCheck::run(std::ostream& out) {
         const fs::path verdict_file = scratch_file(o_.work_dir, "verdict");
         const RunnerVerdict v = run_runner(
             property_request(*lib.library, static_cast<int>(i), o_.cases, o_.seed + numbers[i], verdict_file),
-            o_);
+            o_, first);
         if (i == 0 && !v.compiler.empty()) out << "kernel compiler: " << v.compiler << "\n";
         if (v.pass) {
             out << fmt::format("ok   graph {} ({}): {} cases\n", numbers[i], props::summary(drawn[i].c),
@@ -604,15 +364,16 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
     if (const std::string why = instance_refusal(c, false); !why.empty())
         throw UpstreamCheckInputError(fmt::format(
             "--replay: the case in {} cannot run on upstream Catlass: {}", case_file.string(), why));
-    Compiler compiler(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
-    const Compiler::Result lib =
+    LibraryCache compiler(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
+    const LibraryCache::Result lib =
         compiler.build(library_source({c}, "evgcheck check --catlass-root --replay"));
     if (!lib.library) {
         out << "FAILED the checkout does not compile the case's instance:\n" << lib.error << "\n";
         return 1;
     }
     const RunnerVerdict v = run_runner(
-        case_request(*lib.library, 0, fs::absolute(case_file), scratch_file(o_.work_dir, "verdict")), o_);
+        case_request(*lib.library, 0, fs::absolute(case_file), scratch_file(o_.work_dir, "verdict")), o_,
+        compiler);
     if (v.pass) {
         out << fmt::format("ok   {} passes on {}\n", props::summary(c), o_.root);
         return 0;
@@ -621,4 +382,4 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
     return 1;
 }
 
-}  // namespace evgcheck
+}  // namespace evg::upstream::check

@@ -1,5 +1,7 @@
-// evgcheck check --catlass-root DIR (check_upstream.cpp): random graphs compiled against a user's Catlass
-// checkout at run time, run over random runtime cases, a failure shrunk across the compile boundary.
+// The engine of `evgcheck check --catlass-root DIR` (upstream_check.cpp; the command,
+// tools/evgcheck/check.cpp, only reads its options): random graphs compiled against a user's Catlass checkout
+// at run time, run over random runtime cases, a failure shrunk across the compile boundary and written as a
+// reproducer.
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -10,7 +12,7 @@
 
 #include "runner_protocol.hpp"
 
-namespace evgcheck {
+namespace evg::upstream::check {
 
 // Bad input to the upstream check (a case file that is not one): exit code 2.
 class UpstreamCheckInputError : public std::runtime_error {
@@ -59,4 +61,4 @@ class UpstreamCheck {
     UpstreamCheckOptions o_;
 };
 
-}  // namespace evgcheck
+}  // namespace evg::upstream::check

@@ -9,7 +9,6 @@
 //   - docs/upstream-findings.md §5: `ub_last_tile_add` (D = C + X) overlaps its Add's operands under GCC's
 //   order
 //     only, `ub_last_tile_relu` and `ub_last_tile_cast` (a unary node directly over AccLoad) under both.
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -18,11 +17,13 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "acl/kernel_compiler.hpp"
 #include "acl/kernel_order.hpp"
 #include "corpus_check.hpp"
+#include "corpus_load.hpp"
 #include "evg/props/regression.hpp"
 #include "evg/verify/data.hpp"
 
@@ -38,24 +39,14 @@ struct Twin {
 const Twin& twin() {
     static const Twin t = [] {
         Twin out;
-        void* handle = ::dlopen(EVG_UPSTREAM_CORPUS_TWIN, RTLD_NOW | RTLD_LOCAL);
-        if (!handle) {
-            out.error = fmt::format("cannot load {}: {}", EVG_UPSTREAM_CORPUS_TWIN, ::dlerror());
+        const std::variant<CorpusLibrary, CorpusLoadError> loaded =
+            load_corpus_library(EVG_UPSTREAM_CORPUS_TWIN);
+        if (const CorpusLoadError* e = std::get_if<CorpusLoadError>(&loaded)) {
+            out.error = e->why;
             return out;
         }
-        using Instances = const Instance* (*)(std::size_t*);
-        using Compiler = KernelCompilerInfo (*)();
-        const auto instances = reinterpret_cast<Instances>(::dlsym(handle, "evg_upstream_corpus_instances"));
-        const auto compiler =
-            reinterpret_cast<Compiler>(::dlsym(handle, "evg_upstream_corpus_kernel_compiler"));
-        if (!instances || !compiler) {
-            out.error = fmt::format("{} exports no corpus", EVG_UPSTREAM_CORPUS_TWIN);
-            return out;
-        }
-        std::size_t n = 0;
-        const Instance* first = instances(&n);
-        out.instances = std::span<const Instance>(first, n);
-        out.compiler = compiler();
+        out.instances = std::get<CorpusLibrary>(loaded).instances;
+        out.compiler = std::get<CorpusLibrary>(loaded).compiler;
         return out;
     }();
     return t;

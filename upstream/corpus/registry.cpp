@@ -10,6 +10,7 @@
 #include "acl/kernel_compiler.hpp"
 #include "acl/kernel_order.hpp"
 
+#include "corpus_load.hpp"
 #include "upstream_harness.hpp"
 
 namespace evg::upstream::corpus {
@@ -53,4 +54,9 @@ evg_upstream_corpus_instances(std::size_t* count) {
 extern "C" [[gnu::visibility("default")]] evg::upstream::corpus::KernelCompilerInfo
 evg_upstream_corpus_kernel_compiler() {
     return evg::upstream::corpus::own_kernel_compiler();
+}
+// The stamp of the boundary this library was built with (corpus_load.hpp): a loader reads nothing else
+// of a library whose stamp is not its own.
+extern "C" [[gnu::visibility("default")]] const char* evg_upstream_corpus_abi() {
+    return evg::upstream::corpus::corpus_abi_stamp().c_str();
 }

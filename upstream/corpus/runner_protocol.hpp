@@ -30,7 +30,9 @@
 
 namespace evg::upstream::runner {
 
-inline constexpr int kExitPass = 0, kExitFail = 1, kExitUnusable = 2;
+// kExitStale: the library's ABI stamp is not the runner's (corpus_load.hpp): it was built from other evgcheck
+// headers, or before the stamp, and is not read; rebuilt, it runs.
+inline constexpr int kExitPass = 0, kExitFail = 1, kExitUnusable = 2, kExitStale = 3;
 
 // --case-limit's default.
 inline constexpr double kDefaultCaseLimit = 64;

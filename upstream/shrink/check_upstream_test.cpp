@@ -140,6 +140,18 @@ TEST(EvgcheckCheckUpstream, CheckoutPassesAndASecondRunComesFromTheCache) {
     const Result again = evgcheck(args);
     ASSERT_EQ(again.code, 0) << again.out;
     EXPECT_NE(again.out.find("(cached)"), std::string::npos) << again.out;
+    // A cached library of another build's headers (here: the fixture with another ABI stamp put in its place,
+    // newer than its sources, so the build tool leaves it) is refused by the runner, built again and run.
+    fs::path cached;
+    for (const fs::directory_entry& e : fs::directory_iterator(work))
+        if (e.path().filename().string().rfind("lib-", 0) == 0)
+            cached = e.path() / "build" / "libinstances.so";
+    ASSERT_TRUE(fs::exists(cached)) << work;
+    fs::copy_file(EVG_FIXTURE_OTHER_STAMP, cached, fs::copy_options::overwrite_existing);
+    const Result stale = evgcheck(args);
+    ASSERT_EQ(stale.code, 0) << stale.out;
+    EXPECT_NE(stale.out.find("3 graphs x 5 runtime cases passed"), std::string::npos) << stale.out;
+    EXPECT_NE(fs::file_size(cached), fs::file_size(EVG_FIXTURE_OTHER_STAMP)) << "the stale library was kept";
     // Another evgcheck build sharing the work folder (here: a copy of the package whose files differ, as a
     // sanitizer build's do) compiles its own library and never loads this build's.
     const fs::path other = scratch() / "other-package";

@@ -4,7 +4,6 @@
 // for bit beside it). `evgcheck check --catlass-root` starts it once per instance and candidate, so that a
 // candidate that crashes or hangs ends this process, not the command. Its command line and its verdict file:
 // runner_protocol.hpp.
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -20,6 +19,7 @@
 
 #include "corpus_abi.hpp"
 #include "corpus_check.hpp"
+#include "corpus_load.hpp"
 #include "evg/props/regression.hpp"
 #include "evg/props/runner.hpp"
 #include "evg/verify/known_findings.hpp"
@@ -42,6 +42,12 @@ int usage(const std::string& why) {
     return runner::kExitUnusable;
 }
 
+// A library or case the runner cannot use (its command line was right).
+int unusable(const std::string& why) {
+    std::cerr << "evg_upstream_runner: " << why << "\n";
+    return runner::kExitUnusable;
+}
+
 // The compiler that built the library's kernel code, written with every verdict.
 std::string g_compiler;
 
@@ -58,21 +64,17 @@ int run(int argc, char** argv) {
         runner::parse_arguments(std::span<const char* const>(argv + 1, static_cast<size_t>(argc - 1)));
     if (const std::string* why = std::get_if<std::string>(&parsed)) return usage(*why);
     const runner::Request& rq = std::get<runner::Request>(parsed);
-    void* handle = ::dlopen(rq.library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) return usage(fmt::format("cannot load {}: {}", rq.library, ::dlerror()));
-    using Entry = const Instance* (*)(std::size_t*);
-    const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "evg_upstream_corpus_instances"));
-    if (!entry) return usage(fmt::format("{} is not a library of corpus instances", rq.library));
-    using CompilerEntry = KernelCompilerInfo (*)();
-    if (const auto compiler =
-            reinterpret_cast<CompilerEntry>(::dlsym(handle, "evg_upstream_corpus_kernel_compiler")))
-        g_compiler = compiler().description;
-    std::size_t count = 0;
-    const Instance* all = entry(&count);
+    const std::variant<CorpusLibrary, CorpusLoadError> loaded = load_corpus_library(rq.library);
+    if (const CorpusLoadError* e = std::get_if<CorpusLoadError>(&loaded)) {
+        std::cerr << "evg_upstream_runner: " << e->why << "\n";
+        return e->stale ? runner::kExitStale : runner::kExitUnusable;
+    }
+    const CorpusLibrary& library = std::get<CorpusLibrary>(loaded);
+    g_compiler = library.compiler.description;
     const Instance* instance = nullptr;
-    for (std::size_t i = 0; i < count; ++i)
-        if (all[i].index == rq.index) instance = &all[i];
-    if (!instance) return usage(fmt::format("{} has no instance {}", rq.library, rq.index));
+    for (const Instance& i : library.instances)
+        if (i.index == rq.index) instance = &i;
+    if (!instance) return unusable(fmt::format("{} has no instance {}", rq.library, rq.index));
 
     verify::KnownFindings known;
     if (!rq.known.empty()) known = verify::KnownFindings::read(rq.known);
@@ -82,12 +84,12 @@ int run(int argc, char** argv) {
     const props::Case base = props::case_from_text(instance->text);
     if (rq.one_case) {
         std::ifstream in(rq.case_file, std::ios::binary);
-        if (!in) return usage(fmt::format("cannot read the case file {}", rq.case_file));
+        if (!in) return unusable(fmt::format("cannot read the case file {}", rq.case_file));
         std::stringstream text;
         text << in.rdbuf();
         const props::Case c = props::case_from_text(text.str());
         if (!(c.problem.graph == base.problem.graph))
-            return usage(
+            return unusable(
                 fmt::format("the case in {} is not a case of instance {}'s graph", rq.case_file, rq.index));
         const std::optional<props::Failure> failure = props::failure_of(property, c);
         if (!failure) return write_verdict(rq.out, runner::passed(1));

@@ -1,4 +1,4 @@
-#include "subprocess.hpp"
+#include "evg/process/subprocess.hpp"
 
 #include <fmt/format.h>
 
@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace evgcheck {
+namespace evg::process {
 
 namespace {
 
@@ -242,4 +242,4 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     return result;
 }
 
-}  // namespace evgcheck
+}  // namespace evg::process

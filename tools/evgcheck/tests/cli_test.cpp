@@ -550,7 +550,10 @@ TEST(EvgcheckCheck, PassesRcParamsAndCountsCases) {
     const std::string head =
         "evgcheck check: 2 properties, 40 cases each, seed 7, 2 jobs, time budget 3600 s\n"
         "ok   Props.OracleEquality (40 cases)\n"  // the runner's per-case lines
-        "ok   Props.FlagsBalance (25 cases)\n"    // rapidcheck's "OK, passed 25 tests"
+        // rapidcheck's "OK, passed 25 tests", and the line says so
+        "ok   Props.FlagsBalance (25 cases; counted from rapidcheck's summary: the property printed no "
+        "progress "
+        "lines)\n"
         "evgcheck check: 2 properties passed, 65 cases in ";
     EXPECT_EQ(r.out.substr(0, head.size()), head) << r.out;
     EXPECT_TRUE(r.out.ends_with(" s (seed 7)\n")) << r.out;
@@ -570,6 +573,24 @@ TEST(EvgcheckCheck, TheBarMovesPerCaseOnATerminal) {
         EXPECT_NE(r.out.find("] " + std::to_string(k) + "/4 cases, 0/1 properties: Props.OracleEquality"),
                   std::string::npos)
             << r.out;
+}
+
+// The bar on the real property binary (not fake_props.sh, which retypes the line): the runner's progress
+// lines (evg/props/progress_line.hpp) move it case by case, and the count is theirs, not the fallback's.
+TEST(EvgcheckCheck, TheRealPropertyBinaryMovesTheBarPerCase) {
+    const Result r =
+        shell("script -qfec \"" + std::string(EVGCHECK_BINARY) +
+              " check --cases 3 --seed 5 --jobs 1 --filter 'Props.CommutingInputsKeepsTheResult'\" "
+              "/dev/null");
+    EXPECT_EQ(r.code, 0) << r.out;
+    for (int k = 1; k <= 3; ++k)
+        EXPECT_NE(r.out.find("] " + std::to_string(k) +
+                             "/3 cases, 0/1 properties: Props.CommutingInputsKeepsTheResult"),
+                  std::string::npos)
+            << "case " << k << " did not move the bar:\n"
+            << r.out;
+    EXPECT_NE(r.out.find("ok   Props.CommutingInputsKeepsTheResult (3 cases)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("counted from rapidcheck's summary"), std::string::npos) << r.out;
 }
 
 TEST(EvgcheckCheck, APlantedTestRunsWhenTheFilterNamesIt) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace evgcheck {
+namespace evg::process {
 
 struct ProcessResult {
     int exit_code = -1;      // the child's exit status; -1 when it was killed or did not start
@@ -30,4 +30,4 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
 // handler that ends evgcheck (the time budget's).
 void signal_children(int sig) noexcept;
 
-}  // namespace evgcheck
+}  // namespace evg::process

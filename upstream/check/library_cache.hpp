@@ -1,0 +1,53 @@
+// The upstream check's cache of compiled libraries of corpus instances (upstream_check.hpp): one CMake
+// project per source text, checkout and evgcheck build, in <work>/lib-<hash>, configured with the build
+// folder's package (evg_upstream_side_library) and built with the build's compiler. A project built before is
+// only brought up to date (Ninja: nothing to do unless a header of the checkout or a library of the package
+// changed). Two checks sharing the work folder build one library one at a time (a file lock per library).
+#pragma once
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace evg::upstream::check {
+
+// What makes a library of instances besides its source and the checkout: the evgcheck build it is compiled
+// against and loaded by (its package folder and the package's files, which carry the build's flags, a
+// sanitizer's among them; its compiler; its version; its runner). Builds that share a work folder (the
+// default ~/.cache/evgcheck/upstream) keep apart libraries: a release check never loads a sanitizer build's.
+std::string build_identity();
+
+class LibraryCache {
+  public:
+    // `budget`: seconds of compiling for libraries not built before; `stop`: the command's time budget.
+    LibraryCache(std::filesystem::path work, std::string root, double budget,
+                 std::chrono::steady_clock::time_point stop);
+
+    struct Result {
+        std::optional<std::filesystem::path> library;
+        std::string error;  // the compiler's words (tail) when it failed
+        bool budget_spent = false;
+        bool cached = false;
+    };
+
+    // The library of `source` (a file of corpus instances), compiled or brought up to date.
+    Result build(const std::string& source);
+    // A library the runner refused as stale (its ABI stamp is not the runner's: runner_protocol.hpp's
+    // kExitStale), built again from nothing: its build folder is removed, its source compiled anew.
+    Result rebuild(const std::filesystem::path& library);
+
+    double spent() const { return spent_; }
+    double budget() const { return budget_; }
+    int compiles() const { return compiles_; }
+    int cached() const { return cached_; }
+    int failed() const { return failed_; }
+
+  private:
+    std::filesystem::path work_;
+    std::string root_, identity_;
+    double budget_, spent_ = 0;
+    std::chrono::steady_clock::time_point stop_;
+    int compiles_ = 0, cached_ = 0, failed_ = 0;
+};
+
+}  // namespace evg::upstream::check
