@@ -146,7 +146,30 @@ struct Totals {
     std::map<std::string, Finding> findings;  // by signature
     std::vector<std::string> unsigned_ends;   // worker ends with no recognisable finding
     std::string cannot_start;                 // why the binary could not be started, when it could not
+    int set_aside = 0;                        // corpus inputs that ended a run, moved out of the corpus
 };
+
+// Moves the inputs of the working corpus that hold the bytes of `artifact` (the input a run ended on) into
+// `aside`: a corpus input that makes a finding would end every later run while the corpus loads. Returns how
+// many it moved.
+int set_aside(const std::string& artifact, const fs::path& corpus, const fs::path& aside) {
+    std::error_code ec;
+    if (artifact.empty() || !fs::is_regular_file(artifact, ec)) return 0;
+    const auto bytes_of = [](const fs::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string wanted = bytes_of(artifact);
+    int moved = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(corpus, ec)) {
+        if (!e.is_regular_file() || e.file_size(ec) != wanted.size() || bytes_of(e.path()) != wanted)
+            continue;
+        fs::create_directories(aside, ec);
+        fs::rename(e.path(), aside / e.path().filename(), ec);
+        moved += ec ? 0 : 1;
+    }
+    return moved;
+}
 
 // Signatures whose finding only the sanitizers or libFuzzer's watchdog detect.
 bool needs_sanitizer(std::string_view sig) {
@@ -198,6 +221,14 @@ int fuzz_command(std::span<const char* const> argv) {
         if (fs::is_directory(d)) seed_dirs.push_back(d.string());
     }
 #endif
+    // The seeds are copied into the working corpus, the one folder libFuzzer reads: a seed that makes a
+    // finding is then set aside after the run it ended (set_aside), and the next run goes on past it. Read
+    // from the source tree on every start instead, it would end every run while the corpus loads, and one
+    // finding would hide every other.
+    for (const std::string& d : seed_dirs)
+        for (const fs::directory_entry& e : fs::directory_iterator(d, ec))
+            if (e.is_regular_file() && !fs::exists(corpus / e.path().filename()))
+                fs::copy_file(e.path(), corpus / e.path().filename(), ec);
     std::string dict;
     for (const fs::path& p : {fs::path(fuzzer + ".dict"), fs::path(fuzzer).parent_path() / (target + ".dict")
 #ifdef EVGCHECK_SOURCE_DIR
@@ -238,7 +269,6 @@ int fuzz_command(std::span<const char* const> argv) {
             a.insert(a.end(), options.flags.begin(), options.flags.end());
             if (!dict.empty()) a.push_back("-dict=" + dict);
             a.push_back(corpus.string());
-            a.insert(a.end(), seed_dirs.begin(), seed_dirs.end());
             std::vector<std::string> tail;  // from a finding's first line on
             std::string artifact;
             evg::process::ProcessResult r;
@@ -279,6 +309,7 @@ int fuzz_command(std::span<const char* const> argv) {
                     f.artifact = artifact;
                     f.first_seen = seconds_since_start();
                 }
+                totals.set_aside += set_aside(artifact, corpus, out / "set-aside");
             } else if (r.exit_code != 0 && !r.timed_out) {
                 totals.unsigned_ends.push_back(
                     fmt::format("worker {} ended with exit code {} (signal {})", id, r.exit_code, r.signal));
@@ -425,6 +456,10 @@ int fuzz_command(std::span<const char* const> argv) {
     std::ofstream(out / "report.json") << evg::reports::fuzz_session_json(session);
     std::ofstream(out / "report.md") << evg::reports::fuzz_session_markdown(session);
     if (!patterns.empty()) std::cerr << "pattern coverage: " << patterns.size() << " patterns (report.md)\n";
+    if (totals.set_aside > 0)
+        std::cerr << "set aside: " << totals.set_aside
+                  << " corpus input(s) that ended a run, so that the next went on ("
+                  << display(out / "set-aside") << ")\n";
     std::cerr << "report: " << display(out / "report.md") << ", " << display(out / "report.json") << "\n";
     if (!totals.unsigned_ends.empty() && execs == 0) {
         throw UsageError("evgcheck fuzz: " + display(fuzzer) +
