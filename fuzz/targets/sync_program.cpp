@@ -70,9 +70,9 @@ constexpr uint64_t kMaxStates = 5000;
 
 #ifdef EVG_SYNC_PROGRAM_PLANTED
 // Two bugs planted in the machine's side, for the session test of `evgcheck fuzz`
-// (sync_program/planted_session_e2e.sh; the build sync_program_planted, fuzz/CMakeLists.txt): the machine loses
-// the races it finds, and the flags it finds left set. Each makes a disagreement of its own kind ("miss", "flags
-// left"): one session must keep them as two findings, each with its own replay.
+// (sync_program/planted_session_e2e.sh; the build sync_program_planted, fuzz/CMakeLists.txt): the machine
+// loses the races it finds, and the flags it finds left set. Each makes a disagreement of its own kind
+// ("miss", "flags left"): one session must keep them as two findings, each with its own replay.
 void plant_faults(evg::hw::Report& r) {
     std::erase_if(r.violations, [](const evg::hw::Violation& v) {
         return v.kind == evg::hw::ViolationKind::race || v.kind == evg::hw::ViolationKind::flag_left_set;

@@ -1,5 +1,5 @@
-// The runner's progress line (evg/props/progress_line.hpp): what the runner writes, `evgcheck check` reads back;
-// any other line is not one.
+// The runner's progress line (evg/props/progress_line.hpp): what the runner writes, `evgcheck check` reads
+// back; any other line is not one.
 #include "evg/props/progress_line.hpp"
 
 #include <gtest/gtest.h>
@@ -18,8 +18,9 @@ TEST(ProgressLine, WhatTheRunnerWritesReadsBack) {
 }
 
 TEST(ProgressLine, AnyOtherLineIsNotOne) {
-    for (const char* other : {"OK, passed 25 tests", "evg-progress:", "evg-progress: P 7", "evg-progress: P 7/",
-                              "evg-progress: P x/40", "evg-progress: 7/40", "evg-progress: P 7/40 more"})
+    for (const char* other :
+         {"OK, passed 25 tests", "evg-progress:", "evg-progress: P 7", "evg-progress: P 7/",
+          "evg-progress: P x/40", "evg-progress: 7/40", "evg-progress: P 7/40 more"})
         EXPECT_FALSE(read_progress_line(other)) << other;
 }
 

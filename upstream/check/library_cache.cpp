@@ -101,8 +101,7 @@ LibraryCache::Result LibraryCache::build(const std::string& source) {
     const std::string ninja = make_program(dir / "build");
     const evg::process::ProcessResult b =
         ninja.empty()
-            ? evg::process::run_process(cmake_program(), {"--build", (dir / "build").string()},
-                                                      {}, deadline)
+            ? evg::process::run_process(cmake_program(), {"--build", (dir / "build").string()}, {}, deadline)
             : evg::process::run_process(ninja, {"-C", (dir / "build").string()}, {}, deadline);
     stop_if_past(stop_);
     const double took = seconds_since(start);

@@ -74,8 +74,8 @@ struct Tensor {
 
 // The one rule for the size of a tensor's device buffer: its last row starts (rows - 1) row strides in and
 // holds cols elements; a stride below cols (0: dense) counts as cols; an empty tensor has none. Every buffer
-// the model, the data, the corpus and the estimate make for a tensor has this size (the oracle, which shares no
-// code with the model, keeps its own).
+// the model, the data, the corpus and the estimate make for a tensor has this size (the oracle, which shares
+// no code with the model, keeps its own).
 uint64_t buffer_elements(const Tensor& t);
 uint64_t buffer_bytes(const Tensor& t);  // buffer_elements times the element's size
 
