@@ -1,11 +1,21 @@
-// Call chains (call_chain.hpp): captured with the unwinder, interned, and resolved in this process with GCC's
-// libbacktrace (the debug information of every loaded module, read once per state), once per address.
+// Call chains (call_chain.hpp): captured with the unwinder, interned, and resolved in this process with
+// elfutils' libdw (a module's debug information read when an address of it is first resolved), once per
+// address.
+//
+// Not GCC's libbacktrace, which this file used first: it finds an address's compilation unit by a binary
+// search over address ranges that it merges when they touch, and a unit's merged range then holds other
+// units' ranges (the copies of an inline function the linker kept elsewhere), so the search misses. In a -O0
+// build every Catlass frame (inline functions in headers) was lost that way; libdw's lookup has no such
+// limit.
 #include "evg/hw/call_chain.hpp"
 
-#include <backtrace.h>
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <link.h>
+#include <unistd.h>
 #include <unwind.h>
 
 #include <array>
@@ -70,9 +80,8 @@ bool in_system_module(uintptr_t pc) {
     return dladdr(code, &info) != 0 && info.dli_fname && system_module(info.dli_fname);
 }
 
-// The modules loaded so far, as the loader counts them (objects added and removed since the start): a
-// libbacktrace state knows the modules loaded when it first read them, so a library loaded since (a corpus
-// library the runner opens with dlopen) needs a state of its own.
+// The modules loaded so far, as the loader counts them (objects added and removed since the start): libdw's
+// session knows the modules reported to it, so a change means reporting them again.
 uint64_t module_generation() {
     uint64_t generation = 0;
     dl_iterate_phdr(
@@ -85,21 +94,33 @@ uint64_t module_generation() {
     return generation;
 }
 
-// libbacktrace's state for the modules loaded now (states are never freed: libbacktrace keeps no way to).
-// The caller holds Chains::mutex.
-backtrace_state* backtrace_for_now() {
-    static backtrace_state* state = nullptr;
+// libdw's session over the modules loaded now: reported again when the loader's count changed (modules gone
+// are dropped), so that a library loaded since (a corpus library the runner opens with dlopen) resolves. Null
+// when /proc/self/maps cannot be read. The caller holds Chains::mutex.
+Dwfl* dwfl_for_now() {
+    static const Dwfl_Callbacks callbacks = {
+        .find_elf = dwfl_linux_proc_find_elf,
+        .find_debuginfo = dwfl_standard_find_debuginfo,
+        .section_address = nullptr,
+        .debuginfo_path = nullptr,
+    };
+    static Dwfl* dwfl = nullptr;  // never freed: it lives as long as the chains it resolves
     static uint64_t generation = 0;
+    static bool reported = false;
     const uint64_t now = module_generation();
-    if (!state || now != generation) {
-        state = backtrace_create_state(
-            nullptr, /*threaded=*/1, [](void*, const char*, int) {}, nullptr);
+    if (!dwfl) dwfl = dwfl_begin(&callbacks);
+    if (!dwfl) return nullptr;
+    if (!reported || now != generation) {
+        dwfl_report_begin(dwfl);  // modules reported again are kept with what was read of them
+        reported = dwfl_linux_proc_report(dwfl, getpid()) == 0;
+        dwfl_report_end(dwfl, nullptr, nullptr);
         generation = now;
     }
-    return state;
+    return reported ? dwfl : nullptr;
 }
 
 std::string demangled(const char* name) {
+    if (!name) return {};
     int status = 0;
     char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
     std::string out = status == 0 && d ? d : name;
@@ -107,20 +128,85 @@ std::string demangled(const char* name) {
     return out;
 }
 
-// The frames at code address `pc` (a byte inside a call), innermost first, each inlined call its own frame;
-// frames without a source line left out.
-std::vector<ChainFrame> frames_at(backtrace_state* state, uintptr_t pc) {
+// A function's name for a subprogram or inlined-call DIE: its linkage name demangled (the abstract origin's
+// for an inlined call), else its plain name.
+std::string function_name(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    const char* name = nullptr;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr)) name = dwarf_formstring(&attr);
+    if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr)) name = dwarf_formstring(&attr);
+    return demangled(name);
+}
+
+// The chain of function scopes around code address `pc`, innermost first: the subprogram alone, or the
+// innermost inlined call and its concrete parents up to the subprogram that holds it (dwarf_getscopes follows
+// an inlined call's abstract origin instead, which has no callers). Empty without debug information.
+std::vector<Dwarf_Die> function_scopes(Dwarf_Die* cu, Dwarf_Addr pc) {
+    std::vector<Dwarf_Die> out;
+    Dwarf_Die* scopes = nullptr;
+    int n = dwarf_getscopes(cu, pc, &scopes);
+    for (int i = 0; i < n; ++i) {
+        const int tag = dwarf_tag(&scopes[i]);
+        if (tag == DW_TAG_subprogram) {
+            out.push_back(scopes[i]);
+            break;
+        }
+        if (tag != DW_TAG_inlined_subroutine) continue;
+        Dwarf_Die inlined = scopes[i];
+        std::free(scopes);
+        scopes = nullptr;
+        n = dwarf_getscopes_die(&inlined, &scopes);
+        for (int k = 0; k < n; ++k) {
+            const int t = dwarf_tag(&scopes[k]);
+            if (t == DW_TAG_inlined_subroutine || t == DW_TAG_subprogram) out.push_back(scopes[k]);
+            if (t == DW_TAG_subprogram) break;
+        }
+        break;
+    }
+    std::free(scopes);
+    return out;
+}
+
+// The frames at code address `pc` (a byte inside a call), innermost first, each inlined call its own frame
+// (its line is the line table's for the innermost, the inlined call's call site for each caller); frames
+// without a source line left out.
+std::vector<ChainFrame> frames_at(Dwfl* dwfl, uintptr_t pc) {
     std::vector<ChainFrame> out;
-    backtrace_pcinfo(
-        state, pc,
-        [](void* data, uintptr_t, const char* file, int line, const char* function) {
-            if (file && *file && line > 0)
-                static_cast<std::vector<ChainFrame>*>(data)->push_back({file, static_cast<uint32_t>(line),
-                                                                        function ? demangled(function) : "",
-                                                                        path_owner(file)});
-            return 0;
-        },
-        [](void*, const char*, int) {}, &out);
+    Dwfl_Module* module = dwfl_addrmodule(dwfl, pc);
+    if (!module) return out;
+    Dwfl_Line* entry = dwfl_module_getsrc(module, pc);
+    int line = 0;
+    const char* file = entry ? dwfl_lineinfo(entry, nullptr, &line, nullptr, nullptr, nullptr) : nullptr;
+    if (!file || !*file || line <= 0) return out;
+    const auto push = [&out](const std::string& f, int l, std::string function) {
+        if (!f.empty() && l > 0)
+            out.push_back({f, static_cast<uint32_t>(l), std::move(function), path_owner(f.c_str())});
+    };
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* cu = dwfl_module_addrdie(module, pc, &bias);
+    std::vector<Dwarf_Die> scopes = cu ? function_scopes(cu, pc - bias) : std::vector<Dwarf_Die>{};
+    if (scopes.empty()) {
+        push(file, line, demangled(dwfl_module_addrname(module, pc)));
+        return out;
+    }
+    Dwarf_Files* files = nullptr;
+    size_t file_count = 0;
+    if (dwarf_getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;
+    std::string at_file = file;
+    int at_line = line;
+    for (Dwarf_Die& scope : scopes) {
+        push(at_file, at_line, function_name(&scope));
+        if (dwarf_tag(&scope) != DW_TAG_inlined_subroutine) break;
+        // The caller's frame is at the inlined call's site.
+        Dwarf_Attribute attr;
+        Dwarf_Word value = 0;
+        at_file.clear();
+        at_line = 0;
+        if (files && dwarf_formudata(dwarf_attr(&scope, DW_AT_call_file, &attr), &value) == 0)
+            if (const char* f = dwarf_filesrc(files, value, nullptr, nullptr)) at_file = f;
+        if (dwarf_formudata(dwarf_attr(&scope, DW_AT_call_line, &attr), &value) == 0)
+            at_line = static_cast<int>(value);
+    }
     return out;
 }
 
@@ -163,7 +249,8 @@ std::string ChainFrame::str() const {
 namespace {
 // Resolves the addresses of chains `ids` not resolved yet (the caller holds the mutex).
 void resolve_locked(Chains& c, std::span<const uint32_t> ids) {
-    backtrace_state* state = nullptr;
+    Dwfl* dwfl = nullptr;
+    bool asked = false;
     for (const uint32_t id : ids) {
         if (id == 0 || id > c.stacks.size()) continue;
         for (uintptr_t pc : c.stacks[id - 1]) {
@@ -174,8 +261,11 @@ void resolve_locked(Chains& c, std::span<const uint32_t> ids) {
                 c.resolved.emplace(pc, std::vector<ChainFrame>{});
                 continue;
             }
-            if (!state) state = backtrace_for_now();
-            c.resolved.emplace(pc, frames_at(state, pc - 1));
+            if (!asked) {
+                dwfl = dwfl_for_now();
+                asked = true;
+            }
+            c.resolved.emplace(pc, dwfl ? frames_at(dwfl, pc - 1) : std::vector<ChainFrame>{});
         }
     }
 }
