@@ -6,7 +6,7 @@ packages=(
   libclang-rt-14-dev  # clang-14's libFuzzer runtime (the fuzz preset: fuzz/README.md)
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libeigen3-dev libfmt-dev
   nlohmann-json3-dev
-  libdw-dev  # elfutils' libdw: a program's call chains resolve in the process (lib/hw/src/call_chain.cpp)
+  libgcc-12-dev libdw-dev  # libbacktrace and libdw: a program's call chains resolve in the process (lib/hw/src/call_chain.cpp)
   valgrind  # valgrind/valgrind.h: a core's stack refill knows when it runs under memcheck (lib/hw/src/fiber.cpp)
   chromium  # the report-html test opens the conformance report in headless Chromium
 )

@@ -1,14 +1,17 @@
-// Call chains (call_chain.hpp): captured with the unwinder, interned, and resolved in this process with
-// elfutils' libdw (a module's debug information read when an address of it is first resolved), once per
-// address.
+// Call chains (call_chain.hpp): captured with the unwinder, interned, and resolved in this process, once per
+// address: with GCC's libbacktrace (the debug information of every loaded module, read once per state), and
+// with elfutils' libdw where libbacktrace finds no line.
 //
-// Not GCC's libbacktrace, which this file used first: it finds an address's compilation unit by a binary
-// search over address ranges that it merges when they touch, and a unit's merged range then holds other
-// units' ranges (the copies of an inline function the linker kept elsewhere), so the search misses. In a -O0
-// build every Catlass frame (inline functions in headers) was lost that way; libdw's lookup has no such
-// limit.
+// Why two: libbacktrace finds an address's compilation unit by a binary search over address ranges that it
+// merges when they touch, and a unit's merged range can then hold other units' ranges (the copies of inline
+// functions the linker kept elsewhere), so the search misses: in a GCC -O0 build every Catlass frame (inline
+// functions of headers) was lost. libdw's own unit lookup asks .debug_aranges, which Clang does not write,
+// and Clang compiles a program's kernel by default; the fallback below reads each unit's own ranges instead
+// and asks every unit that holds the address. libbacktrace stays first because it names the inlined frames of
+// Clang's optimised kernels, which the fallback was not shown to match.
 #include "evg/hw/call_chain.hpp"
 
+#include <backtrace.h>
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -80,8 +84,9 @@ bool in_system_module(uintptr_t pc) {
     return dladdr(code, &info) != 0 && info.dli_fname && system_module(info.dli_fname);
 }
 
-// The modules loaded so far, as the loader counts them (objects added and removed since the start): libdw's
-// session knows the modules reported to it, so a change means reporting them again.
+// The modules loaded so far, as the loader counts them (objects added and removed since the start): a
+// libbacktrace state knows the modules loaded when it first read them, so a library loaded since (a corpus
+// library the runner opens with dlopen) needs a state of its own, and libdw's session a new report.
 uint64_t module_generation() {
     uint64_t generation = 0;
     dl_iterate_phdr(
@@ -93,6 +98,50 @@ uint64_t module_generation() {
         &generation);
     return generation;
 }
+
+// libbacktrace's state for the modules loaded now (states are never freed: libbacktrace keeps no way to).
+// The caller holds Chains::mutex.
+backtrace_state* backtrace_for_now() {
+    static backtrace_state* state = nullptr;
+    static uint64_t generation = 0;
+    const uint64_t now = module_generation();
+    if (!state || now != generation) {
+        state = backtrace_create_state(
+            nullptr, /*threaded=*/1, [](void*, const char*, int) {}, nullptr);
+        generation = now;
+    }
+    return state;
+}
+
+std::string demangled(const char* name) {
+    if (!name) return {};
+    int status = 0;
+    char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    std::string out = status == 0 && d ? d : name;
+    std::free(d);
+    return out;
+}
+
+// The frames at code address `pc` (a byte inside a call), innermost first, each inlined call its own frame;
+// frames without a source line left out.
+std::vector<ChainFrame> libbacktrace_frames(backtrace_state* state, uintptr_t pc) {
+    std::vector<ChainFrame> out;
+    backtrace_pcinfo(
+        state, pc,
+        [](void* data, uintptr_t, const char* file, int line, const char* function) {
+            if (file && *file && line > 0)
+                static_cast<std::vector<ChainFrame>*>(data)->push_back({file, static_cast<uint32_t>(line),
+                                                                        function ? demangled(function) : "",
+                                                                        path_owner(file)});
+            return 0;
+        },
+        [](void*, const char*, int) {}, &out);
+    return out;
+}
+
+// The units read of each module of libdw's session (read_units below), dropped with the session's modules.
+struct ModuleUnits;
+std::map<Dwfl_Module*, ModuleUnits>& units_read();
 
 // libdw's session over the modules loaded now: reported again when the loader's count changed (modules gone
 // are dropped), so that a library loaded since (a corpus library the runner opens with dlopen) resolves. Null
@@ -111,21 +160,13 @@ Dwfl* dwfl_for_now() {
     if (!dwfl) dwfl = dwfl_begin(&callbacks);
     if (!dwfl) return nullptr;
     if (!reported || now != generation) {
+        units_read().clear();     // a module reported again may be a new object at an old address
         dwfl_report_begin(dwfl);  // modules reported again are kept with what was read of them
         reported = dwfl_linux_proc_report(dwfl, getpid()) == 0;
         dwfl_report_end(dwfl, nullptr, nullptr);
         generation = now;
     }
     return reported ? dwfl : nullptr;
-}
-
-std::string demangled(const char* name) {
-    if (!name) return {};
-    int status = 0;
-    char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-    std::string out = status == 0 && d ? d : name;
-    std::free(d);
-    return out;
 }
 
 // A function's name for a subprogram or inlined-call DIE: its linkage name demangled (the abstract origin's
@@ -167,31 +208,87 @@ std::vector<Dwarf_Die> function_scopes(Dwarf_Die* cu, Dwarf_Addr pc) {
     return out;
 }
 
-// The frames at code address `pc` (a byte inside a call), innermost first, each inlined call its own frame
-// (its line is the line table's for the innermost, the inlined call's call site for each caller); frames
-// without a source line left out.
-std::vector<ChainFrame> frames_at(Dwfl* dwfl, uintptr_t pc) {
+// A module's compilation units by address, read from each unit's own ranges (DW_AT_low_pc/high_pc or
+// DW_AT_ranges). Not libdw's dwfl_module_addrdie: it asks .debug_aranges, which Clang does not write, so a
+// program whose kernel Clang compiled (the default) would resolve none of the kernel's frames.
+struct UnitRange {
+    Dwarf_Addr low = 0, high = 0;  // the module's own addresses (without its load bias)
+    Dwarf_Off die = 0;             // the unit DIE's offset
+};
+struct ModuleUnits {
+    Dwarf* dwarf = nullptr;
+    Dwarf_Addr bias = 0;
+    std::vector<UnitRange> ranges;  // by low
+};
+
+ModuleUnits read_units(Dwfl_Module* module) {
+    ModuleUnits m;
+    m.dwarf = dwfl_module_getdwarf(module, &m.bias);
+    if (!m.dwarf) return m;
+    Dwarf_CU* unit = nullptr;
+    Dwarf_Die die;
+    int units = 0;
+    while (dwarf_get_units(m.dwarf, unit, &unit, nullptr, nullptr, &die, nullptr) == 0) {
+        ++units;
+        Dwarf_Addr base = 0, low = 0, high = 0;
+        for (ptrdiff_t at = 0; (at = dwarf_ranges(&die, at, &base, &low, &high)) > 0;)
+            if (low < high && low != 0) m.ranges.push_back({low, high, dwarf_dieoffset(&die)});
+    }
+    std::sort(m.ranges.begin(), m.ranges.end(),
+              [](const UnitRange& a, const UnitRange& b) { return a.low < b.low; });
+    return m;
+}
+
+std::map<Dwfl_Module*, ModuleUnits>& units_read() {
+    static std::map<Dwfl_Module*, ModuleUnits> read;
+    return read;
+}
+
+// The module's units, read once (the caller holds Chains::mutex; modules live as long as the session).
+const ModuleUnits& units_of(Dwfl_Module* module) {
+    std::map<Dwfl_Module*, ModuleUnits>& read = units_read();
+    auto it = read.find(module);
+    if (it == read.end()) it = read.emplace(module, read_units(module)).first;
+    return it->second;
+}
+
+// libbacktrace_frames' answer from elfutils' libdw, for an address libbacktrace found no line for: the same
+// frames (the line table's line for the innermost, each inlined call's call site for its caller; frames
+// without a source line left out). Units' ranges nest (a unit's range can hold the copy of an inline function
+// the linker kept from another unit), so every unit whose range holds `pc` is asked, the first one whose line
+// table has it answering.
+std::vector<ChainFrame> libdw_frames(Dwfl* dwfl, uintptr_t pc) {
     std::vector<ChainFrame> out;
     Dwfl_Module* module = dwfl_addrmodule(dwfl, pc);
     if (!module) return out;
-    Dwfl_Line* entry = dwfl_module_getsrc(module, pc);
+    const ModuleUnits& units = units_of(module);
+    if (!units.dwarf) return out;
+    const Dwarf_Addr at = pc - units.bias;
+    Dwarf_Die cu;
+    Dwarf_Line* entry = nullptr;
+    const auto end = std::upper_bound(units.ranges.begin(), units.ranges.end(), at,
+                                      [](Dwarf_Addr a, const UnitRange& r) { return a < r.low; });
+    for (auto r = units.ranges.begin(); r != end && !entry; ++r)
+        if (at < r->high && dwarf_offdie(units.dwarf, r->die, &cu)) entry = dwarf_getsrc_die(&cu, at);
+    if (!entry) return out;
+    // A line of 0 (code the compiler made, no source line of its own) leaves only this innermost frame out:
+    // the inlined calls around it still have their call sites.
     int line = 0;
-    const char* file = entry ? dwfl_lineinfo(entry, nullptr, &line, nullptr, nullptr, nullptr) : nullptr;
-    if (!file || !*file || line <= 0) return out;
+    const char* file = dwarf_linesrc(entry, nullptr, nullptr);
+    if (!file || dwarf_lineno(entry, &line) != 0) line = 0;
+    if (!file) file = "";
     const auto push = [&out](const std::string& f, int l, std::string function) {
         if (!f.empty() && l > 0)
             out.push_back({f, static_cast<uint32_t>(l), std::move(function), path_owner(f.c_str())});
     };
-    Dwarf_Addr bias = 0;
-    Dwarf_Die* cu = dwfl_module_addrdie(module, pc, &bias);
-    std::vector<Dwarf_Die> scopes = cu ? function_scopes(cu, pc - bias) : std::vector<Dwarf_Die>{};
+    std::vector<Dwarf_Die> scopes = function_scopes(&cu, at);
     if (scopes.empty()) {
         push(file, line, demangled(dwfl_module_addrname(module, pc)));
         return out;
     }
     Dwarf_Files* files = nullptr;
     size_t file_count = 0;
-    if (dwarf_getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;
+    if (dwarf_getsrcfiles(&cu, &files, &file_count) != 0) files = nullptr;
     std::string at_file = file;
     int at_line = line;
     for (Dwarf_Die& scope : scopes) {
@@ -249,6 +346,7 @@ std::string ChainFrame::str() const {
 namespace {
 // Resolves the addresses of chains `ids` not resolved yet (the caller holds the mutex).
 void resolve_locked(Chains& c, std::span<const uint32_t> ids) {
+    backtrace_state* state = nullptr;
     Dwfl* dwfl = nullptr;
     bool asked = false;
     for (const uint32_t id : ids) {
@@ -261,11 +359,16 @@ void resolve_locked(Chains& c, std::span<const uint32_t> ids) {
                 c.resolved.emplace(pc, std::vector<ChainFrame>{});
                 continue;
             }
-            if (!asked) {
-                dwfl = dwfl_for_now();
-                asked = true;
+            if (!state) state = backtrace_for_now();
+            std::vector<ChainFrame> frames = libbacktrace_frames(state, pc - 1);
+            if (frames.empty()) {
+                if (!asked) {
+                    dwfl = dwfl_for_now();
+                    asked = true;
+                }
+                if (dwfl) frames = libdw_frames(dwfl, pc - 1);
             }
-            c.resolved.emplace(pc, dwfl ? frames_at(dwfl, pc - 1) : std::vector<ChainFrame>{});
+            c.resolved.emplace(pc, std::move(frames));
         }
     }
 }
