@@ -139,9 +139,40 @@ std::vector<ChainFrame> libbacktrace_frames(backtrace_state* state, uintptr_t pc
     return out;
 }
 
-// The units read of each module of libdw's session (read_units below), dropped with the session's modules.
-struct ModuleUnits;
-std::map<Dwfl_Module*, ModuleUnits>& units_read();
+// A module's compilation units by address, read from each unit's own ranges (DW_AT_low_pc/high_pc or
+// DW_AT_ranges). Not libdw's dwfl_module_addrdie: it asks .debug_aranges, which Clang does not write, so a
+// program whose kernel Clang compiled (the default) would resolve none of the kernel's frames.
+struct UnitRange {
+    Dwarf_Addr low = 0, high = 0;  // the module's own addresses (without its load bias)
+    Dwarf_Off die = 0;             // the unit DIE's offset
+};
+struct ModuleUnits {
+    Dwarf* dwarf = nullptr;
+    Dwarf_Addr bias = 0;
+    std::vector<UnitRange> ranges;  // by low
+};
+
+ModuleUnits read_units(Dwfl_Module* module) {
+    ModuleUnits m;
+    m.dwarf = dwfl_module_getdwarf(module, &m.bias);
+    if (!m.dwarf) return m;
+    Dwarf_CU* unit = nullptr;
+    Dwarf_Die die;
+    while (dwarf_get_units(m.dwarf, unit, &unit, nullptr, nullptr, &die, nullptr) == 0) {
+        Dwarf_Addr base = 0, low = 0, high = 0;
+        for (ptrdiff_t at = 0; (at = dwarf_ranges(&die, at, &base, &low, &high)) > 0;)
+            if (low < high && low != 0) m.ranges.push_back({low, high, dwarf_dieoffset(&die)});
+    }
+    std::sort(m.ranges.begin(), m.ranges.end(),
+              [](const UnitRange& a, const UnitRange& b) { return a.low < b.low; });
+    return m;
+}
+
+// The units read of each module of libdw's session, dropped when the session reports its modules again.
+std::map<Dwfl_Module*, ModuleUnits>& units_read() {
+    static std::map<Dwfl_Module*, ModuleUnits> read;
+    return read;
+}
 
 // libdw's session over the modules loaded now: reported again when the loader's count changed (modules gone
 // are dropped), so that a library loaded since (a corpus library the runner opens with dlopen) resolves. Null
@@ -206,42 +237,6 @@ std::vector<Dwarf_Die> function_scopes(Dwarf_Die* cu, Dwarf_Addr pc) {
     }
     std::free(scopes);
     return out;
-}
-
-// A module's compilation units by address, read from each unit's own ranges (DW_AT_low_pc/high_pc or
-// DW_AT_ranges). Not libdw's dwfl_module_addrdie: it asks .debug_aranges, which Clang does not write, so a
-// program whose kernel Clang compiled (the default) would resolve none of the kernel's frames.
-struct UnitRange {
-    Dwarf_Addr low = 0, high = 0;  // the module's own addresses (without its load bias)
-    Dwarf_Off die = 0;             // the unit DIE's offset
-};
-struct ModuleUnits {
-    Dwarf* dwarf = nullptr;
-    Dwarf_Addr bias = 0;
-    std::vector<UnitRange> ranges;  // by low
-};
-
-ModuleUnits read_units(Dwfl_Module* module) {
-    ModuleUnits m;
-    m.dwarf = dwfl_module_getdwarf(module, &m.bias);
-    if (!m.dwarf) return m;
-    Dwarf_CU* unit = nullptr;
-    Dwarf_Die die;
-    int units = 0;
-    while (dwarf_get_units(m.dwarf, unit, &unit, nullptr, nullptr, &die, nullptr) == 0) {
-        ++units;
-        Dwarf_Addr base = 0, low = 0, high = 0;
-        for (ptrdiff_t at = 0; (at = dwarf_ranges(&die, at, &base, &low, &high)) > 0;)
-            if (low < high && low != 0) m.ranges.push_back({low, high, dwarf_dieoffset(&die)});
-    }
-    std::sort(m.ranges.begin(), m.ranges.end(),
-              [](const UnitRange& a, const UnitRange& b) { return a.low < b.low; });
-    return m;
-}
-
-std::map<Dwfl_Module*, ModuleUnits>& units_read() {
-    static std::map<Dwfl_Module*, ModuleUnits> read;
-    return read;
 }
 
 // The module's units, read once (the caller holds Chains::mutex; modules live as long as the session).
