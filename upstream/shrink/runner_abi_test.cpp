@@ -3,13 +3,11 @@
 // never read; a library with this build's stamp is read (the control: the fixture has no instance 0, and the
 // runner says so). The fixtures: corpus_library_fixture.cpp.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <chrono>
 #include <string>
 
+#include "evg/process/subprocess.hpp"
 #include "runner_protocol.hpp"
 
 namespace evg::upstream::runner {
@@ -17,14 +15,8 @@ namespace {
 
 struct RunnerRun {
     int exit_code = -1;
-    std::string error;  // what the runner printed on stderr
+    std::string error;  // what the runner printed
 };
-
-std::string quoted(const std::string& s) {
-    std::string out = "'";
-    for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
 
 RunnerRun run_on(const std::string& library) {
     Request rq;
@@ -32,18 +24,9 @@ RunnerRun run_on(const std::string& library) {
     rq.index = 0;
     rq.cases = 1;
     rq.out = testing::TempDir() + "/runner_abi_verdict.txt";
-    const std::string err = testing::TempDir() + "/runner_abi_stderr.txt";
-    std::string command = quoted(EVG_UPSTREAM_RUNNER);
-    for (const std::string& a : arguments(rq)) command += " " + quoted(a);
-    command += " 2>" + quoted(err);
-    const int status = std::system(command.c_str());
-    RunnerRun r;
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    std::ifstream in(err);
-    std::stringstream s;
-    s << in.rdbuf();
-    r.error = s.str();
-    return r;
+    const process::ProcessResult p = process::run_process(
+        EVG_UPSTREAM_RUNNER, arguments(rq), {}, std::chrono::steady_clock::now() + std::chrono::minutes(2));
+    return {p.exit_code, p.output};
 }
 
 TEST(RunnerAbi, ALibraryOfOtherHeadersIsRefusedWithBothStamps) {
