@@ -27,10 +27,12 @@
 namespace evg::upstream::corpus {
 
 // The layout half: sizes and alignments of every type that crosses.
+// Plain concatenation, not fmt: GCC's -Wmaybe-uninitialized misreads fmt's argument store here when a corpus
+// library is compiled with optimisation and the sanitizers.
 template <class... T>
 std::string layout_of() {
     std::string out;
-    ((out += fmt::format("{}/{} ", sizeof(T), alignof(T))), ...);
+    ((out += std::to_string(sizeof(T)) + "/" + std::to_string(alignof(T)) + " "), ...);
     return out;
 }
 
@@ -40,21 +42,20 @@ inline const std::string& corpus_abi_stamp() {
                                              hw::LaunchStats, hw::FpCounts, TensorData, RunRequest, OpSite,
                                              InstanceRun, Instance, KernelCompilerInfo>();
 #if defined(_LIBCPP_VERSION)
-        const std::string library = fmt::format("libc++ {}", _LIBCPP_VERSION);
+        const std::string library = "libc++ " + std::to_string(_LIBCPP_VERSION);
 #elif defined(_GLIBCXX_RELEASE)
-        const std::string library =
-            fmt::format("libstdc++ {} cxx11-abi {}{}", _GLIBCXX_RELEASE, _GLIBCXX_USE_CXX11_ABI,
+        const std::string library = "libstdc++ " + std::to_string(_GLIBCXX_RELEASE) + " cxx11-abi " +
+                                    std::to_string(_GLIBCXX_USE_CXX11_ABI) +
 #if defined(_GLIBCXX_DEBUG)
-                        " debug"
+                                    " debug";
 #else
-                        ""
+                                    "";
 #endif
-            );
 #else
         const std::string library = "unknown standard library";
 #endif
-        return fmt::format("headers {} layout {} ({})", EVG_CORPUS_ABI_HEADERS, hw::fnv1a64_hex(layout),
-                           library);
+        return std::string("headers ") + EVG_CORPUS_ABI_HEADERS + " layout " + hw::fnv1a64_hex(layout) +
+               " (" + library + ")";
     }();
     return stamp;
 }
