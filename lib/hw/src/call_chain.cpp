@@ -7,8 +7,10 @@
 // functions the linker kept elsewhere), so the search misses: in a GCC -O0 build every Catlass frame (inline
 // functions of headers) was lost. libdw's own unit lookup asks .debug_aranges, which Clang does not write,
 // and Clang compiles a program's kernel by default; the fallback below reads each unit's own ranges instead
-// and asks every unit that holds the address. libbacktrace stays first because it names the inlined frames of
-// Clang's optimised kernels, which the fallback was not shown to match.
+// and asks every unit that holds the address. libbacktrace stays first because libdw (0.188)
+// misses the inlined calls of Clang's optimised kernels: 27 of 40 call sites sampled in a Clang-built user
+// program kept only their innermost frame under dwarf_getscopes, where libbacktrace gave the whole chain (the
+// inlined calls there have DW_FORM_rnglistx ranges; why libdw does not find them was not pinned down).
 #include "evg/hw/call_chain.hpp"
 
 #include <backtrace.h>
