@@ -10,6 +10,7 @@
 
 #include "evg/graph/builder.hpp"
 #include "evg/graph/functor.hpp"
+#include "evg/graph/kernel_config.hpp"
 #include "evg/graph/ub_budget.hpp"
 #include "evg/graph/validate.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
@@ -320,10 +321,12 @@ std::string sign_suffix(verify::InputSign s) {
 std::string summary(const Case& c) {
     const graph::Problem& p = c.problem;
     return fmt::format(
-        "{} {} m={} n={} k={} c={} cl={} tile={}x{}x{} cores={} {}{} data_seed={} sched={}, {} nodes",
+        "{} {} m={} n={} k={} c={} cl={} tile={}x{}x{}{} cores={} {}{} data_seed={} sched={}, {} nodes",
         p.arch == ArchId::Ascend950 ? "Ascend950" : "AtlasA2", graph::workspace_path_name(p.path), p.m, p.n,
-        p.k, hw::dtype_name(p.c), p.compute_length, p.tile.m, p.tile.n, p.tile.k, c.cores,
-        data_text_name(c.data), sign_suffix(c.sign), c.data_seed, c.sched_seed, node_count(c));
+        p.k, hw::dtype_name(p.c), p.compute_length, p.tile.m, p.tile.n, p.tile.k,
+        p.kernel == graph::KernelConfig{} ? std::string()
+                                          : " [" + graph::kernel_config_summary(p.kernel) + "]",
+        c.cores, data_text_name(c.data), sign_suffix(c.sign), c.data_seed, c.sched_seed, node_count(c));
 }
 
 }  // namespace evg::props

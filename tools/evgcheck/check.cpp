@@ -74,11 +74,18 @@ constexpr std::array kCheckOptionTable = {
                  "compiled against DIR at run time, each over --cases runtime cases (default 30); a failure "
                  "shrunk over the graph too, with a reproducer program and a replay line"},
                 CheckRun::catlass},
-    CheckOption{{"graphs", "N", "--catlass-root: random graphs (default 8)"}, CheckRun::catlass},
-    CheckOption{{"graph", "K",
-                 "--catlass-root: only graph K (from 0) of the seed's graphs; instance K of the upstream "
-                 "corpus built with seed S is graph K of --seed S, with the same runtime cases"},
-                CheckRun::catlass},
+    CheckOption{
+        {"graphs", "N",
+         "--catlass-root: graphs (default 12, the covering size): random draws, then cover graphs for the "
+         "functor x arity cells the draws leave out; their kernel configurations follow the covering "
+         "schedule (docs/upstream-coverage.md)"},
+        CheckRun::catlass},
+    CheckOption{
+        {"graph", "K",
+         "--catlass-root: only graph K (from 0) of the run of --graphs N (default 12, or K + 1 when "
+         "larger); random instance K of the upstream corpus built with seed S is graph K of --seed S, "
+         "with the same runtime cases"},
+        CheckRun::catlass},
     CheckOption{{"compile-budget", "SECONDS",
                  "--catlass-root: seconds of compiling for shrinking a failing graph (default 900)"},
                 CheckRun::catlass},
@@ -208,10 +215,14 @@ int check_upstream_command(const Args& args, const std::string& self) {
     refuse_options_of_the_other_run(args, CheckRun::catlass);
     evg::upstream::check::UpstreamCheckOptions o;
     o.root = *args.get("catlass-root");
-    o.graphs = static_cast<int>(args.integer("graphs", 1, 10'000).value_or(8));
+    o.graphs =
+        static_cast<int>(args.integer("graphs", 1, 10'000).value_or(evg::upstream::check::kCoveringGraphs));
     if (const auto k = args.integer("graph", 0, 100'000)) {
-        if (args.has("graphs")) throw UsageError("evgcheck check: give --graphs N or --graph K, not both");
+        if (args.has("graphs") && *k >= o.graphs)
+            throw UsageError(fmt::format("evgcheck check: --graph {} is not one of the --graphs {} (0 to {})",
+                                         *k, o.graphs, o.graphs - 1));
         o.only_graph = static_cast<int>(*k);
+        if (!args.has("graphs")) o.graphs = std::max(o.graphs, o.only_graph + 1);
     }
     o.cases = static_cast<int>(args.integer("cases", 1, 1'000'000).value_or(30));
     if (const auto s = args.integer("seed", 0, (1LL << 62)))

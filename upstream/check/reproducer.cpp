@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "acl/catlass_checkout.hpp"
+#include "corpus_check.hpp"
 #include "corpus_emit.hpp"
 #include "engine.hpp"
 #include "evg/oracle/evaluate.hpp"
@@ -34,7 +35,7 @@ std::vector<std::vector<uint8_t>> expected_outputs(const props::Case& c, const v
         return out;
     }
     *source = "the outputs of evgcheck's own Catlass copy on the same schedule";
-    const props::CaseRun ours = props::run_case(c, c.cores, c.sched_seed);
+    const props::CaseRun ours = props::run_case(corpus::evgcheck_copy(c), c.cores, c.sched_seed);
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i)
         if (p.graph.tensors[i].role == graph::TensorRole::Output)
             out[i] = ours.model.outputs.at(p.graph.tensors[i].name);

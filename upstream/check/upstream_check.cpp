@@ -20,12 +20,16 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl/catlass_checkout.hpp"
 #include "corpus_emit.hpp"
+#include "coverage.hpp"
 #include "engine.hpp"
+#include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/error.hpp"
+#include "evg/graph/kernel_config.hpp"
 #include "evg/process/subprocess.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/model_property.hpp"
@@ -127,26 +131,59 @@ upstream::runner::Request case_request(const fs::path& library, int index, const
     return rq;
 }
 
-std::string library_source(const std::vector<props::Case>& cases, const std::string& origin) {
+// The library of `cases`, case i with a TopologicalVisitor twin when twins[i] (no twins when `twins` is
+// empty).
+std::string library_source(const std::vector<props::Case>& cases, const std::string& origin,
+                           const std::vector<bool>& twins = {}) {
     std::string body = instances_file_header(origin);
     for (std::size_t i = 0; i < cases.size(); ++i) {
-        const std::string fn = instance_functions(static_cast<int>(i), cases[i], false);
+        const std::string fn =
+            instance_functions(static_cast<int>(i), cases[i], i < twins.size() && twins[i]);
         if (fn.empty()) throw std::logic_error("check --catlass-root: a case the emission refuses was drawn");
         body += fn;
     }
     return body + "}  // namespace\n";
 }
 
+// Case `c` with kernel configuration `k` (a Spec carries no kernel configuration: the draws schedule it).
+props::Case with_kernel(props::Case c, const graph::KernelConfig& k) {
+    c.problem.kernel = k;
+    return c;
+}
+
+// Simpler kernel configurations than `k` to shrink to, simplest first: the default one, then `k` with its
+// stage counts and L0 K at their defaults, then with row-major A and B. Each only when it differs from `k`.
+std::vector<graph::KernelConfig> kernel_candidates(const graph::KernelConfig& k) {
+    std::vector<graph::KernelConfig> out;
+    const graph::KernelConfig d;
+    const auto add = [&](const graph::KernelConfig& c) {
+        if (!(c == k) && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+    };
+    add(d);
+    graph::KernelConfig stages = k;
+    stages.l1a_stages = d.l1a_stages;
+    stages.l1b_stages = d.l1b_stages;
+    stages.l0a_stages = d.l0a_stages;
+    stages.l0b_stages = d.l0b_stages;
+    stages.l0_k = d.l0_k;
+    add(stages);
+    graph::KernelConfig rows = k;
+    rows.layout_a = rows.layout_b = graph::MatrixLayout::RowMajor;
+    add(rows);
+    return out;
+}
+
 // The Spec of the failing case: the drawn graph's Spec with the runtime parameters the runner's shrink
 // ended on (they decode to the same case; nullopt when they do not, and the graph is then not shrunk).
 std::optional<props::Spec> spec_of(props::Spec spec, const props::Case& failing) {
+    spec.ub_path = failing.problem.path == graph::WorkspacePath::UB;
     spec.m = failing.problem.m;
     spec.n = failing.problem.n;
     spec.k = failing.problem.k;
     spec.cores = static_cast<uint8_t>(failing.cores);
     spec.sched_seed = failing.sched_seed;
     spec.data_seed = failing.data_seed;
-    if (!(upstream_case(spec) == failing)) return std::nullopt;
+    if (!(with_kernel(upstream_case(spec), failing.problem.kernel) == failing)) return std::nullopt;
     return spec;
 }
 
@@ -197,43 +234,66 @@ int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const Libra
 }
 
 int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryCache& compiler,
-                      const props::Spec& drawn, props::Case current, RunnerVerdict verdict) {
+                      const Draw& drawn, props::Case current, RunnerVerdict verdict) {
     const auto start = Clock::now();
     const std::string tag = verdict.tag;
     int steps = 0, tried = 0;
-    std::optional<props::Spec> spec = spec_of(drawn, current);
+    std::optional<props::Spec> spec = drawn.cover ? std::nullopt : spec_of(drawn.spec, current);
     bool budget_spent = false;
-    if (!spec)
+    if (!drawn.cover && !spec)
         out << "(the failing case is not the drawn Spec's at its runtime parameters: the graph is not "
                "shrunk)\n";
     const fs::path verdict_file = scratch_file(o.work_dir, "verdict");
     const fs::path case_file = scratch_file(o.work_dir, "candidate");
+    // Whether `candidate` compiles and fails the same way; it is then the current case.
+    const auto fails_the_same = [&](const props::Case& candidate) {
+        if (candidate == current || graph::kernel_config_refusal(candidate.problem) ||
+            !instance_refusal(candidate).empty())
+            return false;
+        const LibraryCache::Result lib =
+            compiler.build(library_source({candidate}, "evgcheck check --catlass-root, a shrink candidate"));
+        if (lib.budget_spent) budget_spent = true;
+        if (!lib.library) return false;  // a candidate the checkout does not compile shows nothing
+        ++tried;
+        write_file(case_file, props::to_text(candidate, "UpstreamCheck/candidate"));
+        const RunnerVerdict v =
+            run_runner(case_request(*lib.library, 0, case_file, verdict_file), o, compiler);
+        if (v.pass || v.tag != tag) return false;
+        current = candidate;
+        verdict = v;
+        ++steps;
+        out << fmt::format("  step {}: {} nodes ({})\n", steps, props::node_count(current),
+                           props::summary(current))
+            << std::flush;
+        return true;
+    };
+    // A cover graph (made, not drawn: no Spec) shrinks to the chain of one of its cells.
+    if (drawn.cover && drawn.cover_cells.size() > 1)
+        for (const CoverCell& cell : drawn.cover_cells) {
+            props::Case candidate = current;
+            const props::Case one =
+                cover_case({cell}, current.problem.path == graph::WorkspacePath::UB, false, false);
+            candidate.problem =
+                graph::with_shape(one.problem, current.problem.m, current.problem.n, current.problem.k);
+            candidate.problem.kernel = current.problem.kernel;
+            if (fails_the_same(candidate) || budget_spent) break;
+        }
     while (spec && !budget_spent) {
         bool smaller = false;
-        for (const props::Spec& candidate_spec : props::shrink_candidates(*spec)) {
-            const props::Case candidate = upstream_case(candidate_spec);
-            if (candidate == current || !instance_refusal(candidate).empty()) continue;
-            const LibraryCache::Result lib = compiler.build(
-                library_source({candidate}, "evgcheck check --catlass-root, a shrink candidate"));
-            if (lib.budget_spent) {
-                budget_spent = true;
+        // A simpler kernel configuration of the same graph first, then smaller graphs in the current one.
+        std::vector<std::pair<props::Spec, props::Case>> candidates;
+        for (const graph::KernelConfig& k : kernel_candidates(current.problem.kernel))
+            candidates.emplace_back(*spec, with_kernel(current, k));
+        for (const props::Spec& candidate_spec : props::shrink_candidates(*spec))
+            candidates.emplace_back(candidate_spec,
+                                    with_kernel(upstream_case(candidate_spec), current.problem.kernel));
+        for (const auto& [candidate_spec, candidate] : candidates) {
+            if (fails_the_same(candidate)) {
+                spec = candidate_spec;
+                smaller = true;
                 break;
             }
-            if (!lib.library) continue;  // a candidate the checkout does not compile shows nothing
-            ++tried;
-            write_file(case_file, props::to_text(candidate, "UpstreamCheck/candidate"));
-            const RunnerVerdict v =
-                run_runner(case_request(*lib.library, 0, case_file, verdict_file), o, compiler);
-            if (v.pass || v.tag != tag) continue;
-            spec = candidate_spec;
-            current = candidate;
-            verdict = v;
-            ++steps;
-            smaller = true;
-            out << fmt::format("  step {}: {} nodes ({})\n", steps, props::node_count(current),
-                               props::summary(current))
-                << std::flush;
-            break;
+            if (budget_spent) break;
         }
         if (!smaller) break;
     }
@@ -279,35 +339,37 @@ int UpstreamCheck::run(std::ostream& out) {
     LibraryCache compiler(o_.work_dir, o_.root, o_.compile_budget, o_.stop);
     const auto start = Clock::now();
     fs::create_directories(o_.work_dir);
-    const int wanted = o_.only_graph >= 0 ? o_.only_graph + 1 : o_.graphs;
     out << fmt::format(
                "evgcheck check: {} on the Catlass checkout {} (Ascend950), {} runtime cases each, seed "
                "{}; work folder {}\n",
-               o_.only_graph >= 0 ? fmt::format("random graph {}", o_.only_graph)
-                                  : fmt::format("{} random graphs", o_.graphs),
+               o_.only_graph >= 0 ? fmt::format("graph {} of {}", o_.only_graph, o_.graphs)
+                                  : fmt::format("{} graphs", o_.graphs),
                o_.root, o_.cases, o_.seed, o_.work_dir.string())
         << "catlass: " << evg::acl::identify_catlass_checkout(o_.root).describe() << "\n"
         << std::flush;
-    UpstreamDraws draws(o_.seed);
-    std::vector<Draw> drawn;
-    std::vector<int> numbers;  // each drawn graph's number in the seed's sequence
-    for (int number = 0; number < wanted; ++number) {
-        std::optional<Draw> d = draws.next(static_cast<uint64_t>(wanted) * 20);
-        if (!d) {
-            out << fmt::format("(only {} graphs upstream can run were found in {} draws)\n", number,
-                               wanted * 20);
-            break;
+    std::vector<Draw> drawn = plan_instances(o_.seed, o_.graphs);
+    if (static_cast<int>(drawn.size()) < o_.graphs)
+        out << fmt::format("(only {} graphs upstream can run were found in {} draws)\n", drawn.size(),
+                           o_.graphs * 20);
+    std::vector<int> numbers;  // each graph's number in the run
+    for (std::size_t i = 0; i < drawn.size(); ++i) numbers.push_back(static_cast<int>(i));
+    if (o_.only_graph >= 0) {
+        if (o_.only_graph >= static_cast<int>(drawn.size()))
+            drawn.clear();
+        else {
+            drawn = {drawn[static_cast<std::size_t>(o_.only_graph)]};
+            numbers = {o_.only_graph};
         }
-        if (number < o_.only_graph) continue;
-        drawn.push_back(std::move(*d));
-        numbers.push_back(number);
     }
     if (drawn.empty()) return 1;
     std::vector<props::Case> cases;
-    cases.reserve(drawn.size());
-    for (const Draw& d : drawn) cases.push_back(d.c);
+    std::vector<bool> twins;
+    for (std::size_t i = 0; i < drawn.size(); ++i) {
+        cases.push_back(drawn[i].c);
+        twins.push_back(check_twin(drawn[i], static_cast<std::size_t>(numbers[i])));
+    }
     const std::string source =
-        library_source(cases, fmt::format("evgcheck check --catlass-root, seed {}", o_.seed));
+        library_source(cases, fmt::format("evgcheck check --catlass-root, seed {}", o_.seed), twins);
     // The first library is built whatever the budget: without it nothing runs.
     LibraryCache first(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
     const LibraryCache::Result lib = first.build(source);
@@ -322,6 +384,7 @@ int UpstreamCheck::run(std::ostream& out) {
                        seconds_since(start), lib.cached ? " (cached)" : "")
         << std::flush;
 
+    Coverage coverage;
     for (std::size_t i = 0; i < drawn.size(); ++i) {
         const fs::path verdict_file = scratch_file(o_.work_dir, "verdict");
         const RunnerVerdict v = run_runner(
@@ -332,6 +395,7 @@ int UpstreamCheck::run(std::ostream& out) {
             out << fmt::format("ok   graph {} ({}): {} cases\n", numbers[i], props::summary(drawn[i].c),
                                v.passed)
                 << std::flush;
+            coverage.add(drawn[i].c, twins[i], v.passed);
             continue;
         }
         out << fmt::format("FAILED graph {} ({})\n", numbers[i], props::summary(drawn[i].c));
@@ -345,8 +409,17 @@ int UpstreamCheck::run(std::ostream& out) {
                    "against the checkout):\n",
                    props::summary(failing))
             << std::flush;
-        return shrink_and_report(o_, out, compiler, drawn[i].spec, failing, v);
+        return shrink_and_report(o_, out, compiler, drawn[i], failing, v);
     }
+    out << fmt::format(
+        "coverage of upstream's configuration space (cells: cases that passed in them; "
+        "docs/upstream-coverage.md):\n{}",
+        coverage.summary());
+    if (const std::vector<std::string> left = coverage.left_out(); !left.empty())
+        out << fmt::format(
+            "{} reachable cells left out: {} graphs cannot cover them; more graphs "
+            "(--graphs) cover more\n",
+            left.size(), drawn.size());
     out << fmt::format("evgcheck check: {} graphs x {} runtime cases passed on {} in {:.1f} s\n",
                        drawn.size(), o_.cases, o_.root, seconds_since(start));
     return 0;

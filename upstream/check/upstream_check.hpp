@@ -25,11 +25,15 @@ class UpstreamCheckTimeBudget : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The default number of graphs of a run: the covering size, the reachable kernel x mmad family cells
+// (coverage.hpp; a test holds the two equal), so that the default run covers every cell.
+inline constexpr int kCoveringGraphs = 12;
+
 struct UpstreamCheckOptions {
-    std::string root;     // the checkout (holds include/catlass)
-    int graphs = 8;       // random graphs drawn
-    int only_graph = -1;  // >= 0: only that graph of the seed's sequence (the corpus's instance)
-    int cases = 30;       // runtime cases per graph
+    std::string root;              // the checkout (holds include/catlass)
+    int graphs = kCoveringGraphs;  // graphs of the run (plan_instances: random draws and cover graphs)
+    int only_graph = -1;           // >= 0: only that graph of the run (the corpus's random instance)
+    int cases = 30;                // runtime cases per graph
     uint64_t seed =
         1;  // the draw's seed; graph i runs its runtime cases from seed + i (as corpus instance i)
     double compile_budget = 900;  // seconds of compiling for the graph shrink

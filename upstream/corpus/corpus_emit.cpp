@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "coverage.hpp"
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/implementation.hpp"
+#include "evg/graph/kernel_config.hpp"
 #include "evg/hw/numeric/dtype.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/regression.hpp"
@@ -28,6 +31,22 @@ std::string instance_text(const props::Case& c, int index, const std::string& na
         c, name.empty() ? fmt::format("UpstreamCorpus/instance{:04}", index) : "UpstreamCorpus/" + name);
 }
 
+// The kernel configuration of `p` (graph::KernelConfig) in upstream's dialect, as struct `name` that
+// UpstreamGemm takes (upstream_kernel.hpp).
+std::string mmad_config(const std::string& name, const graph::KernelConfig& k) {
+    return fmt::format(
+        "// kernel configuration: {}\n"
+        "struct {} {{\n"
+        "    template <class ArchTag>\n"
+        "    using DispatchPolicy = {};\n"
+        "    using LayoutA = {};\n"
+        "    using LayoutB = {};\n"
+        "    static constexpr uint32_t L0K = {}u;\n"
+        "}};\n",
+        graph::kernel_config_summary(k), name, graph::cpp_dispatch_policy(k),
+        graph::cpp_layout_tag(k.layout_a), graph::cpp_layout_tag(k.layout_b), k.l0_k);
+}
+
 // The C++ function `fn` running problem `p` through upstream's kernel, its EVG emitted as `options` say.
 std::string run_function(const std::string& fn, const graph::Problem& p, const graph::EmitOptions& options) {
     std::string bind, used;
@@ -37,22 +56,24 @@ std::string run_function(const std::string& fn, const graph::Problem& p, const g
         used += fmt::format("    (void){};\n", graph::cpp_layout_name(p.graph.tensors[i].name));
     }
     const graph::CppEmission e = graph::emit_cpp(p, options);
-    return fmt::format(
-        "InstanceRun {}(const RunRequest& rq) {{\n"
-        "    const uint32_t m = rq.m, n = rq.n;\n"
-        "    (void)m;\n"
-        "    (void)n;\n"
-        "{}{}{}"
-        "    return evg_upstream_corpus::run_instance<{}, {}, {}, {}u, {}u, {}u, {}u, EVG>(\n"
-        "        rq, [&](const std::vector<GM_ADDR>& ptrs) {{\n"
-        "{}{}"
-        "            return args;\n"
-        "        }});\n"
-        "}}\n",
-        fn, indent(e.layouts, "    "), indent(e.evg, "    "), used,
-        p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
-        graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, bind,
-        indent(e.arguments, "            "));
+    const std::string config = fn + "_mmad";
+    return mmad_config(config, p.kernel) +
+           fmt::format(
+               "InstanceRun {}(const RunRequest& rq) {{\n"
+               "    const uint32_t m = rq.m, n = rq.n;\n"
+               "    (void)m;\n"
+               "    (void)n;\n"
+               "{}{}{}"
+               "    return evg_upstream_corpus::run_instance<{}, {}, {}, {}u, {}u, {}u, {}u, EVG, {}>(\n"
+               "        rq, [&](const std::vector<GM_ADDR>& ptrs) {{\n"
+               "{}{}"
+               "            return args;\n"
+               "        }});\n"
+               "}}\n",
+               fn, indent(e.layouts, "    "), indent(e.evg, "    "), used,
+               p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
+               graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, config, bind,
+               indent(e.arguments, "            "));
 }
 
 // Bytes as C++ string literals of at most 32 bytes a line (a string literal compiles far faster than an
@@ -98,6 +119,22 @@ props::Case upstream_case(const props::Spec& spec) {
     return c;
 }
 
+std::vector<uint8_t> operand_in_gm(const graph::Problem& p, const verify::CaseData& data, char operand) {
+    const bool a = operand == 'A';
+    std::vector<uint8_t> rows = bytes_of(data.inputs.at(a ? "A" : "B"));
+    if ((a ? p.kernel.layout_a : p.kernel.layout_b) == graph::MatrixLayout::RowMajor) return rows;
+    const auto r = static_cast<std::size_t>(a ? p.m : p.k), c = static_cast<std::size_t>(a ? p.k : p.n);
+    const std::size_t es = hw::dtype_size(a ? p.a : p.b);
+    if (rows.size() != r * c * es)
+        throw std::logic_error(
+            fmt::format("operand_in_gm: {} has {} bytes, not {} x {} x {}", operand, rows.size(), r, c, es));
+    std::vector<uint8_t> cols(rows.size());
+    for (std::size_t i = 0; i < r; ++i)
+        for (std::size_t j = 0; j < c; ++j)
+            std::copy_n(rows.data() + (i * c + j) * es, es, cols.data() + (j * r + i) * es);
+    return cols;
+}
+
 std::string instance_refusal(const props::Case& c, bool refuse_known_hazard) {
     if (const auto missing = graph::first_missing(graph::Implementation::upstream, c.problem))
         return *missing;
@@ -121,6 +158,9 @@ std::optional<Draw> UpstreamDraws::next(uint64_t limit) {
         // Sizes sweep 0..99 like a rapidcheck run, so that small and large graphs both appear.
         d.spec = gen(rc::Random(seed_ * 1000003u + draw_), static_cast<int>(draw_ % 100)).value();
         ++draw_;
+        // The kernel and its configuration by the covering schedule of the instances drawn so far
+        // (coverage.hpp), not by chance.
+        schedule_spec(d.spec, instances_);
         d.c = upstream_case(d.spec);
         if (graph::first_missing(graph::Implementation::upstream, d.c.problem)) continue;
         // A graph that meets upstream's known store-of-a-load race (docs/upstream-findings.md §4) would
@@ -130,9 +170,51 @@ std::optional<Draw> UpstreamDraws::next(uint64_t limit) {
             continue;
         }
         if (!instance_refusal(d.c).empty()) continue;
+        schedule_kernel(d.c, instances_);
+        if (!instance_refusal(d.c).empty()) continue;
+        ++instances_;
         return d;
     }
     return std::nullopt;
+}
+
+std::vector<Draw> plan_instances(uint64_t seed, int n) {
+    UpstreamDraws draws(seed);
+    std::vector<Draw> random;
+    std::vector<props::Case> cases;
+    const auto cover_for = [&](const std::vector<props::Case>& drawn) {
+        return cover_cases(drawn, drawn.size(), kCoverComputesPerGraph);
+    };
+    std::vector<CoverGraph> cover = cover_for(cases);
+    while (static_cast<int>(random.size() + cover.size()) < n || random.empty()) {
+        std::optional<Draw> d = draws.next(static_cast<uint64_t>(std::max(n, 1)) * 20);
+        if (!d) break;
+        cases.push_back(d->c);
+        random.push_back(std::move(*d));
+        cover = cover_for(cases);
+    }
+    // Below the covering size the cover cases that do not fit are left out (the run's summary names the
+    // cells).
+    if (random.size() + cover.size() > static_cast<std::size_t>(std::max(n, 1)))
+        cover.resize(static_cast<std::size_t>(std::max(n, 1)) -
+                     std::min(random.size(), static_cast<std::size_t>(std::max(n, 1))));
+    std::vector<Draw> out = std::move(random);
+    for (CoverGraph& g : cover) {
+        if (const std::string refusal = instance_refusal(g.c, false); !refusal.empty())
+            throw std::logic_error("plan_instances: a cover case upstream cannot run: " + refusal);
+        Draw d;
+        d.draw = out.size();
+        d.c = std::move(g.c);
+        d.cover = true;
+        d.cover_cells = std::move(g.cells);
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+bool check_twin(const Draw& d, std::size_t index) {
+    const graph::Graph& g = d.c.problem.graph;
+    return (d.cover || index % 2 == 1) && graph::runs_as_tree(g) && g.nodes.size() > 1;
 }
 
 std::string instances_file_header(const std::string& origin) {
@@ -178,7 +260,7 @@ std::string reproducer_program(const props::Case& c, const verify::CaseData& dat
     const graph::CppEmission e = graph::emit_cpp(p, options);
     std::string arrays =
         fmt::format("const char kA[] = {};\nconst char kB[] = {};\n",
-                    byte_literal(bytes_of(data.inputs.at("A"))), byte_literal(bytes_of(data.inputs.at("B"))));
+                    byte_literal(operand_in_gm(p, data, 'A')), byte_literal(operand_in_gm(p, data, 'B')));
     std::string upload, compare;
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
         const graph::Tensor& t = p.graph.tensors[i];
@@ -204,6 +286,7 @@ std::string reproducer_program(const props::Case& c, const verify::CaseData& dat
         "{}"
         "// ---- the case ----\n\n"
         "namespace {{\n\n"
+        "{}\n"
         "{}\n"
         "GM_ADDR Upload(const char* bytes, size_t size) {{\n"
         "    void* ptr = nullptr;\n"
@@ -236,7 +319,8 @@ std::string reproducer_program(const props::Case& c, const verify::CaseData& dat
         "    GM_ADDR ptrB = Upload(kB, sizeof(kB) - 1);\n"
         "{}\n"
         "{}{}{}"
-        "    using Gemm = evg_upstream_corpus::UpstreamGemm<{}, {}, {}, {}u, {}u, {}u, {}u, EVG>;\n"
+        "    using Gemm = evg_upstream_corpus::UpstreamGemm<{}, {}, {}, {}u, {}u, {}u, {}u, EVG, "
+        "MmadConfig>;\n"
         "    const typename Gemm::Kernel::Arguments arguments = Gemm::arguments(m, n, k, ptrA, ptrB, args);\n"
         "    typename Gemm::Op op;\n"
         "    if (op.CanImplement(arguments) != Catlass::Status::kSuccess) {{\n"
@@ -257,8 +341,8 @@ std::string reproducer_program(const props::Case& c, const verify::CaseData& dat
         "    aclFinalize();\n"
         "    return ok ? 0 : 1;\n"
         "}}\n",
-        header, kernel_text(), arrays, p.m, p.n, p.k, upload, indent(e.layouts, "    "),
-        indent(e.evg, "    "), indent(e.arguments, "    "),
+        header, kernel_text(), mmad_config("MmadConfig", p.kernel), arrays, p.m, p.n, p.k, upload,
+        indent(e.layouts, "    "), indent(e.evg, "    "), indent(e.arguments, "    "),
         p.path == graph::WorkspacePath::UB ? "true" : "false", graph::cpp_element_name(p.a),
         graph::cpp_element_name(p.c), p.tile.m, p.tile.n, p.tile.k, p.compute_length, c.cores, compare);
 }
@@ -331,6 +415,22 @@ constexpr NamedGraph kNamed[] = {
      "%1 = RowBroadcast float bias\n"
      "%2 = Compute Add float (%0, %1)\n"
      "%3 = AuxStore float D (%2)\n"},
+    // §7: int8 A and B with an L0 K of 64 (two K chunks of 32), M and N under 17, A and B column-major: the
+    // transposed L1 -> L0A load (and, for a row-major B, L1 -> L0B: the named instance below) writes the
+    // second
+    // chunk over the first's second fractal with no MTE1 barrier. The graph does not matter.
+    {"int8_l0a_chunks",
+     "problem arch=Ascend950 m=1 n=1 k=33 a=int8 b=int8 c=int32 cl=512 path=gm tile=32x64x64 unit_flag=0 "
+     "l0k=64 layout_a=col layout_b=col\n"
+     "output D : int32[1, 1]\n"
+     "%0 = AccLoad int32\n"
+     "%1 = AuxStore int32 D (%0)\n"},
+    {"int8_l0b_chunks",
+     "problem arch=Ascend950 m=1 n=1 k=33 a=int8 b=int8 c=int32 cl=512 path=gm tile=32x64x64 unit_flag=0 "
+     "l0k=64\n"
+     "output D : int32[1, 1]\n"
+     "%0 = AccLoad int32\n"
+     "%1 = AuxStore int32 D (%0)\n"},
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "coverage.hpp"
 #include "evg/props/spec.hpp"
 #include "evg/verify/data.hpp"
 
@@ -37,13 +38,20 @@ inline std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
     return {b, b + t.bytes().size()};
 }
 
+// A or B (`operand` 'A' or 'B') as upstream's kernel reads it from GM: the case data holds both row-major (m
+// x k and k x n); a column-major operand (KernelConfig::layout_a / layout_b) is that matrix transposed. The
+// corpus's requests (make_request) and the reproducer programs upload these bytes.
+std::vector<uint8_t> operand_in_gm(const graph::Problem& p, const verify::CaseData& data, char operand);
+
 // The random cases of the corpus: draw d (0, 1, 2, ...) is spec_gen(traversal_share 50, arch tiles)'s value
 // for the random source seed * 1000003 + d at size d % 100 (small and large graphs both), decoded for
 // upstream; draws upstream cannot run as instances are skipped. Deterministic for a build of evgcheck.
 struct Draw {
     uint64_t draw = 0;
-    props::Spec spec;
+    props::Spec spec;  // (a cover case has none: `cover`)
     props::Case c;
+    bool cover = false;                  // a cover case (coverage.hpp), not a random draw
+    std::vector<CoverCell> cover_cells;  // a cover case's cells
 };
 class UpstreamDraws {
   public:
@@ -53,9 +61,20 @@ class UpstreamDraws {
     int skipped_for_known_race() const { return known_race_; }
 
   private:
-    uint64_t seed_, draw_ = 0;
+    uint64_t seed_, draw_ = 0, instances_ = 0;
     int known_race_ = 0;
 };
+
+// The instances of a run of `n` graphs at `seed`: random draws (UpstreamDraws), then the cover cases
+// (coverage.hpp) that complete the functor x arity cells they leave out, as many random draws as leave room
+// for the cover cases they need (at least one random draw). Instance d takes the covering schedule's kernel
+// configuration d. Deterministic: the corpus's instance K is graph K of `check --catlass-root --seed S`.
+std::vector<Draw> plan_instances(uint64_t seed, int n);
+
+// Whether instance `index` of a run (`d`) also runs as a TopologicalVisitor twin in `check --catlass-root`:
+// a tree of two nodes or more that is a cover graph or at an odd index, so that a run covers both visitors at
+// about half the compile cost of twinning every tree.
+bool check_twin(const Draw& d, std::size_t index);
 
 // The named instances of the corpus (evg_upstream_corpus_gen writes them after the random ones): graphs that
 // show a finding of docs/upstream-findings.md on upstream's code, or settle a suspicion, each with the name

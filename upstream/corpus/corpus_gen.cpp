@@ -77,17 +77,19 @@ int main(int argc, char** argv) {
     }
     const std::filesystem::path dir = argv[1];
     std::filesystem::create_directories(dir);
-    UpstreamDraws draws(seed);
-    int index = 0, trees = 0;
+    // The random instances and the cover graphs of a run of FILES x PER_FILE graphs (plan_instances).
+    const std::vector<Draw> plan = plan_instances(seed, files * per_file);
+    if (static_cast<int>(plan.size()) < files * per_file) {
+        std::cerr << "evg_upstream_corpus_gen: more than 19 of 20 generated cases were refused\n";
+        return 1;
+    }
+    int index = 0, trees = 0, covers = 0;
     for (int f = 0; f < files; ++f) {
         std::string body = instances_file_header(
             fmt::format("evg_upstream_corpus_gen (upstream/corpus/corpus_gen.cpp), seed {}", seed));
         for (int k = 0; k < per_file; ++k) {
-            const std::optional<Draw> d = draws.next(static_cast<uint64_t>(files) * per_file * 20);
-            if (!d) {
-                std::cerr << "evg_upstream_corpus_gen: more than 19 of 20 generated cases were refused\n";
-                return 1;
-            }
+            const Draw* d = &plan[static_cast<std::size_t>(index)];
+            covers += d->cover;
             const graph::Graph& g = d->c.problem.graph;
             const bool tree = graph::runs_as_tree(g) && g.nodes.size() > 1;
             const bool twin = tree && twin_every > 0 && trees++ % twin_every == 0;
@@ -136,8 +138,8 @@ int main(int argc, char** argv) {
     write_if_changed(dir / "instances_conformance.cpp", body);
     write_if_changed(dir / "instances_conformance_planted.cpp", planted + "}  // namespace\n");
     std::cout << fmt::format(
-        "evg_upstream_corpus_gen: {} random instances ({} drawn graphs skipped for upstream's "
-        "known store-of-a-load race), {} named, {} conformance cells\n",
-        files * per_file, draws.skipped_for_known_race(), named_graphs().size(), cells);
+        "evg_upstream_corpus_gen: {} instances ({} random, {} cover graphs), {} named, {} conformance "
+        "cells\n",
+        files * per_file, files * per_file - covers, covers, named_graphs().size(), cells);
     return 0;
 }

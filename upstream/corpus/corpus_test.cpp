@@ -24,6 +24,7 @@
 
 #include "corpus_check.hpp"
 #include "corpus_emit.hpp"
+#include "coverage.hpp"
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/implementation.hpp"
 #include "evg/hw/arch.hpp"
@@ -112,18 +113,25 @@ TEST(UpstreamCorpusShape, HoldsTheRequestedInstancesOfEveryUpstreamNodeKind) {
     }
 }
 
-// Instance i of the corpus is graph i of `evgcheck check --catlass-root ROOT --seed S` (the same draws,
-// corpus_emit.hpp), which is what the failure line of MatchesOracleAndEvgcheck relies on.
-TEST(UpstreamCorpusShape, InstanceIIsGraphIOfTheCheckCommandsDraws) {
-    UpstreamDraws draws(EVG_UPSTREAM_CORPUS_SEED);
+// Instance i of the corpus is graph i of `evgcheck check --catlass-root ROOT --seed S --graphs N` (the same
+// plan, corpus_emit.hpp), which is what the failure line of MatchesOracleAndEvgcheck relies on.
+TEST(UpstreamCorpusShape, InstanceIIsGraphIOfTheCheckCommandsPlan) {
+    const std::vector<Draw> plan = plan_instances(EVG_UPSTREAM_CORPUS_SEED, EVG_UPSTREAM_CORPUS_INSTANCES);
     const std::vector<Instance> instances = random_instances();
-    ASSERT_FALSE(instances.empty());
-    for (const Instance& i : instances) {
-        const std::optional<Draw> d = draws.next(1u << 20);
-        ASSERT_TRUE(d.has_value());
-        EXPECT_EQ(props::to_text(d->c, "x"), props::to_text(props::case_from_text(i.text), "x"))
-            << "instance " << i.index;
-    }
+    ASSERT_EQ(instances.size(), plan.size());
+    for (std::size_t i = 0; i < instances.size(); ++i)
+        EXPECT_EQ(props::to_text(plan[i].c, "x"),
+                  props::to_text(props::case_from_text(instances[i].text), "x"))
+            << "instance " << instances[i].index;
+}
+
+// The corpus of the test run covers every reachable cell of docs/upstream-coverage.md.
+TEST(UpstreamCorpusShape, CoversEveryReachableCell) {
+    Coverage coverage;
+    for (const Instance& i : random_instances())
+        coverage.add(props::case_from_text(i.text), i.run_topological != nullptr);
+    std::printf("%s", coverage.summary().c_str());
+    EXPECT_EQ(coverage.left_out(), std::vector<std::string>{});
 }
 
 // The twin check's comparison of synchronisation: two runs of one instance are the same; a run whose first
@@ -186,7 +194,7 @@ TEST_P(UpstreamCorpusFindings, StoreOfALoadRacesOnUpstreamAndNotOnEvgcheck) {
         EXPECT_EQ(v.kind, hw::ViolationKind::race) << theirs.run.report.text();
         EXPECT_EQ(v.message.rfind(GetParam().race, 0), 0u) << v.message;
     }
-    const props::CaseRun ours = props::run_case(c, 1, 0);
+    const props::CaseRun ours = props::run_case(evgcheck_copy(c), 1, 0);
     EXPECT_TRUE(ours.model.report.clean()) << ours.model.report.text();
 }
 
@@ -194,6 +202,45 @@ INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusFindings,
                          ::testing::Values(FindingCase{"store_of_accload_gm", "WAR race on UB[AIV 0]"},
                                            FindingCase{"store_of_auxload_gm", "WAR race on UB[AIV 0]"},
                                            FindingCase{"store_of_accload_ub", "RAW race on UB[AIV 0]"}),
+                         [](const ::testing::TestParamInfo<FindingCase>& info) {
+                             return std::string(info.param.name);
+                         });
+
+// docs/upstream-findings.md §7, on upstream's own code: int8 A and B with an L0 K of 64 and M and N under 17
+// make the transposed L1 -> L0A load (column-major A: int8_l0a_chunks) and L1 -> L0B load (row-major B:
+// int8_l0b_chunks) write their second K chunk over the first one's second fractal with no MTE1 barrier. The
+// known-findings file takes exactly that race out (the run is then clean: in issue order the values are
+// right), and evgcheck's copy, which loads A and B in its one configuration, has none. The fixed copy runs
+// both clean (UpstreamCorpusFixed). When upstream fixes it, this fails and the document is to be updated.
+class UpstreamCorpusFinding7 : public ::testing::TestWithParam<FindingCase> {};
+
+TEST_P(UpstreamCorpusFinding7, Int8TransposedL0LoadOverlapsItsChunks) {
+    const Instance* instance = named_instance(GetParam().name);
+    ASSERT_NE(instance, nullptr) << GetParam().name;
+    const props::Case c = props::case_from_text(instance->text);
+    const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
+    const UpstreamVerdict theirs = run_and_judge(*instance, c, data, nullptr);
+    int races = 0;
+    verify::KnownFindings known = verify::KnownFindings::read(EVG_UPSTREAM_KNOWN_FINDINGS);
+    for (const hw::Violation& v : theirs.run.report.violations) {
+        if (v.kind != hw::ViolationKind::race) continue;
+        EXPECT_EQ(v.message.rfind(GetParam().race, 0), 0u) << v.message;
+        ASSERT_NE(known.match(v), nullptr) << v.message;
+        ++races;
+    }
+    ASSERT_GT(races, 0) << "upstream's load no longer overlaps: update docs/upstream-findings.md §7\n"
+                        << theirs.run.report.text();
+    verify::KnownFindings again = verify::KnownFindings::read(EVG_UPSTREAM_KNOWN_FINDINGS);
+    const UpstreamVerdict excused = run_and_judge(*instance, c, data, &again);
+    EXPECT_TRUE(excused.verdict.clean()) << excused.verdict.text();
+    EXPECT_GT(excused.excused, 0);
+    const props::CaseRun ours = props::run_case(evgcheck_copy(c), 1, 0);
+    EXPECT_TRUE(ours.model.report.clean()) << ours.model.report.text();
+}
+
+INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusFinding7,
+                         ::testing::Values(FindingCase{"int8_l0a_chunks", "WAW race on L0A[AIC 0]"},
+                                           FindingCase{"int8_l0b_chunks", "WAW race on L0B[AIC 0]"}),
                          [](const ::testing::TestParamInfo<FindingCase>& info) {
                              return std::string(info.param.name);
                          });
@@ -265,7 +312,7 @@ TEST_P(UpstreamCorpusSettledOverread, TheLastTileReadsPastTheCRegion) {
     } else {
         EXPECT_GT(overlaps, 0) << r.theirs.run.report.text();
     }
-    const props::CaseRun ours = props::run_case(r.c, 1, 0);
+    const props::CaseRun ours = props::run_case(evgcheck_copy(r.c), 1, 0);
     EXPECT_TRUE(ours.model.report.clean()) << "evgcheck's copy:\n" << ours.model.report.text();
 }
 

@@ -30,9 +30,10 @@ struct Register {
     }
 };
 
-// Runs the instance's EVG on the request. make_args(device pointers in graph order) returns EVG::Arguments.
+// Runs the instance's EVG on the request (A and B in the bytes and layouts of MmadConfig: make_request's).
+// make_args(device pointers in graph order) returns EVG::Arguments.
 template <bool USE_UB, class EAB, class EC, uint32_t L1M, uint32_t L1N, uint32_t L1K, uint32_t CL, class EVG,
-          class MakeArgs>
+          class MmadConfig, class MakeArgs>
 InstanceRun run_instance(const RunRequest& rq, MakeArgs make_args) {
     evg::hw::Config config = rq.config;
     config.arch = evg::hw::ArchId::Ascend950;
@@ -50,7 +51,7 @@ InstanceRun run_instance(const RunRequest& rq, MakeArgs make_args) {
     std::vector<GM_ADDR> ptrs;
     for (const evg::upstream::corpus::TensorData& t : rq.tensors) ptrs.push_back(upload(t.bytes, t.name));
 
-    using Gemm = UpstreamGemm<USE_UB, EAB, EC, L1M, L1N, L1K, CL, EVG>;
+    using Gemm = UpstreamGemm<USE_UB, EAB, EC, L1M, L1N, L1K, CL, EVG, MmadConfig>;
     const typename Gemm::Kernel::Arguments args = Gemm::arguments(rq.m, rq.n, rq.k, a, b, make_args(ptrs));
     typename Gemm::Op op;
     if (op.CanImplement(args) != Catlass::Status::kSuccess)

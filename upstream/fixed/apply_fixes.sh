@@ -51,4 +51,12 @@ fix 5 epilogue/fusion/visitor_compute.hpp \
 fix 5 epilogue/fusion/visitor_cast.hpp \
   's|{}(ubOut, compute_length, input)|{}(ubOut, alignedTileShape.row() * alignedTileShape.column(), input)|' \
   '{}(ubOut, alignedTileShape.row() * alignedTileShape.column(), input)'
-echo "apply_fixes.sh: fixes 1, 3, 4 and 5 applied to $root"
+# 7. The int8 transposed L1 -> L0B load whose N (L1 -> L0A: whose M) is not whole 32-element blocks: its K chunks
+#    are written by one LoadData each, 512 bytes apart, and each writes 1 KiB (two fractals), so consecutive
+#    chunks overlap: an MTE1 barrier after each chunk orders the overlapping writes (rule R1).
+for side in b:N a:M; do
+  fix 7 gemm/tile/ascend950/copy_l1_to_l0${side%%:*}.hpp \
+    "s/\(dstTensor.data()\[dstOffset + kIdx \* L0${side##*:}Padded \* ELE_NUM_PER_C0\], srcTensor.data(), loadDataParams);\)/\1 AscendC::PipeBarrier<PIPE_MTE1>();/" \
+    "kIdx * L0${side##*:}Padded * ELE_NUM_PER_C0], srcTensor.data(), loadDataParams); AscendC::PipeBarrier<PIPE_MTE1>();"
+done
+echo "apply_fixes.sh: fixes 1, 3, 4, 5 and 7 applied to $root"

@@ -68,6 +68,14 @@ std::string_view workspace_path_name(WorkspacePath p) {
     return p == WorkspacePath::GM ? "gm" : "ub";
 }
 
+std::string_view mmad_policy_name(MmadPolicy p) {
+    return p == MmadPolicy::Pingpong ? "pingpong" : "pingpong_mutex";
+}
+
+std::string_view matrix_layout_name(MatrixLayout l) {
+    return l == MatrixLayout::RowMajor ? "row" : "col";
+}
+
 void drop_unreachable_writers(Graph& g) {
     if (g.nodes.empty()) return;
     const int n = static_cast<int>(g.nodes.size());

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "evg/graph/kernel_config.hpp"
 #include "evg/graph/text.hpp"
 
 namespace evg::graph {
@@ -69,6 +70,10 @@ std::optional<std::string> first_missing(Implementation impl, const Problem& p, 
             "arch {}: {} has its Epilogue Visitor Graph on Ascend950 only (the EVG BlockEpilogue "
             "is compiled for CATLASS_ARCH 3510)",
             hw::arch_name(p.arch), catlass_of(impl));
+    if (impl == Implementation::evgcheck && !(p.kernel == KernelConfig{}))
+        return fmt::format(
+            "kernel configuration {}: {} runs one configuration ({}); another is upstream's alone",
+            kernel_config_summary(p.kernel), catlass_of(impl), kernel_config_summary(KernelConfig{}));
     return first_missing(impl, p.graph, source);
 }
 

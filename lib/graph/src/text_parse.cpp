@@ -28,8 +28,9 @@ constexpr std::array<std::string_view, 8> kDTypeNames = {"float", "half",  "bflo
 constexpr std::array<std::string_view, 7> kRoundModeNames = {
     "CAST_NONE", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
 constexpr std::array<std::string_view, 2> kArchNames = {"AtlasA2", "Ascend950"};
-constexpr std::array<std::string_view, 10> kProblemKeys = {"arch", "m", "n",  "k",    "a",
-                                                           "b",    "c", "cl", "path", "tile"};
+constexpr std::array<std::string_view, 18> kProblemKeys = {
+    "arch", "m",    "n",         "k",    "a",           "b",      "c",   "cl",       "path",
+    "tile", "mmad", "unit_flag", "hf32", "l1_resident", "stages", "l0k", "layout_a", "layout_b"};
 constexpr std::array<std::string_view, 3> kLineStarts = {"problem", "input", "output"};
 
 std::vector<std::string_view> kind_names() {
@@ -224,17 +225,23 @@ class DocumentParser {
             for (std::size_t i = 0; i < kProblemKeys.size(); ++i)
                 if (kProblemKeys[i] == key.text) index = i;
             if (index == kProblemKeys.size())
-                p.fail(key, fmt::format("unknown problem key '{}'{} (keys: arch m n k a b c cl path tile)",
-                                        key.text, detail::did_you_mean(key.text, kProblemKeys)));
+                p.fail(key,
+                       fmt::format(
+                           "unknown problem key '{}'{} (keys: arch m n k a b c cl path tile; the kernel "
+                           "configuration: mmad unit_flag hf32 l1_resident stages l0k layout_a layout_b)",
+                           key.text, detail::did_you_mean(key.text, kProblemKeys)));
             if (seen[index]) p.fail(key, fmt::format("problem key '{}' is given twice", key.text));
             seen[index] = true;
             p.expect_punct("=", fmt::format("after '{}'", key.text));
             const std::string_view k = key.text;
             const SourcePos key_pos{p.line(), key.column};
-            SourcePos* const slots[] = {&problem_.keys.arch, &problem_.keys.m,  &problem_.keys.n,
-                                        &problem_.keys.k,    &problem_.keys.a,  &problem_.keys.b,
-                                        &problem_.keys.c,    &problem_.keys.cl, &problem_.keys.path,
-                                        &problem_.keys.tile};
+            SourcePos* const slots[] = {
+                &problem_.keys.arch, &problem_.keys.m,           &problem_.keys.n,
+                &problem_.keys.k,    &problem_.keys.a,           &problem_.keys.b,
+                &problem_.keys.c,    &problem_.keys.cl,          &problem_.keys.path,
+                &problem_.keys.tile, &problem_.keys.mmad,        &problem_.keys.unit_flag,
+                &problem_.keys.hf32, &problem_.keys.l1_resident, &problem_.keys.stages,
+                &problem_.keys.l0k,  &problem_.keys.layout_a,    &problem_.keys.layout_b};
             static_assert(sizeof(slots) / sizeof(slots[0]) == kProblemKeys.size(),
                           "one position per problem key");
             *slots[index] = key_pos;
@@ -265,9 +272,11 @@ class DocumentParser {
                     problem_.path = WorkspacePath::UB;
                 else
                     p.fail(v, fmt::format("path must be gm or ub, found '{}'", v.text));
-            } else {  // tile
+            } else if (k == "tile") {
                 problem_.tile = tile(p, p.next());
                 tile_given = true;
+            } else {
+                kernel_key(p, k);
             }
         }
         constexpr std::array<std::string_view, 8> kRequired = {"arch", "m", "n", "k", "a", "b", "c", "cl"};
@@ -284,20 +293,67 @@ class DocumentParser {
         if (!tile_given) problem_.tile = default_tile(problem_.arch);
     }
 
-    static TileShape tile(const LineParser& p, const Token& t) {
-        const std::string bad = fmt::format("bad tile {}; expected MxNxK like 128x256x256", describe(t));
+    // One key of the kernel configuration (KernelConfig); which values upstream accepts together is
+    // validate's (kernel_config.hpp), not the parser's.
+    void kernel_key(LineParser& p, std::string_view k) {
+        KernelConfig& kc = problem_.kernel;
+        if (k == "mmad") {
+            const Token& v = p.expect_ident("pingpong or pingpong_mutex after 'mmad='");
+            if (v.text == "pingpong")
+                kc.mmad = MmadPolicy::Pingpong;
+            else if (v.text == "pingpong_mutex")
+                kc.mmad = MmadPolicy::PingpongMutex;
+            else
+                p.fail(v, fmt::format("mmad must be pingpong or pingpong_mutex, found '{}'", v.text));
+        } else if (k == "unit_flag" || k == "hf32" || k == "l1_resident") {
+            const Token& v = p.next();
+            if (v.text != "0" && v.text != "1")
+                p.fail(v, fmt::format("{} must be 0 or 1, found {}", k, describe(v)));
+            (k == "unit_flag" ? kc.unit_flag : k == "hf32" ? kc.hf32 : kc.l1_resident) = v.text == "1";
+        } else if (k == "stages") {
+            const Token& v = p.next();
+            const std::array<uint32_t, 5> s = dims<5>(
+                p, v,
+                fmt::format("bad stages {}; expected L1AxL1BxL0AxL0BxL0C like 2x2x2x2x1 (the block-mmad's "
+                            "buffer stages)",
+                            describe(v)));
+            kc.l1a_stages = s[0];
+            kc.l1b_stages = s[1];
+            kc.l0a_stages = s[2];
+            kc.l0b_stages = s[3];
+            kc.l0c_stages = s[4];
+        } else if (k == "l0k") {
+            kc.l0_k = p.integer<uint32_t>(p.next(), "a non-negative integer for l0k (the L0 tile's K)");
+        } else {  // layout_a, layout_b
+            const Token& v = p.expect_ident(fmt::format("row or col after '{}='", k));
+            if (v.text != "row" && v.text != "col")
+                p.fail(v, fmt::format("{} must be row or col, found '{}'", k, v.text));
+            (k == "layout_a" ? kc.layout_a : kc.layout_b) =
+                v.text == "row" ? MatrixLayout::RowMajor : MatrixLayout::ColumnMajor;
+        }
+    }
+
+    // N numbers joined by 'x' in one token ("32x64x64"); `bad` is the message when it is not that.
+    template <std::size_t N>
+    static std::array<uint32_t, N> dims(const LineParser& p, const Token& t, const std::string& bad) {
         if (t.kind != TokenKind::Number) p.fail(t, bad);
-        std::array<uint32_t, 3> dims{};
+        std::array<uint32_t, N> out{};
         std::string_view s = t.text;
-        for (std::size_t d = 0; d < 3; ++d) {
-            const std::size_t x = d < 2 ? s.find('x') : s.size();
+        for (std::size_t d = 0; d < N; ++d) {
+            const std::size_t x = d + 1 < N ? s.find('x') : s.size();
             if (x == std::string_view::npos) p.fail(t, bad);
             const std::string_view part = s.substr(0, x);
-            auto [q, ec] = std::from_chars(part.data(), part.data() + part.size(), dims[d]);
+            auto [q, ec] = std::from_chars(part.data(), part.data() + part.size(), out[d]);
             if (part.empty() || ec != std::errc() || q != part.data() + part.size()) p.fail(t, bad);
-            s = d < 2 ? s.substr(x + 1) : std::string_view();
+            s = d + 1 < N ? s.substr(x + 1) : std::string_view();
         }
-        return TileShape{dims[0], dims[1], dims[2]};
+        return out;
+    }
+
+    static TileShape tile(const LineParser& p, const Token& t) {
+        const std::array<uint32_t, 3> d =
+            dims<3>(p, t, fmt::format("bad tile {}; expected MxNxK like 128x256x256", describe(t)));
+        return TileShape{d[0], d[1], d[2]};
     }
 
     void parse_tensor(LineParser& p) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "evg/graph/text.hpp"
 
@@ -92,6 +93,22 @@ std::string print(const Problem& p) {
     std::string s = fmt::format("problem arch={} m={} n={} k={} a={} b={} c={} cl={} path={} tile={}x{}x{}\n",
                                 hw::arch_name(p.arch), p.m, p.n, p.k, dt(p.a), dt(p.b), dt(p.c),
                                 p.compute_length, workspace_path_name(p.path), p.tile.m, p.tile.n, p.tile.k);
+    // The kernel configuration's keys where they differ from the default (a text without them means it).
+    const KernelConfig& k = p.kernel;
+    const KernelConfig d;
+    std::string kernel;
+    if (k.mmad != d.mmad) kernel += fmt::format(" mmad={}", mmad_policy_name(k.mmad));
+    if (k.unit_flag != d.unit_flag) kernel += fmt::format(" unit_flag={:d}", k.unit_flag);
+    if (k.hf32 != d.hf32) kernel += fmt::format(" hf32={:d}", k.hf32);
+    if (k.l1_resident != d.l1_resident) kernel += fmt::format(" l1_resident={:d}", k.l1_resident);
+    if (std::tie(k.l1a_stages, k.l1b_stages, k.l0a_stages, k.l0b_stages, k.l0c_stages) !=
+        std::tie(d.l1a_stages, d.l1b_stages, d.l0a_stages, d.l0b_stages, d.l0c_stages))
+        kernel += fmt::format(" stages={}x{}x{}x{}x{}", k.l1a_stages, k.l1b_stages, k.l0a_stages,
+                              k.l0b_stages, k.l0c_stages);
+    if (k.l0_k != d.l0_k) kernel += fmt::format(" l0k={}", k.l0_k);
+    if (k.layout_a != d.layout_a) kernel += fmt::format(" layout_a={}", matrix_layout_name(k.layout_a));
+    if (k.layout_b != d.layout_b) kernel += fmt::format(" layout_b={}", matrix_layout_name(k.layout_b));
+    if (!kernel.empty()) s.insert(s.size() - 1, kernel);
     return s + print(p.graph);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "evg/graph/error.hpp"
+#include "evg/graph/kernel_config.hpp"
 #include "evg/graph/ub_budget.hpp"
 #include "evg/hw/numeric/cast_rules.hpp"
 #include "evg/hw/numeric/vector_rules.hpp"
@@ -193,6 +194,18 @@ class Checker {
         }
     }
 
+    // The key a kernel rule's message points at: the configuration key it is about, else the problem line.
+    static SourcePos kernel_key(const Problem& p, const KernelRule& r) {
+        const std::string_view id = r.id;
+        const ProblemKeys& k = p.keys;
+        const SourcePos& key = id == "unit-flag-l0c-stages" || id == "unit-flag-int8" ? k.unit_flag
+                               : id == "hf32-float"                                   ? k.hf32
+                               : id == "l0k-le-l1k" || id == "l0k-fractal"            ? k.l0k
+                               : id == "kernel-arch"                                  ? k.arch
+                                                                                      : k.stages;
+        return key;
+    }
+
     void check_problem(const Problem& p) {
         const auto at = [&](const SourcePos& key) { return ProblemKeys::or_line(key, p.pos); };
         if (p.m <= 0 || p.n <= 0 || p.k <= 0)
@@ -240,6 +253,16 @@ class Checker {
                 add(Severity::Error, "ub-overflow", -1, at(p.keys.cl),
                     ub_overflow_message(b, p.arch, p.path));
         }
+        // The kernel configuration a problem states (graph/kernel_config.hpp): every rule it breaks. A
+        // problem without kernel keys runs evgcheck's own kernels or the upstream corpus's default
+        // configuration.
+        for (const KernelRule& r : kernel_rules())
+            if (!(p.kernel == KernelConfig{}) && !r.holds(p)) {
+                add(r.compile_time ? Severity::Error : Severity::Warning,
+                    r.compile_time ? "kernel-config" : "kernel-config-documented", -1, at(kernel_key(p, r)),
+                    fmt::format("kernel configuration {}: {}: {} ({})", kernel_config_summary(p.kernel), r.id,
+                                r.statement, r.source));
+            }
     }
 
   private:

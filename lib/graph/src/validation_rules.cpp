@@ -9,7 +9,7 @@
 namespace evg::graph {
 namespace {
 
-constexpr std::array<RuleInfo, 37> kRules = {{
+constexpr std::array<RuleInfo, 39> kRules = {{
     {"root", Severity::Error, "the graph has at least one node; the last node is the root"},
     {"bad-input-index", Severity::Error, "every input edge names an existing node"},
     {"cycle", Severity::Error, "no node depends on itself, directly or through other nodes"},
@@ -50,6 +50,11 @@ constexpr std::array<RuleInfo, 37> kRules = {{
      "a node's tensor has the shape its kind needs ([m, n], [1, n], [m, 1], [1, 1])"},
     {"compute-length-multiple", Severity::Error, "computeLength is a positive multiple of 32"},
     {"ub-overflow", Severity::Error, "two buffer sets of the graph fit the arch's UB"},
+    {"kernel-config", Severity::Error,
+     "the kernel configuration is one upstream compiles (a static_assert of graph/kernel_config.hpp's "
+     "table)"},
+    {"kernel-config-documented", Severity::Warning,
+     "the kernel configuration keeps the limits upstream documents without an assert (kernel_config.hpp)"},
 }};
 
 }  // namespace

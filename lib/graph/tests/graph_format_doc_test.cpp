@@ -29,6 +29,12 @@ std::vector<std::string> problem_keys() {
     p.m = p.n = p.k = 32;
     p.compute_length = 32;
     p.path = WorkspacePath::UB;  // so that every optional key is printed
+    p.kernel.mmad = MmadPolicy::PingpongMutex;
+    p.kernel.unit_flag = false;
+    p.kernel.hf32 = p.kernel.l1_resident = true;
+    p.kernel.l0c_stages = 2;
+    p.kernel.l0_k = 64;
+    p.kernel.layout_a = p.kernel.layout_b = MatrixLayout::ColumnMajor;
     const std::string text = print(p);
     const std::string line = text.substr(0, text.find('\n'));
     std::vector<std::string> keys;
@@ -80,7 +86,7 @@ TEST(GraphFormatDoc, TheCheckFindsAMissingSection) {
     ASSERT_EQ(missing.size(), 1u);
     EXPECT_EQ(missing[0], "node kind: ### ColReduce\n");
     const std::vector<std::string> keys = problem_keys();
-    EXPECT_EQ(keys.size(), 10u);
+    EXPECT_EQ(keys.size(), 18u);
     EXPECT_EQ(keys.front(), "arch");
 }
 

@@ -95,7 +95,20 @@ const Malformed kCases[] = {
      "2:1: a second 'problem' line (the first is at line 1)"},
     {"ProblemMisspelledKey", true,
      "problem arch=AtlasA2 m=1 n=1 k=1 a=half b=half c=half cl=32 tiles=1x1x1\n",
-     "1:61: unknown problem key 'tiles'; did you mean 'tile'? (keys: arch m n k a b c cl path tile)"},
+     "1:61: unknown problem key 'tiles'; did you mean 'tile'? (keys: arch m n k a b c cl path tile; the "
+     "kernel "
+     "configuration: mmad unit_flag hf32 l1_resident stages l0k layout_a layout_b)"},
+    {"ProblemBadMmad", true, "problem arch=Ascend950 m=1 n=1 k=1 a=half b=half c=half cl=32 mmad=preload\n",
+     "1:68: mmad must be pingpong or pingpong_mutex, found 'preload'"},
+    {"ProblemBadUnitFlag", true,
+     "problem arch=Ascend950 m=1 n=1 k=1 a=half b=half c=half cl=32 unit_flag=2\n",
+     "1:73: unit_flag must be 0 or 1, found '2'"},
+    {"ProblemBadStages", true,
+     "problem arch=Ascend950 m=1 n=1 k=1 a=half b=half c=half cl=32 stages=2x2x2x2\n",
+     "1:70: bad stages '2x2x2x2'; expected L1AxL1BxL0AxL0BxL0C like 2x2x2x2x1 (the block-mmad's buffer "
+     "stages)"},
+    {"ProblemBadLayout", true, "problem arch=Ascend950 m=1 n=1 k=1 a=half b=half c=half cl=32 layout_b=nz\n",
+     "1:72: layout_b must be row or col, found 'nz'"},
     {"ProblemUnknownArch", true, "problem arch=AtlasA3 m=1 n=1 k=1 a=half b=half c=half cl=32\n",
      "1:14: unknown arch 'AtlasA3'; did you mean 'AtlasA2'? (AtlasA2 or Ascend950)"},
     {"ProblemMissingComputeLength", true, "problem arch=AtlasA2 m=1 n=1 k=1 a=half b=half c=half\n",

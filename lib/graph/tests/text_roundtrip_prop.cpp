@@ -76,3 +76,18 @@ RC_GTEST_PROP(TextRobustness, MutatedProblemTextsNeverCrash, (const Problem& p))
     }
     RC_SUCCEED("no crash");
 }
+
+// Any kernel configuration (legal or not: legality is validate's) prints and reads back.
+RC_GTEST_PROP(TextRoundTrip, KernelConfigurationReadsBack, (const Problem& base)) {
+    Problem p = base;
+    KernelConfig& k = p.kernel;
+    k.mmad = *rc::gen::element(MmadPolicy::Pingpong, MmadPolicy::PingpongMutex);
+    k.unit_flag = *rc::gen::arbitrary<bool>();
+    k.hf32 = *rc::gen::arbitrary<bool>();
+    k.l1_resident = *rc::gen::arbitrary<bool>();
+    for (uint32_t* s : {&k.l1a_stages, &k.l1b_stages, &k.l0a_stages, &k.l0b_stages, &k.l0c_stages, &k.l0_k})
+        *s = *rc::gen::inRange<uint32_t>(0, 300);
+    k.layout_a = *rc::gen::element(MatrixLayout::RowMajor, MatrixLayout::ColumnMajor);
+    k.layout_b = *rc::gen::element(MatrixLayout::RowMajor, MatrixLayout::ColumnMajor);
+    RC_ASSERT(parse_problem(print(p)) == p);
+}

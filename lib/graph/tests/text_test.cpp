@@ -213,3 +213,31 @@ TEST(Text, EqualityIgnoresPositionsButNotContent) {
     b.nodes[0].use_ub = true;
     EXPECT_NE(a, b);
 }
+
+TEST(Text, KernelConfigurationReadsBackAndPrintsOnlyWhatDiffers) {
+    const std::string text =
+        "problem arch=Ascend950 m=64 n=64 k=64 a=half b=half c=float cl=2048 path=gm tile=32x64x64 "
+        "mmad=pingpong_mutex unit_flag=0 l1_resident=1 stages=1x3x4x2x2 l0k=16 layout_a=col\n"
+        "output D : float[64, 64]\n"
+        "%0 = AccLoad float\n"
+        "%1 = AuxStore float D (%0)\n";
+    const Problem p = parse_problem(text);
+    EXPECT_EQ(p.kernel.mmad, MmadPolicy::PingpongMutex);
+    EXPECT_FALSE(p.kernel.unit_flag);
+    EXPECT_FALSE(p.kernel.hf32);
+    EXPECT_TRUE(p.kernel.l1_resident);
+    EXPECT_EQ(p.kernel.l1a_stages, 1u);
+    EXPECT_EQ(p.kernel.l1b_stages, 3u);
+    EXPECT_EQ(p.kernel.l0a_stages, 4u);
+    EXPECT_EQ(p.kernel.l0b_stages, 2u);
+    EXPECT_EQ(p.kernel.l0c_stages, 2u);
+    EXPECT_EQ(p.kernel.l0_k, 16u);
+    EXPECT_EQ(p.kernel.layout_a, MatrixLayout::ColumnMajor);
+    EXPECT_EQ(p.kernel.layout_b, MatrixLayout::RowMajor);
+    EXPECT_EQ(print(p), text);
+    // The default configuration prints no kernel key.
+    Problem d = p;
+    d.kernel = KernelConfig{};
+    EXPECT_EQ(print(d).substr(0, print(d).find('\n')).find("mmad"), std::string::npos);
+    EXPECT_EQ(parse_problem(print(d)).kernel, KernelConfig{});
+}

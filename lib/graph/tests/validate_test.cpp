@@ -7,6 +7,7 @@
 
 #include "evg/graph/builder.hpp"
 #include "evg/graph/error.hpp"
+#include "evg/graph/kernel_config.hpp"
 #include "evg/graph/text.hpp"
 #include "evg/graph/validate.hpp"
 
@@ -673,4 +674,120 @@ TEST(Validate, GraphOnlyRulesNeedNoArch) {
     EXPECT_TRUE(validate(b.graph()).empty()) << dump(validate(b.graph()));
     EXPECT_FALSE(has_errors(validate(b.graph(), ArchId::Ascend950)));
     EXPECT_TRUE(has_errors(validate(b.graph(), ArchId::AtlasA2)));
+}
+
+// The kernel configuration (graph/kernel_config.hpp): a stated configuration upstream asserts against is an
+// error, one it only documents against a warning; the default (no kernel keys) is not judged.
+namespace {
+constexpr std::string_view kKernelBase =
+    "problem arch=Ascend950 m=64 n=64 k=64 a=half b=half c=float cl=2048 tile=32x64x64";
+constexpr std::string_view kKernelGraph =
+    "\noutput D : float[64, 64]\n"
+    "%0 = AccLoad float\n"
+    "%1 = AuxStore float D (%0)\n";
+// The base with kernel keys `keys`; with `int8`, A and B int8 and C int32.
+std::vector<Diagnostic> diagnose_kernel(std::string_view keys, bool int8 = false) {
+    std::string text = std::string(kKernelBase) + " " + std::string(keys) + std::string(kKernelGraph);
+    if (int8) {
+        text.replace(text.find("a=half b=half c=float"), 21, "a=int8 b=int8 c=int32");
+        for (size_t at; (at = text.find("float")) != std::string::npos;) text.replace(at, 5, "int32");
+    }
+    return diagnose(text);
+}
+}  // namespace
+
+TEST(Validate, KernelConfig_LegalConfigurationsAreClean) {
+    for (const char* keys : {"unit_flag=0 stages=1x3x4x4x2", "l1_resident=1 l0k=16 layout_a=col layout_b=col",
+                             "mmad=pingpong_mutex unit_flag=0 stages=4x4x4x4x2"}) {
+        const auto all = diagnose_kernel(keys);
+        EXPECT_TRUE(all.empty()) << keys << "\n" << dump(all);
+    }
+}
+
+TEST(Validate, KernelConfig_UnitFlagWithTwoL0CStages) {
+    const auto all = diagnose_kernel("stages=2x2x2x2x2");
+    expect_one(
+        all, "kernel-config", Severity::Error, -1, 1,
+        "kernel configuration pingpong uf l0c2 s2/2/2/2 l0k32 A:row B:row: unit-flag-l0c-stages: with the "
+        "unit flag on, L0C has one stage (block_mmad_pingpong_tla.hpp, static_assert \"L0C_STAGES must "
+        "be 1 when UnitFlag is true!\")");
+}
+
+TEST(Validate, KernelConfig_DocumentedLimitIsAWarning) {
+    const auto all = diagnose_kernel("l0k=16", true);
+    SCOPED_TRACE(dump(all));
+    ASSERT_EQ(of_rule(all, "kernel-config-documented").size(), 2u);  // unit flag on int8, half a fractal
+    EXPECT_THAT(of_rule(all, "kernel-config-documented")[0].message, HasSubstr("unit-flag-int8"));
+    EXPECT_THAT(of_rule(all, "kernel-config-documented")[1].message, HasSubstr("l0k-fractal"));
+    EXPECT_EQ(of_rule(all, "kernel-config-documented")[0].severity, Severity::Warning);
+    EXPECT_TRUE(of_rule(all, "kernel-config").empty());
+}
+
+TEST(Validate, KernelConfig_DefaultIsNotJudged) {
+    // int8 with the default configuration (unit flag on): the upstream corpus's default, not a stated one.
+    const auto all = diagnose_kernel("", true);
+    EXPECT_TRUE(of_rule(all, "kernel-config-documented").empty()) << dump(all);
+}
+
+// Every rule of the table is broken by some configuration and kept by the default one on the tiles the
+// corpus uses, so that no rule is dead and the default is legal.
+TEST(KernelRules, EachRuleFiresAndTheDefaultKeepsThem) {
+    Problem base = parse_problem(std::string(kKernelBase) + std::string(kKernelGraph));
+    for (const KernelRule& r : kernel_rules()) {
+        SCOPED_TRACE(r.id);
+        EXPECT_TRUE(r.holds(base));
+        Problem big = base;
+        big.tile = default_tile(ArchId::Ascend950);
+        EXPECT_TRUE(r.holds(big));
+    }
+    const auto breaks = [&](std::string_view id, auto&& change) {
+        Problem p = base;
+        change(p);
+        for (const KernelRule& r : kernel_rules())
+            if (r.id == id) return !r.holds(p);
+        ADD_FAILURE() << "no rule " << id;
+        return false;
+    };
+    std::vector<std::string> fired;
+    const auto expect_breaks = [&](std::string_view id, auto&& change) {
+        EXPECT_TRUE(breaks(id, change)) << id;
+        fired.emplace_back(id);
+    };
+    expect_breaks("kernel-arch", [](Problem& p) {
+        p.arch = ArchId::AtlasA2;
+        p.kernel.l1_resident = true;
+    });
+    expect_breaks("stages-positive", [](Problem& p) { p.kernel.l0b_stages = 0; });
+    expect_breaks("unit-flag-l0c-stages", [](Problem& p) { p.kernel.l0c_stages = 2; });
+    expect_breaks("hf32-float", [](Problem& p) { p.kernel.hf32 = true; });
+    expect_breaks("l0k-le-l1k", [](Problem& p) { p.kernel.l0_k = 128; });
+    expect_breaks("l1-capacity", [](Problem& p) {
+        p.tile = {256, 256, 256};  // 256 KiB of A and of B a stage: three and two stages
+        p.kernel.l1a_stages = 3;
+    });
+    expect_breaks("l0a-capacity", [](Problem& p) {
+        p.tile = {256, 256, 128};
+        p.kernel.l0_k = 128;
+    });
+    expect_breaks("l0b-capacity", [](Problem& p) {
+        p.tile = {16, 256, 128};
+        p.kernel.l0_k = 128;
+        p.kernel.l0b_stages = 2;
+    });
+    expect_breaks("l0c-capacity", [](Problem& p) {
+        p.tile = {256, 256, 128};
+        p.kernel.unit_flag = false;
+        p.kernel.l0c_stages = 2;
+    });
+    expect_breaks("l1-event-ids", [](Problem& p) { p.kernel.l1a_stages = p.kernel.l1b_stages = 5; });
+    expect_breaks("l0-event-ids", [](Problem& p) { p.kernel.l0a_stages = p.kernel.l0b_stages = 5; });
+    expect_breaks("mutex-ids", [](Problem& p) {
+        p.kernel.mmad = MmadPolicy::PingpongMutex;
+        p.kernel.unit_flag = false;
+        p.kernel.l1a_stages = p.kernel.l1b_stages = p.kernel.l0a_stages = p.kernel.l0b_stages = 7;
+    });
+    expect_breaks("unit-flag-int8", [](Problem& p) { p.a = p.b = DType::i8; });
+    expect_breaks("l0k-fractal", [](Problem& p) { p.kernel.l0_k = 8; });
+    EXPECT_EQ(fired.size(), kernel_rules().size())
+        << "a rule of the table has no breaking configuration here";
 }

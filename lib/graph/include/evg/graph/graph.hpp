@@ -108,10 +108,36 @@ constexpr TileShape default_tile(ArchId arch) {
     return arch == ArchId::Ascend950 ? TileShape{256, 256, 128} : TileShape{128, 256, 256};
 }
 
+// The GEMM under the epilogue as upstream's Ascend950 kernels take it: BlockMmadTla's dispatch policy
+// (MmadPingpong or MmadPingpongMutex and their template parameters), the L0 K of the L0 tile (its M and N are
+// the L1 tile's: upstream requires it) and the GM layouts of A and B. The default is the configuration every
+// upstream corpus instance ran before configurations were drawn: MmadPingpong<Ascend950, true> (unit flag on,
+// one L0C stage, two stages of every L1 and L0 buffer, no L1 residency, no HF32), L0 K 32, row-major A and B.
+// Which configurations upstream accepts is one table (graph/kernel_config.hpp). Only upstream's kernels
+// honour it: evgcheck's own kernels run the default, and a problem with another configuration is upstream's
+// alone (graph::first_missing). The configuration changes the GEMM's schedule and A and B's order in GM,
+// never the values C holds, so the two implementations are still compared byte for byte.
+enum class MmadPolicy : uint8_t { Pingpong, PingpongMutex };
+enum class MatrixLayout : uint8_t { RowMajor, ColumnMajor };
+std::string_view mmad_policy_name(MmadPolicy p);      // "pingpong", "pingpong_mutex"
+std::string_view matrix_layout_name(MatrixLayout l);  // "row", "col"
+struct KernelConfig {
+    MmadPolicy mmad = MmadPolicy::Pingpong;
+    bool unit_flag = true;     // ENABLE_UNIT_FLAG
+    bool hf32 = false;         // USE_HF32_MODE
+    bool l1_resident = false;  // ENABLE_L1_RESIDENT
+    uint32_t l1a_stages = 2, l1b_stages = 2, l0a_stages = 2, l0b_stages = 2, l0c_stages = 1;
+    uint32_t l0_k = 32;
+    MatrixLayout layout_a = MatrixLayout::RowMajor, layout_b = MatrixLayout::RowMajor;
+    friend bool operator==(const KernelConfig&, const KernelConfig&) = default;
+};
+
 // Where each key of a `problem` line was written (line 0: not written there, e.g. set by a command-line
 // option), so that a message about a value points at the value's key.
 struct ProblemKeys {
     SourcePos arch, m, n, k, a, b, c, cl, path, tile;
+    // The kernel configuration's keys (KernelConfig; printed only when they differ from its default).
+    SourcePos mmad, unit_flag, hf32, l1_resident, stages, l0k, layout_a, layout_b;
     friend bool operator==(const ProblemKeys&, const ProblemKeys&) = default;
     // The key's position, or `line` (the problem line) when the key was not written.
     static SourcePos or_line(const SourcePos& key, const SourcePos& line) {
@@ -127,6 +153,7 @@ struct Problem {
     uint32_t compute_length = 0;  // CL: elements per UB buffer
     WorkspacePath path = WorkspacePath::GM;
     TileShape tile = default_tile(ArchId::AtlasA2);  // set with default_tile(arch) for other archs
+    KernelConfig kernel;                             // upstream's GEMM configuration (Ascend950)
     SourcePos pos;                                   // of the `problem` line
     ProblemKeys keys;                                // of its keys
     friend bool operator==(const Problem&, const Problem&) = default;
