@@ -140,6 +140,18 @@ TEST(EvgcheckCheckUpstream, CheckoutPassesAndASecondRunComesFromTheCache) {
     const Result again = evgcheck(args);
     ASSERT_EQ(again.code, 0) << again.out;
     EXPECT_NE(again.out.find("(cached)"), std::string::npos) << again.out;
+    // Cached means not compiled again: the library file is the first run's (its source was not rewritten,
+    // which made the build tool compile it anew on every run).
+    fs::path first_library;
+    for (const fs::directory_entry& e : fs::directory_iterator(work))
+        if (e.path().filename().string().rfind("lib-", 0) == 0)
+            first_library = e.path() / "build" / "libinstances.so";
+    ASSERT_TRUE(fs::exists(first_library)) << work;
+    const fs::file_time_type built = fs::last_write_time(first_library);
+    const Result third = evgcheck(args);
+    ASSERT_EQ(third.code, 0) << third.out;
+    EXPECT_EQ(fs::last_write_time(first_library), built) << "a cached library was compiled again\n"
+                                                         << third.out;
     // A cached library of another build's headers (here: the fixture with another ABI stamp put in its place,
     // newer than its sources, so the build tool leaves it) is refused by the runner, built again and run.
     fs::path cached;
