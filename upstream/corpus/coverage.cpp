@@ -172,8 +172,9 @@ void schedule_spec(props::Spec& spec, uint64_t d) {
     if (f.l0c_stages > 1) spec.arch_tile = false;
     // The dtype cells: int8 A and B at the first no-unit-flag cell, half C at the next (early, before the
     // cover graphs take the last instances of a short run).
-    if (d % 12 == 2) spec.int8_gemm = true;
-    if (d % 12 == 3) {
+    const uint64_t cell = d % static_cast<uint64_t>(kernel_family_cells());
+    if (cell == 2) spec.int8_gemm = true;
+    if (cell == 3) {
         spec.int8_gemm = false;
         spec.c_half = true;
     }

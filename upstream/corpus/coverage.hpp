@@ -49,9 +49,10 @@ std::string cell_key(const Cell& cell);
 // that breaks a rule for the problem (the unit flag on int8, two L0C stages of the large tile) is replaced by
 // the next that does not.
 bool scheduled_ub_path(uint64_t d);
-// The spec of instance d before it is decoded: its kernel (scheduled_ub_path), and in every 12 instances one
-// with int8 A and B (d mod 12 = 5) and one with half C (d mod 12 = 9), so that the dtype cells are covered
-// too.
+// The spec of instance d before it is decoded: its kernel (scheduled_ub_path), what its family needs (no int8
+// under the unit flag, the small tile under two L0C stages), and in every F instances one with int8 A and B
+// (d mod F = 2, the first no-unit-flag cell) and one with half C (d mod F = 3), early so that a short run's
+// cover graphs do not take their places.
 void schedule_spec(props::Spec& spec, uint64_t d);
 void schedule_kernel(props::Case& c, uint64_t d);
 // The number of reachable kernel x mmad family cells (F above).

@@ -194,16 +194,11 @@ class Checker {
         }
     }
 
-    // The key a kernel rule's message points at: the configuration key it is about, else the problem line.
+    // The key a kernel rule's message points at: the first of its keys (KernelRule::keys) the text wrote.
     static SourcePos kernel_key(const Problem& p, const KernelRule& r) {
-        const std::string_view id = r.id;
-        const ProblemKeys& k = p.keys;
-        const SourcePos& key = id == "unit-flag-l0c-stages" || id == "unit-flag-int8" ? k.unit_flag
-                               : id == "hf32-float"                                   ? k.hf32
-                               : id == "l0k-le-l1k" || id == "l0k-fractal"            ? k.l0k
-                               : id == "kernel-arch"                                  ? k.arch
-                                                                                      : k.stages;
-        return key;
+        for (SourcePos ProblemKeys::*key : r.keys)
+            if ((p.keys.*key).line > 0) return p.keys.*key;
+        return {};
     }
 
     void check_problem(const Problem& p) {

@@ -18,7 +18,9 @@
 namespace evg::graph {
 
 struct KernelRule {
-    const char* id;         // "unit-flag-l0c-stages"
+    const char* id;  // "unit-flag-l0c-stages"
+    // The problem keys a message about the rule points at: the first of them the text wrote (else the line).
+    SourcePos ProblemKeys::*keys[2];
     const char* statement;  // what a legal configuration satisfies
     const char* source;     // where it is stated: upstream's file and assert, or the documentation
     bool compile_time;      // upstream refuses a breaking configuration with a static_assert
