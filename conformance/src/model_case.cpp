@@ -88,6 +88,7 @@ CaseResult start_result(const CaseSpec& spec) {
     r.dtype = spec.dtype;
     r.arch = spec.arch;
     r.path = spec.path;
+    r.family = spec.family;
     r.proves = spec.proves;
     r.fixed_form = spec.fixed_form;
     r.status = Status::fail;

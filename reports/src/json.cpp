@@ -24,6 +24,7 @@ nlohmann::json case_json(const CaseResult& r) {
             {"dtype", r.dtype},
             {"arch", r.arch},
             {"path", r.path},
+            {"family", r.family},
             {"status", status_word(r.status)},
             {"message", r.message},
             {"expected", r.expected},

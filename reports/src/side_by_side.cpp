@@ -2,6 +2,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "evg/reports/report.hpp"
 
@@ -33,6 +37,54 @@ constexpr const char* kLegend =
     "upstream's store-of-a-load race (§4) set aside, as a node stored directly meets it; \"not in this "
     "Catlass\": the "
     "checkout has no such node kind, or nothing of it for that dtype.";
+
+// Upstream's cases per node kind x dtype x configuration family (CaseResult::family): the rows in the
+// matrix's order, the families in the order the cases ran.
+struct FamilyTable {
+    std::vector<std::pair<std::string, std::string>> rows;  // (node kind, dtype)
+    std::vector<std::string> families;
+    std::map<std::string, Cell> cells;  // Matrix::key(kind, dtype, family)
+    const Cell* find(const std::string& kind, const std::string& dtype, const std::string& family) const {
+        const auto it = cells.find(Matrix::key(kind, dtype, family));
+        return it == cells.end() ? nullptr : &it->second;
+    }
+};
+
+FamilyTable family_table(const ReportInput& in) {
+    FamilyTable t;
+    std::vector<CaseResult> upstream;
+    for (const CaseResult& r : in.results)
+        if (r.suite == "upstream" && !r.family.empty()) {
+            upstream.push_back(r);
+            upstream.back().suite = "node";
+            if (std::find(t.families.begin(), t.families.end(), r.family) == t.families.end())
+                t.families.push_back(r.family);
+            count(t.cells[Matrix::key(r.node_kind, matrix_dtype(r.dtype), r.family)], r);
+        }
+    const Matrix m = build_matrix(upstream);
+    for (const std::string& kind : m.node_kinds)
+        for (const std::string& dtype : m.dtypes)
+            for (const std::string& f : t.families)
+                if (t.find(kind, dtype, f)) {
+                    t.rows.emplace_back(kind, dtype);
+                    break;
+                }
+    return t;
+}
+
+std::string family_text(const Cell* c) {
+    if (!c) return "-";
+    if (c->fail > 0) return fmt::format("FAIL {}/{}", c->fail, c->pass + c->fail);
+    return c->pass > 0 ? fmt::format("pass {}", c->pass) : fmt::format("n/a {}", c->not_applicable);
+}
+
+constexpr const char* kFamilyLegend =
+    "Upstream's cases by block-mmad configuration family (the kernel's BlockMmadTla: \"uf\" the unit flag "
+    "on, "
+    "\"l0c1\"/\"l0c2\" the unit flag off with one or two L0C stages, \"+res\" L1 residency; "
+    "docs/upstream-coverage.md): a node kind and dtype that pass under one family and fail under another "
+    "point "
+    "at the block-mmad, not at the node.";
 
 }  // namespace
 
@@ -106,6 +158,26 @@ std::string side_by_side_text(const ReportInput& in) {
         while (!line.empty() && line.back() == ' ') line.pop_back();
         out += line + "\n";
     }
+    const FamilyTable f = family_table(in);
+    if (f.families.empty()) return out;
+    std::vector<std::vector<std::string>> frows{{"node kind", "dtype"}};
+    for (const std::string& family : f.families) frows[0].push_back(family);
+    for (const auto& [kind, dtype] : f.rows) {
+        frows.push_back({kind, dtype});
+        for (const std::string& family : f.families)
+            frows.back().push_back(family_text(f.find(kind, dtype, family)));
+    }
+    std::vector<size_t> fwidth(frows[0].size(), 0);
+    for (const auto& row : frows)
+        for (size_t i = 0; i < row.size(); ++i) fwidth[i] = std::max(fwidth[i], row[i].size());
+    out += "upstream by configuration family:\n";
+    for (const auto& row : frows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i)
+            line += fmt::format("{:<{}}{}", row[i], fwidth[i], i + 1 < row.size() ? "  " : "");
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
     return out;
 }
 
@@ -136,6 +208,25 @@ std::string side_by_side_markdown(const ReportInput& in) {
         }
         o += "\n";
     }
+    const FamilyTable f = family_table(in);
+    if (!f.families.empty()) {
+        o += fmt::format("\n### Upstream by configuration family\n\n{}\n\n| node kind | dtype |",
+                         kFamilyLegend);
+        std::string frule = "|---|---|";
+        for (const std::string& family : f.families) {
+            o += " " + family + " |";
+            frule += "---|";
+        }
+        o += "\n" + frule + "\n";
+        for (const auto& [kind, dtype] : f.rows) {
+            o += "| " + kind + " | " + dtype + " |";
+            for (const std::string& family : f.families) {
+                const std::string t = family_text(f.find(kind, dtype, family));
+                o += " " + (t.starts_with("FAIL") ? "**" + t + "**" : t) + " |";
+            }
+            o += "\n";
+        }
+    }
     return o + "\n";
 }
 
@@ -162,6 +253,23 @@ std::string side_by_side_html(const ReportInput& in) {
                 const char* css = t.starts_with("FAIL") ? "fail" : t.starts_with("pass") ? "pass" : "na";
                 o += fmt::format("<td class=\"{}\">{}</td>", css, html_escape(t));
             }
+        }
+        o += "</tr>\n";
+    }
+    o += "</table>\n";
+    const FamilyTable f = family_table(in);
+    if (f.families.empty()) return o;
+    o += fmt::format("<h3>Upstream by configuration family</h3>\n<p class=\"meta\">{}</p>\n",
+                     html_escape(kFamilyLegend));
+    o += "<table class=\"matrix\"><tr><th>node kind</th><th>dtype</th>";
+    for (const std::string& family : f.families) o += "<th>" + html_escape(family) + "</th>";
+    o += "</tr>\n";
+    for (const auto& [kind, dtype] : f.rows) {
+        o += "<tr><th>" + html_escape(kind) + "</th><th>" + html_escape(dtype) + "</th>";
+        for (const std::string& family : f.families) {
+            const std::string t = family_text(f.find(kind, dtype, family));
+            const char* css = t.starts_with("FAIL") ? "fail" : t.starts_with("pass") ? "pass" : "na";
+            o += fmt::format("<td class=\"{}\">{}</td>", css, html_escape(t));
         }
         o += "</tr>\n";
     }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -71,9 +72,18 @@ constexpr std::array kConformanceOptions = {
     OptionSpec{"jobs", "N",
                "run N cases at once on N threads (default: the number of online cores); the report is the "
                "same for every N"},
-    OptionSpec{"catlass-root", "DIR",
-               "also run the node suite on upstream Catlass's own nodes from this checkout (the one this "
-               "evgcheck was built against: its nodes are compiled in), side by side with evgcheck's"},
+    OptionSpec{
+        "catlass-root", "DIR",
+        "also run the node suite on upstream Catlass's own nodes from this checkout, side by side with "
+        "evgcheck's, under each block-mmad configuration family (any checkout: its cells are compiled "
+        "at run time as `evgcheck check --catlass-root` compiles, cached in the work folder; the one "
+        "this evgcheck was built against has its default family's cells compiled in)"},
+    OptionSpec{"families", "all|ID[,ID]",
+               "with --catlass-root: the block-mmad configuration families to run, by id (an id that is "
+               "none is refused naming them; default all)"},
+    OptionSpec{"work-dir", "DIR",
+               "with --catlass-root: where the run-time libraries are cached (default "
+               "~/.cache/evgcheck/upstream, shared with `evgcheck check --catlass-root`)"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 1800)"},
     OptionSpec{
         "check", "NAME[,NAME]",
@@ -236,24 +246,37 @@ int conformance_command(std::span<const char* const> argv) {
     // The catalogue's cases matching --filter and --arch (a case without an arch stays), then the planted
     // failing case when asked for, whatever the filter says.
     std::vector<conformance::CaseSpec> specs = conformance::all_cases();
-    // With --catlass-root, the node suite on upstream's nodes (compiled into this evgcheck against the
-    // checkout), after the catalogue.
+    // With --catlass-root, the node suite on upstream's nodes (upstream_conformance.hpp: compiled in, or at
+    // run time for any checkout and family), after the catalogue.
     std::optional<reports::UpstreamCheckout> upstream;
+    std::function<std::string()> upstream_compilers;  // after the run: what built upstream's kernel code
     std::error_code self_ec;
     const std::string self = std::filesystem::read_symlink("/proc/self/exe", self_ec).string();
     if (const auto root = args.get("catlass-root")) {
 #ifdef EVGCHECK_HAS_UPSTREAM
         try {
-            std::vector<conformance::CaseSpec> theirs =
-                evg::upstream::upstream_cases(*root, self, (out_dir / "replays").string());
-            const evg::acl::CatlassCheckout c = evg::upstream::compiled_checkout();
-            upstream = reports::UpstreamCheckout{
-                c.root,
-                c.git_commit,
-                c.version,
-                c.tested ? std::string(c.tested->name) : "",
-                c.describe() + "; kernel code built by " + evg::upstream::compiled_kernel_compiler(),
-                {}};
+            evg::upstream::UpstreamSuiteOptions o;
+            o.root = *root;
+            o.binary = self;
+            o.out_root = (out_dir / "replays").string();
+            o.filter = filter;
+            if (const auto families = args.get("families"); families && *families != "all")
+                for (std::string_view rest = *families; !rest.empty();) {
+                    const size_t comma = std::min(rest.find(','), rest.size());
+                    o.families.emplace_back(rest.substr(0, comma));
+                    rest.remove_prefix(std::min(comma + 1, rest.size()));
+                }
+            if (const auto work = args.get("work-dir")) o.work_dir = *work;
+            evg::upstream::UpstreamSuite suite = evg::upstream::upstream_suite(o);
+            std::vector<conformance::CaseSpec>& theirs = suite.cases;
+            const evg::acl::CatlassCheckout c = evg::acl::identify_catlass_checkout(*root);
+            upstream = reports::UpstreamCheckout{c.root,       c.git_commit,
+                                                 c.version,    c.tested ? std::string(c.tested->name) : "",
+                                                 c.describe(), {}};
+            upstream_compilers = suite.kernel_compilers;
+            for (const std::string& l : suite.left_out)
+                std::cout << "upstream cell left out (its problem breaks a kernel rule under the family): "
+                          << l << "\n";
             for (const conformance::CaseSpec& t : theirs)
                 upstream->cells.insert(
                     reports::Matrix::key(t.node_kind, reports::matrix_dtype(t.dtype), t.arch));
@@ -371,6 +394,8 @@ int conformance_command(std::span<const char* const> argv) {
     in.filter = filter;
     in.archs = archs;
     in.command = command_line(argv);
+    if (upstream && upstream_compilers)
+        upstream->description += "; kernel code built by " + upstream_compilers();
     in.upstream = upstream;
     in.props = props;
     in.sync_table = sync_table;

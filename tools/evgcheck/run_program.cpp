@@ -225,8 +225,7 @@ void judge_run(RunResult& r, Expectations& x) {
                     continue;
                 }
                 const std::string site = v.locations.empty() ? "" : v.locations.front().site;
-                const std::string source = v.locations.empty() ? "" : v.locations.front().source;
-                if (x.known.match(kind, site, source)) {
+                if (x.known.match(v)) {
                     known.insert(fmt::format("{} at {}", kind, site));
                     continue;
                 }

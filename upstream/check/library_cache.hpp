@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace evg::upstream::check {
 
@@ -32,6 +33,8 @@ class LibraryCache {
 
     // The library of `source` (a file of corpus instances), compiled or brought up to date.
     Result build(const std::string& source);
+    // The same of several files of instances (instance indices distinct across them), compiled side by side.
+    Result build(const std::vector<std::string>& sources);
     // A library the runner refused as stale (its ABI stamp is not the runner's: runner_protocol.hpp's
     // kExitStale), built again from nothing: its build folder is removed, its source compiled anew.
     Result rebuild(const std::filesystem::path& library);
@@ -49,5 +52,11 @@ class LibraryCache {
     std::chrono::steady_clock::time_point stop_;
     int compiles_ = 0, cached_ = 0, failed_ = 0;
 };
+
+// The work folder a command uses when given none: $XDG_CACHE_HOME/evgcheck/upstream, else
+// ~/.cache/evgcheck/upstream (absolute).
+std::filesystem::path default_work_dir();
+// Why this evgcheck cannot compile libraries against a checkout ("" when it can): no build folder package.
+std::string compile_setup_error();
 
 }  // namespace evg::upstream::check

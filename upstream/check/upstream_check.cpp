@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -129,20 +130,6 @@ upstream::runner::Request case_request(const fs::path& library, int index, const
     rq.case_file = case_file.string();
     rq.out = out.string();
     return rq;
-}
-
-// The library of `cases`, case i with a TopologicalVisitor twin when twins[i] (no twins when `twins` is
-// empty).
-std::string library_source(const std::vector<props::Case>& cases, const std::string& origin,
-                           const std::vector<bool>& twins = {}) {
-    std::string body = instances_file_header(origin);
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-        const std::string fn =
-            instance_functions(static_cast<int>(i), cases[i], i < twins.size() && twins[i]);
-        if (fn.empty()) throw std::logic_error("check --catlass-root: a case the emission refuses was drawn");
-        body += fn;
-    }
-    return body + "}  // namespace\n";
 }
 
 // Case `c` with kernel configuration `k` (a Spec carries no kernel configuration: the draws schedule it).
@@ -305,12 +292,7 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
 }  // namespace
 
 UpstreamCheck::UpstreamCheck(UpstreamCheckOptions o) : o_(std::move(o)) {
-    if (o_.work_dir.empty()) {
-        const std::string cache = env_or("XDG_CACHE_HOME", "");
-        const std::string home = env_or("HOME", "/tmp");
-        o_.work_dir = (cache.empty() ? fs::path(home) / ".cache" : fs::path(cache)) / "evgcheck" / "upstream";
-    }
-    o_.work_dir = fs::absolute(o_.work_dir);
+    o_.work_dir = o_.work_dir.empty() ? default_work_dir() : fs::absolute(o_.work_dir);
     o_.root = fs::absolute(o_.root).lexically_normal().string();
     if (!o_.root.empty() && o_.root.back() == '/') o_.root.pop_back();
     if (o_.known.empty()) o_.known = default_known_findings();
@@ -320,13 +302,8 @@ std::string UpstreamCheck::setup_error() const {
     if (!fs::exists(fs::path(o_.root) / "include" / "catlass" / "catlass.hpp"))
         return fmt::format("--catlass-root: '{}' is not a Catlass checkout (no include/catlass/catlass.hpp)",
                            o_.root);
-    const std::string package = package_dir();
+    if (std::string why = compile_setup_error(); !why.empty()) return why;
     const std::string runner = runner_path();
-    if (package.empty() || !fs::exists(fs::path(package) / "evgcheckConfig.cmake"))
-        return fmt::format(
-            "this evgcheck has no build folder package to compile against (looked for '{}'; set "
-            "EVGCHECK_PACKAGE_DIR to build/<preset>/package)",
-            package);
     if (runner.empty() || !fs::exists(runner))
         return fmt::format(
             "this evgcheck has no evg_upstream_runner (looked for '{}'; build it, or set "
@@ -385,6 +362,7 @@ int UpstreamCheck::run(std::ostream& out) {
         << std::flush;
 
     Coverage coverage;
+    std::map<std::string, std::pair<int, int>> excused;  // entry -> (cases, graphs)
     for (std::size_t i = 0; i < drawn.size(); ++i) {
         const fs::path verdict_file = scratch_file(o_.work_dir, "verdict");
         const RunnerVerdict v = run_runner(
@@ -392,8 +370,15 @@ int UpstreamCheck::run(std::ostream& out) {
             o_, first);
         if (i == 0 && !v.compiler.empty()) out << "kernel compiler: " << v.compiler << "\n";
         if (v.pass) {
-            out << fmt::format("ok   graph {} ({}): {} cases\n", numbers[i], props::summary(drawn[i].c),
-                               v.passed)
+            for (const auto& [entry, n] : v.excused) {
+                excused[entry].first += n;
+                excused[entry].second += 1;
+            }
+            out << fmt::format("ok   graph {} ({}): {} cases{}\n", numbers[i], props::summary(drawn[i].c),
+                               v.passed,
+                               v.excused_cases
+                                   ? fmt::format(", a known finding excused in {} of them", v.excused_cases)
+                                   : "")
                 << std::flush;
             coverage.add(drawn[i].c, twins[i], v.passed);
             continue;
@@ -420,6 +405,15 @@ int UpstreamCheck::run(std::ostream& out) {
             "{} reachable cells left out: {} graphs cannot cover them; more graphs "
             "(--graphs) cover more\n",
             left.size(), drawn.size());
+    if (excused.empty()) {
+        out << "known findings excused: none (no case had a finding the known-findings file takes out)\n";
+    } else {
+        out << "known findings excused (cases that passed with a finding the known-findings file takes out; "
+               "everything else in them judged):\n";
+        for (const auto& [entry, count] : excused)
+            out << fmt::format("  {:>4} cases in {} graph{}: {}\n", count.first, count.second,
+                               count.second == 1 ? "" : "s", entry);
+    }
     out << fmt::format("evgcheck check: {} graphs x {} runtime cases passed on {} in {:.1f} s\n",
                        drawn.size(), o_.cases, o_.root, seconds_since(start));
     return 0;
@@ -434,7 +428,7 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
     } catch (const graph::ParseError& e) {
         throw UpstreamCheckInputError(fmt::format("--replay: {}:{}", case_file.string(), e.what()));
     }
-    if (const std::string why = instance_refusal(c, false); !why.empty())
+    if (const std::string why = instance_refusal(c); !why.empty())
         throw UpstreamCheckInputError(fmt::format(
             "--replay: the case in {} cannot run on upstream Catlass: {}", case_file.string(), why));
     LibraryCache compiler(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
@@ -449,6 +443,9 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
         compiler);
     if (v.pass) {
         out << fmt::format("ok   {} passes on {}\n", props::summary(c), o_.root);
+        for (const auto& [entry, cases] : v.excused)
+            out << fmt::format("     a known finding excused (the known-findings file, --known): {}\n",
+                               entry);
         return 0;
     }
     out << fmt::format("FAILED {} on {}\nfailure [{}]: {}\n", props::summary(c), o_.root, v.tag, v.message);

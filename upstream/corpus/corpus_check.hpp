@@ -3,6 +3,7 @@
 // docs/upstream-findings.md applied to a copy in the build folder).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,7 +49,8 @@ RunRequest make_request(const props::Case& c, const verify::CaseData& data);
 struct UpstreamVerdict {
     InstanceRun run;          // as the kernel left it, known findings and all
     verify::Verdict verdict;  // the one judge on it, without the findings `known` matched (when given)
-    int excused = 0;          // findings of the run that `known` matched (and took out)
+    // The entry of `known` each finding it took out matched (one per finding, in report order).
+    std::vector<const verify::KnownFinding*> excused;
 };
 
 // Runs `instance` on case `c` and judges the run against the oracle: every checker, flag balance, every
@@ -60,9 +62,24 @@ UpstreamVerdict run_and_judge(const Instance& instance, const props::Case& c, co
 // (InstanceRun::op_sites); judge_run does it.
 void adopt_trace(InstanceRun& run);
 
-// The run as the judge takes it: the report without the findings `known` matches (when given) and every
-// output tensor by name (no trace: it stays in `run`).
-graph::ModelRun model_run(const InstanceRun& run, const graph::Problem& p, verify::KnownFindings* known);
+// What the tags of known-findings entries ask of a run of `p` (known_findings.hpp): whether its graph stores
+// a load's buffer directly (graph::known_hazard, docs/upstream-findings.md §4).
+verify::RunConditions run_conditions(const graph::Problem& p);
+
+// The outputs whose values upstream's store-of-a-load race decides in a run that had it excused (an entry of
+// `excused` with the tag stores-a-load): the outputs of graph::stores_of_loads, each with the reason, for
+// verify::JudgeOptions::values_not_judged. Empty when no such entry excused a finding. The race's consequence
+// is the wrong bytes of exactly those stores' outputs (the next load overwrites the buffer they read, or the
+// cube the C region): everything else of the run is judged.
+std::map<std::string, std::string> race_decided_outputs(
+    const graph::Problem& p, const std::vector<const verify::KnownFinding*>& excused);
+
+// The run as the judge takes it: the report without the findings `known` matches (when given; the entries
+// they matched appended to `excused`, when given; with the store-of-a-load race, its consequence at the same
+// store instruction: an uninit_to_gm of the bytes the racing load left undefined) and every output tensor by
+// name (no trace: it stays in `run`).
+graph::ModelRun model_run(const InstanceRun& run, const graph::Problem& p, verify::KnownFindings* known,
+                          std::vector<const verify::KnownFinding*>* excused = nullptr);
 
 // The same judge on a run made already (say with a trace kept: make_request, then the instance's run).
 UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::CaseData& data,
@@ -83,15 +100,21 @@ uint64_t case_instruction_limit(uint64_t evgcheck_instructions, double case_limi
 // A run whose report holds a known finding (a documented race, say) under the adversarial scheduler may have
 // the race's documented consequence in its outputs: the schedule let the racing instructions run in the order
 // that gives the wrong value. Such a run is judged, findings taken out, and its values are judged on the same
-// case run in issue order (the in-order scheduler), where the race has no effect on them; every other finding
-// and every other value stays judged. docs/upstream-coverage.md §5.
+// case run by the in-order scheduler, where the race of the int8 L0 loads (§7) has no effect; every other
+// finding and every other value stays judged. docs/upstream-coverage.md §5. The store-of-a-load race (§4) can
+// bite under the in-order scheduler too (a load not held by any flag runs before a store still waiting for
+// its own): when it was excused, the outputs it decides (race_decided_outputs) are checked for being written
+// and not compared, with the oracle, the TopologicalVisitor twin or evgcheck's copy (§6).
 //
 // A run of upstream's kernel may issue at most case_instruction_limit(what evgcheck's copy issues for the
 // case, `case_limit`) instructions: a kernel whose loop does not end is stopped there and fails with a
 // kernel_exception saying where each core was, which shrinks like any failure.
-void upstream_matches_oracle_and_evgcheck(const Instance& instance, const props::Case& c,
-                                          verify::KnownFindings& known,
-                                          double case_limit = runner::kDefaultCaseLimit);
+//
+// Returns the entries of `known` that excused a finding of the case's run (each once): what the summary of a
+// run counts per entry.
+std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(
+    const Instance& instance, const props::Case& c, verify::KnownFindings& known,
+    double case_limit = runner::kDefaultCaseLimit);
 
 // The runtime cases of an instance: m, n, k around the tile (tails, 1-row and 1-column problems, a last block
 // whose second AIV gets no row), 1-8 cores, in order or adversarial, any data seed. The graph, types,

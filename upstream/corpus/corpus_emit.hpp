@@ -26,11 +26,12 @@ inline constexpr uint32_t kMaxStaticComputeLength = 2147483616u;
 props::Case upstream_case(const props::Spec& spec);
 
 // Why upstream cannot run the case as a corpus instance ("" when it can): a node kind, functor or path
-// upstream lacks (graph::first_missing), upstream's known store-of-a-load race (graph::known_hazard,
-// docs/upstream-findings.md §4, which named instances show), a text that does not read back to the same
-// case, or two tensors with one C++ pointer name. With `refuse_known_hazard` false, a graph that meets the
-// known race is an instance too (a replay of a case someone chose runs it, and the race is reported).
-std::string instance_refusal(const props::Case& c, bool refuse_known_hazard = true);
+// upstream lacks (graph::first_missing), a text that does not read back to the same case, or two tensors with
+// one C++ pointer name. A graph that meets upstream's known store-of-a-load race (graph::known_hazard,
+// docs/upstream-findings.md §4) is an instance like any other: the known-findings entries of that race take
+// it out of its runs' reports (tagged `stores-a-load`: in such a graph only), and the runs judge everything
+// else.
+std::string instance_refusal(const props::Case& c);
 
 // A host tensor's bytes (what crosses to the device and back), for requests, programs and comparisons.
 inline std::vector<uint8_t> bytes_of(const oracle::HostTensor& t) {
@@ -58,11 +59,13 @@ class UpstreamDraws {
     explicit UpstreamDraws(uint64_t seed) : seed_(seed) {}
     // The next draw upstream can run; nullopt after `limit` draws in all.
     std::optional<Draw> next(uint64_t limit);
-    int skipped_for_known_race() const { return known_race_; }
+    // Of the draws returned so far, those whose graph stores a load's buffer directly (graph::known_hazard):
+    // instances like the others, whose runs have upstream's store-of-a-load race excused.
+    int stores_a_load() const { return stores_a_load_; }
 
   private:
     uint64_t seed_, draw_ = 0, instances_ = 0;
-    int known_race_ = 0;
+    int stores_a_load_ = 0;
 };
 
 // The instances of a run of `n` graphs at `seed`: random draws (UpstreamDraws), then the cover cases
@@ -92,6 +95,21 @@ std::string instances_file_header(const std::string& origin);
 // "UpstreamCorpus/instanceNNNN" when `name` is empty), or "" when instance_refusal says no. With `twin` (a
 // tree of two nodes or more), the graph as a TopologicalVisitor too.
 std::string instance_functions(int index, props::Case c, bool twin, const std::string& name = {});
+
+// The case of a node-suite cell (conformance/upstream_cells.hpp: its problem, data mode and seed) as the
+// corpus and `evgcheck conformance --catlass-root` compile it: two cores, in order, the kernel configuration
+// `kernel`.
+props::Case conformance_cell_case(const graph::Problem& problem, verify::DataMode data, uint64_t data_seed,
+                                  const graph::KernelConfig& kernel = {});
+
+// A whole instances file of `cases` (instance i is case i, with a TopologicalVisitor twin when twins[i] and
+// named names[i]; no twins, no names when they are empty; its index first_index + i), `origin` naming what
+// generated it: the source of a
+// library `evgcheck check --catlass-root` or `conformance --catlass-root` compiles against a checkout. Throws
+// std::logic_error on a case the emission refuses.
+std::string library_source(const std::vector<props::Case>& cases, const std::string& origin,
+                           const std::vector<bool>& twins = {}, const std::vector<std::string>& names = {},
+                           int first_index = 0);
 
 // A host program in upstream's dialect that runs case `c` once on upstream's kernel with `c.cores` AI cores
 // (aclInit, aclrtMalloc, the inputs of `data` copied in, DeviceGemm, aclrtSynchronizeStream) and compares

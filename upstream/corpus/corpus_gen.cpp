@@ -119,11 +119,7 @@ int main(int argc, char** argv) {
     std::string planted = body;
     int cells = 0;
     for (const conformance::UpstreamCell& cell : conformance::upstream_cells()) {
-        props::Case c;
-        c.problem = cell.problem;
-        c.data = cell.data;
-        c.data_seed = cell.data_seed;
-        c.cores = 2;
+        const props::Case c = conformance_cell_case(cell.problem, cell.data, cell.data_seed);
         const std::string fn = instance_functions(index++, c, false, "conformance/" + cell.name);
         if (fn.empty()) {
             std::cerr << "evg_upstream_corpus_gen: the conformance cell " << cell.name

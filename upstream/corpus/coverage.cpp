@@ -98,6 +98,17 @@ int kernel_family_cells() {
     return static_cast<int>(kPaths.size() * reachable_families().size());
 }
 
+std::vector<MmadFamily> reachable_mmad_families() {
+    std::vector<MmadFamily> out;
+    for (const Family* f : reachable_families()) {
+        std::string id = f->name;
+        if (id.rfind("pingpong ", 0) == 0) id.erase(0, 9);
+        std::replace(id.begin(), id.end(), ' ', '+');
+        out.push_back({f->name, id, family_config(*f)});
+    }
+    return out;
+}
+
 const std::vector<Cell>& all_cells() {
     static const std::vector<Cell> cells = [] {
         std::vector<Cell> out;

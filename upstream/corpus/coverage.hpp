@@ -58,6 +58,16 @@ void schedule_kernel(props::Case& c, uint64_t d);
 // The number of reachable kernel x mmad family cells (F above).
 int kernel_family_cells();
 
+// The block-mmad configuration families the model runs (the "kernel x mmad" cells without the kernel): each
+// with a short name for case ids ("uf", "uf+res", "l0c1", "l0c1+res", "l0c2", "l0c2+res") and its
+// configuration at the family's default stage counts and L0 K. The first is the default configuration.
+struct MmadFamily {
+    std::string name;  // "pingpong uf res", as the kernel x mmad cells name it
+    std::string id;    // "uf+res"
+    graph::KernelConfig config;
+};
+std::vector<MmadFamily> reachable_mmad_families();
+
 // Cover cases: graphs that complete the functor x arity cells `drawn` leaves out (chance rarely draws a
 // 4-input Mul or a 3-input Div). Each is a tree, a chain over C: %k = Compute F (%k-1, X, ...) with X loaded
 // once per input, every cell one Compute, at most `per_graph` of them a graph, stored to D; float, Special

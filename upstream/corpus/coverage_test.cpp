@@ -61,7 +61,7 @@ TEST(UpstreamCoverage, EveryPlannedConfigurationIsOneUpstreamAccepts) {
         for (const Draw& d : plan_instances(seed, 48)) {
             EXPECT_EQ(graph::kernel_config_refusal(d.c.problem), std::nullopt) << props::summary(d.c);
             EXPECT_EQ(graph::kernel_config_unmodelled(d.c.problem.kernel), "") << props::summary(d.c);
-            EXPECT_EQ(instance_refusal(d.c, false), "") << props::summary(d.c);
+            EXPECT_EQ(instance_refusal(d.c), "") << props::summary(d.c);
             families.insert(graph::kernel_config_summary(d.c.problem.kernel));
         }
     }

@@ -15,9 +15,13 @@
 //   case      the failing case (property: the shrunk one), as regression text
 //   message   the failed check's sentence
 //   report    the property runner's report (property mode)
+//   excused   (pass) per known-findings entry that excused a finding: "<cases>\t<entry>  # <note>", a line
+//             each: how many of the passed cases had a finding it took out
+//   excused-cases (pass) how many of the passed cases had any finding taken out
 // Exit 0 pass, 1 fail, 2 a library, instance, file or command line that cannot be used (the sentence on
 // stderr).
 #pragma once
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -124,6 +128,10 @@ inline std::variant<Request, std::string> parse_arguments(std::span<const char* 
 struct Verdict {
     bool pass = false;
     int passed = 0;  // cases passed (pass)
+    // (pass) the known-findings entries that excused a finding, each with the passed cases it did so in; an
+    // entry as "<spelling>  # <note>"
+    std::vector<std::pair<std::string, int>> excused;
+    int excused_cases = 0;  // (pass) the passed cases any entry excused a finding of
     std::string tag, case_text, message, report;
     std::string compiler;
 };
@@ -166,7 +174,14 @@ inline std::string verdict_text(const Verdict& v) {
     using detail::section;
     std::string out;
     if (!v.compiler.empty()) out += section("compiler", v.compiler);
-    if (v.pass) return out + section("verdict", "pass " + std::to_string(v.passed));
+    if (v.pass) {
+        std::string excused;
+        for (const auto& [entry, cases] : v.excused) excused += std::to_string(cases) + "\t" + entry + "\n";
+        return out + section("verdict", "pass " + std::to_string(v.passed)) +
+               (excused.empty() ? ""
+                                : section("excused", excused) +
+                                      section("excused-cases", std::to_string(v.excused_cases)));
+    }
     out += section("verdict", "fail") + section("tag", v.tag) + section("case", v.case_text) +
            section("message", v.message);
     if (!v.report.empty()) out += section("report", v.report);
@@ -185,6 +200,17 @@ inline Verdict read_verdict(const std::string& text) {
     v.message = trimmed(section_of(text, "message"));
     v.report = section_of(text, "report");
     v.compiler = trimmed(section_of(text, "compiler"));
+    v.excused_cases = detail::number<int>(trimmed(section_of(text, "excused-cases"))).value_or(0);
+    const std::string excused = section_of(text, "excused");
+    for (size_t from = 0; from < excused.size();) {
+        const size_t end = std::min(excused.find('\n', from), excused.size());
+        const std::string_view line = std::string_view(excused).substr(from, end - from);
+        from = end + 1;
+        const size_t tab = line.find('\t');
+        if (tab == std::string_view::npos) continue;
+        if (const std::optional<int> cases = detail::number<int>(line.substr(0, tab)))
+            v.excused.emplace_back(std::string(line.substr(tab + 1)), *cases);
+    }
     return v;
 }
 

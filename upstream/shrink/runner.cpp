@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <regex>
 #include <span>
@@ -78,8 +79,21 @@ int run(int argc, char** argv) {
 
     verify::KnownFindings known;
     if (!rq.known.empty()) known = verify::KnownFindings::read(rq.known);
+    // Per entry of `known`, the cases whose run it excused a finding of (counted when the case passed).
+    std::map<const verify::KnownFinding*, int> excused;
+    int excused_cases = 0;
     const props::Property property = [&](const props::Case& c) {
-        upstream_matches_oracle_and_evgcheck(*instance, c, known, rq.case_limit);
+        const std::vector<const verify::KnownFinding*> entries =
+            upstream_matches_oracle_and_evgcheck(*instance, c, known, rq.case_limit);
+        for (const verify::KnownFinding* k : entries) ++excused[k];
+        excused_cases += entries.empty() ? 0 : 1;
+    };
+    const auto passed = [&](int cases) {
+        runner::Verdict v = runner::passed(cases);
+        for (const auto& [k, n] : excused)
+            v.excused.emplace_back(k->note.empty() ? k->spelling : k->spelling + "  # " + k->note, n);
+        v.excused_cases = excused_cases;
+        return v;
     };
     const props::Case base = props::case_from_text(instance->text);
     if (rq.one_case) {
@@ -92,7 +106,7 @@ int run(int argc, char** argv) {
             return unusable(
                 fmt::format("the case in {} is not a case of instance {}'s graph", rq.case_file, rq.index));
         const std::optional<props::Failure> failure = props::failure_of(property, c);
-        if (!failure) return write_verdict(rq.out, runner::passed(1));
+        if (!failure) return write_verdict(rq.out, passed(1));
         return write_verdict(rq.out, runner::failed(failure->tag, props::to_text(c, "UpstreamCheck/case"),
                                                     plain(failure->message)));
     }
@@ -105,7 +119,7 @@ int run(int argc, char** argv) {
     cfg.replay_binary = "evgcheck";  // the command prints its own replay line
     const props::Outcome out =
         props::check_property(fmt::format("UpstreamCheck/instance{}", rq.index), property, cfg);
-    if (out.ok) return write_verdict(rq.out, runner::passed(out.passed));
+    if (out.ok) return write_verdict(rq.out, passed(out.passed));
     return write_verdict(
         rq.out, runner::failed(out.tag, out.minimal ? props::to_text(*out.minimal, "UpstreamCheck/case") : "",
                                plain(out.reason), out.report));

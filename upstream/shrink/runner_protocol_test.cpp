@@ -78,7 +78,10 @@ TEST(RunnerProtocol, EveryVerdictReadsBackFromItsFile) {
     fail.compiler = "clang 14.0.6 (arguments evaluated left to right: Bisheng's order)";
     Verdict pass = passed(30);
     pass.compiler = fail.compiler;
-    for (const Verdict& v : {fail, pass, failed("timeout", "", "")}) {
+    Verdict excused = pass;
+    excused.excused = {{"[drawn, stores-a-load] race a.hpp: X( <-> b.hpp: Y(  # 4", 12}, {"race c.hpp:3", 1}};
+    excused.excused_cases = 12;
+    for (const Verdict& v : {fail, pass, excused, failed("timeout", "", "")}) {
         const Verdict back = read_verdict(verdict_text(v));
         EXPECT_EQ(back.pass, v.pass);
         EXPECT_EQ(back.passed, v.passed);
@@ -87,6 +90,8 @@ TEST(RunnerProtocol, EveryVerdictReadsBackFromItsFile) {
         EXPECT_EQ(back.message, v.message);
         EXPECT_EQ(back.report, v.report);
         EXPECT_EQ(back.compiler, v.compiler);
+        EXPECT_EQ(back.excused, v.excused);
+        EXPECT_EQ(back.excused_cases, v.excused_cases);
     }
     // A file that is no verdict reads as a failure with nothing to shrink, never as a pass.
     const Verdict garbage = read_verdict("garbage\n");

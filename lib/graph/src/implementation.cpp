@@ -77,25 +77,38 @@ std::optional<std::string> first_missing(Implementation impl, const Problem& p, 
     return first_missing(impl, p.graph, source);
 }
 
+std::vector<int> stores_of_loads(const Graph& g) {
+    const int count = static_cast<int>(g.nodes.size());
+    // reads_load[i]: node i's buffer is a load's (a load itself, or a store of such a buffer).
+    std::vector<bool> reads_load(g.nodes.size(), false);
+    std::vector<int> out;
+    for (int i = 0; i < count; ++i) {  // inputs come before their users
+        const Node& n = g.nodes[static_cast<std::size_t>(i)];
+        if (node_kind_info(n.kind).max_inputs == 0) {
+            reads_load[static_cast<std::size_t>(i)] = true;
+            continue;
+        }
+        if (n.kind != NodeKind::AuxStore || n.inputs.empty()) continue;
+        const int owner = n.inputs.front();
+        if (owner < 0 || owner >= i || !reads_load[static_cast<std::size_t>(owner)]) continue;
+        reads_load[static_cast<std::size_t>(i)] = true;
+        out.push_back(i);
+    }
+    return out;
+}
+
 std::optional<std::string> known_hazard(Implementation impl, const Graph& g, std::string_view source) {
     if (impl != Implementation::upstream) return std::nullopt;
-    const int count = static_cast<int>(g.nodes.size());
-    for (int i = 0; i < count; ++i) {
-        const Node& n = g.nodes[static_cast<std::size_t>(i)];
-        if (n.kind != NodeKind::AuxStore || n.inputs.empty()) continue;
-        // A store of a store is met at the inner store first: only direct edges need looking at.
-        const int owner = n.inputs.front();
-        if (owner < 0 || owner >= count) continue;
-        const Node& o = g.nodes[static_cast<std::size_t>(owner)];
-        if (node_kind_info(o.kind).max_inputs != 0)
-            continue;  // a Compute, Cast or store: written on V or not a load
-        return fmt::format(
-            "{} stores the buffer of {} directly: upstream Catlass orders the next load into that buffer "
-            "after "
-            "the compute stage only, not after this store (a race on the UB; docs/upstream-findings.md §4)",
-            node_label(n, i, source), node_label(o, owner, source));
-    }
-    return std::nullopt;
+    const std::vector<int> stores = stores_of_loads(g);
+    if (stores.empty()) return std::nullopt;
+    const int i = stores.front();
+    const Node& n = g.nodes[static_cast<std::size_t>(i)];
+    const int owner = n.inputs.front();
+    return fmt::format(
+        "{} stores the buffer of {} directly: upstream Catlass orders the next load into that buffer after "
+        "the "
+        "compute stage only, not after this store (a race on the UB; docs/upstream-findings.md §4)",
+        node_label(n, i, source), node_label(g.nodes[static_cast<std::size_t>(owner)], owner, source));
 }
 
 }  // namespace evg::graph

@@ -12,6 +12,7 @@
 
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/error.hpp"
+#include "evg/graph/implementation.hpp"
 #include "evg/graph/text.hpp"
 
 using namespace evg::graph;
@@ -528,6 +529,20 @@ TEST(EmitCppUpstream, AStoreOfALoadIsEmittedWithAWarningLine) {
                  upstream)
             .layouts.find("warning"),
         std::string::npos);
+}
+
+// stores_of_loads: every store whose buffer is a load's, through stores too; a Compute in between ends it.
+TEST(StoresOfLoads, EveryStoreReadingALoadsBufferDirectlyOrThroughStores) {
+    EXPECT_EQ(
+        stores_of_loads(parse_graph("input X : half[4, 4]\noutput Y : half[4, 4]\noutput D : half[4, 4]\n"
+                                    "output E : half[4, 4]\n"
+                                    "%0 = AuxLoad half X\n%1 = AuxStore half Y (%0)\n"
+                                    "%2 = AuxStore half D (%1)\n%3 = Compute Relu half (%0)\n"
+                                    "%4 = AuxStore half E (%3)\n")),
+        (std::vector<int>{1, 2}));
+    EXPECT_TRUE(stores_of_loads(parse_graph("output D : float[4, 4]\n%0 = AccLoad float\n"
+                                            "%1 = Compute Relu float (%0)\n%2 = AuxStore float D (%1)\n"))
+                    .empty());
 }
 
 // EmitOptions::topological: a tree as a TopologicalVisitor, with flat Arguments in node order.

@@ -740,54 +740,20 @@ TEST(KernelRules, EachRuleFiresAndTheDefaultKeepsThem) {
         big.tile = default_tile(ArchId::Ascend950);
         EXPECT_TRUE(r.holds(big));
     }
-    const auto breaks = [&](std::string_view id, auto&& change) {
+    // Each rule's example breaks it and no other rule of the table, so that a test compiling the example
+    // (upstream/kernel_rules/) sees that rule's refusal alone.
+    for (const KernelRule& r : kernel_rules()) {
+        SCOPED_TRACE(r.id);
         Problem p = base;
-        change(p);
-        for (const KernelRule& r : kernel_rules())
-            if (r.id == id) return !r.holds(p);
-        ADD_FAILURE() << "no rule " << id;
-        return false;
-    };
-    std::vector<std::string> fired;
-    const auto expect_breaks = [&](std::string_view id, auto&& change) {
-        EXPECT_TRUE(breaks(id, change)) << id;
-        fired.emplace_back(id);
-    };
-    expect_breaks("kernel-arch", [](Problem& p) {
-        p.arch = ArchId::AtlasA2;
-        p.kernel.l1_resident = true;
-    });
-    expect_breaks("stages-positive", [](Problem& p) { p.kernel.l0b_stages = 0; });
-    expect_breaks("unit-flag-l0c-stages", [](Problem& p) { p.kernel.l0c_stages = 2; });
-    expect_breaks("hf32-float", [](Problem& p) { p.kernel.hf32 = true; });
-    expect_breaks("l0k-le-l1k", [](Problem& p) { p.kernel.l0_k = 128; });
-    expect_breaks("l1-capacity", [](Problem& p) {
-        p.tile = {256, 256, 256};  // 256 KiB of A and of B a stage: three and two stages
-        p.kernel.l1a_stages = 3;
-    });
-    expect_breaks("l0a-capacity", [](Problem& p) {
-        p.tile = {256, 256, 128};
-        p.kernel.l0_k = 128;
-    });
-    expect_breaks("l0b-capacity", [](Problem& p) {
-        p.tile = {16, 256, 128};
-        p.kernel.l0_k = 128;
-        p.kernel.l0b_stages = 2;
-    });
-    expect_breaks("l0c-capacity", [](Problem& p) {
-        p.tile = {256, 256, 128};
-        p.kernel.unit_flag = false;
-        p.kernel.l0c_stages = 2;
-    });
-    expect_breaks("l1-event-ids", [](Problem& p) { p.kernel.l1a_stages = p.kernel.l1b_stages = 5; });
-    expect_breaks("l0-event-ids", [](Problem& p) { p.kernel.l0a_stages = p.kernel.l0b_stages = 5; });
-    expect_breaks("mutex-ids", [](Problem& p) {
-        p.kernel.mmad = MmadPolicy::PingpongMutex;
-        p.kernel.unit_flag = false;
-        p.kernel.l1a_stages = p.kernel.l1b_stages = p.kernel.l0a_stages = p.kernel.l0b_stages = 7;
-    });
-    expect_breaks("unit-flag-int8", [](Problem& p) { p.a = p.b = DType::i8; });
-    expect_breaks("l0k-fractal", [](Problem& p) { p.kernel.l0_k = 8; });
-    EXPECT_EQ(fired.size(), kernel_rules().size())
-        << "a rule of the table has no breaking configuration here";
+        r.example(p);
+        EXPECT_FALSE(r.holds(p));
+        for (const KernelRule& other : kernel_rules()) {
+            if (&other != &r) {
+                EXPECT_TRUE(other.holds(p)) << "the example breaks " << other.id << " too";
+            }
+        }
+        ASSERT_TRUE(kernel_config_refusal(p).has_value());
+        EXPECT_EQ(kernel_config_refusal(p)->rfind(std::string(r.id) + ":", 0), 0u)
+            << *kernel_config_refusal(p);
+    }
 }

@@ -67,7 +67,7 @@ Verdict judge(const graph::Problem& problem, const graph::ModelRun& run, const o
                                             v.ub_peak, run.predicted_ub_end));
     }
     compare_outputs(problem, run, golden, exact_friendly(options.exact_data, problem, golden),
-                    options.sentinel, v);
+                    options.sentinel, v, options.values_not_judged);
     if (!v.fp_born.empty())
         for (Finding& f : v.findings) {
             if (f.tag != Tag::output_mismatch) continue;

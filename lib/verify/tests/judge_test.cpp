@@ -133,6 +133,28 @@ TEST(Judge, AWrongWrittenValueIsAnOutputMismatchOnly) {
     EXPECT_FALSE(v.outputs[0].ok);
 }
 
+// An output whose values a documented finding decides (JudgeOptions::values_not_judged): a wrong value is no
+// finding and the output says why it was not compared; an element never written still is one.
+TEST(Judge, AnOutputNotJudgedForValuesIsStillCheckedForBeingWritten) {
+    const Judged& j = strided_add();
+    const std::map<std::string, std::string> not_judged{{"D", "a race decides its values"}};
+    graph::ModelRun r = j.run;
+    r.outputs.at("D")[(7 * 80 + 9) * 4] ^= 1;
+    const Verdict wrong = j.judge_run(r, not_judged);
+    EXPECT_TRUE(wrong.clean()) << wrong.text();
+    ASSERT_EQ(wrong.outputs.size(), 1u);
+    EXPECT_EQ(wrong.outputs[0].mode, "not compared");
+    EXPECT_EQ(wrong.outputs[0].reason, "a race decides its values");
+    EXPECT_EQ(wrong.not_compared, 1);
+    set_float(r.outputs.at("D"), 80, 3, 17, 0x7FA5A5A5u);
+    const Verdict unwritten = j.judge_run(r, not_judged);
+    EXPECT_EQ(tags(unwritten), std::vector<Tag>{Tag::unwritten_output}) << unwritten.text();
+    // Without it, the same wrong value is a mismatch (the control).
+    r = j.run;
+    r.outputs.at("D")[(7 * 80 + 9) * 4] ^= 1;
+    EXPECT_EQ(tags(j.judge_run(r)), std::vector<Tag>{Tag::output_mismatch});
+}
+
 TEST(Judge, AWrongUbPeakIsUbPeakEvenWhenItIsSmaller) {
     const Judged& j = strided_add();
     graph::ModelRun r = j.run;

@@ -71,6 +71,53 @@ TEST(KnownFindings, TheEntriesThatMatchedNothingAreListed) {
     EXPECT_NE(s.find("unmatched  flag_set_twice block_mmad_pingpong_tla.hpp:"), std::string::npos) << s;
 }
 
+// A two-place entry names the race's pair of instructions, in either issue order, and nothing with one of
+// them only; a tag keeps it from runs whose caller does not say its condition holds.
+constexpr const char* kPairs =
+    "[drawn, stores-a-load] race store.hpp: AscendC::DataCopyPad( <-> load.hpp:121  # 4\n"
+    "[drawn] race l0b.hpp: AscendC::LoadData(  # 7\n";
+
+hw::Location place(std::string site, std::string source) {
+    hw::Location l;
+    l.site = std::move(site);
+    l.source = std::move(source);
+    return l;
+}
+
+TEST(KnownFindings, ATwoPlaceEntryMatchesThePairInEitherOrderWhenItsConditionHolds) {
+    KnownFindings k = KnownFindings::parse(kPairs, "known.txt");
+    ASSERT_EQ(k.entries().size(), 2u);
+    const KnownFinding& e = k.entries()[0];
+    EXPECT_TRUE(e.drawn);
+    EXPECT_TRUE(e.stores_a_load);
+    ASSERT_TRUE(e.with.has_value());
+    EXPECT_EQ(e.at.file, "store.hpp");
+    EXPECT_EQ(e.with->line, 121u);
+    EXPECT_EQ(e.note, "4");
+    const hw::Location store = place("store.hpp:88", "  AscendC::DataCopyPad(dst, src, params);");
+    const hw::Location load = place("load.hpp:121", "AscendC::DataCopyPad(dst, src, params, pad);");
+    const hw::Location other = place("load.hpp:122", "AscendC::DataCopyPad(dst, src, params, pad);");
+    hw::Violation v{hw::ViolationKind::race, hw::Severity::error, "a race", {store, load}, 1};
+    const RunConditions stores{true};
+    EXPECT_EQ(k.match(v), nullptr);  // the condition is not said to hold
+    EXPECT_EQ(k.match(v, stores), &e);
+    v.locations = {load, store};
+    EXPECT_EQ(k.match(v, stores), &e);
+    v.locations = {store, other};
+    EXPECT_EQ(k.match(v, stores), nullptr);
+    v.locations = {store};
+    EXPECT_EQ(k.match(v, stores), nullptr);
+    v.locations = {store, load};
+    v.kind = hw::ViolationKind::flag_left_set;
+    EXPECT_EQ(k.match(v, stores), nullptr);
+    // The one-site form names a first instruction only: a two-place entry never matches it.
+    EXPECT_EQ(k.match("race", store.site, store.source, stores), nullptr);
+    EXPECT_EQ(k.entries()[0].hits, 2u);
+    // A one-place entry with only the `drawn` tag holds in any run.
+    EXPECT_NE(k.match("race", "l0b.hpp:77", "AscendC::LoadData(dst, src,"), nullptr);
+    EXPECT_FALSE(k.entries()[1].stores_a_load);
+}
+
 // Each malformed line, and the words of its error.
 struct Bad {
     const char* line;
@@ -98,7 +145,12 @@ INSTANTIATE_TEST_SUITE_P(KnownFindings, MalformedLine,
                                            Bad{"race tile_mmad.hpp:", "comes the start of the line's text"},
                                            Bad{"race tile_mmad.hpp:14x", "comes a line number"},
                                            Bad{"race tile_mmad.hpp:0", "comes a line number"},
-                                           Bad{"race gemm/tile/tile_mmad.hpp:148", "without its folders"}),
+                                           Bad{"race gemm/tile/tile_mmad.hpp:148", "without its folders"},
+                                           Bad{"[drawn race a.hpp:1", "has no ']'"},
+                                           Bad{"[drawm] race a.hpp:1", "'drawm' is not a tag"},
+                                           Bad{"[drawn]", "'' is not a finding kind"},
+                                           Bad{"race a.hpp:1 <-> ", "not followed by a second place"},
+                                           Bad{"race a.hpp:1 <-> b.hpp", "is not followed by ':'"}),
                          [](const auto& i) { return "line" + std::to_string(i.index); });
 
 TEST(KnownFindings, AFileThatCannotBeReadIsAnError) {

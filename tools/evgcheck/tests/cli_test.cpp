@@ -839,9 +839,11 @@ TEST(EvgcheckSyncTable, ShardsMergeToTheWholeTable) {
     EXPECT_NE(stray.err.find("only --merge takes files"), std::string::npos) << stray.err;
 }
 
-// --catlass-root: the node suite on upstream's nodes, compiled into this evgcheck against the configured
-// checkout, side by side with evgcheck's; the replay line of an upstream case names the checkout and replays;
-// another checkout, or a folder that is none, is refused naming the rule. A build without a checkout says so.
+// --catlass-root: the node suite on upstream's nodes, side by side with evgcheck's: the default family from
+// the cells compiled into this evgcheck against the configured checkout, another family compiled at run time
+// and tabled per family; the replay line of an upstream case names the checkout and replays; another checkout
+// is compiled at run time (one that does not compile fails its cases), a folder that is none is refused
+// naming the rule. A build without a checkout says so.
 TEST(EvgcheckConformance, CatlassRootRunsUpstreamsNodesSideBySide) {
     const std::string root = EVGCHECK_TEST_CATLASS_ROOT;
     const std::string dir = scratch().string() + "/conformance-upstream";
@@ -853,8 +855,9 @@ TEST(EvgcheckConformance, CatlassRootRunsUpstreamsNodesSideBySide) {
         return;
     }
     const std::string canonical = fs::weakly_canonical(root).string();
-    const Result r = evgcheck("conformance --catlass-root " + root +
-                              " --filter '*Broadcast/Ascend950/float/*' --out " + dir + "/side");
+    const Result r =
+        evgcheck("conformance --catlass-root " + root +
+                 " --families uf --filter '*Broadcast/Ascend950/float/*' --out " + dir + "/side");
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("upstream Catlass: " + canonical + " ("), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("upstream cases: 4 passed, 0 failed"), std::string::npos) << r.out;
@@ -879,16 +882,34 @@ ColBroadcast +float +pass 6 +not in this Catlass
     EXPECT_EQ(again.code, 0) << replay << "\n" << again.out << again.err;
     EXPECT_NE(again.out.find("upstream cases: 1 passed, 0 failed"), std::string::npos) << again.out;
 
-    // Another checkout, and a folder that is none.
+    // Another configuration family is compiled at run time (the check engine, its cache in --work-dir) and
+    // reported per node kind x dtype x family; its cases' replay lines replay the same way.
+    const Result families =
+        evgcheck("conformance --catlass-root " + root +
+                 " --families uf,l0c2 --filter '*RowBroadcast/Ascend950/float/*' --work-dir " + dir +
+                 "/work --out " + dir + "/families");
+    ASSERT_EQ(families.code, 0) << families.out << families.err;
+    EXPECT_NE(families.out.find("upstream cases: 8 passed, 0 failed"), std::string::npos) << families.out;
+    EXPECT_TRUE(std::regex_search(families.out, std::regex(R"(upstream by configuration family:
+node kind +dtype +uf +l0c2
+RowBroadcast +float +pass 4 +pass 4
+)"))) << families.out;
+    EXPECT_NE(families.out.find("cells compiled at run time"), std::string::npos) << families.out;
+    EXPECT_NE(slurp(dir + "/families/report.md").find("### Upstream by configuration family"),
+              std::string::npos);
+
+    // Another checkout is compiled at run time: one that does not compile fails its cases with the
+    // compiler's words, and the report says no kernel code was built; a folder that is none is refused.
     const fs::path other = scratch() / "other-catlass";
     fs::create_directories(other / "include" / "catlass");
-    const Result wrong =
-        evgcheck("conformance --catlass-root " + other.string() + " --out " + dir + "/wrong");
-    EXPECT_EQ(wrong.code, 2);
-    EXPECT_NE(
-        wrong.err.find("compiled against " + canonical + ", not " + fs::weakly_canonical(other).string()),
-        std::string::npos)
-        << wrong.err;
+    const Result wrong = evgcheck("conformance --catlass-root " + other.string() +
+                                  " --filter 'Upstream/AccLoad/Ascend950/float/gm/uf/full/*' --work-dir " +
+                                  dir + "/work --out " + dir + "/wrong");
+    EXPECT_EQ(wrong.code, 1) << wrong.out << wrong.err;
+    EXPECT_NE(wrong.out.find("upstream cases: 0 passed, 1 failed"), std::string::npos) << wrong.out;
+    EXPECT_NE(slurp(dir + "/wrong/report.json").find("does not compile the cells"), std::string::npos);
+    EXPECT_NE(wrong.out.find("none for the run-time cells (they did not compile)"), std::string::npos)
+        << wrong.out;
     const Result none =
         evgcheck("conformance --catlass-root " + scratch().string() + " --out " + dir + "/none");
     EXPECT_EQ(none.code, 2);

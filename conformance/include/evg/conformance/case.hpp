@@ -23,6 +23,9 @@ struct CaseResult {
     std::string dtype;  // matrix column part: "half", "float", ...
     std::string arch;   // "AtlasA2" | "Ascend950"
     std::string path;   // "gm" | "ub"
+    // Upstream cases: the block-mmad configuration family their kernel ran ("uf", "uf+res", "l0c1", ...;
+    // upstream/conformance); "" for others.
+    std::string family;
     Status status = Status::fail;
     std::string message;   // why it failed / not applicable; for negative cases the diagnostic received
     std::string expected;  // negative/hazard cases: the documented message or the checker expected
@@ -61,6 +64,7 @@ struct CaseSpec {
     std::string proves;  // controls: as CaseResult::proves
     bool fixed_form = false;
     std::function<CaseResult()> run;
+    std::string family;  // as CaseResult::family
 };
 
 // The whole catalogue, in a deterministic order.

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "evg/graph/graph.hpp"
 
@@ -41,5 +42,10 @@ std::optional<std::string> first_missing(Implementation impl, const Problem& p, 
 // AIV hands the C region back to the cube while the store may still read it (docs/upstream-findings.md §4,
 // docs/hazards.md `store_reads_load_unordered`).
 std::optional<std::string> known_hazard(Implementation impl, const Graph& g, std::string_view source = {});
+
+// The AuxStore nodes of `g` that read a load's buffer (an AccLoad, AuxLoad or RowBroadcast: a node with no
+// inputs) directly, or through stores, which return their input's buffer: the stores upstream's race of
+// docs/upstream-findings.md §4 is about (known_hazard names the first), in graph order.
+std::vector<int> stores_of_loads(const Graph& g);
 
 }  // namespace evg::graph

@@ -25,6 +25,11 @@ struct KernelRule {
     const char* source;     // where it is stated: upstream's file and assert, or the documentation
     bool compile_time;      // upstream refuses a breaking configuration with a static_assert
     bool (*holds)(const Problem& p);
+    // Makes a problem with the default configuration on Ascend950 (32 x 64 x 64 tile, half A and B, float C)
+    // break this rule and no other rule of the table: the rule's example, which the table's test breaks and
+    // upstream/kernel_rules/ compiles against a checkout (for a compile-time rule, expecting its
+    // static_assert).
+    void (*example)(Problem& p);
 };
 
 std::span<const KernelRule> kernel_rules();

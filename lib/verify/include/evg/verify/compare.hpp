@@ -8,6 +8,7 @@
 // judge() (judge.hpp) applies them; they are public for the property suite's run-vs-run properties and tests.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -90,9 +91,11 @@ std::string describe_ranges(const std::string& tensor, const std::vector<Element
 // elements of an AuxStore's output are unwritten_output and are then compared as if written right (so that
 // output_mismatch lists only wrong written values), and padding that lost the sentinel is padding_written; an
 // output that depends on an overflow-domain node is not compared; an order-dependent Add reduction is held to
-// check_sum_bound; every other output to oracle::plan_comparison(p, name, exact).
+// check_sum_bound; every other output to oracle::plan_comparison(p, name, exact). An output of
+// `not_judged` (JudgeOptions::values_not_judged) is checked for being written and not compared.
 void compare_outputs(const graph::Problem& p, const graph::ModelRun& run, const oracle::OracleResult& golden,
-                     bool exact, bool sentinel, Verdict& out);
+                     bool exact, bool sentinel, Verdict& out,
+                     const std::map<std::string, std::string>& not_judged = {});
 
 // Two runs of one problem (the property suite's invariance and metamorphic properties) agree bit for bit on
 // every written output outside order-dependent Add reductions, and those stay within the summation bound of

@@ -10,6 +10,8 @@
 //   missing_output, unwritten_output, padding_written, output_mismatch: compare_outputs (compare.hpp), with
 //                      the sentinel when the outputs started as make_case_data leaves them.
 #pragma once
+#include <map>
+#include <string>
 #include <vector>
 
 #include "evg/graph/graph.hpp"
@@ -28,6 +30,11 @@ struct JudgeOptions {
                               // e.g. a sync mutation that deletes instructions)
     bool whole_cl = false;    // the run computed over the whole computeLength (the library's switch
                               // UpstreamHazards::compute_over_compute_length): the UB peak rule's variant
+    // Outputs whose values a documented finding of the run decides (output -> the finding, as a reason): they
+    // are checked for being written, and not compared with the oracle (OutputCheck "not compared", the reason
+    // given). Only a caller that took the finding out of the report sets it (upstream's store-of-a-load race,
+    // upstream/corpus/corpus_check.hpp).
+    std::map<std::string, std::string> values_not_judged;
 };
 
 // Everything a report and its trace decide on their own: violation, mutation_unapplied, flag_balance. Also

@@ -4,18 +4,34 @@
 // that matched nothing (as the sanitizers list the suppressions they used): an entry nobody needs any more is
 // seen.
 //
-// The file, one entry per line ('#' at the start of a line or after a blank starts a comment):
+// The file, one entry per line ('#' at the start of a line or after a blank starts a comment; the comment
+// is kept as the entry's note):
 //
-//     <kind> <file>:<line>        the finding's first instruction was issued at <file>:<line>
-//     <kind> <file>: <text>       ... issued in <file>, on a line whose text (blanks at both ends dropped,
-//     runs of
-//                                 blanks read as one) begins with <text>
+//     [<tags>] <kind> <place> [<-> <place>]
+//
+// A <place> is where an instruction of the finding was issued:
+//
+//     <file>:<line>        at that line
+//     <file>: <text>       in <file>, on a line whose text (blanks at both ends dropped, runs of blanks read
+//                          as one) begins with <text>
 //
 // <kind> is a finding kind of lib/hw's table (violation_kinds.def), <file> a file name without folders. The
-// second form survives the edits of a file that move its lines (Catlass versions differ so), and a call
-// written over several lines is named by its first line's text.
+// text form survives the edits of a file that move its lines (Catlass versions differ so), and a call written
+// over several lines is named by its first line's text. With one place the entry matches a finding whose
+// first instruction was issued there. With two (`<->`) it matches a finding of two instructions issued at the
+// two places, in either order: a race names the pair in issue order, and which of two pipes' instructions was
+// issued first is the schedule's choice, not the finding's.
+//
+// <tags>, in brackets and separated by commas, say when the entry holds (the table kTags in
+// known_findings.cpp):
+//     drawn          no example program reaches the finding; drawn graphs or kernel configurations do (the
+//                    tests of the examples do not require the entry to match)
+//     stores-a-load  the entry matches only in a run whose graph stores a load's buffer directly (the caller
+//                    says so: graph::known_hazard), so that the same pair of instructions racing in any other
+//                    graph is still a finding
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,14 +42,33 @@ struct Violation;
 
 namespace evg::verify {
 
+// A place an entry names.
+struct KnownPlace {
+    std::string file;   // "tile_mmad.hpp"
+    uint32_t line = 0;  // the <file>:<line> form; 0 in the text form
+    std::string text;   // the text form: the start of the line's text, blanks normalised
+    // Whether an instruction issued at `site` ("tile_mmad.hpp:148") on a line reading `normalised_text`
+    // (normalise_source_text) is at this place.
+    bool holds(std::string_view site, std::string_view normalised_text) const;
+};
+
+// The conditions a caller says hold for a run (the `stores-a-load` tag's).
+struct RunConditions {
+    bool stores_a_load = false;  // the run's graph stores a load's buffer directly (graph::known_hazard)
+};
+
 struct KnownFinding {
-    std::string kind;      // "race"
-    std::string file;      // "tile_mmad.hpp"
-    uint32_t line = 0;     // the <file>:<line> form; 0 in the text form
-    std::string text;      // the text form: the start of the line's text, blanks normalised
-    std::string where;     // the entry's own place: "known_findings.txt:7"
-    std::string spelling;  // the entry as written, without its comment
-    uint64_t hits = 0;     // findings it matched so far
+    std::string kind;                // "race"
+    KnownPlace at;                   // the (first) place
+    std::optional<KnownPlace> with;  // the other instruction's place (`<->`), when the entry names two
+    bool drawn = false;              // tag `drawn`: no example program reaches it
+    bool stores_a_load = false;      // tag `stores-a-load`: only in a run whose graph stores a load
+    std::string where;               // the entry's own place: "known_findings.txt:7"
+    std::string spelling;            // the entry as written, without its comment
+    std::string note;                // its comment ("4": the section of docs/upstream-findings.md)
+    uint64_t hits = 0;               // findings it matched so far
+    // Whether the entry's tags let it match in a run under `run`.
+    bool applies(const RunConditions& run) const { return !stores_a_load || run.stores_a_load; }
 };
 
 class KnownFindings {
@@ -45,9 +80,13 @@ class KnownFindings {
     static KnownFindings read(const std::string& path);
 
     // The entry a finding matches, its hit count raised; nullptr when none. `site` is the finding's first
-    // location ("tile_mmad.hpp:148"), `source` the text of that line (hw::Location::source).
-    const KnownFinding* match(std::string_view kind, std::string_view site, std::string_view source);
-    const KnownFinding* match(const hw::Violation& v);
+    // location ("tile_mmad.hpp:148"), `source` the text of that line (hw::Location::source): only entries of
+    // one place can match it.
+    const KnownFinding* match(std::string_view kind, std::string_view site, std::string_view source,
+                              const RunConditions& run = {});
+    // The same for a violation: an entry of one place by its first location, an entry of two places by its
+    // first two locations in either order.
+    const KnownFinding* match(const hw::Violation& v, const RunConditions& run = {});
 
     const std::vector<KnownFinding>& entries() const { return entries_; }
     bool empty() const { return entries_.empty(); }

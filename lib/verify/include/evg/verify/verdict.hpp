@@ -62,8 +62,9 @@ struct Verdict {
 
     // Evidence, whatever the findings (filled by judge()).
     uint64_t ub_peak = 0, ub_predicted = 0;
-    double worst_ulp = 0;              // the largest ULP distance oracle::compare measured
-    int not_compared = 0;              // outputs after an overflowing Silu/Sigmoid (overflow_domain_nodes)
+    double worst_ulp = 0;  // the largest ULP distance oracle::compare measured
+    int not_compared = 0;  // outputs after an overflowing Silu/Sigmoid (overflow_domain_nodes), or
+                           // whose values a documented finding decides (values_not_judged)
     std::vector<OutputCheck> outputs;  // every written output compare_outputs looked at, in graph order
 
     bool clean() const { return findings.empty(); }
