@@ -214,15 +214,15 @@ std::string side_by_side_markdown(const ReportInput& in) {
                          kFamilyLegend);
         std::string frule = "|---|---|";
         for (const std::string& family : f.families) {
-            o += " " + family + " |";
+            o += fmt::format(" {} |", family);
             frule += "---|";
         }
         o += "\n" + frule + "\n";
         for (const auto& [kind, dtype] : f.rows) {
-            o += "| " + kind + " | " + dtype + " |";
+            o += fmt::format("| {} | {} |", kind, dtype);
             for (const std::string& family : f.families) {
                 const std::string t = family_text(f.find(kind, dtype, family));
-                o += " " + (t.starts_with("FAIL") ? "**" + t + "**" : t) + " |";
+                o += fmt::format(" {} |", t.starts_with("FAIL") ? "**" + t + "**" : t);
             }
             o += "\n";
         }
