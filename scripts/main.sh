@@ -4,8 +4,8 @@
 # catalogue holds the controls that prove every checker and judge rule alive (docs/hazards.md, "Controls").
 # When the build has a Catlass checkout (the first of EVG_CATLASS_ROOTS, by default ../shared/upstream/catlass:
 # cmake/evg_upstream.cmake), the node suite also runs on upstream's own nodes from it, side by side, under
-# every block-mmad configuration family (`--catlass-root`; the first run compiles the families' cells, about
-# N minutes on 2 cores, cached in ~/.cache/evgcheck/upstream).
+# every block-mmad configuration family (`--catlass-root`; the first run compiles the other families' 143 cells,
+# about 21 minutes on 2 cores, cached in ~/.cache/evgcheck/upstream).
 # Exit code: 0 when no case failed and every control fired, 1 otherwise. Extra arguments go to `evgcheck
 # conformance`.
 set -euo pipefail
