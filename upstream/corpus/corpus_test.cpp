@@ -219,6 +219,71 @@ INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusFindings,
                              return std::string(info.param.name);
                          });
 
+// What model_run takes out of a report with the known-findings file, on a report made by hand: §4's race by
+// its two places, only in a graph that stores a load; its uninit_to_gm into a racing store's output with it,
+// and into any other output not; the same race in a graph that stores no load stays a finding.
+hw::Violation violation(hw::ViolationKind kind, std::string message, std::vector<hw::Location> at) {
+    return hw::Violation{kind, hw::Severity::error, std::move(message), std::move(at), 1};
+}
+hw::Location store_at(const char* source) {
+    hw::Location l;
+    l.pipe = "MTE3";
+    l.memory = "UB[AIV 0]";
+    l.site = "copy_ub_to_gm_tla.hpp:88";
+    l.source = source;
+    return l;
+}
+
+TEST(UpstreamKnownFindings, TheStoreOfALoadRaceAndItsUninitGoOnlyWhereTheGraphStoresALoad) {
+    const char* store_line =
+        "AscendC::DataCopyPad(dstTensor.data()[dstOffset], srcTensor.data()[srcOffset], p);";
+    hw::Location load;
+    load.pipe = "MTE2";
+    load.memory = "UB[AIV 0]";
+    load.site = "copy_gm_to_ub_tla.hpp:121";
+    load.source = "AscendC::DataCopyPad(dstTensor.data()[dstOffset], srcTensor.data()[srcOffset], p, pad);";
+    InstanceRun run;
+    run.report.violations = {
+        violation(hw::ViolationKind::race, "WAR race", {store_at(store_line), load}),
+        violation(
+            hw::ViolationKind::uninit_to_gm,
+            "DataCopyPad UB->GM stores never-written bytes to GM: byte 2 of UB[AIV 0] (copied to D offset 2) "
+            "was never written",
+            {store_at(store_line)}),
+        violation(
+            hw::ViolationKind::uninit_to_gm,
+            "DataCopyPad UB->GM stores never-written bytes to GM: byte 2 of UB[AIV 0] (copied to E offset 2) "
+            "was never written",
+            {store_at(store_line)})};
+    const auto remaining = [&](const char* graph) {
+        const props::Case c = props::case_from_text(
+            std::string("# case data=exact data_seed=0 cores=1 sched=0\n"
+                        "problem arch=Ascend950 m=4 n=4 k=4 a=half b=half c=float cl=2048 tile=32x64x64\n") +
+            graph);
+        run.tensors.assign(c.problem.graph.tensors.size(), {});
+        verify::KnownFindings known = verify::KnownFindings::read(EVG_UPSTREAM_KNOWN_FINDINGS);
+        std::vector<const verify::KnownFinding*> excused;
+        const graph::ModelRun m = model_run(run, c.problem, &known, &excused);
+        std::vector<std::string> out;
+        for (const hw::Violation& v : m.report.violations) out.push_back(v.message);
+        EXPECT_EQ(excused.size() + m.report.violations.size(), 3u);
+        for (const verify::KnownFinding* k : excused) EXPECT_EQ(k->note, "4");
+        return out;
+    };
+    // D stores X as is (the race's graph), E stores a Relu of it: the uninit into E stays.
+    const std::vector<std::string> stores = remaining(
+        "input X : float[4, 4]\noutput D : float[4, 4]\noutput E : float[4, 4]\n%0 = AuxLoad float X\n"
+        "%1 = AuxStore float D (%0)\n%2 = Compute Relu float (%0)\n%3 = AuxStore float E (%2)\n");
+    ASSERT_EQ(stores.size(), 1u);
+    EXPECT_NE(stores[0].find("(copied to E offset 2)"), std::string::npos) << stores[0];
+    // No store of a load: nothing is taken out.
+    EXPECT_EQ(remaining("input X : float[4, 4]\noutput D : float[4, 4]\noutput E : float[4, 4]\n"
+                        "%0 = AuxLoad float X\n%1 = Compute Relu float (%0)\n%2 = AuxStore float D (%1)\n"
+                        "%3 = AuxStore float E (%1)\n")
+                  .size(),
+              3u);
+}
+
 // docs/upstream-findings.md §7, on upstream's own code: int8 A and B with an L0 K of 64 and M and N under 17
 // make the transposed L1 -> L0A load (column-major A: int8_l0a_chunks) and L1 -> L0B load (row-major B:
 // int8_l0b_chunks) write their second K chunk over the first one's second fractal with no MTE1 barrier. The
