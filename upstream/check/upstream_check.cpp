@@ -132,6 +132,19 @@ upstream::runner::Request case_request(const fs::path& library, int index, const
     return rq;
 }
 
+// What a passed run's values were not compared on: "; values not compared with the oracle (...): D in 26 of
+// them", "" when every output was compared in every case.
+std::string not_compared_text(const RunnerVerdict& v) {
+    std::string out;
+    for (const auto& [output, cases] : v.not_compared)
+        out += fmt::format("{}{} in {}", out.empty() ? "" : ", ", output, cases);
+    return out.empty() ? out
+                       : fmt::format(
+                             "; values not compared with the oracle (upstream's store-of-a-load race, "
+                             "excused, decides them): {} of them",
+                             out);
+}
+
 // Case `c` with kernel configuration `k` (a Spec carries no kernel configuration: the draws schedule it).
 props::Case with_kernel(props::Case c, const graph::KernelConfig& k) {
     c.problem.kernel = k;
@@ -374,11 +387,12 @@ int UpstreamCheck::run(std::ostream& out) {
                 excused[entry].first += n;
                 excused[entry].second += 1;
             }
-            out << fmt::format("ok   graph {} ({}): {} cases{}\n", numbers[i], props::summary(drawn[i].c),
+            out << fmt::format("ok   graph {} ({}): {} cases{}{}\n", numbers[i], props::summary(drawn[i].c),
                                v.passed,
                                v.excused_cases
                                    ? fmt::format(", a known finding excused in {} of them", v.excused_cases)
-                                   : "")
+                                   : "",
+                               not_compared_text(v))
                 << std::flush;
             coverage.add(drawn[i].c, twins[i], v.passed);
             continue;
@@ -442,7 +456,7 @@ int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {
         case_request(*lib.library, 0, fs::absolute(case_file), scratch_file(o_.work_dir, "verdict")), o_,
         compiler);
     if (v.pass) {
-        out << fmt::format("ok   {} passes on {}\n", props::summary(c), o_.root);
+        out << fmt::format("ok   {} passes on {}{}\n", props::summary(c), o_.root, not_compared_text(v));
         for (const auto& [entry, cases] : v.excused)
             out << fmt::format("     a known finding excused (the known-findings file, --known): {}\n",
                                entry);

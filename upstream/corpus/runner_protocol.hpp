@@ -18,6 +18,8 @@
 //   excused   (pass) per known-findings entry that excused a finding: "<cases>\t<entry>  # <note>", a line
 //             each: how many of the passed cases had a finding it took out
 //   excused-cases (pass) how many of the passed cases had any finding taken out
+//   not-compared (pass) per output whose values were not compared with the oracle in some passed cases
+//             (a documented race decided them: corpus_check.hpp, race_decided_outputs): "<cases>\t<output>"
 // Exit 0 pass, 1 fail, 2 a library, instance, file or command line that cannot be used (the sentence on
 // stderr).
 #pragma once
@@ -132,6 +134,8 @@ struct Verdict {
     // entry as "<spelling>  # <note>"
     std::vector<std::pair<std::string, int>> excused;
     int excused_cases = 0;  // (pass) the passed cases any entry excused a finding of
+    // (pass) the outputs whose values were not compared, each with the passed cases in which they were not
+    std::vector<std::pair<std::string, int>> not_compared;
     std::string tag, case_text, message, report;
     std::string compiler;
 };
@@ -170,17 +174,39 @@ inline std::string trimmed(std::string s) {
 }
 }  // namespace detail
 
+namespace detail {
+// "<cases>\t<name>" lines, and back.
+inline std::string counted_lines(const std::vector<std::pair<std::string, int>>& counts) {
+    std::string out;
+    for (const auto& [name, cases] : counts) out += std::to_string(cases) + "\t" + name + "\n";
+    return out;
+}
+inline std::vector<std::pair<std::string, int>> read_counted_lines(const std::string& text) {
+    std::vector<std::pair<std::string, int>> out;
+    for (size_t from = 0; from < text.size();) {
+        const size_t end = std::min(text.find('\n', from), text.size());
+        const std::string_view line = std::string_view(text).substr(from, end - from);
+        from = end + 1;
+        const size_t tab = line.find('\t');
+        if (tab == std::string_view::npos) continue;
+        if (const std::optional<int> cases = number<int>(line.substr(0, tab)))
+            out.emplace_back(std::string(line.substr(tab + 1)), *cases);
+    }
+    return out;
+}
+}  // namespace detail
+
 inline std::string verdict_text(const Verdict& v) {
     using detail::section;
     std::string out;
     if (!v.compiler.empty()) out += section("compiler", v.compiler);
     if (v.pass) {
-        std::string excused;
-        for (const auto& [entry, cases] : v.excused) excused += std::to_string(cases) + "\t" + entry + "\n";
-        return out + section("verdict", "pass " + std::to_string(v.passed)) +
-               (excused.empty() ? ""
-                                : section("excused", excused) +
-                                      section("excused-cases", std::to_string(v.excused_cases)));
+        out += section("verdict", "pass " + std::to_string(v.passed));
+        if (!v.excused.empty())
+            out += section("excused", detail::counted_lines(v.excused)) +
+                   section("excused-cases", std::to_string(v.excused_cases));
+        if (!v.not_compared.empty()) out += section("not-compared", detail::counted_lines(v.not_compared));
+        return out;
     }
     out += section("verdict", "fail") + section("tag", v.tag) + section("case", v.case_text) +
            section("message", v.message);
@@ -201,16 +227,8 @@ inline Verdict read_verdict(const std::string& text) {
     v.report = section_of(text, "report");
     v.compiler = trimmed(section_of(text, "compiler"));
     v.excused_cases = detail::number<int>(trimmed(section_of(text, "excused-cases"))).value_or(0);
-    const std::string excused = section_of(text, "excused");
-    for (size_t from = 0; from < excused.size();) {
-        const size_t end = std::min(excused.find('\n', from), excused.size());
-        const std::string_view line = std::string_view(excused).substr(from, end - from);
-        from = end + 1;
-        const size_t tab = line.find('\t');
-        if (tab == std::string_view::npos) continue;
-        if (const std::optional<int> cases = detail::number<int>(line.substr(0, tab)))
-            v.excused.emplace_back(std::string(line.substr(tab + 1)), *cases);
-    }
+    v.excused = detail::read_counted_lines(section_of(text, "excused"));
+    v.not_compared = detail::read_counted_lines(section_of(text, "not-compared"));
     return v;
 }
 

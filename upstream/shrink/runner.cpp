@@ -82,17 +82,20 @@ int run(int argc, char** argv) {
     // Per entry of `known`, the cases whose run it excused a finding of (counted when the case passed).
     std::map<const verify::KnownFinding*, int> excused;
     int excused_cases = 0;
+    std::map<std::string, int> not_compared;  // output -> passed cases its values were not compared in
     const props::Property property = [&](const props::Case& c) {
         const std::vector<const verify::KnownFinding*> entries =
             upstream_matches_oracle_and_evgcheck(*instance, c, known, rq.case_limit);
         for (const verify::KnownFinding* k : entries) ++excused[k];
         excused_cases += entries.empty() ? 0 : 1;
+        for (const auto& [output, why] : race_decided_outputs(c.problem, entries)) ++not_compared[output];
     };
     const auto passed = [&](int cases) {
         runner::Verdict v = runner::passed(cases);
         for (const auto& [k, n] : excused)
             v.excused.emplace_back(k->note.empty() ? k->spelling : k->spelling + "  # " + k->note, n);
         v.excused_cases = excused_cases;
+        v.not_compared.assign(not_compared.begin(), not_compared.end());
         return v;
     };
     const props::Case base = props::case_from_text(instance->text);

@@ -81,6 +81,7 @@ TEST(RunnerProtocol, EveryVerdictReadsBackFromItsFile) {
     Verdict excused = pass;
     excused.excused = {{"[drawn, stores-a-load] race a.hpp: X( <-> b.hpp: Y(  # 4", 12}, {"race c.hpp:3", 1}};
     excused.excused_cases = 12;
+    excused.not_compared = {{"D", 12}};
     for (const Verdict& v : {fail, pass, excused, failed("timeout", "", "")}) {
         const Verdict back = read_verdict(verdict_text(v));
         EXPECT_EQ(back.pass, v.pass);
@@ -92,6 +93,7 @@ TEST(RunnerProtocol, EveryVerdictReadsBackFromItsFile) {
         EXPECT_EQ(back.compiler, v.compiler);
         EXPECT_EQ(back.excused, v.excused);
         EXPECT_EQ(back.excused_cases, v.excused_cases);
+        EXPECT_EQ(back.not_compared, v.not_compared);
     }
     // A file that is no verdict reads as a failure with nothing to shrink, never as a pass.
     const Verdict garbage = read_verdict("garbage\n");
