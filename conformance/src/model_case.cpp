@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "evg/process/shell_quote.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -50,13 +52,7 @@ void count_violations(CaseResult& r, const std::vector<hw::Violation>& violation
 }
 
 std::string shell_quote(const std::string& word) {
-    if (!word.empty() &&
-        word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                               "_-./=:,+@%") == std::string::npos)
-        return word;
-    std::string out = "'";
-    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
+    return evg::process::shell_quote(word);
 }
 
 std::string replay_command(const std::string& id, const std::string& binary, const std::string& out_root) {

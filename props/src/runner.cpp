@@ -3,6 +3,7 @@
 #include "evg/props/runner.hpp"
 
 #include "evg/hw/checker.hpp"
+#include "evg/process/shell_quote.hpp"
 #include "evg/props/progress_line.hpp"
 
 #include <fmt/format.h>
@@ -169,24 +170,15 @@ Attempt attempt(const std::string& name, const Property& property, const RunConf
 
 namespace {
 
-// A word a POSIX shell reads back as itself.
-std::string shell_quoted(const std::string& word) {
-    if (!word.empty() &&
-        word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") ==
-            std::string::npos)
-        return word;
-    std::string out = "'";
-    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
+using evg::process::shell_quote;
 
 // The binary in the replay line: RunConfig::replay_binary, else this process's executable by its absolute
 // path, so that the line runs as printed from any folder.
 std::string binary_of(const RunConfig& cfg) {
-    if (!cfg.replay_binary.empty()) return shell_quoted(cfg.replay_binary);
+    if (!cfg.replay_binary.empty()) return shell_quote(cfg.replay_binary);
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return shell_quoted(ec ? std::string("evg_props_tests") : self.string());
+    return shell_quote(ec ? std::string("evg_props_tests") : self.string());
 }
 
 // The gtest filter that runs the property alone.
@@ -203,11 +195,11 @@ std::string filter_of(const std::string& name, const RunConfig& cfg) {
 std::string planted_env() {
     const char* planted = std::getenv("EVG_PROPS_PLANTED");
     std::string env = planted != nullptr && *planted != '\0'
-                          ? fmt::format("EVG_PROPS_PLANTED={} ", shell_quoted(planted))
+                          ? fmt::format("EVG_PROPS_PLANTED={} ", shell_quote(planted))
                           : std::string();
     // And the NaN/infinity policy (`evgcheck check --fp`), which every launch of the binary reads.
     if (const char* fp = std::getenv(evg::hw::kFpEnvName); fp != nullptr && *fp != '\0')
-        env += fmt::format("{}={} ", evg::hw::kFpEnvName, shell_quoted(fp));
+        env += fmt::format("{}={} ", evg::hw::kFpEnvName, shell_quote(fp));
     return env;
 }
 
