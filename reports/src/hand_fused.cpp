@@ -77,7 +77,15 @@ std::string hand_fused_json(const std::vector<HandFusedRow>& rows) {
                      {"evg_over_hand", r.evg_over_hand},
                      {"evg_over_roofline", r.evg_over_roofline},
                      {"ok", r.ok},
-                     {"problem", r.problem}});
+                     {"problem", r.problem},
+                     {"hand_over_roofline", r.hand_over_roofline},
+                     {"evg_epilogue", r.evg_epilogue},
+                     {"hand_epilogue", r.hand_epilogue},
+                     {"evg_v_busy", r.evg_v_busy},
+                     {"hand_v_busy", r.hand_v_busy},
+                     {"evg_v_barriers", r.evg_v_barriers},
+                     {"hand_v_barriers", r.hand_v_barriers},
+                     {"roofline_pipe", r.roofline_pipe}});
     return a.dump();
 }
 

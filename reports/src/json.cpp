@@ -83,10 +83,23 @@ std::string json(const ReportInput& in) {
     const Totals t = totals(in.results);
     const Matrix m = build_matrix(in.results);
     nlohmann::json j;
-    j["summary"] = {{"passed", t.passed},    {"failed", t.failed},       {"not_applicable", t.not_applicable},
-                    {"seconds", in.seconds}, {"filter", in.filter},      {"archs", in.archs},
-                    {"command", in.command}, {"line", summary_line(in)}, {"partial", !in.partial.empty()},
-                    {"not_run", in.not_run}};
+    j["summary"] = {
+        {"passed", t.passed},    {"failed", t.failed},           {"not_applicable", t.not_applicable},
+        {"seconds", in.seconds}, {"filter", in.filter},          {"archs", in.archs},
+        {"command", in.command}, {"line", summary_line(in)},     {"partial", !in.partial.empty()},
+        {"not_run", in.not_run}, {"partial_reason", in.partial}, {"ran_all", in.ran_all}};
+    j["kind"] = "conformance";
+    if (in.shard)
+        j["shard"] = {{"index", in.shard->shard.index},       {"count", in.shard->shard.count},
+                      {"run_command", in.shard->run_command}, {"positions", in.shard->positions},
+                      {"selected", in.shard->selected},       {"whole_selection", in.shard->whole_selection}};
+    nlohmann::json controls = nlohmann::json::array();
+    for (const conformance::ControlRequirement& c : in.controls)
+        controls.push_back({{"finding", c.finding},
+                            {"arch", c.arch},
+                            {"meaning", c.meaning},
+                            {"not_applicable", c.not_applicable}});
+    j["controls"] = controls;
     nlohmann::json matrix = nlohmann::json::array();
     for (const std::string& kind : m.node_kinds)
         for (const std::string& arch : m.archs)
@@ -130,6 +143,7 @@ std::string json(const ReportInput& in) {
                          {"version", in.upstream->version},
                          {"tested_version", in.upstream->tested_version},
                          {"description", in.upstream->description},
+                         {"cells", in.upstream->cells},
                          {"side_by_side", side}};
     }
     nlohmann::json failing = nlohmann::json::array(), negative = nlohmann::json::array(),

@@ -136,7 +136,8 @@ Totals totals(const std::vector<CaseResult>& results) {
 
 std::string summary_line(const ReportInput& in) {
     const Totals t = totals(in.results);
-    std::string line = fmt::format("conformance: {} passed, {} failed, {} not applicable in {:.0f} s",
+    std::string line = fmt::format("conformance{}: {} passed, {} failed, {} not applicable in {:.0f} s",
+                                   in.shard ? " (shard " + in.shard->shard.text() + ")" : std::string(),
                                    t.passed, t.failed, t.not_applicable, in.seconds);
     if (!in.partial.empty()) line += fmt::format("; PARTIAL: {}, {} cases not run", in.partial, in.not_run);
     return line;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "evg/reports/report.hpp"
+#include "json_field.hpp"
 
 namespace evg::reports {
 
@@ -295,13 +296,7 @@ SyncVerdict verdict_of(const std::string& name) {
 
 template <class T>
 T field(const nlohmann::json& j, const char* name, const char* where) {
-    if (!j.is_object() || !j.contains(name))
-        throw std::runtime_error(fmt::format("sync table JSON: {} has no field '{}'", where, name));
-    try {
-        return j.at(name).get<T>();
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(fmt::format("sync table JSON: field '{}' of {}: {}", name, where, e.what()));
-    }
+    return detail::json_field<T>(j, name, where, "sync table JSON");
 }
 
 }  // namespace

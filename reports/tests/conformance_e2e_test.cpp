@@ -7,10 +7,13 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 #include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+
+#include "comparable_report.hpp"
 
 namespace {
 
@@ -158,6 +161,47 @@ TEST(ConformanceCommand, AnExhaustedTimeBudgetWritesAPartialReport) {
     fs::remove_all(r.dir);
 }
 
+// Three shards of a run (the filter's three cases and the planted failing one) merge into the unsharded run's
+// report: the same cases in the same order with the same results, every section the same, the run's exit
+// code. Each shard alone holds its share; a shard missing from the merge is refused, naming it.
+TEST(ConformanceCommand, ThreeShardsMergeIntoTheUnshardedRunsReport) {
+    const CliRun whole = run_conformance("whole", "", "--planted");
+    ASSERT_EQ(whole.code, 1) << whole.out << whole.err;
+    std::vector<CliRun> shards;
+    std::string folders;
+    for (int k = 1; k <= 3; ++k) {
+        shards.push_back(run_conformance("shard" + std::to_string(k), "",
+                                         "--planted --shard " + std::to_string(k) + "/3"));
+        const nlohmann::json j = nlohmann::json::parse(slurp(shards.back().dir / "report" / "report.json"));
+        EXPECT_EQ(j["cases"].size(), k == 1 ? 2u : 1u) << shards.back().out;  // cases 0 and 3 in shard 1
+        EXPECT_EQ(j["shard"]["positions"][0], k - 1);
+        folders += " '" + (shards.back().dir / "report").string() + "'";
+    }
+    const fs::path merged = fs::temp_directory_path() / "evg_conformance_e2e_merged";
+    fs::remove_all(merged);
+    const auto merge = [&](const std::string& operands) {
+        const std::string cmd = "'" EVGCHECK_BINARY "' report merge --out '" + merged.string() + "'" +
+                                operands + " >'" + merged.string() + ".out' 2>&1";
+        const int status = std::system(cmd.c_str());
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    EXPECT_EQ(merge(folders), 1) << slurp(merged.string() + ".out");  // the planted case failed
+    const nlohmann::json a = nlohmann::json::parse(slurp(whole.dir / "report" / "report.json"));
+    const nlohmann::json b = nlohmann::json::parse(slurp(merged / "report.json"));
+    EXPECT_EQ(evg::reports::testing::comparable_report(b).dump(1),
+              evg::reports::testing::comparable_report(a).dump(1));
+    EXPECT_NE(slurp(merged.string() + ".out").find("conformance: 3 passed, 1 failed"), std::string::npos)
+        << slurp(merged.string() + ".out");
+    EXPECT_EQ(
+        merge(" '" + (shards[0].dir / "report").string() + "' '" + (shards[2].dir / "report").string() + "'"),
+        2);
+    EXPECT_NE(slurp(merged.string() + ".out").find("shard 2/3 of the run missing"), std::string::npos)
+        << slurp(merged.string() + ".out");
+    for (const CliRun& r : shards) fs::remove_all(r.dir);
+    fs::remove_all(whole.dir);
+    fs::remove_all(merged);
+}
+
 TEST(ConformanceCommand, BadInputExitsTwo) {
     CliRun r = run_conformance("nomatch", "", "--arch Ascend950");  // the filter names AtlasA2 cases only
     EXPECT_EQ(r.code, 2);
@@ -167,6 +211,12 @@ TEST(ConformanceCommand, BadInputExitsTwo) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("unknown arch 'AtlasA3'; did you mean 'AtlasA2'?"), std::string::npos) << r.err;
     fs::remove_all(r.dir);
+    for (const char* shard : {"0/3", "4/3", "3", "1/0"}) {
+        r = run_conformance("badshard", "", std::string("--shard ") + shard);
+        EXPECT_EQ(r.code, 2) << shard;
+        EXPECT_NE(r.err.find("option --shard: '" + std::string(shard) + "'"), std::string::npos) << r.err;
+        fs::remove_all(r.dir);
+    }
 }
 
 }  // namespace

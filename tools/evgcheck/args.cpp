@@ -2,6 +2,8 @@
 
 #include "args.hpp"
 
+#include "evg/process/shell_quote.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -218,6 +220,46 @@ std::optional<double> Args::number(std::string_view name, double lo, double hi) 
 int Args::jobs() const {
     if (const std::optional<long long> n = integer("jobs", 1, 256)) return static_cast<int>(*n);
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::optional<evg::Shard> Args::shard() const {
+    const std::optional<std::string> v = get("shard");
+    if (!v) return std::nullopt;
+    std::string why;
+    std::optional<evg::Shard> s = evg::parse_shard(*v, why);
+    if (!s) throw UsageError(fmt::format("evgcheck {}: option --shard: {}", command_, why));
+    return s;
+}
+
+std::string command_text(std::string_view command, std::span<const char* const> argv,
+                         std::span<const OptionSpec> specs,
+                         std::initializer_list<std::string_view> left_out) {
+    // How many words an argument takes out of the line: 2 for "--name VALUE", 1 for "--name=VALUE" or a
+    // flag, 0 for the rest.
+    const auto words_left_out = [&](std::string_view arg) -> size_t {
+        for (const std::string_view name : left_out)
+            for (const std::string_view dashes : {"--", "-"}) {
+                if (!arg.starts_with(dashes) || !arg.substr(dashes.size()).starts_with(name)) continue;
+                const std::string_view rest = arg.substr(dashes.size() + name.size());
+                if (rest.starts_with("=")) return 1;
+                if (!rest.empty()) continue;
+                const auto spec = std::find_if(specs.begin(), specs.end(),
+                                               [&](const OptionSpec& o) { return o.name == name; });
+                return spec != specs.end() && !spec->value.empty() ? 2 : 1;
+            }
+        return 0;
+    };
+    std::string s = fmt::format("evgcheck {}", command);
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string_view arg = argv[i];
+        if (const size_t words = words_left_out(arg); words > 0) {
+            i += words - 1;
+            continue;
+        }
+        s += ' ';
+        s += evg::process::shell_quote(arg);
+    }
+    return s;
 }
 
 std::string options_help(std::span<const OptionSpec> specs) {

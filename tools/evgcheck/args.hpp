@@ -1,6 +1,7 @@
 // A small command-line parser for evgcheck's subcommands: `--name value`, `--name=value` and flags. Every
 // mistake becomes a UsageError whose sentence names the option, so main can print it and exit 2.
 #pragma once
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <span>
@@ -8,6 +9,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "evg/shard.hpp"
 
 namespace evgcheck {
 
@@ -53,6 +56,8 @@ class Args {
     // --jobs N in [1, 256]; without it the number of online cores (std::thread::hardware_concurrency, at
     // least 1).
     int jobs() const;
+    // --shard K/N (evg/shard.hpp); UsageError naming the option and what is wrong otherwise.
+    std::optional<evg::Shard> shard() const;
 
   private:
     static Args parse_words(std::span<const char* const> argv, std::span<const OptionSpec> specs,
@@ -61,6 +66,12 @@ class Args {
     std::map<std::string, std::string> values_;
     std::vector<std::string> positional_;
 };
+
+// "evgcheck COMMAND ARG..." as a shell reads it (an argument with a space or a shell character in single
+// quotes), without the options named in `left_out` and their values (an option has a value when its spec
+// names one): the command line a report names.
+std::string command_text(std::string_view command, std::span<const char* const> argv,
+                         std::span<const OptionSpec> specs, std::initializer_list<std::string_view> left_out);
 
 // "Options:" followed by one aligned line per option.
 std::string options_help(std::span<const OptionSpec> specs);

@@ -100,6 +100,16 @@ constexpr std::array kCheckOptionTable = {
                 CheckRun::catlass},
     CheckOption{{"replay", "CASE_FILE", "--catlass-root: run the one case of a failure's case.txt"},
                 CheckRun::catlass},
+    CheckOption{
+        {"shard", "K/N",
+         "--catlass-root: run shard K of N of the run: its graphs whose number leaves K-1 divided by "
+         "N, each with the runtime cases of the unsharded run (needs --seed: every shard draws the "
+         "same run); `evgcheck report merge` makes the shards' reports the run's (docs/ci-matrix.md)"},
+        CheckRun::catlass},
+    CheckOption{{"report", "DIR",
+                 "--catlass-root: write check-report.json and junit.xml here (default with --shard: "
+                 "out/check/shard-K-of-N; without, none)"},
+                CheckRun::catlass},
     CheckOption{{"known", "FILE",
                  "--catlass-root: findings to take out (default: upstream's documented ones, "
                  "docs/upstream-findings.md)"},
@@ -215,7 +225,7 @@ std::string argv0_path() {
     return ec ? std::string("evgcheck") : self.string();
 }
 
-int check_upstream_command(const Args& args, const std::string& self) {
+int check_upstream_command(const Args& args, std::span<const char* const> argv, const std::string& self) {
     refuse_options_of_the_other_run(args, CheckRun::catlass);
     evg::upstream::check::UpstreamCheckOptions o;
     o.root = *args.get("catlass-root");
@@ -245,6 +255,28 @@ int check_upstream_command(const Args& args, const std::string& self) {
         o.known = std::filesystem::absolute(*k).string();
     }
     o.self = self;
+    o.shard = args.shard();
+    if (o.shard) {
+        for (const char* alone : {"graph", "replay"})
+            if (args.has(alone))
+                throw UsageError(fmt::format(
+                    "evgcheck check: --shard shares the graphs of a run; --{} runs one case or graph alone",
+                    alone));
+        if (!args.has("seed"))
+            throw UsageError(
+                "evgcheck check: --shard needs --seed S: every shard must draw the same run (without --seed "
+                "each draws its own)");
+    }
+    o.report_dir = args.get("report").value_or(
+        o.shard ? fmt::format("out/check/shard-{}-of-{}", o.shard->index, o.shard->count) : "");
+    if (!o.report_dir.empty()) {
+        check_output_dir(o.report_dir, "report", "check");
+        o.report_dir = std::filesystem::absolute(o.report_dir).string();
+    }
+    o.command = command_text("check", argv, kCheckOptions, {});
+    // What may differ from shard to shard of one run: the shard, where each writes, how long it may take.
+    o.run_command =
+        command_text("check", argv, kCheckOptions, {"shard", "report", "work-dir", "time-budget"});
     if (const auto f = args.number("case-limit", 1, 1e9)) o.case_limit = *f;
     const double budget = args.seconds("time-budget", 7 * 86400).value_or(kDefaultTimeBudget);
     if (budget > 0)
@@ -285,7 +317,7 @@ int check_command(std::span<const char* const> argv) {
         return kExitOk;
     }
 #ifdef EVGCHECK_HAS_UPSTREAM_CHECK
-    if (args.has("catlass-root")) return check_upstream_command(args, argv0_path());
+    if (args.has("catlass-root")) return check_upstream_command(args, argv, argv0_path());
 #else
     if (args.has("catlass-root"))
         throw UsageError("evgcheck check: option --catlass-root: this evgcheck was built without upstream/");

@@ -17,6 +17,7 @@ int conformance_command(std::span<const char* const> args);
 int sync_table_command(std::span<const char* const> args);
 int fuzz_command(std::span<const char* const> args);
 int run_program_command(std::span<const char* const> args);
+int report_command(std::span<const char* const> args);
 
 // Stops the process with exit code 3 and a message naming the option when `seconds` pass (SIGALRM).
 void arm_time_budget(double seconds, const char* option);

@@ -86,6 +86,11 @@ constexpr std::array kConformanceOptions = {
                "~/.cache/evgcheck/upstream, shared with `evgcheck check --catlass-root`)"},
     OptionSpec{"time-budget", "SECONDS", "stop after this long in total (default 1800)"},
     OptionSpec{
+        "shard", "K/N",
+        "run shard K of N: the selected cases whose place in the run's order leaves K-1 divided by N; "
+        "the property coverage, the hand-fused table and the sync table go with shard 1. `evgcheck report "
+        "merge` makes the N shards' reports the report of the whole run (docs/ci-matrix.md)"},
+    OptionSpec{
         "check", "NAME[,NAME]",
         "also run these opt-in checkers in every case (docs/checkers.md): a finding of theirs fails each "
         "case that does not expect it, which is how an opt-in checker is shown quiet over the catalogue"},
@@ -155,23 +160,6 @@ std::vector<std::string> split_archs(const std::string& list) {
     return out;
 }
 
-// The command line the report names, without --jobs (which changes how long a run takes, not its report: a
-// report is the same for every --jobs).
-std::string command_line(std::span<const char* const> argv) {
-    std::string s = "evgcheck conformance";
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--jobs" || arg == "-jobs") {
-            ++i;  // and its value
-            continue;
-        }
-        if (arg.starts_with("--jobs=") || arg.starts_with("-jobs=")) continue;
-        const bool plain = arg.find_first_of(" *?'\"$") == std::string::npos;
-        s += plain ? " " + arg : " '" + arg + "'";
-    }
-    return s;
-}
-
 reports::PropsCoverage run_props(std::chrono::steady_clock::time_point deadline) {
     const char* env = std::getenv("EVGCHECK_PROPS_BINARY");
     const std::string binary = env != nullptr && *env != '\0' ? env : EVGCHECK_PROPS_BINARY;
@@ -225,7 +213,11 @@ int conformance_command(std::span<const char* const> argv) {
         std::cerr << e.what() << "\n";
         return kExitBadInput;
     }
-    const std::filesystem::path out_dir = args.get("out").value_or("out/conformance");
+    const std::optional<evg::Shard> shard = args.shard();
+    // A shard's own folder by default, so that the shards of a run on one machine keep their reports apart.
+    const std::filesystem::path out_dir = args.get("out").value_or(
+        shard ? fmt::format("out/conformance/shard-{}-of-{}", shard->index, shard->count)
+              : "out/conformance");
     const std::string filter = args.get("filter").value_or("");
     const std::vector<std::string> archs = split_archs(args.get("arch").value_or("AtlasA2,Ascend950"));
     constexpr std::string_view kYesNo[] = {"yes", "no"};
@@ -237,6 +229,8 @@ int conformance_command(std::span<const char* const> argv) {
 #endif
     const double budget = args.seconds("time-budget", 7 * 86400).value_or(1800);
     const int jobs = args.jobs();
+    // What goes with shard 1 only: the property coverage, the hand-fused table, the sync table.
+    const bool first_shard = !shard || shard->index == 1;
     const char* planted_env = std::getenv("EVGCHECK_CONFORMANCE_PLANTED");
     const bool planted = args.has("planted") || (planted_env != nullptr && std::string(planted_env) == "1");
     if (args.has("props") && args.has("props-log"))
@@ -298,14 +292,28 @@ int conformance_command(std::span<const char* const> argv) {
                (!s.arch.empty() && std::find(archs.begin(), archs.end(), s.arch) == archs.end());
     });
     if (planted) specs.push_back(conformance::planted_failing_case());
+    // The planted case is not in the catalogue: its replay needs --planted, wherever it is printed.
+    const std::string planted_id = planted ? specs.back().id : std::string();
+    const size_t selected = specs.size();
+    if (selected == 0)
+        throw UsageError(fmt::format("evgcheck conformance: no case matches --filter '{}' on {} (see --list)",
+                                     filter, fmt::join(archs, ", ")));
+    // A shard runs its share of the selection (evg/shard.hpp); `positions`: each case's place in the whole.
+    std::vector<size_t> positions;
+    if (shard) {
+        std::vector<conformance::CaseSpec> mine;
+        for (size_t i = 0; i < specs.size(); ++i)
+            if (shard->holds(i)) {
+                mine.push_back(std::move(specs[i]));
+                positions.push_back(i);
+            }
+        specs = std::move(mine);
+    }
     if (args.has("list")) {
         for (const auto& s : specs) std::cout << s.id << "\n";
         return kExitOk;
     }
     const size_t matching = specs.size();
-    if (matching == 0)
-        throw UsageError(fmt::format("evgcheck conformance: no case matches --filter '{}' on {} (see --list)",
-                                     filter, fmt::join(archs, ", ")));
 
     reports::PropsCoverage props;
     if (const auto log = args.get("props-log")) {
@@ -334,16 +342,21 @@ int conformance_command(std::span<const char* const> argv) {
     // alarm is only a backstop for a case that does not return.
     arm_time_budget(budget + std::max(60.0, budget / 2), "--time-budget");
     const auto deadline = start + std::chrono::milliseconds(static_cast<long long>(budget * 1000));
-    if (args.has("props"))
+    if (!first_shard) {
+        props = {};
+        sync_table.reset();
+        hand_fused = false;
+    }
+    if (args.has("props") && first_shard)
         props = run_props(start + std::chrono::milliseconds(static_cast<long long>(budget * 1000)));
 
-    std::cout << fmt::format("evgcheck conformance: {} cases{} on {}\n", matching,
-                             filter.empty() ? "" : " matching '" + filter + "'", fmt::join(archs, ", "))
+    std::cout << fmt::format(
+                     "evgcheck conformance: {} cases{}{} on {}\n", matching,
+                     shard ? fmt::format(" (shard {} of the {} selected)", shard->text(), selected) : "",
+                     filter.empty() ? "" : " matching '" + filter + "'", fmt::join(archs, ", "))
               << std::flush;
     const bool verbose = args.has("verbose");
     const bool tty = ::isatty(2) != 0;
-    // The planted case is not in the catalogue: its replay needs --planted, wherever it is printed.
-    const std::string planted_id = planted ? specs.back().id : std::string();
     // Every replay line names this evgcheck and a report folder of its own under --out, by absolute paths: it
     // runs as printed from any folder and never replaces this run's report (an upstream case's names the
     // checkout too).
@@ -393,14 +406,25 @@ int conformance_command(std::span<const char* const> argv) {
     in.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     in.filter = filter;
     in.archs = archs;
-    in.command = command_line(argv);
+    // The command line the report names, without --jobs (which changes how long a run takes, not its
+    // report: a report is the same for every --jobs); a shard's run without what may differ from shard to
+    // shard.
+    in.command = command_text("conformance", argv, kConformanceOptions, {"jobs"});
     if (upstream && upstream_compilers)
         upstream->description += "; kernel code built by " + upstream_compilers();
     in.upstream = upstream;
     in.props = props;
     in.sync_table = sync_table;
     in.controls = conformance::required_controls();
-    in.ran_all = filter.empty() && archs.size() == std::size(kArchNames) && in.partial.empty();
+    const bool whole_selection = filter.empty() && archs.size() == std::size(kArchNames);
+    in.ran_all = !shard && whole_selection && in.partial.empty();
+    if (shard) {
+        positions.resize(in.results.size());  // the cases that ran, when the time budget stopped the shard
+        in.shard = reports::ShardInfo{*shard,
+                                      command_text("conformance", argv, kConformanceOptions,
+                                                   {"jobs", "shard", "out", "time-budget", "work-dir"}),
+                                      positions, selected, whole_selection};
+    }
     if (hand_fused && std::chrono::steady_clock::now() < deadline) {
         in.hand_fused = run_hand_fused(archs);
         std::cout << "hand-fused epilogues: " << reports::hand_fused_summary(*in.hand_fused) << "\n";
@@ -427,6 +451,11 @@ int conformance_command(std::span<const char* const> argv) {
     std::cout << "report:";
     for (const auto& p : paths) std::cout << " " << p.string();
     std::cout << "\n";
+    if (shard)
+        std::cout << fmt::format(
+            "shard {}: the report of the whole run is `evgcheck report merge --out DIR` with the {} shards' "
+            "--out folders\n",
+            shard->text(), shard->count);
     const std::vector<reports::AliveCell> alive = reports::proven_alive(in);
     std::cout << reports::alive_summary(alive) << "\n";
     if (const std::string born = reports::fp_born_summary(in); !born.empty()) std::cout << born << "\n";

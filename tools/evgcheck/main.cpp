@@ -48,6 +48,8 @@ constexpr Command kCommands[] = {
     {"sync-table", "",
      "mutate the sync of real kernels, classify each mutation against the schedule explorer",
      sync_table_command},
+    {"report", "merge SHARD...",
+     "merge the reports of a sharded run's shards into the report of the whole run", report_command},
     {"run-program", "BINARY [args]",
      "run a Catlass program built with evgcheck_add_program on the model, checked", run_program_command},
 };

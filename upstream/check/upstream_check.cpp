@@ -20,17 +20,22 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
+#include <sstream>
+#include <streambuf>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "acl/catlass_checkout.hpp"
+#include "check_report.hpp"
 #include "corpus_emit.hpp"
 #include "coverage.hpp"
 #include "engine.hpp"
 #include "evg/graph/emit_cpp.hpp"
 #include "evg/graph/error.hpp"
 #include "evg/graph/kernel_config.hpp"
+#include "evg/process/shell_quote.hpp"
 #include "evg/process/subprocess.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/model_property.hpp"
@@ -145,6 +150,30 @@ std::string not_compared_text(const RunnerVerdict& v) {
                              out);
 }
 
+// A stream buffer that writes to two: the command's output and the report's record of a failure.
+class TeeBuffer : public std::streambuf {
+  public:
+    TeeBuffer(std::streambuf& a, std::streambuf& b) : a_(a), b_(b) {}
+
+  protected:
+    int overflow(int ch) override {
+        if (ch == traits_type::eof()) return traits_type::not_eof(ch);
+        const bool ok = a_.sputc(static_cast<char>(ch)) != traits_type::eof() &&
+                        b_.sputc(static_cast<char>(ch)) != traits_type::eof();
+        return ok ? ch : traits_type::eof();
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        const std::streamsize wrote = a_.sputn(s, n);
+        b_.sputn(s, n);
+        return wrote;
+    }
+    int sync() override { return a_.pubsync() | b_.pubsync(); }
+
+  private:
+    std::streambuf& a_;
+    std::streambuf& b_;
+};
+
 // Case `c` with kernel configuration `k` (a Spec carries no kernel configuration: the draws schedule it).
 props::Case with_kernel(props::Case c, const graph::KernelConfig& k) {
     c.problem.kernel = k;
@@ -188,10 +217,7 @@ std::optional<props::Spec> spec_of(props::Spec spec, const props::Case& failing)
 }
 
 std::string quote(const std::string& s) {
-    if (s.find_first_of(" '\"$\\") == std::string::npos) return s;
-    std::string out = "'";
-    for (const char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    return out + "'";
+    return evg::process::shell_quote(s);
 }
 
 int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const LibraryCache& compiler,
@@ -329,108 +355,149 @@ int UpstreamCheck::run(std::ostream& out) {
     LibraryCache compiler(o_.work_dir, o_.root, o_.compile_budget, o_.stop);
     const auto start = Clock::now();
     fs::create_directories(o_.work_dir);
+    const std::string catlass = evg::acl::identify_catlass_checkout(o_.root).describe();
     out << fmt::format(
-               "evgcheck check: {} on the Catlass checkout {} (Ascend950), {} runtime cases each, seed "
+               "evgcheck check: {}{} on the Catlass checkout {} (Ascend950), {} runtime cases each, seed "
                "{}; work folder {}\n",
                o_.only_graph >= 0 ? fmt::format("graph {} of {}", o_.only_graph, o_.graphs)
                                   : fmt::format("{} graphs", o_.graphs),
-               o_.root, o_.cases, o_.seed, o_.work_dir.string())
-        << "catlass: " << evg::acl::identify_catlass_checkout(o_.root).describe() << "\n"
+               o_.shard ? fmt::format(", shard {}", o_.shard->text()) : "", o_.root, o_.cases, o_.seed,
+               o_.work_dir.string())
+        << "catlass: " << catlass << "\n"
         << std::flush;
     std::vector<Draw> drawn = plan_instances(o_.seed, o_.graphs);
     if (static_cast<int>(drawn.size()) < o_.graphs)
         out << fmt::format("(only {} graphs upstream can run were found in {} draws)\n", drawn.size(),
                            o_.graphs * 20);
-    std::vector<int> numbers;  // each graph's number in the run
-    for (std::size_t i = 0; i < drawn.size(); ++i) numbers.push_back(static_cast<int>(i));
-    if (o_.only_graph >= 0) {
-        if (o_.only_graph >= static_cast<int>(drawn.size()))
-            drawn.clear();
-        else {
-            drawn = {drawn[static_cast<std::size_t>(o_.only_graph)]};
-            numbers = {o_.only_graph};
+    CheckReport report;
+    report.command = o_.command;
+    report.run_command = o_.run_command;
+    report.root = o_.root;
+    report.catlass = catlass;
+    report.seed = o_.seed;
+    report.graphs = o_.graphs;
+    report.cases = o_.cases;
+    report.drawn = static_cast<int>(drawn.size());
+    report.shard = o_.shard;
+    // Each graph's number in the run: a shard keeps its share, --graph K the one.
+    std::vector<int> numbers;
+    std::vector<Draw> mine;
+    for (std::size_t i = 0; i < drawn.size(); ++i)
+        if ((o_.only_graph < 0 || static_cast<int>(i) == o_.only_graph) &&
+            (!o_.shard || o_.shard->holds(i))) {
+            numbers.push_back(static_cast<int>(i));
+            mine.push_back(drawn[i]);
         }
+    drawn = std::move(mine);
+    report.numbers = numbers;
+    // The report, written when the run ends however it ends (a failure, the time budget).
+    const auto finish = [&](int code) {
+        report.seconds = seconds_since(start);
+        if (!o_.report_dir.empty()) {
+            const fs::path dir = o_.report_dir;
+            fs::create_directories(dir);
+            write_file(dir / "check-report.json", check_report_json(report));
+            write_file(dir / "junit.xml", check_report_junit(report));
+            out << fmt::format("report: {} {}\n", (dir / "check-report.json").string(),
+                               (dir / "junit.xml").string());
+        }
+        return code;
+    };
+    if (drawn.empty()) {
+        if (o_.shard && o_.only_graph < 0) {  // more shards than graphs: this one holds none
+            out << fmt::format("shard {} holds none of the run's {} graphs\n", o_.shard->text(),
+                               report.drawn);
+            out << check_report_ending(report);
+            return finish(0);
+        }
+        return 1;
     }
-    if (drawn.empty()) return 1;
     std::vector<props::Case> cases;
     std::vector<bool> twins;
     for (std::size_t i = 0; i < drawn.size(); ++i) {
         cases.push_back(drawn[i].c);
         twins.push_back(check_twin(drawn[i], static_cast<std::size_t>(numbers[i])));
     }
-    const std::string source =
-        library_source(cases, fmt::format("evgcheck check --catlass-root, seed {}", o_.seed), twins);
-    // The first library is built whatever the budget: without it nothing runs.
-    LibraryCache first(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
-    const LibraryCache::Result lib = first.build(source);
-    if (!lib.library) {
-        out << fmt::format(
-            "FAILED the checkout does not compile the {} graphs' instances (upstream's kernel "
-            "around each EVG, Ascend950):\n{}\n",
-            cases.size(), lib.error);
-        return 1;
-    }
-    out << fmt::format("compiled {} graphs against the checkout in {:.1f} s{}\n", cases.size(),
-                       seconds_since(start), lib.cached ? " (cached)" : "")
-        << std::flush;
-
-    Coverage coverage;
-    std::map<std::string, std::pair<int, int>> excused;  // entry -> (cases, graphs)
-    for (std::size_t i = 0; i < drawn.size(); ++i) {
-        const fs::path verdict_file = scratch_file(o_.work_dir, "verdict");
-        const RunnerVerdict v = run_runner(
-            property_request(*lib.library, static_cast<int>(i), o_.cases, o_.seed + numbers[i], verdict_file),
-            o_, first);
-        if (i == 0 && !v.compiler.empty()) out << "kernel compiler: " << v.compiler << "\n";
-        if (v.pass) {
-            for (const auto& [entry, n] : v.excused) {
-                excused[entry].first += n;
-                excused[entry].second += 1;
-            }
-            out << fmt::format("ok   graph {} ({}): {} cases{}{}\n", numbers[i], props::summary(drawn[i].c),
-                               v.passed,
-                               v.excused_cases
-                                   ? fmt::format(", a known finding excused in {} of them", v.excused_cases)
-                                   : "",
-                               not_compared_text(v))
-                << std::flush;
-            coverage.add(drawn[i].c, twins[i], v.passed);
-            continue;
+    try {
+        const std::string source =
+            library_source(cases, fmt::format("evgcheck check --catlass-root, seed {}", o_.seed), twins);
+        // The first library is built whatever the budget: without it nothing runs.
+        LibraryCache first(o_.work_dir, o_.root, std::max(o_.compile_budget, 1800.0), o_.stop);
+        const LibraryCache::Result lib = first.build(source);
+        if (!lib.library) {
+            out << fmt::format(
+                "FAILED the checkout does not compile the {} graphs' instances (upstream's kernel "
+                "around each EVG, Ascend950):\n{}\n",
+                cases.size(), lib.error);
+            report.stopped = "the checkout does not compile the graphs' instances";
+            return finish(1);
         }
-        out << fmt::format("FAILED graph {} ({})\n", numbers[i], props::summary(drawn[i].c));
-        if (v.case_text.empty()) {
-            out << fmt::format("failure [{}]: {}\n(the runner gave no case to shrink)\n", v.tag, v.message);
-            return 1;
-        }
-        const props::Case failing = props::case_from_text(v.case_text);
-        out << fmt::format(
-                   "  runtime parameters shrunk to: {}\n  shrinking the graph (each candidate compiled "
-                   "against the checkout):\n",
-                   props::summary(failing))
+        out << fmt::format("compiled {} graphs against the checkout in {:.1f} s{}\n", cases.size(),
+                           seconds_since(start), lib.cached ? " (cached)" : "")
             << std::flush;
-        return shrink_and_report(o_, out, compiler, drawn[i], failing, v);
+
+        for (std::size_t i = 0; i < drawn.size(); ++i) {
+            const auto graph_start = Clock::now();
+            const fs::path verdict_file = scratch_file(o_.work_dir, "verdict");
+            const RunnerVerdict v = run_runner(property_request(*lib.library, static_cast<int>(i), o_.cases,
+                                                                o_.seed + numbers[i], verdict_file),
+                                               o_, first);
+            if (i == 0 && !v.compiler.empty()) out << "kernel compiler: " << v.compiler << "\n";
+            CheckGraph g;
+            g.number = numbers[i];
+            g.summary = props::summary(drawn[i].c);
+            const std::set<std::string> cells = cells_of(drawn[i].c, twins[i]);
+            g.cells.assign(cells.begin(), cells.end());
+            if (v.pass) {
+                g.pass = true;
+                g.cases = v.passed;
+                g.excused_cases = v.excused_cases;
+                for (const auto& [entry, n] : v.excused) g.excused[entry] += n;
+                g.not_compared = not_compared_text(v);
+                g.seconds = seconds_since(graph_start);
+                report.results.push_back(g);
+                out << fmt::format("ok   graph {} ({}): {} cases{}{}\n", numbers[i], g.summary, v.passed,
+                                   v.excused_cases ? fmt::format(", a known finding excused in {} of them",
+                                                                 v.excused_cases)
+                                                   : "",
+                                   g.not_compared)
+                    << std::flush;
+                continue;
+            }
+            // A failure: what is printed of it, as it is printed, goes into the report too.
+            std::ostringstream said;
+            TeeBuffer tee(*out.rdbuf(), *said.rdbuf());
+            std::ostream both(&tee);
+            both << fmt::format("FAILED graph {} ({})\n", numbers[i], g.summary);
+            int code = 1;
+            if (v.case_text.empty()) {
+                both << fmt::format("failure [{}]: {}\n(the runner gave no case to shrink)\n", v.tag,
+                                    v.message);
+            } else {
+                const props::Case failing = props::case_from_text(v.case_text);
+                both << fmt::format(
+                            "  runtime parameters shrunk to: {}\n  shrinking the graph (each candidate "
+                            "compiled "
+                            "against the checkout):\n",
+                            props::summary(failing))
+                     << std::flush;
+                code = shrink_and_report(o_, both, compiler, drawn[i], failing, v);
+            }
+            both.flush();
+            g.failure = said.str();
+            g.seconds = seconds_since(graph_start);
+            report.results.push_back(g);
+            report.stopped = fmt::format("graph {} failed (a run stops at its first failure)", numbers[i]);
+            return finish(code);
+        }
+    } catch (const UpstreamCheckTimeBudget&) {
+        report.stopped = "the time budget ran out";
+        finish(3);
+        throw;
     }
-    out << fmt::format(
-        "coverage of upstream's configuration space (cells: cases that passed in them; "
-        "docs/upstream-coverage.md):\n{}",
-        coverage.summary());
-    if (const std::vector<std::string> left = coverage.left_out(); !left.empty())
-        out << fmt::format(
-            "{} reachable cells left out: {} graphs cannot cover them; more graphs "
-            "(--graphs) cover more\n",
-            left.size(), drawn.size());
-    if (excused.empty()) {
-        out << "known findings excused: none (no case had a finding the known-findings file takes out)\n";
-    } else {
-        out << "known findings excused (cases that passed with a finding the known-findings file takes out; "
-               "everything else in them judged):\n";
-        for (const auto& [entry, count] : excused)
-            out << fmt::format("  {:>4} cases in {} graph{}: {}\n", count.first, count.second,
-                               count.second == 1 ? "" : "s", entry);
-    }
-    out << fmt::format("evgcheck check: {} graphs x {} runtime cases passed on {} in {:.1f} s\n",
-                       drawn.size(), o_.cases, o_.root, seconds_since(start));
-    return 0;
+    report.seconds = seconds_since(start);
+    out << check_report_ending(report);
+    return finish(0);
 }
 
 int UpstreamCheck::replay(std::ostream& out, const fs::path& case_file) {

@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 
+#include "evg/shard.hpp"
 #include "runner_protocol.hpp"
 
 namespace evg::upstream::check {
@@ -44,6 +46,11 @@ struct UpstreamCheckOptions {
     std::filesystem::path work_dir;  // compiled libraries and failures (default ~/.cache/evgcheck/upstream)
     std::string known;               // known-findings file (default: evgcheck's, docs/upstream-findings.md)
     std::string self;                // this evgcheck, for the printed commands
+    // --shard K/N: only the run's graphs whose number leaves K-1 divided by N (evg/shard.hpp).
+    std::optional<Shard> shard;
+    // --report DIR: check-report.json and junit.xml written there (check_report.hpp); "" for none.
+    std::string report_dir;
+    std::string command, run_command;  // the command line, and without --shard, for the report
     // --time-budget: when the whole command stops; a compile or a run still going then is stopped with it.
     std::chrono::steady_clock::time_point stop = std::chrono::steady_clock::time_point::max();
 };

@@ -307,7 +307,11 @@ std::vector<CoverGraph> cover_cases(const std::vector<props::Case>& drawn, uint6
 }
 
 void Coverage::add(const props::Case& c, bool twin, int cases) {
-    for (const std::string& k : cells_of(c, twin)) cases_[k] += cases;
+    add_cells(cells_of(c, twin), cases);
+}
+
+void Coverage::add_cells(const std::set<std::string>& keys, int cases) {
+    for (const std::string& k : keys) cases_[k] += cases;
 }
 
 void Coverage::merge(const Coverage& other) {

@@ -93,6 +93,8 @@ inline constexpr int kCoverComputesPerGraph = 6;
 class Coverage {
   public:
     void add(const props::Case& c, bool twin, int cases = 1);
+    // Adds `cases` to each of the cells `keys` (cell_key), as add does for cells_of a case.
+    void add_cells(const std::set<std::string>& keys, int cases);
     void merge(const Coverage& other);
     int cases(const std::string& key) const;
     // The summary: per dimension, the cells covered with their cases, those left out (reachable ones the

@@ -264,6 +264,33 @@ TEST(EvgcheckCheckUpstream, BadInputIsRefusedNamingTheRule) {
     r = evgcheck("check --graphs 3");
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_NE(r.out.find("option --graphs needs --catlass-root DIR"), std::string::npos) << r.out;
+    // A shard: of a run every shard draws alike (--seed), never of one graph or case, K of N.
+    const std::string root = std::string("check --catlass-root ") + EVG_CATLASS_ROOT;
+    const std::pair<std::string, std::string> shard_refusals[] = {
+        {" --shard 2/3", "--shard needs --seed S"},
+        {" --shard 2/3 --seed 1 --graph 1", "--graph runs one case or graph alone"},
+        {" --shard 4/3 --seed 1", "option --shard: '4/3': K must be from 1 to N (3)"},
+        {" --shard two --seed 1", "option --shard: 'two' is not K/N"},
+    };
+    for (const auto& [options, says] : shard_refusals) {
+        r = evgcheck(root + options);
+        EXPECT_EQ(r.code, 2) << options << "\n" << r.out;
+        EXPECT_NE(r.out.find(says), std::string::npos) << options << "\n" << r.out;
+    }
+    r = evgcheck("check --shard 1/2");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("option --shard needs --catlass-root DIR"), std::string::npos) << r.out;
+    // A shard the time budget stops writes the report of what it ran: nothing, its graphs not run.
+    const fs::path report = scratch() / "budget-report";
+    r = evgcheck(root + " --graphs 4 --seed 77 --work-dir " + (scratch() / "budget").string() +
+                 " --time-budget 1 --shard 1/2 --report " + report.string());
+    EXPECT_EQ(r.code, 3) << r.out;
+    const std::string json = slurp(report / "check-report.json");
+    EXPECT_NE(json.find("\"stopped\": \"the time budget ran out\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"numbers\": [\n    0,\n    2\n  ]"), std::string::npos) << json;
+    EXPECT_NE(slurp(report / "junit.xml").find("tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"2\""),
+              std::string::npos)
+        << slurp(report / "junit.xml");
 }
 
 // The processes working in `dir` (their working folder in it): what a check compiling there started.

@@ -98,7 +98,7 @@ TEST(EvgcheckCli, UnknownCommandSuggestsTheNearestOne) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err,
               "evgcheck: unknown command 'rn'; did you mean 'run'? (commands: run, check, emit, conformance, "
-              "fuzz, sync-table, run-program; see evgcheck --help)\n");
+              "fuzz, sync-table, report, run-program; see evgcheck --help)\n");
 }
 
 TEST(EvgcheckCli, BadOptionsNameTheOption) {

@@ -17,6 +17,7 @@
 #include "evg/conformance/case.hpp"
 #include "evg/reports/hand_fused.hpp"
 #include "evg/reports/sync_table.hpp"
+#include "evg/shard.hpp"
 
 namespace evg::reports {
 
@@ -47,6 +48,18 @@ struct UpstreamCheckout {
     std::set<std::string> cells;
 };
 
+// What a shard's report holds of a sharded run (`evgcheck conformance --shard K/N`, evg/shard.hpp).
+struct ShardInfo {
+    Shard shard;
+    std::string run_command;  // the command without --shard: the same for every shard of one run
+    // Each result's place in the unsharded run's order: results[i] is its case positions[i].
+    std::vector<std::size_t> positions;
+    std::size_t selected = 0;  // cases the unsharded run selects (all shards together)
+    // The unsharded run selects the whole catalogue on every chip (what ReportInput::ran_all asks of a run
+    // besides finishing).
+    bool whole_selection = false;
+};
+
 struct ReportInput {
     std::vector<CaseResult> results;
     // With --catlass-root: the checkout; its cases are the suite "upstream" (the side-by-side section).
@@ -68,7 +81,21 @@ struct ReportInput {
     // catalogue ran on every chip: then a finding that no row proved is NOT PROVEN, otherwise not run.
     std::vector<conformance::ControlRequirement> controls;
     bool ran_all = false;
+    // A shard of a sharded run: its share (ran_all is then false: the checkers are proven alive, or not, by
+    // the merged report).
+    std::optional<ShardInfo> shard;
 };
+
+// Reads json()'s output back into what wrote it (a run's report or a shard's). Throws std::runtime_error
+// naming the field that is missing or wrong.
+ReportInput read_report_json(std::string_view text);
+
+// The report of a sharded run from the reports of all its shards (`evgcheck report merge`): the results in
+// the unsharded run's order, the totals, matrix and sections of the unsharded run; its wall time the longest
+// shard's. Throws std::runtime_error naming what does not fit: a report that is not a shard, shards of
+// different runs (their commands without --shard differ) or of different N, a shard missing or given twice,
+// two shards holding one case.
+ReportInput merge_shards(std::vector<ReportInput> shards);
 
 // The "checkers proven alive" section: each finding of required_controls() on each chip, and the control rows
 // (CaseResult::proves) that ran for it. Proven: a fault row passed (its fault gave exactly that finding) and
