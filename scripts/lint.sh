@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 source scripts/phases.sh
 trap phases_summary EXIT
 phase install scripts/install-deps.sh
-configure() { cmake --preset release >/dev/null; }
+use_compiler_cache
+configure() { cmake --preset release "${compiler_cache_args[@]}" >/dev/null; }
 phase configure configure
 phase build cmake --build --preset release
 phase lint ctest --preset release-lint "$@"

@@ -11,7 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake --preset release ${EVG_CATLASS_ROOTS:+-DEVG_CATLASS_ROOTS="$EVG_CATLASS_ROOTS"} >/dev/null
+source scripts/phases.sh
+use_compiler_cache  # the build and the run-time cells' compiles
+cmake --preset release "${compiler_cache_args[@]}" ${EVG_CATLASS_ROOTS:+-DEVG_CATLASS_ROOTS="$EVG_CATLASS_ROOTS"} >/dev/null
 root=$(sed -n 's/^EVG_CATLASS_ROOTS:STRING=//p' build/release/CMakeCache.txt | cut -d';' -f1)
 upstream=()
 targets=(evgcheck)

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 source scripts/phases.sh
 trap phases_summary EXIT
 phase install scripts/install-deps.sh
-configure() { cmake --preset debug >/dev/null; }
+use_compiler_cache
+configure() { cmake --preset debug "${compiler_cache_args[@]}" >/dev/null; }
 phase configure configure
 phase build cmake --build --preset debug --target evg_sanitize
 phase sanitize ctest --preset debug -L sanitize "$@"

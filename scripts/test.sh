@@ -9,7 +9,8 @@ source scripts/phases.sh
 trap phases_summary EXIT
 preset=${EVG_PRESET:-release}
 phase install scripts/install-deps.sh
-configure() { cmake --preset "$preset" >/dev/null; }
+use_compiler_cache
+configure() { cmake --preset "$preset" "${compiler_cache_args[@]}" >/dev/null; }
 phase configure configure
 phase build cmake --build --preset "$preset"
 phase test ctest --preset "$preset" "$@"
