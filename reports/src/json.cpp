@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "evg/markup.hpp"
 #include "evg/reports/report.hpp"
 #include "rules.hpp"
 
@@ -44,37 +45,6 @@ nlohmann::json case_json(const CaseResult& r) {
             {"replay", r.replay},
             {"graph_text", r.graph_text},
             {"seconds", r.seconds}};
-}
-
-std::string xml_escape(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    for (const char ch : s) {
-        switch (ch) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&apos;";
-                break;
-            default:
-                // XML 1.0 forbids most control characters; keep tab and newlines.
-                if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
-                    out += ' ';
-                else
-                    out += ch;
-        }
-    }
-    return out;
 }
 
 }  // namespace

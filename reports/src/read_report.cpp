@@ -8,8 +8,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "evg/json_field.hpp"
 #include "evg/reports/report.hpp"
-#include "json_field.hpp"
 
 namespace evg::reports {
 
@@ -19,7 +19,7 @@ constexpr const char* kDocument = "report JSON";
 
 template <class T>
 T field(const nlohmann::json& j, const char* name, const char* where) {
-    return detail::json_field<T>(j, name, where, kDocument);
+    return evg::json_field<T>(j, name, where, kDocument);
 }
 
 const nlohmann::json& member(const nlohmann::json& j, const char* name, const char* where) {

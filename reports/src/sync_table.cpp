@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "evg/json_field.hpp"
 #include "evg/reports/report.hpp"
-#include "json_field.hpp"
 
 namespace evg::reports {
 
@@ -296,7 +296,7 @@ SyncVerdict verdict_of(const std::string& name) {
 
 template <class T>
 T field(const nlohmann::json& j, const char* name, const char* where) {
-    return detail::json_field<T>(j, name, where, "sync table JSON");
+    return evg::json_field<T>(j, name, where, "sync table JSON");
 }
 
 }  // namespace

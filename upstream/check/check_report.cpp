@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "coverage.hpp"
+#include "evg/json_field.hpp"
+#include "evg/markup.hpp"
 
 namespace evg::upstream::check {
 
@@ -17,32 +19,7 @@ constexpr const char* kDocument = "check report JSON";
 
 template <class T>
 T field(const nlohmann::json& j, const char* name, const std::string& where) {
-    if (!j.is_object() || !j.contains(name))
-        throw std::runtime_error(fmt::format("{}: {} has no field '{}'", kDocument, where, name));
-    try {
-        return j.at(name).get<T>();
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(fmt::format("{}: field '{}' of {}: {}", kDocument, name, where, e.what()));
-    }
-}
-
-std::string xml_text(std::string_view s) {
-    std::string out;
-    for (const char ch : s) {
-        if (ch == '&')
-            out += "&amp;";
-        else if (ch == '<')
-            out += "&lt;";
-        else if (ch == '>')
-            out += "&gt;";
-        else if (ch == '"')
-            out += "&quot;";
-        else if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t')
-            out += ' ';
-        else
-            out += ch;
-    }
-    return out;
+    return json_field<T>(j, name, where, kDocument);
 }
 
 std::string shard_word(const CheckReport& r) {
@@ -130,7 +107,7 @@ std::string check_report_junit(const CheckReport& r) {
     for (const CheckGraph& g : r.results) failures += !g.pass;
     const size_t skipped = r.numbers.size() - r.results.size();
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    const std::string name = xml_text("evgcheck check --catlass-root " + r.root + shard_word(r));
+    const std::string name = xml_escape("evgcheck check --catlass-root " + r.root + shard_word(r));
     out += fmt::format(
         "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3f}\">\n",
         name, r.numbers.size(), failures, skipped, r.seconds);
@@ -143,10 +120,10 @@ std::string check_report_junit(const CheckReport& r) {
                                      [&](const CheckGraph& g) { return g.number == number; });
         const std::string head =
             fmt::format("    <testcase classname=\"check.seed{}\" name=\"graph {}{}\"", r.seed, number,
-                        it == r.results.end() ? "" : " (" + xml_text(it->summary) + ")");
+                        it == r.results.end() ? "" : " (" + xml_escape(it->summary) + ")");
         if (it == r.results.end()) {
             out += head + " time=\"0\">\n      <skipped message=\"" +
-                   xml_text(r.stopped.empty() ? "not run" : "not run: " + r.stopped) +
+                   xml_escape(r.stopped.empty() ? "not run" : "not run: " + r.stopped) +
                    "\"/>\n    </testcase>\n";
         } else if (it->pass) {
             out += head + fmt::format(" time=\"{:.3f}\"/>\n", it->seconds);
@@ -155,7 +132,7 @@ std::string check_report_junit(const CheckReport& r) {
             out += head + fmt::format(
                               " time=\"{:.3f}\">\n      <failure message=\"{}\" "
                               "type=\"check\">{}</failure>\n    </testcase>\n",
-                              it->seconds, xml_text(first_line), xml_text(it->failure));
+                              it->seconds, xml_escape(first_line), xml_escape(it->failure));
         }
     }
     out += "  </testsuite>\n</testsuites>\n";
