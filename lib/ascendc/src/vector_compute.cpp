@@ -30,30 +30,52 @@ void run_float(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, float s
     }
 }
 
+// Of m results of a float type stored at d (U: its bits, 16 or 32): whether one is NaN or infinite, its
+// magnitude (the bits without the sign) reaching the exponent mask, and whether one is subnormal, its
+// magnitude in [1, mant_mask]. Two reductions, a maximum of the magnitudes and a minimum of magnitude - 1
+// (wrapping, so that a zero drops out), which the compiler makes a handful of vector instructions per 8 or 16
+// lanes: a scan of a clean block is that and nothing else. The rare block with a subnormal is counted by
+// subnormal_count.
+struct StoredSummary {
+    bool special = false;
+    bool any_subnormal = false;
+};
+template <class U>
+[[gnu::always_inline]] inline StoredSummary summarize(const uint8_t* d, size_t m, uint32_t exp_mask,
+                                                      uint32_t mant_mask) {
+    constexpr U kMagnitude = static_cast<U>(~U{0}) >> 1;
+    U hi = 0, lo = static_cast<U>(~U{0});
+    for (size_t k = 0; k < m; ++k) {
+        U v;
+        std::memcpy(&v, d + sizeof(U) * k, sizeof(U));
+        const auto x = static_cast<U>(v & kMagnitude);
+        hi = std::max(hi, x);
+        lo = std::min(lo, static_cast<U>(x - 1));
+    }
+    return {hi >= exp_mask, lo < mant_mask};
+}
+template <class U>
+uint64_t subnormal_count(const uint8_t* d, size_t m, uint32_t mant_mask) {
+    constexpr U kMagnitude = static_cast<U>(~U{0}) >> 1;
+    uint64_t n = 0;
+    for (size_t k = 0; k < m; ++k) {
+        U v;
+        std::memcpy(&v, d + sizeof(U) * k, sizeof(U));
+        n += static_cast<U>((v & kMagnitude) - 1) < mant_mask ? 1 : 0;
+    }
+    return n;
+}
+
 // Tests the m results stored at d (lanes first ..), computed from x, y (operands, widened) as z: one pass
 // over bytes still in the cache, which finds nothing in almost every block; then the lanes, when it does.
 void scan_block(evg::hw::FpScan& sc, const evg::hw::FpBits& fb, const uint8_t* d, uint64_t first, size_t m,
                 VecOp op, const float* x, const float* y, bool has_a, bool has_b, float s, const float* z) {
-    uint32_t special = 0;
-    uint64_t sub = 0;
-    if (fb.size == 2) {
-        const auto e = static_cast<uint16_t>(fb.exp_mask), man = static_cast<uint16_t>(fb.mant_mask);
-        for (size_t k = 0; k < m; ++k) {
-            uint16_t v;
-            std::memcpy(&v, d + 2 * k, 2);
-            special |= static_cast<uint32_t>((v & e) == e);
-            sub += static_cast<uint64_t>(((v & e) == 0) & ((v & man) != 0));
-        }
-    } else {
-        for (size_t k = 0; k < m; ++k) {
-            uint32_t v;
-            std::memcpy(&v, d + 4 * k, 4);
-            special |= static_cast<uint32_t>((v & fb.exp_mask) == fb.exp_mask);
-            sub += static_cast<uint64_t>(((v & fb.exp_mask) == 0) & ((v & fb.mant_mask) != 0));
-        }
-    }
-    if (special == 0) {
-        sc.subnormal += sub;
+    const StoredSummary sum = fb.size == 2 ? summarize<uint16_t>(d, m, fb.exp_mask, fb.mant_mask)
+                                           : summarize<uint32_t>(d, m, fb.exp_mask, fb.mant_mask);
+    if (!sum.special) {
+        if (sum.any_subnormal)
+            sc.subnormal += fb.size == 2 ? subnormal_count<uint16_t>(d, m, fb.mant_mask)
+                                         : subnormal_count<uint32_t>(d, m, fb.mant_mask);
         return;
     }
     for (size_t k = 0; k < m; ++k)
@@ -174,10 +196,11 @@ template <VecOp Op, bool HasA, bool HasB>
 }
 
 // half_fused with a scan (fp_scan.hpp), a chunk of 512 lanes at a time: the chunk is computed by the loop
-// above, then its results, still in the cache, are tested in one pass that finds nothing in almost every
-// chunk (a test inside the loop cost a mask and a branch per group of eight: a quarter of an Exp's time, four
-// times an Abs's). A chunk with a NaN or an infinity is described lane by lane from its operands, saved first
-// when the destination is an operand (in place).
+// above, then its results, still in the cache, are summarised in one pass (summarize: a test inside the loop
+// cost a mask and a branch per group of eight, a quarter of an Exp's time; the same two reductions kept in
+// registers inside the loop came out no cheaper than this pass). A chunk with a subnormal result has them
+// counted, and one with a NaN or an infinity is described lane by lane from its operands, saved first when
+// the destination is an operand (in place).
 template <VecOp Op, bool HasA, bool HasB>
 [[gnu::target("avx,f16c")]] void half_fused_scanned(uint8_t* d, const uint8_t* a, const uint8_t* b, float s,
                                                     size_t n, evg::hw::FpScan& scan) {
@@ -192,19 +215,9 @@ template <VecOp Op, bool HasA, bool HasB>
         if (HasA && ac == dc) ac = static_cast<const uint8_t*>(std::memcpy(saved_a, ac, 2 * m));
         if (HasB && bc == dc) bc = static_cast<const uint8_t*>(std::memcpy(saved_b, bc, 2 * m));
         half_fused<Op, HasA, HasB>(dc, ac, bc, s, m);
-        // t = |h| + 0x0400 (16-bit, wrapping) has its top bit set for a NaN or an infinity (|h| >= 0x7C00),
-        // is in [0x0401, 0x0800) for a subnormal, 0x0400 for a zero, 0x0800 or more for a normal value. In
-        // 16-bit lanes throughout, so that the loop vectorises (a chunk has at most 512 lanes: no overflow).
-        uint16_t special = 0, sub = 0;
-        for (size_t k = 0; k < m; ++k) {
-            uint16_t v;
-            std::memcpy(&v, dc + 2 * k, 2);
-            const auto t = static_cast<uint16_t>((v & 0x7FFFu) + 0x0400u);
-            special |= static_cast<uint16_t>(t >> 15);
-            sub = static_cast<uint16_t>(sub + (static_cast<uint16_t>(t - 0x0401u) < 0x03FFu ? 1u : 0u));
-        }
-        scan.subnormal += sub;
-        if (special == 0) continue;
+        const StoredSummary sum = summarize<uint16_t>(dc, m, fb.exp_mask, fb.mant_mask);
+        if (sum.any_subnormal) scan.subnormal += subnormal_count<uint16_t>(dc, m, fb.mant_mask);
+        if (!sum.special) continue;
         for (size_t k = 0; k < m; ++k) {
             if (fb.finite(fb.load(dc + 2 * k))) continue;
             const float x = HasA ? Lane<evg::hw::half>::ld(ac + 2 * k) : 0.0f;
