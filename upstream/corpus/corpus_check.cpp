@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <set>
@@ -20,6 +21,34 @@
 #include "evg/verify/judge.hpp"
 
 namespace evg::upstream::corpus {
+
+thread_local PropertySteps* PropertySteps::sink = nullptr;
+
+namespace {
+
+double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Adds the CPU time from its construction to its end to one step of PropertySteps::sink, when there is one.
+class StepTimer {
+  public:
+    explicit StepTimer(double PropertySteps::*step)
+        : step_(step), start_(PropertySteps::sink ? thread_cpu_seconds() : 0) {}
+    ~StepTimer() {
+        if (PropertySteps::sink) PropertySteps::sink->*step_ += thread_cpu_seconds() - start_;
+    }
+    StepTimer(const StepTimer&) = delete;
+    StepTimer& operator=(const StepTimer&) = delete;
+
+  private:
+    double PropertySteps::*step_;
+    double start_;
+};
+
+}  // namespace
 
 RunRequest make_request(const props::Case& c, const verify::CaseData& data) {
     const graph::Problem& p = c.problem;
@@ -143,10 +172,18 @@ UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::C
     const graph::Problem& p = c.problem;
     UpstreamVerdict out;
     out.run = std::move(run);
-    adopt_trace(out.run);
-    const graph::ModelRun model = model_run(out.run, p, known, &out.excused);
-    out.verdict = verify::judge(p, model, oracle::evaluate(p, data.inputs),
-                                upstream_judge_options(p, data, out.excused));
+    graph::ModelRun model;
+    {
+        const StepTimer timer(&PropertySteps::judge);
+        adopt_trace(out.run);
+        model = model_run(out.run, p, known, &out.excused);
+    }
+    const oracle::OracleResult golden = [&] {
+        const StepTimer timer(&PropertySteps::oracle);
+        return oracle::evaluate(p, data.inputs);
+    }();
+    const StepTimer timer(&PropertySteps::judge);
+    out.verdict = verify::judge(p, model, golden, upstream_judge_options(p, data, out.excused));
     return out;
 }
 
@@ -161,17 +198,27 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
                                                                               verify::KnownFindings& known,
                                                                               double case_limit) {
     const graph::Problem& p = c.problem;
-    const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed, c.sign);
+    const verify::CaseData data = [&] {
+        const StepTimer timer(&PropertySteps::data);
+        return verify::make_case_data(p, c.data, c.data_seed, c.sign);
+    }();
     // The differential partner first: evgcheck's copy on the same problem, data, cores and schedule, whose
     // instruction count bounds upstream's run.
-    const props::CaseRun ours = props::run_case(evgcheck_copy(c), c.cores, c.sched_seed);
+    const props::CaseRun ours = [&] {
+        const StepTimer timer(&PropertySteps::ours);
+        return props::run_case(evgcheck_copy(c), c.cores, c.sched_seed);
+    }();
     RunRequest rq = make_request(c, data);
     rq.config.keep_trace = instance.run_topological != nullptr;  // the twin's synchronisation is compared
     rq.config.max_instructions = case_instruction_limit(ours.model.report.stats.instructions, case_limit);
     // A kept trace numbers instructions in 32 bits (Config::max_instructions).
     if (rq.config.keep_trace)
         rq.config.max_instructions = std::min<uint64_t>(rq.config.max_instructions, 0xffffffffu);
-    UpstreamVerdict theirs = judge_run(instance.run(rq), c, data, &known);
+    const auto run_theirs = [&](const RunRequest& request) {
+        const StepTimer timer(&PropertySteps::theirs);
+        return instance.run(request);
+    };
+    UpstreamVerdict theirs = judge_run(run_theirs(rq), c, data, &known);
     RunRequest twin_rq = rq;  // the twin's outputs compare with the values judged: in order, below
     if (!theirs.excused.empty() && rq.config.scheduler == hw::SchedulerKind::adversarial &&
         !theirs.verdict.clean()) {
@@ -181,7 +228,7 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
         in_order.config.scheduler = hw::SchedulerKind::in_order;
         in_order.config.seed = 0;
         twin_rq = in_order;
-        UpstreamVerdict values = judge_run(instance.run(in_order), c, data, &known);
+        UpstreamVerdict values = judge_run(run_theirs(in_order), c, data, &known);
         props::require_clean(
             values.verdict,
             "upstream's kernel against the oracle (in issue order: the adversarial run has an "
@@ -205,6 +252,7 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
     // the same synchronisation (the visitors differ in how they walk the nodes, not in BlockEpilogue's
     // flags).
     if (instance.run_topological) {
+        const StepTimer timer(&PropertySteps::twin);
         InstanceRun topo = instance.run_topological(twin_rq);
         adopt_trace(topo);
         if (const std::string sync = first_sync_difference(theirs.run.trace, topo.trace); !sync.empty())

@@ -91,6 +91,19 @@ UpstreamVerdict judge_run(InstanceRun run, const props::Case& c, const verify::C
 inline constexpr uint64_t kMinCaseInstructions = 1'000'000;
 uint64_t case_instruction_limit(uint64_t evgcheck_instructions, double case_limit);
 
+// CPU seconds (this thread's) of the steps of upstream_matches_oracle_and_evgcheck, added up over its calls
+// while `PropertySteps::sink` points at one: the benchmark's profile of the property
+// (bench/upstream_corpus_bench.cpp, BM_UpstreamCorpusSteps). Nothing else sets the sink.
+struct PropertySteps {
+    double data = 0;    // make_case_data, for upstream's run and for evgcheck's copy
+    double ours = 0;    // evgcheck's copy on the model (props::run_case)
+    double theirs = 0;  // upstream's kernel on the model (the instance's run; again in order after a finding)
+    double oracle = 0;  // oracle::evaluate
+    double judge = 0;   // adopting the trace, taking out known findings, verify::judge
+    double twin = 0;    // the TopologicalVisitor twin's run, and the comparisons of synchronisation and bytes
+    static thread_local PropertySteps* sink;
+};
+
 // The property of the corpus test (and of its benchmark): upstream's run of case `c` passes the judge once
 // `known` has taken out its findings, its TopologicalVisitor twin (when the instance has one) writes the same
 // bytes and synchronises the same (first_sync_difference), and every output tensor equals, byte for byte,
