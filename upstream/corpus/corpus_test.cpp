@@ -211,6 +211,38 @@ TEST_P(UpstreamCorpusFindings, StoreOfALoadRacesOnUpstreamAndNotOnEvgcheck) {
     EXPECT_TRUE(ours.model.report.clean()) << ours.model.report.text();
 }
 
+// A corpus run launches from evgcheck's harness (upstream_harness.hpp, registry.cpp), not from a user's line:
+// the ACL shim captures no call chains for it (Report::set_launch_site, which reads them, runs for the user's
+// launches only), unless the checker node-slots, their other reader, is on. The findings are the same either
+// way, and say the same.
+TEST_P(UpstreamCorpusFindings, AHarnessLaunchCapturesCallChainsOnlyForNodeSlots) {
+    const Instance* instance = named_instance(GetParam().name);
+    ASSERT_NE(instance, nullptr) << GetParam().name;
+    const props::Case c = props::case_from_text(instance->text);
+    const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
+    RunRequest rq = make_request(c, data);
+    const InstanceRun without = instance->run(rq);
+    rq.config.checks.node_slots = true;
+    const InstanceRun with = instance->run(rq);
+    EXPECT_EQ(with.report.stats.instructions, without.report.stats.instructions);
+    EXPECT_EQ(with.tensors, without.tensors);
+    ASSERT_FALSE(without.report.violations.empty());
+    ASSERT_EQ(with.report.violations.size(), without.report.violations.size()) << with.report.text();
+    size_t chained = 0;
+    for (size_t i = 0; i < with.report.violations.size(); ++i) {
+        const hw::Violation &a = with.report.violations[i], &b = without.report.violations[i];
+        EXPECT_EQ(a.kind, b.kind);
+        EXPECT_EQ(a.message, b.message);
+        ASSERT_EQ(a.locations.size(), b.locations.size());
+        for (size_t k = 0; k < a.locations.size(); ++k) {
+            EXPECT_EQ(a.locations[k].site, b.locations[k].site);
+            EXPECT_EQ(b.locations[k].chain_id, 0u) << "a chain captured for a harness's launch";
+            chained += a.locations[k].chain_id != 0 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(chained, 0u) << "node-slots is on, and no location has a chain: " << with.report.text();
+}
+
 INSTANTIATE_TEST_SUITE_P(, UpstreamCorpusFindings,
                          ::testing::Values(FindingCase{"store_of_accload_gm", "WAR race on UB[AIV 0]"},
                                            FindingCase{"store_of_auxload_gm", "WAR race on UB[AIV 0]"},

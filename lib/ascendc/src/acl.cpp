@@ -450,6 +450,13 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
     const evg::hw::SiteOwner owner = evg::hw::site_owner(site);
     const bool users = owner == evg::hw::SiteOwner::user || owner == evg::hw::SiteOwner::unknown;
     process().launch_site = users ? site : evg::hw::Site{};
+    // The chains are read by set_launch_site (below, for the user's launch) and by the checker node-slots,
+    // and by nothing else: a launch of evgcheck's own through Catlass's device adapter (the upstream corpus,
+    // `check
+    // --catlass-root`) would walk every instruction's stack for nothing, two thirds of such a run's time
+    // (callgrind, BM_UpstreamCorpusRunOnly).
+    evg::hw::Config& cfg = evg::hw::device().config();
+    cfg.call_chains = cfg.call_chains && (users || cfg.checks.node_slots);
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));
         if (users) stream->reports.back().set_launch_site(site);
