@@ -13,9 +13,10 @@
 // them. Counters: exec_per_s (wall), exec_per_cpu_s (the child's user + system time: the figure that moves
 // least when other jobs share the host), features and edges at the end, corpus size, and for the targets that
 // count sync patterns (EVG_FUZZ_PATTERNS) the number of distinct patterns the session's inputs reached. The
-// binaries come from EVG_FUZZ_BIN (a folder) or the fuzz preset's folder (build/fuzz/fuzz); T is
-// EVG_BENCH_FUZZ_SECONDS (default 60). Without the fuzz build the benchmark fails with the command that
-// builds it.
+// binaries come from EVG_FUZZ_BIN (a folder: the fuzz preset's, or the OSS-Fuzz build's out folder of
+// fuzz/build.sh, so that the two builds are measured side by side) or the fuzz preset's folder
+// (build/fuzz/fuzz); T is EVG_BENCH_FUZZ_SECONDS (default 60). Without the fuzz build the benchmark fails
+// with the command that builds it.
 //
 // The targets come from fuzz_bench_targets.inc (generated: EVG_BENCH_FUZZ_TARGET(<name>) per line, see
 // evg_bench_fuzz in bench/CMakeLists.txt), each linked with its entry point renamed evg_fuzz_entry_<name>.
@@ -113,7 +114,13 @@ double last_number_after(const std::string& text, const std::string& key) {
 
 void session(benchmark::State& state, const std::string& target) {
     const char* bin_env = std::getenv("EVG_FUZZ_BIN");
-    const fs::path bin = fs::path(bin_env && *bin_env ? bin_env : EVG_FUZZ_BIN_DEFAULT) / ("fuzz_" + target);
+    const fs::path dir = bin_env && *bin_env ? bin_env : EVG_FUZZ_BIN_DEFAULT;
+    fs::path bin = dir / evgcheck::fuzzer_file_names(target).front();
+    for (const std::string& name : evgcheck::fuzzer_file_names(target))
+        if (fs::exists(dir / name)) {
+            bin = dir / name;
+            break;
+        }
     if (!fs::exists(bin)) {
         state.SkipWithError(
             ("no fuzz binary " + bin.string() +

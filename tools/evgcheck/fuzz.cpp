@@ -99,7 +99,7 @@ std::string find_fuzzer(const std::string& target, const std::optional<std::stri
 #endif
     }
     for (const fs::path& d : dirs) {
-        for (const std::string& name : {"fuzz_" + target, target}) {
+        for (const std::string& name : fuzzer_file_names(target)) {
             const fs::path p = d / name;
             if (fs::is_regular_file(p) && ::access(p.c_str(), X_OK) == 0)
                 return fs::weakly_canonical(p).string();

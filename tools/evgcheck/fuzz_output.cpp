@@ -261,4 +261,8 @@ TargetOptions target_options_of(std::string_view text) {
     return t;
 }
 
+std::vector<std::string> fuzzer_file_names(const std::string& target) {
+    return {"fuzz_" + target, target};
+}
+
 }  // namespace evgcheck

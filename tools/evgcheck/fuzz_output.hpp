@@ -67,4 +67,9 @@ struct TargetOptions {
 };
 TargetOptions target_options_of(std::string_view text);
 
+// The file names a target's libFuzzer binary has in a folder, in the order they are looked for: fuzz_<target>
+// in a build of this project (cmake --preset fuzz), <target> in an OSS-Fuzz out folder (fuzz/build.sh). Its
+// .options file is the binary's path plus ".options".
+std::vector<std::string> fuzzer_file_names(const std::string& target);
+
 }  // namespace evgcheck
