@@ -77,10 +77,6 @@ void strict_exit() {
 // it accepts.
 std::string apply_environment() {
     auto& cfg = evg::hw::device().config();
-    // A program (built with evgcheck_use_catlass, which names its Catlass checkout): findings name the user's
-    // line behind Catlass's (call_chain.hpp). A harness's launches (the properties, the conformance
-    // catalogue, the fuzz targets) report by their own sites and skip the stack walk of every instruction.
-    cfg.call_chains = evg::acl::program_catlass_root().has_value();
     if (const char* s = std::getenv(env_name(ProgramEnv::scheduler)); s && *s) {
         const std::string v(s);
         if (v == "in_order") {
@@ -450,13 +446,13 @@ aclError launch(aclrtStream stream, uint32_t block_dim, evg::hw::KernelType type
     const evg::hw::SiteOwner owner = evg::hw::site_owner(site);
     const bool users = owner == evg::hw::SiteOwner::user || owner == evg::hw::SiteOwner::unknown;
     process().launch_site = users ? site : evg::hw::Site{};
-    // The chains are read by set_launch_site (below, for the user's launch) and by the checker node-slots,
-    // and by nothing else: a launch of evgcheck's own through Catlass's device adapter (the upstream corpus,
-    // `check
-    // --catlass-root`) would walk every instruction's stack for nothing, two thirds of such a run's time
-    // (callgrind, BM_UpstreamCorpusRunOnly).
+    // Call chains (call_chain.hpp), in a program built with evgcheck_use_catlass (which names its Catlass
+    // checkout), for what reads them: set_launch_site (below: a user's launch, whose findings name the user's
+    // line behind Catlass's) and the checker node-slots. Any other launch (evgcheck's harnesses, the upstream
+    // corpus and `check --catlass-root`) skips the stack walk of every instruction: two thirds of a corpus
+    // run's time (callgrind, BM_UpstreamCorpusRunOnly).
     evg::hw::Config& cfg = evg::hw::device().config();
-    cfg.call_chains = cfg.call_chains && (users || cfg.checks.node_slots);
+    cfg.call_chains = evg::acl::program_catlass_root().has_value() && (users || cfg.checks.node_slots);
     try {
         stream->reports.push_back(evg::hw::device().launch(static_cast<int>(block_dim), type, kernel, arch));
         if (users) stream->reports.back().set_launch_site(site);
