@@ -55,7 +55,10 @@ use_compiler_cache() {
   local launcher=()
   if [ -n "${EVG_CPU_PROFILE:-}" ]; then
     EVG_CPU_PROFILE=$(realpath -m "$EVG_CPU_PROFILE")
-    : >"$EVG_CPU_PROFILE"
+    if ! : 2>/dev/null >"$EVG_CPU_PROFILE"; then
+      echo "EVG_CPU_PROFILE=$EVG_CPU_PROFILE: cannot write that file (its folder must exist)" >&2
+      exit 2
+    fi
     export EVG_CPU_LOG=$EVG_CPU_PROFILE
     launcher+=("$PWD/scripts/cpu-time.sh")
     echo "== CPU profile of every compile and link: $EVG_CPU_PROFILE"
