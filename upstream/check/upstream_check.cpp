@@ -4,9 +4,10 @@
 // evg_upstream_runner over random runtime cases (m, n, k, cores, schedule, data), judged by the one judge and
 // compared with evgcheck's copy bit for bit, and a failure is shrunk: first over the runtime cases (the
 // runner's rapidcheck), then over the graph, whose smaller candidates (props::shrink_candidates on the
-// failing graph's Spec: a node bypassed or collapsed into an input, a type made float, ...) are compiled one
-// by one, under a compile budget, and kept when they fail the same way. A library is kept in the work folder
-// under the hash of its source, so a candidate or a replay compiled once is not compiled again.
+// failing graph's Spec: a node bypassed or collapsed into an input, a type made float, ...) are compiled in
+// batches, under a compile budget, and the first in order that fails the same way is kept. A library is kept
+// in the work folder under the hash of its source, so a candidate or a replay compiled once is not compiled
+// again.
 //
 // The result: the minimal case (graph text and runtime parameters), the failed check's sentence, a program in
 // upstream's dialect that builds with evgcheck_add_program and reproduces the failure (reproducer.hpp), and a
@@ -50,6 +51,10 @@ using namespace detail;
 using namespace evg::upstream::corpus;
 
 namespace {
+
+// The largest batch of shrink candidates compiled into one library (about 24 CPU-s and half a GB with g++ 12;
+// upstream/CMakeLists.txt has the measurements).
+constexpr std::size_t kShrinkBatch = 8;
 
 // One run of the runner (runner_protocol.hpp): its verdict file read back, or the verdict of a run that
 // wrote none (a timeout, a crash, a runner that could not start the instance).
@@ -221,7 +226,7 @@ std::string quote(const std::string& s) {
 }
 
 int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const LibraryCache& compiler,
-                   const props::Case& c, const RunnerVerdict& verdict, int steps, int tried,
+                   const props::Case& c, const RunnerVerdict& verdict, int steps, int tried, int uncompiled,
                    bool budget_spent, double seconds) {
     const FailureFiles files = write_failure_files(o, c, verdict.message);
     const std::string& case_text = files.case_text;
@@ -229,16 +234,18 @@ int report_failure(const UpstreamCheckOptions& o, std::ostream& out, const Libra
     const fs::path& dir = files.dir;
 
     out << fmt::format(
-        "\nminimal failing case ({} nodes; {} graph shrink steps, {} candidates run, {} compiled in {:.1f} s "
-        "of the "
-        "{:.0f} s compile budget{}, {} from cache{}; {:.1f} s in all):\n{}\n",
-        props::node_count(c), steps, tried, compiler.compiles(), compiler.spent(), compiler.budget(),
+        "\nminimal failing case ({} nodes; {} graph shrink steps, {} candidates run, compiled {} in {:.1f} s "
+        "of the {:.0f} s compile budget{}, {} from cache{}; {:.1f} s in all):\n{}\n",
+        props::node_count(c), steps, tried,
+        compiler.compiles() == 1 ? std::string("in 1 library")
+                                 : fmt::format("in {} libraries", compiler.compiles()),
+        compiler.spent(), compiler.budget(),
         budget_spent ? ", which ran out: the case may shrink further with a larger --compile-budget" : "",
         compiler.cached(),
-        compiler.failed() > 0
-            ? fmt::format(", {} that the checkout does not compile (left out: a graph it cannot build shows "
-                          "nothing)",
-                          compiler.failed())
+        uncompiled > 0
+            ? fmt::format(", {} candidates that the checkout does not compile (left out: a graph it cannot "
+                          "build shows nothing)",
+                          uncompiled)
             : "",
         seconds, case_text);
     out << "failure [" << verdict.tag << "]: " << verdict.message << "\n\n";
@@ -271,19 +278,14 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
                "shrunk)\n";
     const fs::path verdict_file = scratch_file(o.work_dir, "verdict");
     const fs::path case_file = scratch_file(o.work_dir, "candidate");
-    // Whether `candidate` compiles and fails the same way; it is then the current case.
-    const auto fails_the_same = [&](const props::Case& candidate) {
-        if (candidate == current || graph::kernel_config_refusal(candidate.problem) ||
-            !instance_refusal(candidate).empty())
-            return false;
-        const LibraryCache::Result lib =
-            compiler.build(library_source({candidate}, "evgcheck check --catlass-root, a shrink candidate"));
-        if (lib.budget_spent) budget_spent = true;
-        if (!lib.library) return false;  // a candidate the checkout does not compile shows nothing
+    int uncompiled = 0;  // candidates the checkout does not compile
+    // Runs instance `index` of `library`, the case `candidate`: whether it fails the same way (it is then the
+    // current case).
+    const auto fails_the_same = [&](const fs::path& library, int index, const props::Case& candidate) {
         ++tried;
         write_file(case_file, props::to_text(candidate, "UpstreamCheck/candidate"));
         const RunnerVerdict v =
-            run_runner(case_request(*lib.library, 0, case_file, verdict_file), o, compiler);
+            run_runner(case_request(library, index, case_file, verdict_file), o, compiler);
         if (v.pass || v.tag != tag) return false;
         current = candidate;
         verdict = v;
@@ -293,8 +295,53 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
             << std::flush;
         return true;
     };
+    // The first of `candidates`, in order, that compiles and fails the same way: the same choice as trying
+    // them one by one, made with fewer compiles. The candidates go into libraries of growing batches (2, 4,
+    // then kShrinkBatch), whose instances share one parse of upstream's headers: a library's fixed part
+    // (configure, the registry, the headers, the link) is most of a one-instance library's time, an instance
+    // a few seconds more (upstream/CMakeLists.txt). A batch the checkout does not compile is tried one
+    // candidate at a time, so that the one it refuses leaves out only itself.
+    const auto first_failing = [&](const std::vector<props::Case>& candidates) -> std::optional<std::size_t> {
+        std::vector<std::size_t> runnable;  // indices into candidates
+        for (std::size_t i = 0; i < candidates.size(); ++i)
+            if (!(candidates[i] == current) && !graph::kernel_config_refusal(candidates[i].problem) &&
+                instance_refusal(candidates[i]).empty())
+                runnable.push_back(i);
+        const auto build = [&](const std::vector<props::Case>& batch) {
+            LibraryCache::Result lib = compiler.build(library_source(
+                batch, batch.size() == 1 ? std::string("evgcheck check --catlass-root, a shrink candidate")
+                                         : fmt::format("evgcheck check --catlass-root, {} shrink candidates",
+                                                       batch.size())));
+            if (lib.budget_spent) budget_spent = true;
+            return lib;
+        };
+        std::size_t size = 2;
+        for (std::size_t at = 0; at < runnable.size() && !budget_spent;
+             at += size, size = std::min(size * 2, kShrinkBatch)) {
+            const std::size_t end = std::min(runnable.size(), at + size);
+            std::vector<props::Case> batch;
+            for (std::size_t i = at; i < end; ++i) batch.push_back(candidates[runnable[i]]);
+            if (const LibraryCache::Result lib = build(batch); lib.library) {
+                for (std::size_t i = 0; i < batch.size(); ++i)
+                    if (fails_the_same(*lib.library, static_cast<int>(i), batch[i])) return runnable[at + i];
+                continue;
+            }
+            if (budget_spent) break;
+            for (std::size_t i = 0; i < batch.size() && !budget_spent; ++i) {
+                const LibraryCache::Result one =
+                    batch.size() == 1 ? LibraryCache::Result{} : build({batch[i]});
+                if (!one.library) {
+                    uncompiled += budget_spent ? 0 : 1;
+                    continue;
+                }
+                if (fails_the_same(*one.library, 0, batch[i])) return runnable[at + i];
+            }
+        }
+        return std::nullopt;
+    };
     // A cover graph (made, not drawn: no Spec) shrinks to the chain of one of its cells.
-    if (drawn.cover && drawn.cover_cells.size() > 1)
+    if (drawn.cover && drawn.cover_cells.size() > 1) {
+        std::vector<props::Case> candidates;
         for (const CoverCell& cell : drawn.cover_cells) {
             props::Case candidate = current;
             const props::Case one =
@@ -302,29 +349,28 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
             candidate.problem =
                 graph::with_shape(one.problem, current.problem.m, current.problem.n, current.problem.k);
             candidate.problem.kernel = current.problem.kernel;
-            if (fails_the_same(candidate) || budget_spent) break;
+            candidates.push_back(std::move(candidate));
         }
+        first_failing(candidates);
+    }
     while (spec && !budget_spent) {
-        bool smaller = false;
         // A simpler kernel configuration of the same graph first, then smaller graphs in the current one.
-        std::vector<std::pair<props::Spec, props::Case>> candidates;
-        for (const graph::KernelConfig& k : kernel_candidates(current.problem.kernel))
-            candidates.emplace_back(*spec, with_kernel(current, k));
-        for (const props::Spec& candidate_spec : props::shrink_candidates(*spec))
-            candidates.emplace_back(candidate_spec,
-                                    with_kernel(upstream_case(candidate_spec), current.problem.kernel));
-        for (const auto& [candidate_spec, candidate] : candidates) {
-            if (fails_the_same(candidate)) {
-                spec = candidate_spec;
-                smaller = true;
-                break;
-            }
-            if (budget_spent) break;
+        std::vector<props::Spec> specs;
+        std::vector<props::Case> candidates;
+        for (const graph::KernelConfig& k : kernel_candidates(current.problem.kernel)) {
+            specs.push_back(*spec);
+            candidates.push_back(with_kernel(current, k));
         }
-        if (!smaller) break;
+        for (const props::Spec& candidate_spec : props::shrink_candidates(*spec)) {
+            specs.push_back(candidate_spec);
+            candidates.push_back(with_kernel(upstream_case(candidate_spec), current.problem.kernel));
+        }
+        const std::optional<std::size_t> found = first_failing(candidates);
+        if (!found) break;
+        spec = specs[*found];
     }
     fs::remove(case_file);
-    return report_failure(o, out, compiler, current, verdict, steps, tried, budget_spent,
+    return report_failure(o, out, compiler, current, verdict, steps, tried, uncompiled, budget_spent,
                           seconds_since(start));
 }
 
@@ -476,9 +522,8 @@ int UpstreamCheck::run(std::ostream& out) {
             } else {
                 const props::Case failing = props::case_from_text(v.case_text);
                 both << fmt::format(
-                            "  runtime parameters shrunk to: {}\n  shrinking the graph (each candidate "
-                            "compiled "
-                            "against the checkout):\n",
+                            "  runtime parameters shrunk to: {}\n  shrinking the graph (candidates "
+                            "compiled against the checkout in batches):\n",
                             props::summary(failing))
                      << std::flush;
                 code = shrink_and_report(o_, both, compiler, drawn[i], failing, v);
