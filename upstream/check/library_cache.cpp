@@ -162,7 +162,6 @@ LibraryCache::Result LibraryCache::build(const std::vector<std::string>& sources
                 ++errors;
             }
         if (errors == 0) r.error = tail_lines(b.output, 40);
-        ++failed_;
         return r;
     }
     r.library = lib;

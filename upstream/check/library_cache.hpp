@@ -43,14 +43,13 @@ class LibraryCache {
     double budget() const { return budget_; }
     int compiles() const { return compiles_; }
     int cached() const { return cached_; }
-    int failed() const { return failed_; }
 
   private:
     std::filesystem::path work_;
     std::string root_, identity_;
     double budget_, spent_ = 0;
     std::chrono::steady_clock::time_point stop_;
-    int compiles_ = 0, cached_ = 0, failed_ = 0;
+    int compiles_ = 0, cached_ = 0;
 };
 
 // The work folder a command uses when given none: $XDG_CACHE_HOME/evgcheck/upstream, else
