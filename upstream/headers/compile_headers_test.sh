@@ -60,6 +60,8 @@ grep -q "^FAIL $(basename "$cxx") 3510 catlass/planted.hpp: .*NoSuchAscendCFunct
 
 status=0
 "$script" --root "$tmp/clean" --units both -- "${flags[@]}" > "$tmp/bad.out" 2>&1 || status=$?
-[[ $status == 2 ]] && grep -q -- "--units is 'each' or 'together', not 'both'" "$tmp/bad.out" ||
-  { cat "$tmp/bad.out"; fail "a wrong --units value"; }
+if [[ $status != 2 ]] || ! grep -q -- "--units is 'each' or 'together', not 'both'" "$tmp/bad.out"; then
+  cat "$tmp/bad.out"
+  fail "a wrong --units value"
+fi
 echo "compile_headers.sh: together and each agree on a clean checkout; the planted header is named"
