@@ -7,11 +7,14 @@
 // problem at any other m, n, k from it (graph::with_shape), since only the graph, the types, the
 // computeLength and the tile are compiled in.
 //
-//   evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED TWIN_EVERY
+//   evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED TWIN_EVERY CONFORMANCE_FILES
 //
 // Besides instances_NNN.cpp it writes instances_named.cpp (graphs that show or settle a finding of
-// docs/upstream-findings.md), instances_conformance.cpp (the node suite's cells upstream has) and
-// instances_conformance_planted.cpp (two of those, for a checkout copy with a planted fault).
+// docs/upstream-findings.md), instances_conformance_K.cpp for K < CONFORMANCE_FILES (the node suite's cells
+// upstream has) and instances_conformance_planted.cpp (two of those, for a checkout copy with a planted
+// fault). The cells go into several files because a few are wide graphs (every functor of a dtype beside one
+// another, up to 59 nodes) whose compile time grows about with the square of their nodes: in one file they
+// were the last unit of the build, compiling alone for minutes. The files are balanced by that estimate.
 //
 // TWIN_EVERY: every how many tree instances (TreeVisitor nests) also get their graph emitted as a
 // TopologicalVisitor (Instance::run_topological), which must write the same bytes; 0: none.
@@ -20,6 +23,7 @@
 // nothing. Exit 1 with a sentence when the generator cannot make the instances asked for.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -29,6 +33,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "corpus_emit.hpp"
 #include "evg/conformance/upstream_cells.hpp"
@@ -64,15 +69,17 @@ bool parse(std::string_view text, T& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int files = 0, per_file = 0, twin_every = 0;
+    int files = 0, per_file = 0, twin_every = 0, conformance_files = 0;
     uint64_t seed = 0;
-    if (argc != 6 || !parse(argv[2], files) || !parse(argv[3], per_file) || !parse(argv[4], seed) ||
-        !parse(argv[5], twin_every) || files < 1 || files > 999 || per_file < 1 || per_file > 1000 ||
-        twin_every < 0) {
+    if (argc != 7 || !parse(argv[2], files) || !parse(argv[3], per_file) || !parse(argv[4], seed) ||
+        !parse(argv[5], twin_every) || !parse(argv[6], conformance_files) || files < 1 || files > 999 ||
+        per_file < 1 || per_file > 1000 || twin_every < 0 || conformance_files < 1 ||
+        conformance_files > 99) {
         std::cerr
-            << "usage: evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED TWIN_EVERY (FILES 1-999, "
-               "PER_FILE 1-1000, SEED a whole number, TWIN_EVERY 0 for no TopologicalVisitor twins, else "
-               "every how many tree instances get one)\n";
+            << "usage: evg_upstream_corpus_gen OUT_DIR FILES PER_FILE SEED TWIN_EVERY CONFORMANCE_FILES "
+               "(FILES "
+               "1-999, PER_FILE 1-1000, SEED a whole number, TWIN_EVERY 0 for no TopologicalVisitor twins, "
+               "else every how many tree instances get one, CONFORMANCE_FILES 1-99)\n";
         return 2;
     }
     const std::filesystem::path dir = argv[1];
@@ -113,11 +120,15 @@ int main(int argc, char** argv) {
 
     // The node suite's cells upstream has (conformance/upstream_cells.hpp), for `evgcheck conformance
     // --catlass-root`.
-    body = header;
     // Two of them again, for the checkout copy with a planted fault (upstream/CMakeLists.txt): a Compute cell
     // the fault breaks and one it does not touch.
-    std::string planted = body;
-    int cells = 0;
+    std::string planted = header;
+    struct Cell {
+        std::string fn;
+        double cost = 0;  // compile time, estimated: a fixed part and the square of the nodes
+        int file = 0;
+    };
+    std::vector<Cell> cells;
     for (const conformance::UpstreamCell& cell : conformance::upstream_cells()) {
         const props::Case c = conformance_cell_case(cell.problem, cell.data, cell.data_seed);
         const std::string fn = instance_functions(index++, c, false, "conformance/" + cell.name);
@@ -126,16 +137,32 @@ int main(int argc, char** argv) {
                       << " does not read back from its text\n";
             return 1;
         }
-        body += fn;
         if (cell.name == "Compute/float/gm" || cell.name == "AuxLoad/float/gm") planted += fn;
-        ++cells;
+        const double nodes = static_cast<double>(c.problem.graph.nodes.size());
+        cells.push_back({fn, 100 + nodes * nodes});
     }
-    body += "}  // namespace\n";
-    write_if_changed(dir / "instances_conformance.cpp", body);
+    // The costliest cell first, each into the file with the least so far; a file keeps the cells' order.
+    std::vector<std::size_t> order(cells.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return cells[a].cost > cells[b].cost; });
+    std::vector<double> load(static_cast<std::size_t>(conformance_files), 0.0);
+    for (const std::size_t i : order) {
+        const auto least = std::min_element(load.begin(), load.end());
+        cells[i].file = static_cast<int>(least - load.begin());
+        *least += cells[i].cost;
+    }
+    for (int f = 0; f < conformance_files; ++f) {
+        body = header;
+        for (const Cell& cell : cells)
+            if (cell.file == f) body += cell.fn;
+        body += "}  // namespace\n";
+        write_if_changed(dir / fmt::format("instances_conformance_{}.cpp", f), body);
+    }
     write_if_changed(dir / "instances_conformance_planted.cpp", planted + "}  // namespace\n");
     std::cout << fmt::format(
         "evg_upstream_corpus_gen: {} instances ({} random, {} cover graphs), {} named, {} conformance "
         "cells\n",
-        files * per_file, files * per_file - covers, covers, named_graphs().size(), cells);
+        files * per_file, files * per_file - covers, covers, named_graphs().size(), cells.size());
     return 0;
 }
