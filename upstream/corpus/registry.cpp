@@ -12,8 +12,8 @@
 #include "acl/kernel_order.hpp"
 
 #include "corpus_load.hpp"
+#include "corpus_registry.hpp"
 #include "evg/hw/site.hpp"
-#include "upstream_harness.hpp"
 
 namespace evg::upstream::corpus {
 namespace {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "corpus_abi.hpp"
+#include "corpus_registry.hpp"
 #include "evg/hw/device.hpp"
 #include "evg/hw/trace.hpp"
 #include "upstream_kernel.hpp"
@@ -18,17 +19,6 @@ namespace evg_upstream_corpus {
 
 using evg::upstream::corpus::InstanceRun;
 using evg::upstream::corpus::RunRequest;
-
-inline std::vector<evg::upstream::corpus::Instance>& registry() {
-    static std::vector<evg::upstream::corpus::Instance> instances;
-    return instances;
-}
-struct Register {
-    Register(int index, const char* name, const char* text, InstanceRun (*run)(const RunRequest&),
-             InstanceRun (*run_topological)(const RunRequest&) = nullptr) {
-        registry().push_back({index, name, text, run, run_topological});
-    }
-};
 
 // Runs the instance's EVG on the request (A and B in the bytes and layouts of MmadConfig: make_request's).
 // make_args(device pointers in graph order) returns EVG::Arguments.
