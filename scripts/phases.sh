@@ -33,11 +33,12 @@ phases_summary() {
          "$(awk '{ n += $1 } END { printf "%.0f", n }' "$EVG_CPU_PROFILE") CPU-s:"
     sort -rn "$EVG_CPU_PROFILE" | head -20 | sed 's/^/   /'
   fi
-  local tests=build/${preset:-release}/Testing/Temporary/LastTest.log
-  if [ -n "${EVG_CPU_PROFILE:-}" ] && [ -s "$tests" ]; then
+  # ctest's JUnit file of this run (ctest_times_args): LastTest.log is no record, a test that runs ctest in the
+  # build folder writes its own over it.
+  if [ -n "${EVG_CPU_PROFILE:-}" ] && [ -s "${ctest_times:-}" ]; then
     echo "== the 20 longest tests (wall s, two at a time):"
-    awk '/^[0-9]+\/[0-9]+ Test: / { name = $3 } /^Test time =/ { print $4, name }' "$tests" | sort -rn | head -20 |
-      sed 's/^/   /'
+    grep -o '<testcase name="[^"]*" classname="[^"]*" time="[^"]*"' "$ctest_times" |
+      sed -E 's/<testcase name="([^"]*)".* time="([^"]*)"/\2 \1/' | sort -rn | head -20 | sed 's/^/   /'
   fi
 }
 
@@ -50,6 +51,14 @@ phases_summary() {
 # With EVG_CPU_PROFILE=FILE, scripts/cpu-time.sh goes in front (and FILE is emptied): a profile measures a whole
 # build, so the changed launcher makes the build folder compile everything again. No CCACHE_BASEDIR: it would
 # write paths relative to the build folder into __FILE__, whose lines the findings read back from their files.
+# ctest_times_args PRESET: the ctest arguments that write the run's test times (a JUnit file) for the summary.
+ctest_times=
+ctest_times_args() {
+  ctest_times=$PWD/build/$1/Testing/test-times.xml
+  rm -f "$ctest_times"
+  ctest_args=(--output-junit "$ctest_times")
+}
+
 compiler_cache_args=()
 use_compiler_cache() {
   local launcher=()

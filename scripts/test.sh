@@ -13,4 +13,5 @@ use_compiler_cache
 configure() { cmake --preset "$preset" "${compiler_cache_args[@]}" >/dev/null; }
 phase configure configure
 phase build cmake --build --preset "$preset"
-phase test ctest --preset "$preset" "$@"
+ctest_times_args "$preset"
+phase test ctest --preset "$preset" "${ctest_args[@]}" "$@"
