@@ -4,7 +4,6 @@
 // On the build's Catlass checkout, with GRAPHS=3, CASES=4 and FAMILIES=uf.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -60,7 +59,8 @@ TEST(CiMatrixRecipe, ThreeShardsAsPrintedMergeIntoTheUnshardedRuns) {
         block.erase(block.find(shard_option), shard_option.size());
         return block;
     };
-    const fs::path dir = fs::temp_directory_path() / ("evg_ci_matrix_recipe_" + std::to_string(::getpid()));
+    // In the build folder, the same on every run: a compiler cache serves the libraries of a second run.
+    const fs::path dir = fs::path(EVG_TEST_SCRATCH);
     fs::remove_all(dir);
     fs::create_directories(dir);
     const std::string env = std::string("set -u\nexport PATH='") +

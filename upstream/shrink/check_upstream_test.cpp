@@ -28,9 +28,15 @@ struct Result {
     std::string out;
 };
 
+// In the build folder, named by the test (ctest runs each in a process of its own), emptied first: the same
+// paths on every run, so that a compiler cache serves the libraries a second run compiles (their compile
+// commands name their folders).
 fs::path scratch() {
     static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("evg_check_upstream_test_" + std::to_string(::getpid()));
+        const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+        fs::path d = fs::path(EVG_TEST_SCRATCH) /
+                     (test == nullptr ? "process-" + std::to_string(::getpid()) : std::string(test->name()));
+        fs::remove_all(d);
         fs::create_directories(d);
         return d;
     }();
@@ -313,7 +319,9 @@ std::vector<std::string> processes_in(const fs::path& dir) {
 // process behind: the build it started (cmake, ninja, the compilers) ends with it.
 TEST(EvgcheckCheckUpstream, ACheckStoppedMidCompileLeavesNoProcessBehind) {
     for (const int sig : {SIGTERM, SIGINT, SIGKILL}) {
-        const fs::path work = scratch() / ("stopped-" + std::to_string(sig));
+        // A folder of this process's: a library that is never finished is never cached either.
+        const fs::path work =
+            scratch() / ("stopped-" + std::to_string(sig) + "-" + std::to_string(::getpid()));
         const pid_t pid = ::fork();
         ASSERT_GE(pid, 0);
         if (pid == 0) {
