@@ -13,7 +13,7 @@
 #
 # --units together (set evg only) compiles, per compiler and chip, one translation unit: the EVG examples' own
 # catlass/ and tla/ include lines, which reach every header of the set (the set is their closure). Every header is
-# then compiled once, in the order upstream's examples include them: the same check that each one compiles
+# then compiled once (the include lines sorted by name): the same check that each one compiles
 # against evgcheck's AscendC layer, at the cost of one unit instead of one or more per header. It does not show
 # that a header compiles alone (upstream's concern, not a failure here: see "in-includer"). A compiler and chip
 # whose unit fails are run again header by header, as with --units each (the default), so that a failure names
@@ -159,9 +159,7 @@ for cxx in $compilers; do for arch in $archs; do
   name=$(basename "$cxx")
   if [[ "$units" == together ]]; then
     log="$work/together_$name-$arch.log"
-    # shellcheck disable=SC2046
-    if "$cxx" -std=c++20 -fsyntax-only -DCATLASS_ARCH="$arch" -D__NPU_ARCH__="$arch" -include kernel_operator.h \
-         "${our_flags[@]}" -I "$standins" -isystem "$root/include" "$work/evg_roots.cpp" > "$log" 2>&1; then
+    if compile_tu "$cxx" "$arch" "$work/evg_roots.cpp" "$log"; then
       while read -r h; do
         if [[ -f "$standins/$h" ]]; then echo "standin $name $arch $h"; else echo "together $name $arch $h"; fi
       done < "$list" >> "$work/results.txt"
