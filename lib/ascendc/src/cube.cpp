@@ -274,51 +274,72 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
                 for (uint64_t kk = 0; kk < k && col_ok[j]; ++kk)
                     col_ok[j] = all_written(B.mem, B.off + b_off(kk, j) * es, es);
         }
-        // Decoded operands: A row-major (mp x k), B transposed (np x k); same products, same ascending-k
-        // sums.
-        std::vector<float> af, btf;
+        // Decoded operands: A row-major (mp x k), B k-major (k x np). A row of C is computed whole, each
+        // element with its own accumulator and its products added in ascending k: the same sums as one
+        // element at a time, in lanes the compiler puts side by side. C keeps its rows in 16-column fractals
+        // ((j / 16) * mp * 16 + i * 16 + j % 16): a row goes in and out 16 elements at a time.
+        std::vector<float> af, bf, facc;
         std::vector<int32_t> ai, bi;
+        std::vector<uint32_t> iacc;
         if (at == DType::i8) {
             ai.resize(mp * k);
-            bi.resize(np * k);
+            bi.resize(k * np);
+            iacc.resize(np);
             for (uint64_t i = 0; i < mp; ++i)
                 for (uint64_t kk = 0; kk < k; ++kk) ai[i * k + kk] = static_cast<int8_t>(ad[a_off(i, kk)]);
-            for (uint64_t j = 0; j < np; ++j)
-                for (uint64_t kk = 0; kk < k; ++kk) bi[j * k + kk] = static_cast<int8_t>(bd[b_off(kk, j)]);
+            for (uint64_t kk = 0; kk < k; ++kk)
+                for (uint64_t j = 0; j < np; ++j) bi[kk * np + j] = static_cast<int8_t>(bd[b_off(kk, j)]);
         } else {
             af.resize(mp * k);
-            btf.resize(np * k);
+            bf.resize(k * np);
+            facc.resize(np);
             for (uint64_t i = 0; i < mp; ++i)
                 for (uint64_t kk = 0; kk < k; ++kk) af[i * k + kk] = load_float(ad + a_off(i, kk) * es, at);
-            for (uint64_t j = 0; j < np; ++j)
-                for (uint64_t kk = 0; kk < k; ++kk) btf[j * k + kk] = load_float(bd + b_off(kk, j) * es, at);
+            for (uint64_t kk = 0; kk < k; ++kk)
+                for (uint64_t j = 0; j < np; ++j) bf[kk * np + j] = load_float(bd + b_off(kk, j) * es, at);
         }
+        const uint64_t row_bytes = 16 * cs;  // one row of one fractal
         for (uint64_t i = 0; i < mp; ++i) {
-            for (uint64_t j = 0; j < np; ++j) {
-                const uint64_t co = c_off(i, j) * cs;
-                uint8_t* out = cd + co;
-                bool w = all_ok || (row_ok[i] && col_ok[j] && (init || all_written(C.mem, C.off + co, cs)));
-                if (at == DType::i8) {
-                    uint32_t acc = 0;  // int32 with wrap-around
-                    if (!init) std::memcpy(&acc, out, 4);
-                    const int32_t* x = ai.data() + i * k;
-                    const int32_t* y = bi.data() + j * k;
-                    for (uint64_t kk = 0; kk < k; ++kk) acc += static_cast<uint32_t>(x[kk] * y[kk]);
-                    std::memcpy(out, &acc, 4);
-                } else {
-                    // Float accumulator; each product rounded to float (exact for half/bf16), then added.
-                    float acc = 0.0f;
-                    if (!init) std::memcpy(&acc, out, 4);
-                    const float* x = af.data() + i * k;
-                    const float* y = btf.data() + j * k;
-                    for (uint64_t kk = 0; kk < k; ++kk) {
-                        const float prod = x[kk] * y[kk];
-                        acc = acc + prod;
-                    }
-                    std::memcpy(out, &acc, 4);
+            if (at == DType::i8) {
+                uint32_t* acc = iacc.data();  // int32 with wrap-around
+                for (uint64_t j0 = 0; j0 < np; j0 += 16)
+                    if (init)
+                        std::memset(acc + j0, 0, row_bytes);
+                    else
+                        std::memcpy(acc + j0, cd + c_off(i, j0) * cs, row_bytes);
+                const int32_t* x = ai.data() + i * k;
+                for (uint64_t kk = 0; kk < k; ++kk) {
+                    const int32_t* y = bi.data() + kk * np;
+                    for (uint64_t j = 0; j < np; ++j) acc[j] += static_cast<uint32_t>(x[kk] * y[j]);
                 }
-                if (!all_ok) C.mem->mark_written(C.off + co, cs, w);
+                for (uint64_t j0 = 0; j0 < np; j0 += 16)
+                    std::memcpy(cd + c_off(i, j0) * cs, acc + j0, row_bytes);
+            } else {
+                // Float accumulators; each product rounded to float (exact for half/bf16), then added.
+                float* acc = facc.data();
+                for (uint64_t j0 = 0; j0 < np; j0 += 16)
+                    if (init)
+                        std::memset(acc + j0, 0, row_bytes);
+                    else
+                        std::memcpy(acc + j0, cd + c_off(i, j0) * cs, row_bytes);
+                const float* x = af.data() + i * k;
+                for (uint64_t kk = 0; kk < k; ++kk) {
+                    const float* y = bf.data() + kk * np;
+                    const float xk = x[kk];
+                    for (uint64_t j = 0; j < np; ++j) {
+                        const float prod = xk * y[j];
+                        acc[j] = acc[j] + prod;
+                    }
+                }
+                for (uint64_t j0 = 0; j0 < np; j0 += 16)
+                    std::memcpy(cd + c_off(i, j0) * cs, acc + j0, row_bytes);
             }
+            if (!all_ok)
+                for (uint64_t j = 0; j < np; ++j) {
+                    const uint64_t co = c_off(i, j) * cs;
+                    const bool w = row_ok[i] && col_ok[j] && (init || all_written(C.mem, C.off + co, cs));
+                    C.mem->mark_written(C.off + co, cs, w);
+                }
         }
         if (all_ok) C.mem->mark_written(C.off, mp * np * cs);
     };

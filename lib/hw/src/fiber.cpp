@@ -207,15 +207,17 @@ void Fiber::switch_out(bool last) {
     static const bool on_valgrind = EVG_FIBER_ON_VALGRIND();
     // Bytes from the top down to the deepest block of kStep bytes that is not all fill.
     size_t dirty = on_valgrind ? depth : 0;
-    for (size_t d = kStep; !on_valgrind && d <= depth && d - dirty <= clean_run + kStep; d += kStep)
+    // A block's words are compared without a branch each (their differences or-ed together, one test per
+    // block): the scan of a fiber's 128 KiB at its end is 4-5% of a property case, most of it the reads.
+    for (size_t d = kStep; !on_valgrind && d <= depth && d - dirty <= clean_run + kStep; d += kStep) {
+        uint64_t differs = 0;
         for (size_t w = 0; w < kStep; w += sizeof fill_word) {
             uint64_t word = 0;
             std::memcpy(&word, dead + depth - d + w, sizeof word);
-            if (word != fill_word) {
-                dirty = d;
-                break;
-            }
+            differs |= word ^ fill_word;
         }
+        if (differs != 0) dirty = d;
+    }
     std::memset(dead + depth - dirty, kUninitFillByte, dirty);
     asm volatile("" : : "r"(dead) : "memory");  // the fill is the point: keep it
     return dirty;
