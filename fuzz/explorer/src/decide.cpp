@@ -236,6 +236,7 @@ class Decider {
         find_races();
         if (!deadlock) find_leftovers();  // only a run that completes leaves something at the end
         detail::normalise(v_.findings);
+        if (v_.findings.empty() && v_.complete) find_reads_from();
         return std::move(v_);
     }
 
@@ -919,6 +920,64 @@ class Decider {
             }
         }
     }
+    // Where each read takes its bytes from (Verdict::reads_from). Asked only of a run with no finding: every
+    // instruction executes and any two writes of a byte, or a write and a read of it, are ordered. A read's
+    // bytes are cut at the edges of the writes before it; a piece is read from the writes covering it that
+    // no non-atomic write covering it follows (one write, or atomic ones after it, which the read sees all
+    // of).
+    void find_reads_from() {
+        struct Write {
+            int instr;
+            const Access* a;
+        };
+        std::map<int, std::vector<Write>> writes;  // by memory
+        for (int i = 0; i < n_; ++i)
+            if (live(i))
+                for (const Access& a : instr(i).accesses)
+                    if (a.write) writes[a.mem].push_back({i, &a});
+        std::vector<Write> before;
+        std::vector<uint32_t> cuts;
+        for (int r = 0; r < n_; ++r) {
+            if (!live(r)) continue;
+            const std::vector<Access>& ra = instr(r).accesses;
+            for (size_t ai = 0; ai < ra.size(); ++ai) {
+                const Access& x = ra[ai];
+                if (x.write) continue;
+                before.clear();
+                cuts.assign({x.begin, x.end});
+                if (const auto it = writes.find(x.mem); it != writes.end())
+                    for (const Write& w : it->second)
+                        if (w.a->begin < x.end && x.begin < w.a->end && g_.hb(w.instr, r)) {
+                            before.push_back(w);
+                            cuts.push_back(std::max(w.a->begin, x.begin));
+                            cuts.push_back(std::min(w.a->end, x.end));
+                        }
+                std::sort(cuts.begin(), cuts.end());
+                cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+                for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+                    ReadFrom piece{instr(r).id, static_cast<int>(ai), cuts[k], cuts[k + 1], {}};
+                    auto covers = [&](const Write& w) {
+                        return w.a->begin <= piece.begin && piece.end <= w.a->end;
+                    };
+                    for (const Write& w : before) {
+                        if (!covers(w)) continue;
+                        const bool overwritten =
+                            std::any_of(before.begin(), before.end(), [&](const Write& v) {
+                                return covers(v) && !v.a->atomic && g_.hb(w.instr, v.instr);
+                            });
+                        if (!overwritten) piece.writers.push_back(instr(w.instr).id);
+                    }
+                    std::sort(piece.writers.begin(), piece.writers.end());
+                    piece.writers.erase(std::unique(piece.writers.begin(), piece.writers.end()),
+                                        piece.writers.end());
+                    v_.reads_from.push_back(std::move(piece));
+                }
+            }
+        }
+        canonicalise(v_.reads_from);
+        v_.reads_known = true;
+    }
+
     Finding race(int a, int b, const Access& x, const Access& y) const {
         Finding f;
         f.kind = FindingKind::race;

@@ -271,6 +271,31 @@ class Semantics {
                 if (enabled(s, c, i)) out.push_back({static_cast<int>(c), static_cast<int>(i)});
     }
 
+    // Where a plain op about to execute reads its bytes from, per read access and cell, into `out`; then its
+    // writes land in `seen` (per cell: the last non-atomic write and the atomic writes after it, op ids).
+    void observe(Step st, std::vector<std::vector<int>>& seen, std::vector<ReadFrom>& out) const {
+        const Instr& in = ins_[static_cast<size_t>(st.core)][static_cast<size_t>(st.op)];
+        if (in.kind != Kind::plain) return;
+        seen.resize(cell_begin_.size());
+        const int id = id_of(st.core, st.op);
+        for (size_t ai = 0; ai < in.accesses.size(); ++ai) {
+            const Access& a = in.accesses[ai];
+            if (a.write) continue;
+            for (int k = cell_of(a.mem, a.begin); k < cell_of(a.mem, a.end); ++k)
+                out.push_back({id, static_cast<int>(ai), cell_begin_[static_cast<size_t>(k)], cell_end(k),
+                               seen[static_cast<size_t>(k)]});
+        }
+        for (const Access& a : in.accesses) {
+            if (!a.write) continue;
+            for (int k = cell_of(a.mem, a.begin); k < cell_of(a.mem, a.end); ++k) {
+                std::vector<int>& w = seen[static_cast<size_t>(k)];
+                if (!a.atomic) w.clear();
+                if (std::find(w.begin(), w.end(), id) == w.end())
+                    w.insert(std::upper_bound(w.begin(), w.end(), id), id);
+            }
+        }
+    }
+
     // Executes one step; findings of the step itself (set twice) go to `out`, once per op.
     void apply(StateRef s, Step st, std::vector<Finding>& out) const {
         auto c = static_cast<size_t>(st.core);
@@ -493,6 +518,11 @@ class Semantics {
         round_slots_ += e.members.size();
     }
     size_t round_at(const CrossEffect& e) const { return round_base_.at({e.mode, e.group, e.flag}); }
+    // The byte after cell k.
+    uint32_t cell_end(int k) const {
+        const auto m = static_cast<size_t>(cell_mem_[static_cast<size_t>(k)]);
+        return k + 1 < cell_base_[m + 1] ? cell_begin_[static_cast<size_t>(k) + 1] : p_.mems[m].size;
+    }
     // First cell at or after byte `at` of memory m (cells are split at every access boundary).
     int cell_of(int m, uint32_t at) const {
         int lo = cell_base_[static_cast<size_t>(m)], hi = cell_base_[static_cast<size_t>(m) + 1];
@@ -611,13 +641,15 @@ Verdict explore(const Program& p, Limits limits) {
     return v;
 }
 
-Run record(const Program& p, uint64_t seed) {
+Run record(const Program& p, uint64_t seed, std::vector<ReadFrom>* observed) {
     Semantics sem(p);
     Run run;
     run.topo = p.topo;
     std::mt19937_64 rng(seed);
     std::vector<Finding> ignored;
     std::vector<Step> en;
+    std::vector<std::vector<int>> seen;  // per cell: the writes it holds
+    if (observed) observed->clear();
     Scratch s(sem.layout());
     sem.initial(s.ref);
     auto issued = [&](int c, int i) { run.instrs.push_back(instr_of(p, c, i)); };
@@ -627,12 +659,14 @@ Run record(const Program& p, uint64_t seed) {
         if (en.empty()) break;
         Step st = en[std::uniform_int_distribution<size_t>(0, en.size() - 1)(rng)];
         if (sem.scalar(static_cast<size_t>(st.core), static_cast<size_t>(st.op))) issued(st.core, st.op);
+        if (observed) sem.observe(st, seen, *observed);
         sem.apply(s.ref, st, ignored);
         sem.issue(s.ref, issued);
     }
     // A scalar unit stuck on an op has issued it: it is part of the run.
     for (size_t c = 0; c < p.cores.size(); ++c)
         if (s.ref.pc(c) < sem.ops(static_cast<int>(c))) issued(static_cast<int>(c), s.ref.pc(c));
+    if (observed) canonicalise(*observed);
     return run;
 }
 

@@ -19,6 +19,24 @@ std::string round_key(int mode, int group, int flag) {
     return fmt::format("round(mode{},group{}){}", mode, group, flag);
 }
 
+void canonicalise(std::vector<ReadFrom>& rs) {
+    std::sort(rs.begin(), rs.end());
+    std::vector<ReadFrom> out;
+    out.reserve(rs.size());
+    for (ReadFrom& r : rs) {
+        if (!out.empty()) {
+            ReadFrom& last = out.back();
+            if (last.reader == r.reader && last.access == r.access && last.end == r.begin &&
+                last.writers == r.writers) {
+                last.end = r.end;
+                continue;
+            }
+        }
+        out.push_back(std::move(r));
+    }
+    rs = std::move(out);
+}
+
 namespace detail {
 
 void normalise(std::vector<Finding>& fs) {

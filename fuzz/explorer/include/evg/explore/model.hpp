@@ -183,8 +183,29 @@ struct Finding {
     // Identity for comparisons: kind, instrs, what (not the message or the range).
     bool same(const Finding& o) const { return kind == o.kind && instrs == o.instrs && what == o.what; }
 };
+// Where one read of a run takes its bytes from: the writes a reader sees on bytes [begin, end) of the memory
+// of its access number `access`. Without a race, the writes of a byte are ordered, so this is one write (the
+// last before the read in happens-before order), or, after it, atomic writes the read sees all of; empty:
+// none in the run (the bytes hold what the memory held at the start).
+struct ReadFrom {
+    int reader = 0;  // instruction id
+    int access = 0;  // index in the reader's accesses
+    uint32_t begin = 0, end = 0;
+    std::vector<int> writers;                           // instruction ids, sorted
+    auto operator<=>(const ReadFrom&) const = default;  // NOLINT(modernize-use-nullptr): as above
+};
+// Sorts by (reader, access, begin) and merges neighbouring pieces of one read with the same writers: the one
+// form both engines give, whatever cells or pieces they found it in.
+void canonicalise(std::vector<ReadFrom>& rs);
+
 struct Verdict {
-    std::vector<Finding> findings;                   // sorted by (kind, instrs, what), no duplicates
+    std::vector<Finding> findings;  // sorted by (kind, instrs, what), no duplicates
+    // decide only, and only when `findings` is empty and the verdict complete: where every read of an
+    // executed instruction takes its bytes from (canonical form). A race-free run reads the same writes in
+    // every schedule, so two runs of one program whose reads differ here compute differently in every
+    // schedule: a reordering, which no race shows.
+    std::vector<ReadFrom> reads_from;
+    bool reads_known = false;                        // reads_from was computed
     std::set<std::vector<uint32_t>> final_memories;  // explore only: every memory cell at each finished state
     uint64_t states = 0;                             // explore only
     // False when a limit stopped the engine before the verdict was certain (explore: the state budget;
@@ -215,7 +236,8 @@ struct Limits {
     uint64_t max_states = 200000;
 };
 Verdict explore(const Program& p, Limits limits = {});
-// One schedule of the program (choices drawn from `seed`), recorded as a run (ids = op ids).
-Run record(const Program& p, uint64_t seed);
+// One schedule of the program (choices drawn from `seed`), recorded as a run (ids = op ids). With `observed`,
+// also where each read of that schedule took its bytes from, as it executed (canonical form).
+Run record(const Program& p, uint64_t seed, std::vector<ReadFrom>* observed = nullptr);
 
 }  // namespace evg::explore
