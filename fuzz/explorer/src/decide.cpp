@@ -930,11 +930,15 @@ class Decider {
             int instr;
             const Access* a;
         };
-        std::map<int, std::vector<Write>> writes;  // by memory
+        std::vector<std::vector<Write>> writes;  // by memory (dense numbers)
         for (int i = 0; i < n_; ++i)
             if (live(i))
                 for (const Access& a : instr(i).accesses)
-                    if (a.write) writes[a.mem].push_back({i, &a});
+                    if (a.write && a.mem >= 0) {
+                        const auto m = static_cast<size_t>(a.mem);
+                        if (m >= writes.size()) writes.resize(m + 1);
+                        writes[m].push_back({i, &a});
+                    }
         std::vector<Write> before;
         std::vector<uint32_t> cuts;
         for (int r = 0; r < n_; ++r) {
@@ -945,8 +949,8 @@ class Decider {
                 if (x.write) continue;
                 before.clear();
                 cuts.assign({x.begin, x.end});
-                if (const auto it = writes.find(x.mem); it != writes.end())
-                    for (const Write& w : it->second)
+                if (x.mem >= 0 && static_cast<size_t>(x.mem) < writes.size())
+                    for (const Write& w : writes[static_cast<size_t>(x.mem)])
                         if (w.a->begin < x.end && x.begin < w.a->end && g_.hb(w.instr, r)) {
                             before.push_back(w);
                             cuts.push_back(std::max(w.a->begin, x.begin));
