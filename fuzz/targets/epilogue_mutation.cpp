@@ -1,8 +1,10 @@
 // libFuzzer target epilogue_mutation (fuzz/README.md): the input chooses a valid problem through the property
 // generators (small shapes, both chips, both workspace paths) and one or two sync mutations among the
 // mutation points of its real BlockEpilogue / kernel run. Invariant: the checkers' verdict agrees with the
-// explorer's happens-before graph on the mutated trace, and a mutation the explorer proves harmless runs
-// clean with the unmutated outputs under adversarial schedules. On a violation it prints
+// explorer's happens-before graph on the mutated trace (its hazards, and where each read takes its bytes from
+// against the unmutated trace: a race-free reordering must show in the outputs or another checker), and a
+// mutation the explorer proves harmless runs clean with the unmutated outputs under adversarial schedules. On
+// a violation it prints
 //   EVG-FINDING: <verdict>:<kinds> <node kind> <operator> <first divergent instruction>
 // and aborts.
 //
@@ -150,7 +152,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const fuzz::InputPatterns reached(patterns);
     switch (c.verdict) {
         case reports::SyncVerdict::caught:
-        case reports::SyncVerdict::harmless:
+        case reports::SyncVerdict::reordered:  // race-free, reads changed, and the uninit checker or the
+        case reports::SyncVerdict::harmless:   // outputs show it
             return 0;
         case reports::SyncVerdict::undecided:  // the explorer gave up: no verdict to compare with, and an
                                                // input
@@ -163,7 +166,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case reports::SyncVerdict::output_only:
             finding("output-only:" + kinds(c.explorer) + " " + where, s, plan, c.detail);
         case reports::SyncVerdict::missed:
-            finding("missed:" + kinds(c.explorer) + " " + where, s, plan, c.detail);
+            finding("missed:" +
+                        (c.explorer.empty() && !c.changed_read.empty() ? "reordered" : kinds(c.explorer)) +
+                        " " + where,
+                    s, plan, c.detail);
         case reports::SyncVerdict::false_alarm:
             finding("false-alarm:" + kinds(c.checkers) + " " + where, s, plan, c.detail);
         case reports::SyncVerdict::divergent:

@@ -15,13 +15,26 @@ namespace evg::reports {
 
 namespace {
 
-constexpr const char* kVerdictNames[kSyncVerdictCount] = {
-    "caught", "output-only", "harmless", "missed", "false-alarm", "divergent", "unapplied", "undecided"};
+constexpr const char* kVerdictNames[kSyncVerdictCount] = {"caught",    "output-only", "harmless",
+                                                          "missed",    "false-alarm", "divergent",
+                                                          "unapplied", "undecided",   "reordered"};
 
-// The columns every format shows, in order (caught-by comes after "caught").
-constexpr SyncVerdict kColumns[] = {SyncVerdict::caught,    SyncVerdict::output_only, SyncVerdict::harmless,
-                                    SyncVerdict::missed,    SyncVerdict::false_alarm, SyncVerdict::divergent,
-                                    SyncVerdict::undecided, SyncVerdict::unapplied};
+// The columns every format shows, in order (caught-by comes after "caught"), with the text table's short
+// header and the others' header.
+struct Column {
+    SyncVerdict v;
+    const char* abbrev;
+    const char* header;
+};
+constexpr Column kColumns[] = {{SyncVerdict::caught, "caught", "caught"},
+                               {SyncVerdict::reordered, "reord", "reordered"},
+                               {SyncVerdict::output_only, "outonly", "output-only"},
+                               {SyncVerdict::harmless, "harmless", "harmless"},
+                               {SyncVerdict::missed, "missed", "missed"},
+                               {SyncVerdict::false_alarm, "falarm", "false alarm"},
+                               {SyncVerdict::divergent, "diverg", "divergent"},
+                               {SyncVerdict::undecided, "undec", "undecided"},
+                               {SyncVerdict::unapplied, "unappl", "unapplied"}};
 static_assert(std::size(kColumns) == kSyncVerdictCount, "every verdict is a column");
 
 std::string caught_by_text(const SyncTableRow& r) {
@@ -120,36 +133,32 @@ SyncTableRow table_totals(const SyncTableData& t) {
 
 bool sync_table_fails(const SyncTableData& t) {
     const SyncTableRow s = table_totals(t);
-    for (const SyncVerdict v : kColumns)
-        if (sync_verdict_fails(v) && s.count(v)) return true;
+    for (const Column& c : kColumns)
+        if (sync_verdict_fails(c.v) && s.count(c.v)) return true;
     return false;
 }
 
 std::string sync_table_summary(const SyncTableData& t) {
     const SyncTableRow s = table_totals(t);
     return fmt::format(
-        "sync table: {} points over {} runs: {} caught, {} output-only, {} proven harmless, {} missed, {} "
-        "false "
-        "alarms, {} divergent, {} undecided, {} unapplied in {:.0f} s{}{}",
-        s.points, t.subjects, s.count(SyncVerdict::caught), s.count(SyncVerdict::output_only),
-        s.count(SyncVerdict::harmless), s.count(SyncVerdict::missed), s.count(SyncVerdict::false_alarm),
-        s.count(SyncVerdict::divergent), s.count(SyncVerdict::undecided), s.count(SyncVerdict::unapplied),
-        t.seconds, t.parts > 1 ? fmt::format(" (the sum of {} merged runs)", t.parts) : "",
+        "sync table: {} points over {} runs: {} caught, {} reordered, {} output-only, {} proven harmless, {} "
+        "missed, {} false alarms, {} divergent, {} undecided, {} unapplied in {:.0f} s{}{}",
+        s.points, t.subjects, s.count(SyncVerdict::caught), s.count(SyncVerdict::reordered),
+        s.count(SyncVerdict::output_only), s.count(SyncVerdict::harmless), s.count(SyncVerdict::missed),
+        s.count(SyncVerdict::false_alarm), s.count(SyncVerdict::divergent), s.count(SyncVerdict::undecided),
+        s.count(SyncVerdict::unapplied), t.seconds,
+        t.parts > 1 ? fmt::format(" (the sum of {} merged runs)", t.parts) : "",
         t.complete ? "" : " (stopped by the time budget)");
 }
 
 std::string sync_table_text(const SyncTableData& t) {
-    std::string o =
-        fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7}  caught by\n",
-                    "operator", "node kind", "points", "caught", "outonly", "harmless", "missed", "falarm",
-                    "diverg", "undec", "unappl");
+    std::string o = fmt::format("{:<16} {:<18} {:>7}", "operator", "node kind", "points");
+    for (const Column& c : kColumns) o += fmt::format(" {:>8}", c.abbrev);
+    o += "  caught by\n";
     auto line = [&](const SyncTableRow& r) {
-        o += fmt::format("{:<16} {:<18} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7}  {}\n", r.op,
-                         r.node_kind, r.points, r.count(SyncVerdict::caught),
-                         r.count(SyncVerdict::output_only), r.count(SyncVerdict::harmless),
-                         r.count(SyncVerdict::missed), r.count(SyncVerdict::false_alarm),
-                         r.count(SyncVerdict::divergent), r.count(SyncVerdict::undecided),
-                         r.count(SyncVerdict::unapplied), caught_by_text(r));
+        o += fmt::format("{:<16} {:<18} {:>7}", r.op, r.node_kind, r.points);
+        for (const Column& c : kColumns) o += fmt::format(" {:>8}", r.count(c.v));
+        o += fmt::format("  {}\n", caught_by_text(r));
     };
     if (t.rows.empty()) o += "(no mutation point)\n";
     for (const SyncTableRow& r : t.rows) line(r);
@@ -167,29 +176,34 @@ std::string sync_table_markdown(const SyncTableData& t, std::string_view heading
     o += fmt::format(
         "Every mutation point x operator of {} kernel runs ({} random graphs, seed {}; archs {}), each run "
         "mutated on the model with the in-order scheduler and its trace given to the independent schedule "
-        "explorer. caught: the explorer finds a hazard and a sync checker fired; output-only: only the "
-        "outputs "
-        "or a non-sync checker show it (a checker miss); harmless: the explorer proves no hazard and {} "
+        "explorer. caught: the explorer finds a hazard and a sync checker fired; reordered: the explorer "
+        "proves no race, but a read takes its bytes from other writes than unmutated, in every schedule, and "
+        "the outputs or a non-sync checker show it; output-only: only the outputs "
+        "or a non-sync checker show a hazard (a checker miss); harmless: the explorer proves no hazard and "
+        "{} "
         "adversarial schedules run clean with the unmutated outputs; missed / false alarm / divergent: the "
         "checkers and the explorer disagree; undecided: the explorer gave up (its attempt cap), neither "
         "agreement nor disagreement.\n\n",
         t.subjects, t.graphs, t.seed, t.archs.empty() ? "-" : fmt::format("{}", fmt::join(t.archs, ", ")),
         t.adversarial);
     if (!t.command.empty()) o += fmt::format("Command: `{}`\n\n", t.command);
-    o += "| operator | node kind | points | caught | caught by | output-only | harmless | missed | false "
-         "alarm | "
-         "divergent | undecided | unapplied |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    o += "| operator | node kind | points |";
+    std::string rule = "|---|---|---|";
+    for (const Column& c : kColumns) {
+        o += fmt::format(" {} |", c.header);
+        rule += "---|";
+        if (c.v == SyncVerdict::caught) o += " caught by |", rule += "---|";
+    }
+    o += "\n" + rule + "\n";
     auto line = [&](const SyncTableRow& r, bool bold) {
-        const auto n = [&](SyncVerdict v) {
-            const uint64_t c = r.count(v);
-            return c && sync_verdict_fails(v) ? fmt::format("**{}**", c) : std::to_string(c);
-        };
-        o +=
-            fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                        bold ? "**total**" : r.op, bold ? "" : markdown_cell(r.node_kind), r.points,
-                        n(SyncVerdict::caught), markdown_cell(caught_by_text(r)), n(SyncVerdict::output_only),
-                        n(SyncVerdict::harmless), n(SyncVerdict::missed), n(SyncVerdict::false_alarm),
-                        n(SyncVerdict::divergent), n(SyncVerdict::undecided), n(SyncVerdict::unapplied));
+        o += fmt::format("| {} | {} | {} |", bold ? "**total**" : r.op,
+                         bold ? "" : markdown_cell(r.node_kind), r.points);
+        for (const Column& c : kColumns) {
+            const uint64_t n = r.count(c.v);
+            o += n && sync_verdict_fails(c.v) ? fmt::format(" **{}** |", n) : fmt::format(" {} |", n);
+            if (c.v == SyncVerdict::caught) o += fmt::format(" {} |", markdown_cell(caught_by_text(r)));
+        }
+        o += "\n";
     };
     for (const SyncTableRow& r : t.rows) line(r, false);
     line(table_totals(t), true);
@@ -220,18 +234,20 @@ std::string sync_table_markdown(const SyncTableData& t, std::string_view heading
 std::string sync_table_html(const SyncTableData& t) {
     std::string o =
         fmt::format("<h2>Sync mutation table</h2>\n<p><b>{}</b></p>\n", html_escape(sync_table_summary(t)));
-    o += "<table><tr><th>operator</th><th>node kind</th><th>points</th><th>caught</th><th>caught by</th>"
-         "<th>output-only</th><th>harmless</th><th>missed</th><th>false alarm</th><th>divergent</th>"
-         "<th>undecided</th><th>unapplied</th></tr>\n";
+    o += "<table><tr><th>operator</th><th>node kind</th><th>points</th>";
+    for (const Column& c : kColumns) {
+        o += fmt::format("<th>{}</th>", c.header);
+        if (c.v == SyncVerdict::caught) o += "<th>caught by</th>";
+    }
+    o += "</tr>\n";
     auto line = [&](const SyncTableRow& r) {
-        o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_escape(r.op),
-                         html_escape(r.node_kind), r.points, r.count(SyncVerdict::caught),
-                         html_escape(caught_by_text(r)));
-        for (const SyncVerdict v :
-             {SyncVerdict::output_only, SyncVerdict::harmless, SyncVerdict::missed, SyncVerdict::false_alarm,
-              SyncVerdict::divergent, SyncVerdict::undecided, SyncVerdict::unapplied})
-            o += (r.count(v) && sync_verdict_fails(v) ? "<td class=\"fail\">" : "<td>") +
-                 std::to_string(r.count(v)) + "</td>";
+        o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td>", html_escape(r.op), html_escape(r.node_kind),
+                         r.points);
+        for (const Column& c : kColumns) {
+            o += (r.count(c.v) && sync_verdict_fails(c.v) ? "<td class=\"fail\">" : "<td>") +
+                 std::to_string(r.count(c.v)) + "</td>";
+            if (c.v == SyncVerdict::caught) o += "<td>" + html_escape(caught_by_text(r)) + "</td>";
+        }
         o += "</tr>\n";
     };
     for (const SyncTableRow& r : t.rows) line(r);
@@ -254,7 +270,7 @@ std::string sync_table_json(const SyncTableData& t) {
     nlohmann::json rows = nlohmann::json::array();
     auto row_json = [](const SyncTableRow& r) {
         nlohmann::json j = {{"op", r.op}, {"node_kind", r.node_kind}, {"points", r.points}};
-        for (const SyncVerdict v : kColumns) j[std::string(sync_verdict_name(v))] = r.count(v);
+        for (const Column& c : kColumns) j[std::string(sync_verdict_name(c.v))] = r.count(c.v);
         j["caught_by"] = r.caught_by;
         return j;
     };
@@ -324,11 +340,13 @@ SyncTableData parse_sync_table_json(std::string_view text) {
         r.op = field<std::string>(rj, "op", "a row");
         r.node_kind = field<std::string>(rj, "node_kind", "a row");
         r.points = field<uint64_t>(rj, "points", "a row");
-        for (const SyncVerdict v : kColumns) {
-            const char* name = kVerdictNames[static_cast<int>(v)];
-            // Tables written before the explorer could say it gave up have no undecided column: none was.
-            if (v == SyncVerdict::undecided && !rj.contains(name)) continue;
-            r.counts[static_cast<int>(v)] = field<uint64_t>(rj, name, "a row");
+        for (const Column& c : kColumns) {
+            const char* name = kVerdictNames[static_cast<int>(c.v)];
+            // Tables written before the explorer could say it gave up (or tell a reordering) have no
+            // undecided (reordered) column: there was none.
+            if ((c.v == SyncVerdict::undecided || c.v == SyncVerdict::reordered) && !rj.contains(name))
+                continue;
+            r.counts[static_cast<int>(c.v)] = field<uint64_t>(rj, name, "a row");
         }
         r.caught_by = field<std::map<std::string, uint64_t>>(rj, "caught_by", "a row");
         t.rows.push_back(std::move(r));

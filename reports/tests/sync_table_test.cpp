@@ -67,7 +67,8 @@ TEST(SyncTable, MarkdownShowsRowsTotalsAndTheFindingToRead) {
     const std::string md = sync_table_markdown(sample());
     EXPECT_NE(md.find("# Sync mutation table"), std::string::npos);
     EXPECT_NE(md.find("| drop-wait | BlockEpilogue | 2 | 2 | deadlock 1, race 2 |"), std::string::npos) << md;
-    EXPECT_NE(md.find("| drop-set | BlockEpilogue | 1 | 0 | - | 0 | 0 | **1** |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| drop-set | BlockEpilogue | 1 | 0 | - | 0 | 0 | 0 | **1** |"), std::string::npos)
+        << md;
     EXPECT_NE(md.find("| **total** |  | 4 | 2 |"), std::string::npos) << md;
     EXPECT_NE(md.find("`drop-set core=AIV0.0 n=3`"), std::string::npos) << md;
     EXPECT_NE(md.find("| drop-wait / BlockEpilogue: checkers deadlock,race / explorer race | 1 |"),
@@ -91,6 +92,29 @@ TEST(SyncTable, UndecidedIsCountedApartInEveryFormat) {
         std::regex_replace(sync_table_json(sample()), std::regex(R"(,\s*"undecided": 0)"), "");
     ASSERT_EQ(old_json.find("undecided\":"), std::string::npos) << old_json;
     EXPECT_EQ(table_totals(parse_sync_table_json(old_json)).count(SyncVerdict::undecided), 0u);
+}
+
+// A race-free reordering shown by the outputs is an agreement: its own column in every format, counted in the
+// summary, not a failure and not a mutation to read; read back, and none in a table written before it.
+TEST(SyncTable, ReorderedIsAnAgreementCountedApartInEveryFormat) {
+    SyncTableData t;
+    add_to_table(t, "wait-event+set-event", "Kernel", SyncVerdict::reordered, {});
+    EXPECT_FALSE(sync_table_fails(t));
+    EXPECT_NE(sync_table_summary(t).find("0 caught, 1 reordered, 0 output-only"), std::string::npos)
+        << sync_table_summary(t);
+    EXPECT_NE(sync_table_text(t).find("reord"), std::string::npos);
+    EXPECT_NE(sync_table_markdown(t).find("| caught | caught by | reordered | output-only |"),
+              std::string::npos)
+        << sync_table_markdown(t);
+    EXPECT_NE(sync_table_markdown(t).find("| wait-event+set-event | Kernel | 1 | 0 | - | 1 | 0 |"),
+              std::string::npos)
+        << sync_table_markdown(t);
+    EXPECT_NE(sync_table_html(t).find("<th>reordered</th>"), std::string::npos);
+    EXPECT_EQ(table_totals(parse_sync_table_json(sync_table_json(t))).count(SyncVerdict::reordered), 1u);
+    const std::string old_json =
+        std::regex_replace(sync_table_json(sample()), std::regex(R"(,\s*"reordered": 0)"), "");
+    ASSERT_EQ(old_json.find("reordered\":"), std::string::npos) << old_json;
+    EXPECT_EQ(table_totals(parse_sync_table_json(old_json)).count(SyncVerdict::reordered), 0u);
 }
 
 TEST(SyncTable, JsonReadsBackToTheSameTable) {

@@ -179,13 +179,13 @@ int sync_table_command(std::span<const char* const> argv) {
     opt.progress = [&](int done, int total, const evg::reports::SyncTableData& t) {
         const evg::reports::SyncTableRow s = evg::reports::table_totals(t);
         const std::string line = fmt::format(
-            "{}/{} runs, {} mutations: {} caught, {} output-only, {} harmless, {} missed, {} false alarms, "
-            "{} "
-            "divergent, {:.0f} s",
+            "{}/{} runs, {} mutations: {} caught, {} reordered, {} output-only, {} harmless, {} missed, {} "
+            "false alarms, {} divergent, {:.0f} s",
             done, total, s.points, s.count(evg::reports::SyncVerdict::caught),
-            s.count(evg::reports::SyncVerdict::output_only), s.count(evg::reports::SyncVerdict::harmless),
-            s.count(evg::reports::SyncVerdict::missed), s.count(evg::reports::SyncVerdict::false_alarm),
-            s.count(evg::reports::SyncVerdict::divergent), t.seconds);
+            s.count(evg::reports::SyncVerdict::reordered), s.count(evg::reports::SyncVerdict::output_only),
+            s.count(evg::reports::SyncVerdict::harmless), s.count(evg::reports::SyncVerdict::missed),
+            s.count(evg::reports::SyncVerdict::false_alarm), s.count(evg::reports::SyncVerdict::divergent),
+            t.seconds);
         std::cerr << (tty ? "\r\033[K" + line : line + "\n") << std::flush;
     };
     const std::vector<evg::fuzz::Subject> subjects = evg::fuzz::table_subjects(opt);

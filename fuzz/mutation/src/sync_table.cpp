@@ -111,7 +111,8 @@ reports::SyncTableData run_sync_table(const std::vector<Subject>& subjects, cons
                 ++t.kind_differences[fmt::format("{} / {}: checkers {} / explorer {}", op, kind,
                                                  fmt::join(c.checker_kinds, ","),
                                                  fmt::join(c.explorer, ","))];
-            if (c.verdict != SyncVerdict::caught && c.verdict != SyncVerdict::harmless)
+            if (c.verdict != SyncVerdict::caught && c.verdict != SyncVerdict::reordered &&
+                c.verdict != SyncVerdict::harmless)
                 t.findings.push_back(
                     {c.verdict, s.name, kind, hw::to_string(m),
                      c.detail + (c.divergent_instr.empty()

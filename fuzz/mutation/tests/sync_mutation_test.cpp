@@ -159,6 +159,68 @@ TEST(SyncMutation, SilencedCheckersMakeADroppedWaitAMiss) {
     EXPECT_NE(std::find(c.explorer.begin(), c.explorer.end(), "race"), c.explorer.end()) << c.detail;
 }
 
+namespace {
+
+// The problem of fuzz/regressions/epilogue_mutation/reordered-mmad-before-its-load.bin (its bytes: rapidcheck
+// seed 4, size 40, AtlasA2, GM path, two mutations at indices 0x2d1d7463 and 17): a WaitFlag<MTE1_M>(0) and a
+// SetFlag<M_MTE1>(0) of the cube's block MMAD rewritten, which pairs the Mmad's wait with a set issued before
+// the load of its operands, and the load's wait with the set after the Mmad.
+struct Reordering {
+    Subject s = generated_subject(4, 40, hw::ArchId::AtlasA2, false, true, "");
+    Reference ref = reference_run(s);
+    std::vector<hw::SyncMutation> plan;
+    Reordering() {
+        if (ref.points.empty()) return;
+        plan.push_back(ref.points[0x2d1d7463u % ref.points.size()]);
+        plan.push_back(ref.points[17u % ref.points.size()]);
+    }
+};
+
+}  // namespace
+
+// The Mmad is ordered before its own operand load: no race (every schedule agrees), but it reads L0A/L0B
+// before anything wrote them. The explorer's reads say so, and the uninit checker or the outputs show it: a
+// reordering, an agreement. (It was "divergent" when the explorer's only ground truth was its hazards.)
+TEST(SyncMutation, AMutationThatOrdersAReadBeforeItsWriteIsAReordering) {
+    const Reordering r;
+    ASSERT_TRUE(r.ref.clean) << r.ref.problem;
+    ASSERT_TRUE(r.ref.explored.reads_known);
+    ASSERT_EQ(r.plan.size(), 2u);
+    const Classification c = classify(r.s, r.ref, r.plan);
+    EXPECT_EQ(c.verdict, SyncVerdict::reordered) << reports::sync_verdict_name(c.verdict) << ": " << c.detail;
+    EXPECT_TRUE(c.explorer.empty()) << c.detail;
+    EXPECT_TRUE(c.checkers.empty()) << c.detail;
+    EXPECT_NE(c.changed_read.find("Mmad"), std::string::npos) << c.changed_read;
+    EXPECT_NE(c.changed_read.find("no write of the launch"), std::string::npos) << c.changed_read;
+    EXPECT_FALSE(reports::sync_verdict_fails(c.verdict));
+    // Either mutation alone leaves the reads as they were.
+    for (const hw::SyncMutation& m : r.plan) {
+        const Classification one = classify(r.s, r.ref, {m});
+        EXPECT_NE(one.verdict, SyncVerdict::reordered) << hw::to_string({m}) << ": " << one.detail;
+        EXPECT_FALSE(reports::sync_verdict_fails(one.verdict)) << hw::to_string({m}) << ": " << one.detail;
+    }
+}
+
+// The same reordering with nothing left to show it (the uninit checker off, the unmutated outputs handed
+// back): the changed read alone makes it a miss, never harmless.
+TEST(SyncMutation, AReorderingNothingShowsIsAMiss) {
+    Reordering r;
+    ASSERT_EQ(r.plan.size(), 2u);
+    const SubjectRun unmutated = r.s.run(hw::Config{});
+    auto run = r.s.run;
+    r.s.run = [run, unmutated](const hw::Config& c) {
+        hw::Config quiet = c;
+        quiet.checks.uninit = false;
+        SubjectRun out = run(quiet);
+        out.outputs = unmutated.outputs;
+        return out;
+    };
+    const Classification c = classify(r.s, r.ref, r.plan);
+    EXPECT_EQ(c.verdict, SyncVerdict::missed) << reports::sync_verdict_name(c.verdict) << ": " << c.detail;
+    EXPECT_FALSE(c.changed_read.empty());
+    EXPECT_NE(c.detail.find("nothing shows it"), std::string::npos) << c.detail;
+}
+
 // A race checker that fires on every mutated run: a spurious barrier, proven harmless, is a false alarm.
 TEST(SyncMutation, ACheckerFiringOnAHarmlessMutationIsAFalseAlarm) {
     Subject s = small_example("seed003_add", hw::ArchId::AtlasA2, graph::WorkspacePath::GM);

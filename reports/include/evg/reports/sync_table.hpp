@@ -26,8 +26,12 @@ enum class SyncVerdict : uint8_t {
     unapplied,    // the mutation did not apply, or the run failed with an error
     undecided,    // the explorer gave up (its decision hit its attempt cap): neither an agreement nor a
                   // disagreement, counted apart
+    reordered,    // the explorer proves no hazard, but a read takes its bytes from other writes than in the
+                  // unmutated run (in every schedule: the mutation orders a read before the write it used to
+                  // take, or after another), and the outputs or another checker (uninit) show it; no sync
+                  // checker can, there being no race: an agreement
 };
-inline constexpr int kSyncVerdictCount = 8;
+inline constexpr int kSyncVerdictCount = 9;
 std::string_view sync_verdict_name(SyncVerdict v);  // "caught", "output-only", ...
 // Whether a verdict is a disagreement the table run fails on (missed, false alarm, divergent).
 bool sync_verdict_fails(SyncVerdict v);
@@ -41,7 +45,7 @@ struct SyncTableRow {
     uint64_t count(SyncVerdict v) const { return counts[static_cast<int>(v)]; }
 };
 
-// One mutated run worth reading: every verdict except caught and harmless.
+// One mutated run worth reading: every verdict except caught, reordered and harmless.
 struct SyncTableFinding {
     SyncVerdict verdict = SyncVerdict::missed;
     std::string subject;  // "random#12 AtlasA2 gm m=33 n=65 ...", "Example/Ascend950/seed003_bias/ub/..."

@@ -5,12 +5,19 @@
 //                ambiguity) and a sync checker fired (which ones: `checkers`);
 //   output_only  the explorer finds a hazard, no sync checker fired, but the outputs differ from the
 //                unmutated run's or another checker (uninit, memory) fired: a checker miss;
-//   harmless     the explorer proves no hazard, no checker fired, the outputs equal the unmutated ones, and
-//                so do `adversarial` seeded adversarial schedules, each clean;
-//   missed       the explorer finds a hazard and nothing shows it;
+//   reordered    the explorer proves no hazard, but a read takes its bytes from other writes than in the
+//                unmutated run (ExplorerVerdict::reads: the same in every schedule), and the outputs differ
+//                or another checker (uninit) fired: a mutation that orders a read before the write it used to
+//                take, which no race shows; when nothing shows it, the verdict is missed;
+//   harmless     the explorer proves no hazard, every read takes the bytes it took unmutated, no checker
+//                fired, the outputs equal the unmutated ones, and so do `adversarial` seeded adversarial
+//                schedules, each clean;
+//   missed       the explorer finds a hazard, or a changed read, and nothing shows it;
 //   false_alarm  a sync checker fired on a mutation the explorer proves harmless;
-//   divergent    the explorer proves no hazard and the in-order run is clean, but the outputs differ or an
-//                adversarial schedule runs dirty or gives other outputs;
+//   divergent    the explorer proves no hazard and every read the same as unmutated (or cannot compare
+//                them: the data instructions differ), and the in-order run has no sync finding, but the
+//                outputs differ, another checker fired, or an adversarial schedule runs dirty or gives other
+//                outputs;
 //   unapplied    the mutation found no sync call (Report::mutations_unapplied) or the run threw.
 #pragma once
 #include <cstdint>
@@ -36,6 +43,9 @@ struct Reference {
     std::string problem;                   // when not clean: its first violation
     // (core short name, sync index) -> the Site file of that sync call.
     std::map<std::pair<std::string, int>, std::string> sync_files;
+    // The explorer on the unmutated trace (recorded with its accesses): where every read takes its bytes
+    // from, when the explorer proves it free of hazards (explored.reads_known).
+    ExplorerVerdict explored;
 };
 Reference reference_run(const Subject& s);
 
@@ -48,6 +58,7 @@ struct Classification {
     // The sync checkers' kinds in the explorer's names (race, set_twice, deadlock, flag_left, counter_left,
     // ambiguous; legality checkers have no counterpart and are left out).
     std::vector<std::string> checker_kinds;
+    std::string changed_read;     // reordered (or missed for it): the first read whose writes changed
     std::string divergent_instr;  // the first instruction where the mutated trace leaves the unmutated one:
                                   // "WaitFlag<MTE2_V>(0)@block_epilogue_visitor.hpp:120"
     std::string detail;           // one line: what each side said
