@@ -115,54 +115,80 @@ Program random_program(const std::vector<uint8_t>& bytes) {
     return b.program();
 }
 
-// A chain of data ops on one AIV, each ordered before everything after it (PipeBarrier<PIPE_ALL>, or a flag
-// to each other pipe and a barrier of its own pipe; nothing after a scalar op, which runs in issue order),
-// except one link in eight, left out: programs that are mostly race-free and read what they wrote, which
-// `random_program` seldom draws.
+// A chain of data ops, each ordered before the next one, except one link in eight, left out: programs that
+// are mostly race-free and read what they wrote, which `random_program` seldom draws. Three chains in four on
+// Ascend950 run on an AIC and an AIV of one AI core, sharing GM. A link within a core is
+// PipeBarrier<PIPE_ALL>, or a flag from the op's pipe to each other pipe the core's ops use and a barrier of
+// its own pipe (nothing after a scalar op, which runs in issue order); a link to the other core is a mode-4
+// CrossCoreSetFlag on the op's pipe and a CrossCoreWaitFlag on S, which holds back the waiting core's scalar
+// unit (each link its own flag id).
 Program chained_program(const std::vector<uint8_t>& bytes) {
     Bytes in(bytes);
-    ProgramBuilder b(in.pick(2) ? Chip::Ascend950 : Chip::AtlasA2, false, 1);
-    const int gm = b.gm(64, "G"), ub = b.local(0, 64);
+    const Chip chip = in.pick(2) ? Chip::Ascend950 : Chip::AtlasA2;
+    const bool two_cores = chip == Chip::Ascend950 && in.pick(4) != 0;
+    ProgramBuilder b(chip, two_cores, 1);
+    const Topology& t = b.program().topo;
+    const int gm = b.gm(64, "G");
+    std::vector<int> local;
+    for (size_t c = 0; c < t.cores.size(); ++c) local.push_back(b.local(static_cast<int>(c), 64));
     auto half = [&](int mem) {
         const uint32_t h = 32u * static_cast<uint32_t>(in.pick(2));
         return Range{mem, h, h + 32};
     };
-    const int n = 2 + in.pick(5);
+    const int aiv = two_cores ? t.aiv(0, 0) : 0;
+    const int n = 2 + in.pick(two_cores ? 7 : 5);
+    int prev_core = -1, links = 0;
+    Pipe prev_pipe = S;
     for (int k = 0; k < n && in.more(); ++k) {
+        const int c = two_cores && in.pick(2) ? t.aic(0) : aiv;
+        const bool is_aiv = c == aiv;
+        const int ub = local[static_cast<size_t>(c)];
+        // The link from the previous op to this one.
+        if (prev_core >= 0 && in.pick(8) != 0) {
+            if (prev_core != c) {
+                b.cross_set(prev_core, 4, prev_pipe, links);
+                b.cross_wait(c, 4, S, links);
+                ++links;
+            } else if (prev_pipe != S) {
+                if (in.pick(2)) {
+                    b.barrier(c, ALL);
+                } else {
+                    const std::vector<Pipe> used =
+                        is_aiv ? std::vector<Pipe>{S, V, MTE2, MTE3} : std::vector<Pipe>{S, MTE2};
+                    for (Pipe q : used)
+                        if (q != prev_pipe) {
+                            b.set(c, prev_pipe, q, 0);
+                            b.wait(c, prev_pipe, q, 0);
+                        }
+                    b.barrier(c, prev_pipe);
+                }
+            }
+        }
         Pipe p = S;
-        switch (in.pick(4)) {
+        switch (in.pick(is_aiv ? 4 : 2)) {
             case 0:
                 p = MTE2;
-                b.copy_in(0, half(ub), half(gm));
-                break;
-            case 1:
-                p = MTE3;
-                b.copy_out(0, half(gm), half(ub));
+                b.copy_in(c, half(ub), half(gm));
                 break;
             case 2:
+                p = MTE3;
+                b.copy_out(c, half(gm), half(ub));
+                break;
+            case 3:
                 p = V;
-                b.vec(0, half(ub), half(ub), in.pick(2) ? half(ub) : Range{});
+                b.vec(c, half(ub), half(ub), in.pick(2) ? half(ub) : Range{});
                 break;
             default: {
                 const uint32_t w = 4u * static_cast<uint32_t>(in.pick(16));
                 const Range word{in.pick(2) ? gm : ub, w, w + 4};
                 if (in.pick(2))
-                    b.scalar_read(0, word);
+                    b.scalar_read(c, word);
                 else
-                    b.scalar_write(0, word);
+                    b.scalar_write(c, word);
             }
         }
-        if (p == S || k + 1 == n || in.pick(8) == 0) continue;
-        if (in.pick(2)) {
-            b.barrier(0, ALL);
-            continue;
-        }
-        for (Pipe q : {S, V, MTE2, MTE3})
-            if (q != p) {
-                b.set(0, p, q, 0);
-                b.wait(0, p, q, 0);
-            }
-        b.barrier(0, p);
+        prev_core = c;
+        prev_pipe = p;
     }
     return b.program();
 }
@@ -175,7 +201,7 @@ RC_GTEST_PROP(EnginesAgree, OneRecordedScheduleDecidesEverySchedule, ()) {
     const auto bytes =
         *rc::gen::container<std::vector<uint8_t>>(rc::gen::cast<uint8_t>(rc::gen::inRange(0, 256)));
     const auto seed = *rc::gen::inRange<uint64_t>(1, 1u << 20);
-    const Program p = random_program(bytes);
+    const Program p = *rc::gen::arbitrary<bool>() ? chained_program(bytes) : random_program(bytes);
     const Verdict e = explore(p, {20000});
     if (!e.complete) {
         RC_TAG("exploration incomplete");
@@ -213,10 +239,14 @@ RC_GTEST_PROP(EnginesAgree, OneRecordedScheduleTellsWhereEveryScheduleReads, ())
         RC_ASSERT(!a.reads_known);
         return;
     }
-    RC_TAG(std::any_of(a.reads_from.begin(), a.reads_from.end(),
-                       [](const ReadFrom& r) { return !r.writers.empty(); })
-               ? "reads a write"
-               : "reads only initial bytes");
+    const bool reads_a_write = std::any_of(a.reads_from.begin(), a.reads_from.end(),
+                                           [](const ReadFrom& r) { return !r.writers.empty(); });
+    RC_TAG(reads_a_write ? "reads a write" : "reads only initial bytes");
+    const bool across = std::any_of(a.reads_from.begin(), a.reads_from.end(), [&](const ReadFrom& r) {
+        return std::any_of(r.writers.begin(), r.writers.end(),
+                           [&](int w) { return p.op_at(w).first != p.op_at(r.reader).first; });
+    });
+    if (across) RC_TAG("reads a write of another core");
     RC_ASSERT(a.reads_known);
     RC_ASSERT(a.reads_from == seen);
     RC_ASSERT(a.reads_from == seen_other);
