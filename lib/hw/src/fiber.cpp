@@ -32,6 +32,62 @@
 #define EVG_FIBER_ON_VALGRIND() false
 #endif
 
+#ifdef EVG_FIBER_OWN_SWITCH
+// evg_fiber_switch(save, to): pushes the callee-saved registers and the SSE and x87 control words on the
+// running stack, stores the stack pointer in *save, loads `to` (a stack pointer stored the same way, or a new
+// stack laid out by Fiber::resume) and pops the same from there. The System V ABI leaves every other register
+// to the caller. evg_fiber_start is where a new stack "returns" to: it calls the function in r13 with the
+// argument in r12, on a 16-byte-aligned stack; its return address is marked undefined, so that an unwinder
+// (a finding's call chain, gdb, an exception) stops there.
+extern "C" void evg_fiber_switch(void** save, void* to);
+extern "C" void evg_fiber_start();
+asm(R"(
+    .text
+    .globl evg_fiber_switch
+    .hidden evg_fiber_switch
+    .type evg_fiber_switch, @function
+    .p2align 4
+evg_fiber_switch:
+    .cfi_startproc
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .cfi_endproc
+    .size evg_fiber_switch, .-evg_fiber_switch
+
+    .globl evg_fiber_start
+    .hidden evg_fiber_start
+    .type evg_fiber_start, @function
+    .p2align 4
+evg_fiber_start:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %r12, %rdi
+    callq *%r13
+    ud2
+    .cfi_endproc
+    .size evg_fiber_start, .-evg_fiber_start
+)");
+#endif
+
 namespace evg::hw::detail {
 
 namespace {
@@ -131,10 +187,20 @@ Fiber::~Fiber() {
     if (stack_ && (!started_ || finished_)) give_stack(stack_, stack_filled_);
 }
 
+#ifdef EVG_FIBER_OWN_SWITCH
+void Fiber::entry(Fiber* f) {
+    run(f);
+    __builtin_unreachable();  // switch_out(true) never comes back
+}
+#else
 void Fiber::entry(unsigned lo, unsigned hi) {
     // makecontext passes int arguments only: the Fiber pointer arrives in two halves.
-    auto* f = reinterpret_cast<Fiber*>(  // NOLINT(performance-no-int-to-ptr)
-        (static_cast<uintptr_t>(hi) << 32) | static_cast<uintptr_t>(lo));
+    run(reinterpret_cast<Fiber*>(  // NOLINT(performance-no-int-to-ptr)
+        (static_cast<uintptr_t>(hi) << 32) | static_cast<uintptr_t>(lo)));
+}
+#endif
+
+void Fiber::run(Fiber* f) {
 #ifdef EVG_FIBER_ASAN
     __sanitizer_finish_switch_fiber(nullptr, &f->caller_bottom_, &f->caller_size_);
 #endif
@@ -153,6 +219,29 @@ void Fiber::resume() {
         const PooledStack s = take_stack();
         stack_ = s.stack;
         stack_filled_ = s.filled;
+#ifdef EVG_FIBER_OWN_SWITCH
+        // The frame evg_fiber_switch pops on its first switch here (from the top of the stack down): a zero
+        // word (the 16-byte alignment evg_fiber_start calls with), evg_fiber_start as the return address,
+        // rbp 0 (the end of a frame-pointer chain), rbx, r12 = this, r13 = entry, r14, r15, then the SSE
+        // and x87 control words of the thread now.
+        auto* top = reinterpret_cast<uint64_t*>(static_cast<char*>(stack_) + kStackBytes);
+        uint64_t* sp = top - 10;
+        uint32_t mxcsr = 0;
+        uint16_t fcw = 0;
+        asm volatile("stmxcsr %0" : "=m"(mxcsr));
+        asm volatile("fnstcw %0" : "=m"(fcw));
+        sp[0] = mxcsr | (uint64_t{fcw} << 32);
+        sp[1] = 0;                                             // r15
+        sp[2] = 0;                                             // r14
+        sp[3] = reinterpret_cast<uint64_t>(&Fiber::entry);     // r13
+        sp[4] = reinterpret_cast<uint64_t>(this);              // r12
+        sp[5] = 0;                                             // rbx
+        sp[6] = 0;                                             // rbp
+        sp[7] = reinterpret_cast<uint64_t>(&evg_fiber_start);  // the return address
+        sp[8] = 0;
+        sp[9] = 0;
+        self_sp_ = sp;
+#else
         getcontext(&self_);
         self_.uc_stack.ss_sp = stack_;
         self_.uc_stack.ss_size = kStackBytes;
@@ -160,6 +249,7 @@ void Fiber::resume() {
         auto p = reinterpret_cast<uintptr_t>(this);
         makecontext(&self_, reinterpret_cast<void (*)()>(&Fiber::entry), 2,
                     static_cast<unsigned>(p & 0xffffffffu), static_cast<unsigned>(p >> 32));
+#endif
         started_ = true;
     }
 #ifdef EVG_FIBER_ASAN
@@ -168,7 +258,11 @@ void Fiber::resume() {
 #endif
     const char* outer = tls_stack_low;
     tls_stack_low = static_cast<const char*>(stack_);
+#ifdef EVG_FIBER_OWN_SWITCH
+    evg_fiber_switch(&caller_sp_, self_sp_);
+#else
     swapcontext(&caller_, &self_);
+#endif
     tls_stack_low = outer;
 #ifdef EVG_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
@@ -185,7 +279,11 @@ void Fiber::switch_out(bool last) {
 #else
     (void)last;
 #endif
+#ifdef EVG_FIBER_OWN_SWITCH
+    evg_fiber_switch(&self_sp_, caller_sp_);
+#else
     swapcontext(&self_, &caller_);
+#endif
 #ifdef EVG_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake_stack_, &caller_bottom_, &caller_size_);
 #endif
