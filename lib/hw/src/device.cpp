@@ -4,14 +4,45 @@
 
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <utility>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "evg/hw/error.hpp"
 
 namespace evg::hw {
 
-Device::Device(Config cfg) : cfg_(std::move(cfg)) {}
+namespace {
+
+// glibc's heap, set once per process when its first device is made: blocks up to 32 MiB (glibc's own ceiling
+// for the threshold it otherwise moves by itself) come from the heap rather than from a mapping of their
+// own, and the heap hands its top back to the OS only past 64 MiB free. A launch, its oracle and its judge
+// allocate and free the same large buffers case after case (tensors, traces, the oracle's long doubles):
+// with glibc's defaults each was mapped or the heap grown for it, and every page faulted in again, a fifth
+// of an upstream corpus case (bench/README.md, "System calls and page faults"). The process keeps up to its
+// largest case's memory. Settings the user gave (GLIBC_TUNABLES naming glibc.malloc) are left as they are.
+void keep_heap_between_launches() {
+#if defined(__GLIBC__)
+    static std::once_flag once;
+    std::call_once(once, [] {
+        const char* tunables = std::getenv("GLIBC_TUNABLES");
+        if (tunables && std::strstr(tunables, "glibc.malloc.")) return;
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    });
+#endif
+}
+
+}  // namespace
+
+Device::Device(Config cfg) : cfg_(std::move(cfg)) {
+    keep_heap_between_launches();
+}
 Device::~Device() = default;
 
 void* Device::malloc(uint64_t bytes, std::string name, std::string origin) {
