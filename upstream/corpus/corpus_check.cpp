@@ -16,7 +16,6 @@
 #include "corpus_emit.hpp"
 #include "evg/graph/implementation.hpp"
 #include "evg/oracle/evaluate.hpp"
-#include "evg/props/model_property.hpp"
 #include "evg/props/require.hpp"
 #include "evg/verify/judge.hpp"
 
@@ -47,6 +46,25 @@ class StepTimer {
     double PropertySteps::*step_;
     double start_;
 };
+
+// evgcheck's copy of case `c` on its data (the property's: made once for both runs), as the property reads
+// it: the bytes of its outputs and the count of its instructions, nothing of its report. So it runs as a
+// reference computation, in issue order with every checker off: evgcheck's own properties judge its copy
+// with every checker under both schedulers (props/, "model_matches_oracle_and_is_clean"), and the outputs of
+// a run without a race are the same under every schedule. (Without the uninit checker a core's stack is not
+// refilled with the fill (fiber.hpp): a kernel variable read before it is set would read something else,
+// and that read is a finding of evgcheck's own properties.) Upstream's run is the one judged, with every
+// checker, under the case's schedule.
+graph::ModelRun run_evgcheck_copy(const props::Case& c, const verify::CaseData& data) {
+    graph::RunInputs in;
+    for (const auto& [name, t] : data.inputs) in.tensors[name] = bytes_of(t);
+    graph::RunOptions opt;
+    opt.block_dim = c.cores;
+    opt.config.scheduler = hw::SchedulerKind::in_order;
+    opt.config.checks = hw::CheckerConfig::none();
+    opt.config.keep_trace = false;
+    return graph::run_on_model(evgcheck_copy(c).problem, in, opt);
+}
 
 }  // namespace
 
@@ -204,13 +222,13 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
     }();
     // The differential partner first: evgcheck's copy on the same problem, data, cores and schedule, whose
     // instruction count bounds upstream's run.
-    const props::CaseRun ours = [&] {
+    const graph::ModelRun ours = [&] {
         const StepTimer timer(&PropertySteps::ours);
-        return props::run_case(evgcheck_copy(c), c.cores, c.sched_seed);
+        return run_evgcheck_copy(c, data);
     }();
     RunRequest rq = make_request(c, data);
     rq.config.keep_trace = instance.run_topological != nullptr;  // the twin's synchronisation is compared
-    rq.config.max_instructions = case_instruction_limit(ours.model.report.stats.instructions, case_limit);
+    rq.config.max_instructions = case_instruction_limit(ours.report.stats.instructions, case_limit);
     // A kept trace numbers instructions in 32 bits (Config::max_instructions).
     if (rq.config.keep_trace)
         rq.config.max_instructions = std::min<uint64_t>(rq.config.max_instructions, 0xffffffffu);
@@ -273,8 +291,8 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
     for (std::size_t i = 0; i < p.graph.tensors.size(); ++i) {
         const graph::Tensor& t = p.graph.tensors[i];
         if (t.role != graph::TensorRole::Output || decided.count(t.name)) continue;
-        const auto it = ours.model.outputs.find(t.name);
-        RC_ASSERT(it != ours.model.outputs.end());
+        const auto it = ours.outputs.find(t.name);
+        RC_ASSERT(it != ours.outputs.end());
         const std::string diff =
             first_difference(theirs.run.tensors[i], it->second, hw::dtype_size(t.element));
         if (!diff.empty())

@@ -95,8 +95,8 @@ uint64_t case_instruction_limit(uint64_t evgcheck_instructions, double case_limi
 // while `PropertySteps::sink` points at one: the benchmark's profile of the property
 // (bench/upstream_corpus_bench.cpp, BM_UpstreamCorpusSteps). Nothing else sets the sink.
 struct PropertySteps {
-    double data = 0;    // make_case_data, for upstream's run and for evgcheck's copy
-    double ours = 0;    // evgcheck's copy on the model (props::run_case)
+    double data = 0;    // make_case_data, once for upstream's run and evgcheck's copy
+    double ours = 0;    // evgcheck's copy on the model (graph::run_on_model, in order, no checker)
     double theirs = 0;  // upstream's kernel on the model (the instance's run; again in order after a finding)
     double oracle = 0;  // oracle::evaluate
     double judge = 0;   // adopting the trace, taking out known findings, verify::judge
@@ -107,7 +107,9 @@ struct PropertySteps {
 // The property of the corpus test (and of its benchmark): upstream's run of case `c` passes the judge once
 // `known` has taken out its findings, its TopologicalVisitor twin (when the instance has one) writes the same
 // bytes and synchronises the same (first_sync_difference), and every output tensor equals, byte for byte,
-// what evgcheck's copy (run_on_model) writes on the same problem, data, cores and schedule. RC_ASSERT /
+// what evgcheck's copy (run_on_model) writes on the same problem, data and cores. evgcheck's copy runs as a
+// reference computation, in issue order and with no checker: only its outputs and its instruction count are
+// read, and evgcheck's own properties judge it with every checker under both schedulers. RC_ASSERT /
 // RC_FAIL only.
 //
 // A run whose report holds a known finding (a documented race, say) under the adversarial scheduler may have
