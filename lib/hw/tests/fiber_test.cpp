@@ -1,8 +1,11 @@
 // The cores of a launch run as fibers on the launching thread: resume/yield hand control back and forth in
 // order, a body's exceptions stay inside it, stacks are deep enough for real kernel code, and a launch of the
-// largest blockDim runs every core to its end.
+// largest blockDim runs every core to its end. A switch keeps each side's floating-point rounding mode, and a
+// stack walk from inside a body ends at the fiber's start.
 #include <gtest/gtest.h>
+#include <unwind.h>
 
+#include <cfenv>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -78,6 +81,56 @@ TEST(Fiber, DeepRecursionSurvivesAYieldAtTheBottom) {
     EXPECT_EQ(result, -1);
     f.resume();
     EXPECT_EQ(result, 256 * 257 / 2);
+}
+
+// The rounding mode is part of what a switch saves: a kernel body that sets its own (the model's conversions
+// set one per call) finds it again after a yield, and the caller never sees it.
+TEST(Fiber, EachSideKeepsItsOwnRoundingModeAcrossSwitches) {
+    Fiber* self = nullptr;
+    std::vector<int> seen;
+    Fiber f([&] {
+        std::fesetround(FE_UPWARD);
+        self->yield();
+        seen.push_back(std::fegetround());
+        std::fesetround(FE_TOWARDZERO);
+        self->yield();
+        seen.push_back(std::fegetround());
+    });
+    self = &f;
+    ASSERT_EQ(std::fegetround(), FE_TONEAREST);
+    f.resume();
+    EXPECT_EQ(std::fegetround(), FE_TONEAREST);
+    std::fesetround(FE_DOWNWARD);
+    f.resume();
+    EXPECT_EQ(std::fegetround(), FE_DOWNWARD);
+    std::fesetround(FE_TONEAREST);
+    f.resume();
+    EXPECT_EQ(std::fegetround(), FE_TONEAREST);
+    EXPECT_TRUE(f.finished());
+    EXPECT_EQ(seen, (std::vector<int>{FE_UPWARD, FE_TOWARDZERO}));
+}
+
+// What a finding's call chain does (call_chain.cpp): the unwinder walks a body's stack up to the fiber's
+// start and stops there, with a handful of frames, never into the memory above the stack.
+TEST(Fiber, AStackWalkFromABodyEndsAtTheFibersStart) {
+    struct Walk {
+        int frames = 0;
+    } walk;
+    _Unwind_Reason_Code end = _URC_NO_REASON;
+    Fiber f([&] {
+        end = _Unwind_Backtrace(
+            // Any answer but _URC_NO_REASON makes _Unwind_Backtrace fail: a walk that does not end by
+            // itself within 64 frames fails the test.
+            [](_Unwind_Context*, void* arg) {
+                return ++static_cast<Walk*>(arg)->frames < 64 ? _URC_NO_REASON : _URC_NORMAL_STOP;
+            },
+            &walk);
+    });
+    f.resume();
+    EXPECT_TRUE(f.finished());
+    EXPECT_EQ(end, _URC_END_OF_STACK);
+    EXPECT_GE(walk.frames, 2);
+    EXPECT_LT(walk.frames, 16);
 }
 
 TEST(Fiber, FibersOnTwoThreadsAreIndependent) {
