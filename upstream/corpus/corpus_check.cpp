@@ -228,8 +228,8 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
         const StepTimer timer(&PropertySteps::data);
         return verify::make_case_data(p, c.data, c.data_seed, c.sign);
     }();
-    // The differential partner first: evgcheck's copy on the same problem, data, cores and schedule, whose
-    // instruction count bounds upstream's run.
+    // The differential partner first: evgcheck's copy on the same problem, data and cores (in issue order,
+    // run_evgcheck_copy), whose instruction count bounds upstream's run.
     const graph::ModelRun ours = [&] {
         const StepTimer timer(&PropertySteps::ours);
         return run_evgcheck_copy(c, data);
