@@ -166,10 +166,20 @@ function(evgcheck_use_catlass target)
   # The program's reports name the checkout (kernel_operator.h registers it; docs/check-your-program.md §6).
   target_compile_definitions(${target} PRIVATE "EVGCHECK_CATLASS_ROOT=\"${root}\"")
   target_compile_features(${target} PRIVATE cxx_std_20)
-  # -g: the call chain of an instruction issued inside Catlass resolves to the user's line it came through
-  # (lib/hw/include/evg/hw/call_chain.hpp); without debug information a finding names the kernel launch only.
+  # Debug information: the call chain of an instruction issued inside Catlass resolves to the user's line it came
+  # through (lib/hw/include/evg/hw/call_chain.hpp); without it a finding names the kernel launch only. A chain
+  # reads line tables, inlined calls and function names (the mangled names, which say whose visitor a frame
+  # is), no types or variables: GCC's -g1 and Clang's -gline-tables-only with -fdebug-info-for-profiling (which
+  # adds the mangled names) give exactly that, in 25-32% less compile time than -g (docs/build-cost.md). A build
+  # type that asks for full debug information (Debug, RelWithDebInfo) gets -g, for a debugger.
   _evgcheck_kernel_compiler(${target} "${ARG_KERNEL_COMPILER}" family)
-  target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern -g)
+  if(family STREQUAL "GCC")
+    set(chain_debug_info -g1)
+  else()
+    set(chain_debug_info -gline-tables-only -fdebug-info-for-profiling)
+  endif()
+  target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern
+                         "$<IF:$<CONFIG:Debug,RelWithDebInfo>,-g,${chain_debug_info}>")
   if(family STREQUAL "GCC")
     target_compile_options(${target} PRIVATE -fno-tree-sra)
   endif()

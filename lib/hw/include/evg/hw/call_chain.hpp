@@ -7,8 +7,8 @@
 // body) is further up the stack. Chains are captured only in a launch whose Config::call_chains is set (the
 // ACL shim sets it for a program's launches) once code directories are registered (register_code_dir), so
 // evgcheck's own harnesses pay nothing; they resolve only when the program was built with debug information
-// (evgcheck_add_program builds with -g), in this process (GCC's libbacktrace, and elfutils' libdw for an
-// address libbacktrace finds no line for: no program is started), each address once. Without debug
+// (evgcheck_add_program builds with line tables), in this process (GCC's libbacktrace, and elfutils' libdw
+// for an address libbacktrace finds no line for: no program is started), each address once. Without debug
 // information a chain resolves to no frame and a finding names the kernel launch as before.
 #pragma once
 
