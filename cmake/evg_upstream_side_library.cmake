@@ -5,10 +5,17 @@
 # `evgcheck check --catlass-root` compiles at run time (a project of its own that finds the build folder's
 # package, build/<preset>/package).
 #
-#   evg_upstream_side_library(<target> SOURCES <file>... [ROOT <checkout>] [KERNEL_COMPILER <Clang|GCC>] [CORPUS])
-#     ROOT defaults to EVG_CATLASS_ROOT; KERNEL_COMPILER to evgcheck_use_catlass's default. CORPUS: a library of corpus instances (generated files of
-#     upstream/corpus/corpus_emit.hpp): adds the registry and the harness's folder, at -O1 (compile time
-#     dominates; the model is the build's own).
+#   evg_upstream_side_library(<target> SOURCES <file>... [ROOT <checkout>] [KERNEL_COMPILER <Clang|GCC>]
+#                             [CORPUS [OPTIMIZE <0|1>]])
+#     ROOT defaults to EVG_CATLASS_ROOT; KERNEL_COMPILER to evgcheck_use_catlass's default. CORPUS: a library of
+#     corpus instances (generated files of upstream/corpus/corpus_emit.hpp): adds the registry and the harness's
+#     folder, at -O<OPTIMIZE> (default 1), whatever the build type (the model itself is the build's own). At
+#     -O0 Clang compiles a file of instances 3 to 5 times faster than at -O1 (GCC a quarter faster), and
+#     upstream's kernel code runs slower: a corpus case by about a quarter, and the shrink of a kernel that does
+#     not end (a million instructions a case) took 75 s instead of 48. OPTIMIZE 0 is for libraries compiled more than run: the node suite's
+#     cells (built in, and compiled at run time for another checkout or family), the other compiler's twin of
+#     the corpus, the fixed copy's named instances; 1 for the corpus whose cases per CPU-second bench/ measures
+#     and for the graphs `evgcheck check --catlass-root` compiles (docs/build-cost.md).
 #
 # Expects evgcheck_use_catlass (evgcheck_program.cmake) and EVG_UPSTREAM_CORPUS_DIR (upstream/corpus).
 #
@@ -37,7 +44,12 @@ function(evg_corpus_abi_stamp target)
 endfunction()
 
 function(evg_upstream_side_library target)
-  cmake_parse_arguments(ARG "CORPUS" "ROOT;KERNEL_COMPILER" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "CORPUS" "ROOT;KERNEL_COMPILER;OPTIMIZE" "SOURCES" ${ARGN})
+  if(NOT DEFINED ARG_OPTIMIZE)
+    set(ARG_OPTIMIZE 1)
+  elseif(NOT ARG_CORPUS OR NOT ARG_OPTIMIZE MATCHES "^[01]$")
+    message(FATAL_ERROR "evg_upstream_side_library(${target}): OPTIMIZE takes 0 or 1, with CORPUS")
+  endif()
   set(sources ${ARG_SOURCES})
   if(ARG_CORPUS)
     list(PREPEND sources ${EVG_UPSTREAM_CORPUS_DIR}/registry.cpp)
@@ -50,7 +62,7 @@ function(evg_upstream_side_library target)
   target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined)
   if(ARG_CORPUS)
     target_include_directories(${target} PUBLIC ${EVG_UPSTREAM_CORPUS_DIR})
-    target_compile_options(${target} PRIVATE -O1)
+    target_compile_options(${target} PRIVATE -O${ARG_OPTIMIZE})
     evg_corpus_abi_stamp(${target})
   endif()
 endfunction()

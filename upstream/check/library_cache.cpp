@@ -61,12 +61,14 @@ std::string compile_setup_error() {
     return {};
 }
 
-LibraryCache::LibraryCache(fs::path work, std::string root, double budget, Clock::time_point stop)
+LibraryCache::LibraryCache(fs::path work, std::string root, double budget, Clock::time_point stop,
+                           int optimize)
     : work_(std::move(work)),
       root_(std::move(root)),
-      identity_(build_identity()),
+      identity_(build_identity() + fmt::format("optimize {}\n", optimize)),
       budget_(budget),
-      stop_(stop) {}
+      stop_(stop),
+      optimize_(optimize) {}
 
 LibraryCache::Result LibraryCache::build(const std::string& source) {
     return build(std::vector<std::string>{source});
@@ -110,8 +112,8 @@ LibraryCache::Result LibraryCache::build(const std::vector<std::string>& sources
                     "cmake_minimum_required(VERSION 3.25)\n"
                     "project(evgcheck_upstream_instances CXX)\n"
                     "find_package(evgcheck CONFIG REQUIRED)\n"
-                    "evg_upstream_side_library(instances CORPUS ROOT \"{}\" SOURCES {})\n",
-                    root_, files));
+                    "evg_upstream_side_library(instances CORPUS OPTIMIZE {} ROOT \"{}\" SOURCES {})\n",
+                    optimize_, root_, files));
     if (!fs::exists(dir / "build" / "CMakeCache.txt")) {
         std::vector<std::string> args = {"-S",
                                          dir.string(),

@@ -20,9 +20,13 @@ std::string build_identity();
 
 class LibraryCache {
   public:
-    // `budget`: seconds of compiling for libraries not built before; `stop`: the command's time budget.
+    // `budget`: seconds of compiling for libraries not built before; `stop`: the command's time budget;
+    // `optimize`: the -O level of the libraries' kernel code (evg_upstream_side_library's OPTIMIZE): 1 for
+    // graphs whose cases run (upstream's kernel code runs slower at 0:
+    // cmake/evg_upstream_side_library.cmake), 0 for the node suite's cells, which a build compiles 3 to 5
+    // times faster and runs once.
     LibraryCache(std::filesystem::path work, std::string root, double budget,
-                 std::chrono::steady_clock::time_point stop);
+                 std::chrono::steady_clock::time_point stop, int optimize = 1);
 
     struct Result {
         std::optional<std::filesystem::path> library;
@@ -49,6 +53,7 @@ class LibraryCache {
     std::string root_, identity_;
     double budget_, spent_ = 0;
     std::chrono::steady_clock::time_point stop_;
+    int optimize_;
     int compiles_ = 0, cached_ = 0;
 };
 

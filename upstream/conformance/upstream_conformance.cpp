@@ -72,7 +72,8 @@ struct RuntimeCells {
         const auto start = std::chrono::steady_clock::now();
         std::error_code ec;
         fs::create_directories(work_dir, ec);
-        check::LibraryCache cache(work_dir, root, 3600, std::chrono::steady_clock::time_point::max());
+        check::LibraryCache cache(work_dir, root, 3600, std::chrono::steady_clock::time_point::max(),
+                                  /*optimize=*/0);
         // A few cells a file: the build compiles the files side by side.
         std::vector<std::string> sources;
         for (std::size_t first = 0; first < cases.size(); first += kCellsPerFile) {
