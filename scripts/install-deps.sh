@@ -9,6 +9,7 @@ packages=(
   libgcc-12-dev libdw-dev  # libbacktrace and libdw: a program's call chains resolve in the process (lib/hw/src/call_chain.cpp)
   valgrind  # valgrind/valgrind.h: a core's stack refill knows when it runs under memcheck (lib/hw/src/fiber.cpp)
   chromium  # the report-html test opens the conformance report in headless Chromium
+  lld  # LLVM's linker, which the build links with (CMakeLists.txt, EVG_LLD): a third of GNU ld's time
   ccache  # the compiler cache scripts/test.sh uses for the build and for what the tests compile at run time
 )
 missing=()
