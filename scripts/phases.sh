@@ -24,6 +24,9 @@ phase() {
   echo "== $name: ${secs} s wall, ${cpu} CPU-s"
   return "$status"
 }
+# The first 20 lines of the input, indented, reading all of it: `head` would stop reading, and the command
+# writing into the pipe would die of SIGPIPE, which pipefail makes the script's exit status (141).
+first_20() { sed -n '1,20s/^/   /p'; }
 phases_summary() {
   echo "== phases:"
   local l
@@ -31,14 +34,14 @@ phases_summary() {
   if [ -n "${EVG_CPU_PROFILE:-}" ] && [ -s "$EVG_CPU_PROFILE" ]; then
     echo "== the 20 heaviest compile and link steps (CPU-s, wall s, output), of $(wc -l <"$EVG_CPU_PROFILE") in" \
          "$(awk '{ n += $1 } END { printf "%.0f", n }' "$EVG_CPU_PROFILE") CPU-s:"
-    sort -rn "$EVG_CPU_PROFILE" | head -20 | sed 's/^/   /'
+    sort -rn "$EVG_CPU_PROFILE" | first_20
   fi
   # ctest's JUnit file of this run (ctest_times_args): LastTest.log is no record, a test that runs ctest in the
   # build folder writes its own over it.
   if [ -n "${EVG_CPU_PROFILE:-}" ] && [ -s "${ctest_times:-}" ]; then
     echo "== the 20 longest tests (wall s, two at a time):"
     grep -o '<testcase name="[^"]*" classname="[^"]*" time="[^"]*"' "$ctest_times" |
-      sed -E 's/<testcase name="([^"]*)".* time="([^"]*)"/\2 \1/' | sort -rn | head -20 | sed 's/^/   /'
+      sed -E 's/<testcase name="([^"]*)".* time="([^"]*)"/\2 \1/' | sort -rn | first_20
   fi
 }
 
