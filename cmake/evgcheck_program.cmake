@@ -31,7 +31,6 @@
 # Expects the targets evgcheck::ascendc_device_AtlasA2 / evgcheck::ascendc_device_Ascend950 and the variable
 # EVGCHECK_STANDINS_DIR.
 
-set(_EVGCHECK_KERNEL_CXX_LAUNCHER "${CMAKE_CURRENT_LIST_DIR}/evgcheck_kernel_cxx.sh")
 set(EVGCHECK_KERNEL_COMPILER "auto" CACHE STRING
     "Compiler of the kernel code of evgcheck_use_catlass targets: auto (Clang when installed), Clang or GCC")
 set_property(CACHE EVGCHECK_KERNEL_COMPILER PROPERTY STRINGS auto Clang GCC)
@@ -88,8 +87,10 @@ function(_evgcheck_kernel_compiler target choice out)
       message(FATAL_ERROR "evgcheck: ${target}: KERNEL_COMPILER ${choice}, but no ${choice} compiler is installed "
                           "(apt-get install ${package}), and the project's compiler is ${CMAKE_CXX_COMPILER_ID}")
     endif()
+    # The launcher beside this file (the folder of the file that defines the function: a directory variable set
+    # when the file is included would not reach a project that adds evgcheck with add_subdirectory).
     set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER
-                          "${_EVGCHECK_KERNEL_CXX_LAUNCHER};${kernel_cxx};${CMAKE_CXX_COMPILER_LAUNCHER};--")
+                          "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/evgcheck_kernel_cxx.sh;${kernel_cxx};${CMAKE_CXX_COMPILER_LAUNCHER};--")
   endif()
   set(${out} "${choice}" PARENT_SCOPE)
 endfunction()
