@@ -12,10 +12,11 @@
 #     folder, at -O<OPTIMIZE> (default 1), whatever the build type (the model itself is the build's own). At
 #     -O0 Clang compiles a file of instances 3 to 5 times faster than at -O1 (GCC a quarter faster), and
 #     upstream's kernel code runs slower: a corpus case by about a quarter, and the shrink of a kernel that does
-#     not end (a million instructions a case) took 75 s instead of 48. OPTIMIZE 0 is for libraries compiled more than run: the node suite's
-#     cells (built in, and compiled at run time for another checkout or family), the other compiler's twin of
-#     the corpus, the fixed copy's named instances; 1 for the corpus whose cases per CPU-second bench/ measures
-#     and for the graphs `evgcheck check --catlass-root` compiles (docs/build-cost.md).
+#     not end (a million instructions a case) took 75 s instead of 48. OPTIMIZE 0 is for libraries compiled
+#     more than run: the node suite's cells (built in, and compiled at run time for another checkout or
+#     family), the other compiler's twin of the corpus, the fixed copy's named instances; 1 for the corpus
+#     whose cases per CPU-second bench/ measures and for the graphs `evgcheck check --catlass-root` compiles
+#     (docs/build-cost.md).
 #
 # Expects evgcheck_use_catlass (evgcheck_program.cmake) and EVG_UPSTREAM_CORPUS_DIR (upstream/corpus).
 #

@@ -89,8 +89,9 @@ function(_evgcheck_kernel_compiler target choice out)
     endif()
     # The launcher beside this file (the folder of the file that defines the function: a directory variable set
     # when the file is included would not reach a project that adds evgcheck with add_subdirectory).
+    set(launcher "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/evgcheck_kernel_cxx.sh")
     set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER
-                          "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/evgcheck_kernel_cxx.sh;${kernel_cxx};${CMAKE_CXX_COMPILER_LAUNCHER};--")
+                          "${launcher};${kernel_cxx};${CMAKE_CXX_COMPILER_LAUNCHER};--")
   endif()
   set(${out} "${choice}" PARENT_SCOPE)
 endfunction()
@@ -176,14 +177,12 @@ function(evgcheck_use_catlass target)
   _evgcheck_kernel_compiler(${target} "${ARG_KERNEL_COMPILER}" family)
   if(family STREQUAL "GCC")
     set(chain_debug_info -g1)
+    target_compile_options(${target} PRIVATE -fno-tree-sra)
   else()
     set(chain_debug_info -gline-tables-only -fdebug-info-for-profiling)
   endif()
   target_compile_options(${target} PRIVATE -ftrivial-auto-var-init=pattern
                          "$<IF:$<CONFIG:Debug,RelWithDebInfo>,-g,${chain_debug_info}>")
-  if(family STREQUAL "GCC")
-    target_compile_options(${target} PRIVATE -fno-tree-sra)
-  endif()
 endfunction()
 
 function(evgcheck_add_program name)
