@@ -11,33 +11,6 @@ namespace evg::conformance::controls {
 
 using namespace AscendC;
 
-namespace {
-
-constexpr uint32_t kN = 64;  // floats per buffer
-constexpr auto kLen = static_cast<int32_t>(kN);
-
-GlobalTensor<float> gm(GM_ADDR p) {
-    GlobalTensor<float> t;
-    t.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(p));
-    return t;
-}
-
-// X loaded into `t`, ready for V.
-void load_to_v(const LocalTensor<float>& t, GM_ADDR x) {
-    DataCopy(t, gm(x), kN);
-    SetFlag<HardEvent::MTE2_V>(0);
-    WaitFlag<HardEvent::MTE2_V>(0);
-}
-
-// `t` (written on V) stored to Y.
-void store_from_v(GM_ADDR y, const LocalTensor<float>& t) {
-    SetFlag<HardEvent::V_MTE3>(0);
-    WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopy(gm(y), t, kN);
-}
-
-}  // namespace
-
 HazardRun exp_overflows_half(const hw::Config& cfg, bool fault) {
     // Y = float(exp(half(X))) for X in [-15, 15]: e^x passes half's largest finite value 65504 above
     // x = 11.09. The fix clamps X at 11 first (e^11 = 59874), as upstream's tanh clamps its input.

@@ -55,4 +55,28 @@ inline std::vector<float> ramp(size_t n, float scale) {
     return v;
 }
 
+// The kernels' buffers: kN floats (256 bytes, eight 32-byte blocks), kLen as a vector count.
+inline constexpr uint32_t kN = 64;
+inline constexpr auto kLen = static_cast<int32_t>(kN);
+
+inline AscendC::GlobalTensor<float> gm(GM_ADDR p) {
+    AscendC::GlobalTensor<float> t;
+    t.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(p));
+    return t;
+}
+
+// X loaded into `t`, ready for V.
+inline void load_to_v(const AscendC::LocalTensor<float>& t, GM_ADDR x) {
+    AscendC::DataCopy(t, gm(x), kN);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(0);
+}
+
+// `t` (written on V) stored to Y.
+inline void store_from_v(GM_ADDR y, const AscendC::LocalTensor<float>& t) {
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(0);
+    AscendC::DataCopy(gm(y), t, kN);
+}
+
 }  // namespace evg::conformance::controls

@@ -18,15 +18,6 @@ using namespace AscendC;
 
 namespace {
 
-constexpr uint32_t kN = 64;  // floats per buffer: 256 bytes
-constexpr auto kLen = static_cast<int32_t>(kN);
-
-GlobalTensor<float> gm(GM_ADDR p) {
-    GlobalTensor<float> t;
-    t.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(p));
-    return t;
-}
-
 uint32_t ub_bytes(const hw::Config& cfg) {
     return hw::mem_capacity(hw::arch_spec(cfg.arch), hw::MemKind::UB);
 }
@@ -36,13 +27,6 @@ void preset_for_mte2(const LocalTensor<float>& t, float value) {
     Duplicate(t, value, kLen);
     SetFlag<HardEvent::V_MTE2>(0);
     WaitFlag<HardEvent::V_MTE2>(0);
-}
-
-// Stores `t` (written on V) to Y.
-void store_from_v(GM_ADDR y, const LocalTensor<float>& t) {
-    SetFlag<HardEvent::V_MTE3>(0);
-    WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopy(gm(y), t, kN);
 }
 
 }  // namespace

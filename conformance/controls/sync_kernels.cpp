@@ -14,15 +14,6 @@ using namespace AscendC;
 
 namespace {
 
-constexpr uint32_t kN = 64;  // floats per buffer: 256 bytes, eight 32-byte blocks
-constexpr auto kLen = static_cast<int32_t>(kN);
-
-GlobalTensor<float> gm(GM_ADDR p) {
-    GlobalTensor<float> t;
-    t.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(p));
-    return t;
-}
-
 std::vector<float> scaled(const std::vector<float>& x, float mul, float add) {
     std::vector<float> y(x.size());
     for (size_t i = 0; i < x.size(); ++i) y[i] = x[i] * mul + add;

@@ -125,6 +125,12 @@ hw::Report RunTlaVisitor(GemmCoord problemShape, uint8_t* deviceA, uint8_t* devi
     return report;
 }
 
+// The chip's name in a problem line.
+template <class ArchTag>
+constexpr const char* arch_name() {
+    return std::is_same_v<ArchTag, Catlass::Arch::Ascend950> ? "Ascend950" : "AtlasA2";
+}
+
 }  // namespace evg::examples
 
 // The shapes every example runs (gtest names spell them out). `Fn<ArchTag, CL>(shape)` runs one case; CL 0 is

@@ -17,11 +17,6 @@ using namespace Catlass;
 using namespace evg::examples;
 using ElementC = float;
 
-template <class ArchTag>
-constexpr const char* arch_name() {
-    return std::is_same_v<ArchTag, Arch::Ascend950> ? "Ascend950" : "AtlasA2";
-}
-
 // A and B as device buffers: integers in [-5, 5], or dyadic values k/8 with k in [-8, 8].
 struct Operands {
     uint8_t *deviceA, *deviceB;

@@ -33,11 +33,6 @@ using namespace Catlass;
 using namespace evg::examples;
 namespace F = Catlass::Epilogue::Fusion;
 
-template <class ArchTag>
-constexpr const char* arch_name() {
-    return std::is_same_v<ArchTag, Arch::Ascend950> ? "Ascend950" : "AtlasA2";
-}
-
 template <class E>
 constexpr DType dtype_of() {
     return std::is_same_v<E, half> ? DType::f16 : DType::f32;
@@ -49,9 +44,9 @@ constexpr const char* text_of() {
 
 // A and B (integers in [-3, 3]: with K = 40, |C| <= 360, exact in half and float).
 template <class E>
-struct Operands {
+struct ExampleOperands {
     uint8_t *deviceA, *deviceB;
-    explicit Operands(ExampleCase& ex) {
+    explicit ExampleOperands(ExampleCase& ex) {
         const Shape& s = ex.shape();
         deviceA = ex.input("A", integers(dtype_of<E>(), size_t(s.m) * s.k, -3, 3, 1));
         deviceB = ex.input("B", integers(dtype_of<E>(), size_t(s.k) * s.n, -3, 3, 2));
@@ -78,7 +73,7 @@ struct Mutant {
     const char* what;
 };
 template <class ArchTag, uint32_t CL, class E, class EVG>
-void run_and_check(ExampleCase& ex, const Operands<E>& ab, uint8_t* deviceD,
+void run_and_check(ExampleCase& ex, const ExampleOperands<E>& ab, uint8_t* deviceD,
                    const typename EVG::Arguments& args, const std::string& text,
                    std::initializer_list<Mutant> mutants) {
     const Shape& s = ex.shape();
@@ -106,7 +101,7 @@ void Sub3Tree(const Shape& s) {
     evg::hw::reset_device();
     ExampleCase ex(s);
     const uint32_t m = s.m, n = s.n;
-    Operands<E> ab(ex);
+    ExampleOperands<E> ab(ex);
     uint8_t* deviceX = ex.input("X", integers(dtype_of<E>(), size_t(m) * n, -5, 5, 3));
     uint8_t* deviceBias = ex.input("bias", integers(dtype_of<E>(), n, -5, 5, 4));
     uint8_t* deviceD = ex.output("D", dtype_of<E>(), m, n);
@@ -160,7 +155,7 @@ void DivTree(const Shape& s) {
     evg::hw::reset_device();
     ExampleCase ex(s);
     const uint32_t m = s.m, n = s.n;
-    Operands<E> ab(ex);
+    ExampleOperands<E> ab(ex);
     uint8_t* deviceX = ex.input("X", integers(DType::f32, size_t(m) * n, -5, 5, 3));
     uint8_t* deviceCol = ex.input("col", pick(DType::f32, m, {1, -2, 4, -8, 0.5}, 4));
     uint8_t* deviceD = ex.output("D", DType::f32, m, n);
@@ -200,7 +195,7 @@ void MaxMinTree(const Shape& s) {
     evg::hw::reset_device();
     ExampleCase ex(s);
     const uint32_t m = s.m, n = s.n;
-    Operands<E> ab(ex);
+    ExampleOperands<E> ab(ex);
     uint8_t* deviceX = ex.input("X", integers(DType::f32, size_t(m) * n, -5, 5, 3));
     uint8_t* deviceY = ex.input("Y", integers(DType::f32, size_t(m) * n, -5, 5, 4));
     uint8_t* deviceD = ex.output("D", DType::f32, m, n);
@@ -242,7 +237,7 @@ void PreluTree(const Shape& s) {
     evg::hw::reset_device();
     ExampleCase ex(s);
     const uint32_t m = s.m, n = s.n;
-    Operands<E> ab(ex);
+    ExampleOperands<E> ab(ex);
     uint8_t* deviceSlope = ex.input("slope", pick(DType::f32, n, {0.5, 0.25, 2, -1}, 3));
     uint8_t* deviceD = ex.output("D", DType::f32, m, n);
     auto layoutSlope = tla::MakeLayout<E, layout::RowMajor>(1, n);
@@ -272,7 +267,7 @@ void SubDag(const Shape& s) {
     evg::hw::reset_device();
     ExampleCase ex(s);
     const uint32_t m = s.m, n = s.n;
-    Operands<E> ab(ex);
+    ExampleOperands<E> ab(ex);
     uint8_t* deviceX = ex.input("X", integers(dtype_of<E>(), size_t(m) * n, -5, 5, 3));
     uint8_t* deviceBias = ex.input("bias", integers(dtype_of<E>(), n, -5, 5, 4));
     uint8_t* deviceD = ex.output("D", dtype_of<E>(), m, n);

@@ -211,8 +211,6 @@ constexpr bool every_tag_has_a_control() {
 static_assert(every_tag_has_a_control(),
               "a tag of the judge's table (tags.def) has no judge control: add one to kControls");
 
-constexpr graph::ArchId kArchs[] = {graph::ArchId::AtlasA2, graph::ArchId::Ascend950};
-
 CaseResult run_control(const CaseSpec& meta, const JudgeControl& jc, graph::ArchId arch) {
     graph::Problem p;
     p.graph = graph::parse_graph(jc.graph);
@@ -266,7 +264,7 @@ CaseResult run_control(const CaseSpec& meta, const JudgeControl& jc, graph::Arch
 
 void add_judge_controls(std::vector<CaseSpec>& out) {
     for (const JudgeControl& jc : kControls)
-        for (const graph::ArchId arch : kArchs) {
+        for (const graph::ArchId arch : hw::kAllArchs) {
             CaseSpec s;
             const std::string graph_name = jc.graph == kAdd    ? "add_strided"
                                            : jc.graph == kSqrt ? "sqrt"
@@ -286,7 +284,7 @@ void add_judge_controls(std::vector<CaseSpec>& out) {
 
 void add_judge_requirements(std::vector<ControlRequirement>& out) {
     for (const JudgeControl& jc : kControls)
-        for (const graph::ArchId arch : kArchs)
+        for (const graph::ArchId arch : hw::kAllArchs)
             out.push_back({fmt::format("judge:{}", jc.way), arch_str(arch), jc.meaning, ""});
 }
 

@@ -21,7 +21,6 @@ using graph::DType;
 using graph::Functor;
 using verify::DataMode;
 
-constexpr ArchId kArchs[] = {ArchId::AtlasA2, ArchId::Ascend950};
 // Every data element type of the property suite's palette.
 constexpr DType kData[] = {DType::f32, DType::f16, DType::bf16, DType::i32, DType::i16, DType::i8};
 constexpr DType kArith[] = {DType::f32, DType::f16, DType::bf16, DType::i32, DType::i16};
@@ -58,7 +57,7 @@ std::string t(DType d) {
 }
 
 void acc_load(std::vector<CaseSpec>& out) {
-    for (ArchId arch : kArchs)
+    for (ArchId arch : hw::kAllArchs)
         for (DType c : {DType::f32, DType::f16, DType::i32})
             for (const Config& cfg : kSix)
                 add(out, "AccLoad", arch, c, "",
@@ -70,7 +69,7 @@ void acc_load(std::vector<CaseSpec>& out) {
 }
 
 void aux_load_store(std::vector<CaseSpec>& out) {
-    for (ArchId arch : kArchs)
+    for (ArchId arch : hw::kAllArchs)
         for (DType e : kData)
             for (const Config& cfg : kSix) {
                 // AuxLoad: the strided tensor is the input; AuxStore: the output (the other one dense).
@@ -97,7 +96,7 @@ void aux_load_store(std::vector<CaseSpec>& out) {
 }
 
 void casts(std::vector<CaseSpec>& out) {
-    for (ArchId arch : kArchs)
+    for (ArchId arch : hw::kAllArchs)
         for (DType from : kData)
             for (DType to : kData) {
                 if (from == to) continue;
@@ -142,7 +141,7 @@ void computes(std::vector<CaseSpec>& out) {
         for (int arity : fi.max_inputs == graph::kUnbounded
                              ? std::vector<int>{fi.min_inputs, fi.min_inputs + 1}
                              : std::vector<int>{fi.min_inputs}) {
-            for (ArchId arch : kArchs)
+            for (ArchId arch : hw::kAllArchs)
                 for (DType e : kArith) {
                     const bool na_only = (e == DType::bf16 && arch == ArchId::AtlasA2) ||
                                          (fi.ascend950_only && arch != ArchId::Ascend950);
@@ -178,7 +177,7 @@ void broadcasts(std::vector<CaseSpec>& out) {
     const std::pair<const char*, const char*> kinds[] = {
         {"RowBroadcast", "[1, 128]"}, {"ColBroadcast", "[64, 1]"}, {"ScalarBroadcast", "[1, 1]"}};
     for (const auto& [kind, shape] : kinds)
-        for (ArchId arch : kArchs)
+        for (ArchId arch : hw::kAllArchs)
             for (DType e : kData) {
                 const std::string text = fmt::format(
                     "input V : {0}{2}\noutput D : {0}[64, 128]\n%0 = {1} {0} V\n%1 = AuxStore {0} D (%0)\n",
@@ -192,7 +191,7 @@ void reduces(std::vector<CaseSpec>& out) {
     const std::pair<const char*, const char*> kinds[] = {
         {"RowReduce", "[1, 128]"}, {"ColReduce", "[64, 1]"}, {"ScalarReduce", "[1, 1]"}};
     for (const auto& [kind, shape] : kinds)
-        for (ArchId arch : kArchs)
+        for (ArchId arch : hw::kAllArchs)
             for (DType e : kReduce)
                 for (const char* fn : {"Add", "Max", "Min"}) {
                     const std::string text = fmt::format(

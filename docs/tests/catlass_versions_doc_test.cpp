@@ -9,14 +9,11 @@
 #include <sstream>
 #include <string>
 
+#include "read_text.hpp"
+
 namespace {
 
-std::string read(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using evg::docs_tests::read;
 
 // "name commit8" of each row of the table: its first cell is "<name> `<commit8>`...".
 std::set<std::string> table_rows(const std::string& doc) {

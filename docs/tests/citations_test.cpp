@@ -12,18 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "read_text.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
 const fs::path kRoot = EVG_SOURCE_DIR;
 
-std::string read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using evg::docs_tests::read;
 
 // The files a reader of the tree reads: sources, build files, scripts and Markdown, outside build and output
 // folders.

@@ -11,15 +11,11 @@
 #include <string>
 
 #include "acl/program_env.hpp"
+#include "read_text.hpp"
 
 namespace {
 
-std::string read(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using evg::docs_tests::read;
 
 // The `EVG_*` names in the first column of each row of the Markdown table that starts at `| variable |`,
 // up to its first line that is not a row.

@@ -9,7 +9,6 @@ namespace evg::oracle {
 namespace {
 
 using namespace evg::oracle::test;
-const DType F16 = DType::f16, F32 = DType::f32;
 const CompareMode kAllModes[] = {CompareMode::BitExact, CompareMode::Ulp, CompareMode::Catlass};
 
 CompareOptions options(CompareMode m) {

@@ -12,7 +12,6 @@ namespace {
 using graph::Functor;
 using namespace evg::oracle::test;
 using Vec = std::vector<Real>;
-const DType F32 = DType::f32, F16 = DType::f16;
 
 // A (2x1) = [1; 2], B (1x3) = [1 2 3]  =>  C = [1 2 3; 2 4 6]
 Inputs small_gemm(DType t = F16) {

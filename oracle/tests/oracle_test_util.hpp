@@ -15,6 +15,7 @@
 
 namespace evg::oracle::test {
 
+inline constexpr evg::hw::DType F16 = evg::hw::DType::f16, F32 = evg::hw::DType::f32;
 inline const Real kInf = std::numeric_limits<Real>::infinity();
 inline const Real kNaN = std::numeric_limits<Real>::quiet_NaN();
 inline Real p2(int e) {

@@ -20,7 +20,6 @@ namespace {
 
 using graph::Functor;
 using namespace evg::oracle::test;
-const DType F16 = DType::f16, F32 = DType::f32;
 
 TEST(Oracle_Tolerance, BoundsPerFunctor) {
     EXPECT_EQ(functor_ulp_bound(Functor::Exp, 1), 1u);

@@ -17,7 +17,7 @@ namespace {
 using namespace evg;
 using namespace evg::props;
 
-std::string validation_errors(const graph::Problem& p) {
+std::string error_diagnostics(const graph::Problem& p) {
     std::string errors;
     for (const graph::Diagnostic& d : graph::validate(p))
         if (d.severity == graph::Severity::Error) errors += d.format() + "\n";
@@ -36,7 +36,7 @@ RC_GTEST_PROP(UpstreamDecode, EveryCaseIsOneUpstreamHasAndValidates, ()) {
     const Case c = decode(s, graph::Implementation::upstream);
     const auto missing = graph::first_missing(graph::Implementation::upstream, c.problem);
     RC_ASSERT(!missing.has_value());
-    RC_ASSERT(validation_errors(c.problem) == std::string());
+    RC_ASSERT(error_diagnostics(c.problem) == std::string());
 }
 
 RC_GTEST_PROP(UpstreamDecode, OtherExtentsDecodeToTheSameProblemReshaped, ()) {
@@ -48,7 +48,7 @@ RC_GTEST_PROP(UpstreamDecode, OtherExtentsDecodeToTheSameProblemReshaped, ()) {
     const Case c = decode(s, graph::Implementation::upstream);
     const Case d = decode(other, graph::Implementation::upstream);
     RC_ASSERT(graph::with_shape(c.problem, d.problem.m, d.problem.n, d.problem.k) == d.problem);
-    RC_ASSERT(validation_errors(d.problem) == std::string());
+    RC_ASSERT(error_diagnostics(d.problem) == std::string());
 }
 
 // The reference implementation keeps every kind: the restriction is upstream's alone.

@@ -311,7 +311,7 @@ SyncVerdict verdict_of(const std::string& name) {
 }
 
 template <class T>
-T field(const nlohmann::json& j, const char* name, const char* where) {
+T table_field(const nlohmann::json& j, const char* name, const char* where) {
     return evg::json_field<T>(j, name, where, "sync table JSON");
 }
 
@@ -325,40 +325,41 @@ SyncTableData parse_sync_table_json(std::string_view text) {
         throw std::runtime_error(fmt::format("sync table JSON: not JSON: {}", e.what()));
     }
     SyncTableData t;
-    t.command = field<std::string>(j, "command", "the table");
-    t.seed = field<uint64_t>(j, "seed", "the table");
-    t.graphs = field<int>(j, "graphs", "the table");
-    t.subjects = field<int>(j, "subjects", "the table");
-    t.skipped = field<std::vector<std::string>>(j, "skipped", "the table");
-    t.archs = field<std::vector<std::string>>(j, "archs", "the table");
-    t.adversarial = field<int>(j, "adversarial", "the table");
-    t.seconds = field<double>(j, "seconds", "the table");
-    t.parts = j.contains("parts") ? field<int>(j, "parts", "the table") : 1;  // tables written before merges
-    t.complete = field<bool>(j, "complete", "the table");
-    for (const nlohmann::json& rj : field<nlohmann::json>(j, "rows", "the table")) {
+    t.command = table_field<std::string>(j, "command", "the table");
+    t.seed = table_field<uint64_t>(j, "seed", "the table");
+    t.graphs = table_field<int>(j, "graphs", "the table");
+    t.subjects = table_field<int>(j, "subjects", "the table");
+    t.skipped = table_field<std::vector<std::string>>(j, "skipped", "the table");
+    t.archs = table_field<std::vector<std::string>>(j, "archs", "the table");
+    t.adversarial = table_field<int>(j, "adversarial", "the table");
+    t.seconds = table_field<double>(j, "seconds", "the table");
+    t.parts =
+        j.contains("parts") ? table_field<int>(j, "parts", "the table") : 1;  // tables written before merges
+    t.complete = table_field<bool>(j, "complete", "the table");
+    for (const nlohmann::json& rj : table_field<nlohmann::json>(j, "rows", "the table")) {
         SyncTableRow r;
-        r.op = field<std::string>(rj, "op", "a row");
-        r.node_kind = field<std::string>(rj, "node_kind", "a row");
-        r.points = field<uint64_t>(rj, "points", "a row");
+        r.op = table_field<std::string>(rj, "op", "a row");
+        r.node_kind = table_field<std::string>(rj, "node_kind", "a row");
+        r.points = table_field<uint64_t>(rj, "points", "a row");
         for (const Column& c : kColumns) {
             const char* name = kVerdictNames[static_cast<int>(c.v)];
             // Tables written before the explorer could say it gave up (or tell a reordering) have no
             // undecided (reordered) column: there was none.
             if ((c.v == SyncVerdict::undecided || c.v == SyncVerdict::reordered) && !rj.contains(name))
                 continue;
-            r.counts[static_cast<int>(c.v)] = field<uint64_t>(rj, name, "a row");
+            r.counts[static_cast<int>(c.v)] = table_field<uint64_t>(rj, name, "a row");
         }
-        r.caught_by = field<std::map<std::string, uint64_t>>(rj, "caught_by", "a row");
+        r.caught_by = table_field<std::map<std::string, uint64_t>>(rj, "caught_by", "a row");
         t.rows.push_back(std::move(r));
     }
-    t.kind_differences = field<std::map<std::string, uint64_t>>(j, "kind_differences", "the table");
-    for (const nlohmann::json& fj : field<nlohmann::json>(j, "findings", "the table")) {
+    t.kind_differences = table_field<std::map<std::string, uint64_t>>(j, "kind_differences", "the table");
+    for (const nlohmann::json& fj : table_field<nlohmann::json>(j, "findings", "the table")) {
         SyncTableFinding f;
-        f.verdict = verdict_of(field<std::string>(fj, "verdict", "a finding"));
-        f.subject = field<std::string>(fj, "subject", "a finding");
-        f.node_kind = field<std::string>(fj, "node_kind", "a finding");
-        f.mutation = field<std::string>(fj, "mutation", "a finding");
-        f.detail = field<std::string>(fj, "detail", "a finding");
+        f.verdict = verdict_of(table_field<std::string>(fj, "verdict", "a finding"));
+        f.subject = table_field<std::string>(fj, "subject", "a finding");
+        f.node_kind = table_field<std::string>(fj, "node_kind", "a finding");
+        f.mutation = table_field<std::string>(fj, "mutation", "a finding");
+        f.detail = table_field<std::string>(fj, "detail", "a finding");
         t.findings.push_back(std::move(f));
     }
     return t;

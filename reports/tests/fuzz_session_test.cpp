@@ -12,7 +12,7 @@ using namespace evg::reports;
 
 namespace {
 
-FuzzSession sample() {
+FuzzSession sample_session() {
     FuzzSession s;
     s.target = "sync_program";
     s.fuzzer = "build/fuzz/fuzz/fuzz_sync_program";
@@ -37,7 +37,7 @@ FuzzSession sample() {
     return s;
 }
 
-size_t count(const std::string& text, const std::string& what) {
+size_t occurrences(const std::string& text, const std::string& what) {
     size_t n = 0;
     for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
@@ -46,7 +46,7 @@ size_t count(const std::string& text, const std::string& what) {
 }  // namespace
 
 TEST(FuzzSessionReport, JsonHoldsTheSessionsNumbersAndEveryFinding) {
-    const nlohmann::json j = nlohmann::json::parse(fuzz_session_json(sample()));
+    const nlohmann::json j = nlohmann::json::parse(fuzz_session_json(sample_session()));
     EXPECT_EQ(j["target"], "sync_program");
     EXPECT_EQ(j["jobs"], 2);
     EXPECT_EQ(j["execs"], 5000);
@@ -71,7 +71,7 @@ TEST(FuzzSessionReport, JsonHoldsTheSessionsNumbersAndEveryFinding) {
 }
 
 TEST(FuzzSessionReport, MarkdownTableKeepsItsColumnsWhenASignatureHasABar) {
-    const std::string md = fuzz_session_markdown(sample());
+    const std::string md = fuzz_session_markdown(sample_session());
     EXPECT_EQ(md.rfind("# Fuzz session: sync_program\n", 0), 0u) << md;
     EXPECT_NE(md.find("20 s, 2 job(s), 5000 executions (250 exec/s), coverage 812 edges, 2301 features, "
                       "corpus 97 inputs (fuzz-out/sync_program/corpus)."),
@@ -84,12 +84,12 @@ TEST(FuzzSessionReport, MarkdownTableKeepsItsColumnsWhenASignatureHasABar) {
     // Every line of the findings table has the header's six bars (an escaped bar is not a column).
     const size_t line_start = md.find(row);
     const std::string line = md.substr(line_start, md.find('\n', line_start) - line_start);
-    EXPECT_EQ(count(line, "|") - count(line, "\\|"), 6u) << line;
+    EXPECT_EQ(occurrences(line, "|") - occurrences(line, "\\|"), 6u) << line;
     EXPECT_EQ(md.find("No finding."), std::string::npos);
 }
 
 TEST(FuzzSessionReport, MarkdownListsPatternsAndWorkerErrorsAndSaysWhenNothingWasFound) {
-    FuzzSession s = sample();
+    FuzzSession s = sample_session();
     const std::string md = fuzz_session_markdown(s);
     EXPECT_NE(md.find("## Pattern coverage"), std::string::npos);
     EXPECT_NE(md.find("2 sync patterns reached by the corpus"), std::string::npos) << md;

@@ -320,7 +320,10 @@ class Semantics {
                 if (bit && report_once(kSetTwice, static_cast<size_t>(id))) {
                     Finding f;
                     f.kind = FindingKind::set_twice;
-                    f.instrs = {id};
+                    // A vector moved in, not assigned from a braced list: GCC 12 warns -Wnonnull, falsely, on
+                    // its clone of vector::assign when the explorer's sources are compiled as one unit
+                    // (EVG_UNITY_BUILD).
+                    f.instrs = std::vector<int>{id};
                     f.what = detail::flag_key(topo_, st.core, in.event, in.event_id);
                     f.message = fmt::format("{} executes while its flag is still set", describe(p_, id));
                     out.push_back(f);
@@ -414,7 +417,7 @@ class Semantics {
                 if (!report_once(kDeadlock, static_cast<size_t>(id))) continue;
                 Finding f;
                 f.kind = FindingKind::deadlock;
-                f.instrs = {id};
+                f.instrs = std::vector<int>{id};
                 f.message =
                     fmt::format("deadlock: {} waits forever (nothing else can move)", describe(p_, id));
                 out.push_back(f);
@@ -436,7 +439,7 @@ class Semantics {
                 const ConflictInfo& ci = conflicts_[static_cast<size_t>(k)];
                 Finding f;
                 f.kind = FindingKind::race;
-                f.instrs = {std::min(x, y), std::max(x, y)};
+                f.instrs = std::vector<int>{std::min(x, y), std::max(x, y)};
                 f.mem = ci.mem;
                 f.begin = ci.begin;
                 f.end = ci.end;

@@ -92,6 +92,12 @@ std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view o
     return in;
 }
 
+void bad_param(evg::hw::Core& c, std::string_view name, const std::string& msg, Site site,
+               evg::hw::Severity sev) {
+    c.violate(ViolationKind::bad_param, fmt::format("{}: {}", name, msg),
+              {c.site_location(std::string(name), site)}, sev);
+}
+
 namespace {
 // A load from GM into a core's memory that read bytes nobody wrote is noted on the core (Core::UninitLoad).
 void note_gm_load(evg::hw::Instr& in, const evg::hw::Memory* dst, uint64_t dst_off,

@@ -39,6 +39,10 @@ std::optional<Place> gm_operand(evg::hw::Core& c, const void* p, uint64_t bytes,
 
 std::unique_ptr<evg::hw::Instr> new_instr(evg::hw::Pipe pipe, std::string_view op, Site site);
 
+// A bad_param finding against instruction `name` at `site`: "<name>: <msg>".
+void bad_param(evg::hw::Core& c, std::string_view name, const std::string& msg, Site site,
+               evg::hw::Severity sev = evg::hw::Severity::error);
+
 // The never-written bytes of [offset, offset + bytes) of `m`: how many, the first and one past the last;
 // nullopt when every byte is written. One count for the loads a core notes and the host's device-to-host
 // check.

@@ -32,11 +32,6 @@ void first_k_bits(uint64_t k, uint64_t& high, uint64_t& low) {
     low = k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1;
     high = k >= 128 ? ~uint64_t{0} : (k > 64 ? (uint64_t{1} << (k - 64)) - 1 : 0);
 }
-
-void bad_param(Core& c, std::string_view name, const std::string& msg, Site site) {
-    c.violate(ViolationKind::bad_param, fmt::format("{}: {}", name, msg),
-              {c.site_location(std::string(name), site)});
-}
 }  // namespace
 
 void set_mask_first(uint32_t es, int64_t len, Site site) {

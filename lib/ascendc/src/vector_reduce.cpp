@@ -76,12 +76,6 @@ bool per_block(L0Reduce k) {
     return k == L0Reduce::block_sum || k == L0Reduce::block_max || k == L0Reduce::block_min;
 }
 
-void bad_param(Core& c, std::string_view name, const std::string& msg, Site site,
-               evg::hw::Severity sev = evg::hw::Severity::error) {
-    c.violate(ViolationKind::bad_param, fmt::format("{}: {}", name, msg),
-              {c.site_location(std::string(name), site)}, sev);
-}
-
 // Rounds a float to the element type as a lane result (half: nearest even).
 float round_to(DType t, float v) {
     uint8_t b[4];

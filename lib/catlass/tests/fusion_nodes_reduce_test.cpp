@@ -4,7 +4,6 @@
 #include "node_harness.hpp"
 
 namespace {
-const std::string kBar = "PipeBarrier<PIPE_V>";
 
 // ---- the reduce harness: C -> AccLoad -> Reduce, two tiles (sets 0 and 1) of a (6 x 33) problem ----------
 

@@ -274,8 +274,6 @@ void expect_functor(const typename Node::Params& params, const std::array<std::v
     }
 }
 
-const std::string kBar = "PipeBarrier<PIPE_V>";
-
 TEST(FusionNodes, AtlasA2_float_Compute_UnaryFunctors) {
     using A = std::array<std::vector<float>, 1>;
     expect_functor<AtlasA2, F::VisitorCompute<F::Exp, float>, 1>(

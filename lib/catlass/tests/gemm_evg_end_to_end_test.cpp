@@ -50,7 +50,7 @@ std::vector<float> host_d(const std::vector<E>& a, const std::vector<E>& b, cons
     return d;
 }
 
-struct Problem {
+struct GemmProblem {
     uint32_t m, n, k, blockDim;
 };
 
@@ -58,8 +58,8 @@ template <class E>
 struct DeviceData {
     std::vector<E> a, b, x;
     uint8_t *dA = nullptr, *dB = nullptr, *dX = nullptr, *dD = nullptr;
-    Problem pb;
-    explicit DeviceData(const Problem& p) : pb(p) {
+    GemmProblem pb;
+    explicit DeviceData(const GemmProblem& p) : pb(p) {
         a = fill<E>(p.m, p.k, 1);
         b = fill<E>(p.k, p.n, 2);
         x = fill<E>(p.m, p.n, 3);
@@ -96,7 +96,7 @@ using AddEvg = Epilogue::Fusion::TreeVisitor<
 // MASTER host code: BlockMmadTla + BlockEpilogue<EpilogueVisitor<USE_UB>, ...> + the kernel + DeviceGemm.
 template <class ArchTag, class E, bool USE_UB, uint32_t CL, uint32_t L1M, uint32_t L1N, uint32_t L0K,
           template <class, class, class> class KernelT>
-evg::hw::Report run_master(const Problem& pb, std::vector<float>& got, std::vector<float>& want) {
+evg::hw::Report run_master(const GemmProblem& pb, std::vector<float>& got, std::vector<float>& want) {
     using L1TileShape = tla::tuple<tla::Int<L1M>, tla::Int<L1N>, tla::Int<2 * L0K>>;
     using L0TileShape = tla::tuple<tla::Int<L1M>, tla::Int<L1N>, tla::Int<L0K>>;
     using BlockMmad =
@@ -197,7 +197,7 @@ TEST(GemmEvg, MatmulVisitor_AtlasA2_half_Seed000HostCode_DequalsABplusX) {
     evg::hw::reset_device();
     aclrtStream stream;
     aclrtCreateStream(&stream);
-    Problem pb{100, 130, 70, 4};
+    GemmProblem pb{100, 130, 70, 4};
     DeviceData<half> data(pb);
     LayoutC layoutD(pb.m, pb.n);
     typename EVT::Arguments evt_args{{{}, {data.dX, layoutD}, {}}, {data.dD, layoutD}};

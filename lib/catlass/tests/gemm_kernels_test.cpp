@@ -353,7 +353,7 @@ std::vector<E> host_matrix(uint32_t rows, uint32_t cols, uint32_t salt) {
 }
 
 template <class E>
-float to_f(E x) {
+float as_float(E x) {
     if constexpr (std::is_same_v<E, float>)
         return x;
     else
@@ -368,7 +368,7 @@ std::vector<float> host_product(const std::vector<E>& a, const std::vector<E>& b
         for (uint32_t j = 0; j < n; ++j) {
             float s = 0.0f;
             for (uint32_t kk = 0; kk < k; ++kk)
-                s += to_f(a[size_t(i) * k + kk]) * to_f(b[size_t(kk) * n + j]);
+                s += as_float(a[size_t(i) * k + kk]) * as_float(b[size_t(kk) * n + j]);
             c[size_t(i) * n + j] = s;
         }
     return c;
@@ -380,7 +380,7 @@ std::vector<float> read_back(evg::hw::Device& dev, GM_ADDR p, size_t count) {
     dev.copy_to_host(h.data(), p, count * sizeof(E));
     std::vector<float> v;
     v.reserve(h.size());
-    for (auto x : h) v.push_back(to_f(x));
+    for (auto x : h) v.push_back(as_float(x));
     return v;
 }
 

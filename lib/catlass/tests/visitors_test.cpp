@@ -171,8 +171,8 @@ std::vector<int> ids_in_stage(const std::vector<Visit>& v, VisitStage s) {
 // TreeVisitor
 
 // D = Store(Compute(Load0, Load1)): Store<-Tree(Compute; Load0, Load1).
-using F = Rec<float>;
-using Tree2 = TreeVisitor<RecStore<float>, TreeVisitor<F, F, F>>;
+using RecF = Rec<float>;
+using Tree2 = TreeVisitor<RecStore<float>, TreeVisitor<RecF, RecF, RecF>>;
 
 TEST(TreeVisitor, ArgumentsAreChildrenFirstParentLastNestedPerLevel) {
     // Arguments type: { {Load0, Load1, Compute}, Store }.
@@ -239,7 +239,7 @@ TEST(TreeVisitor, ExtraInputsGoToTheChildrenNotToTheParent) {
 
 // Catlass's EVG<...> is TreeVisitor<...> itself, not a look-alike: checked by the compiler, so a change that
 // breaks it fails the build of this test binary.
-static_assert(std::is_same_v<EVG<RecStore<float>, F>, TreeVisitor<RecStore<float>, F>>,
+static_assert(std::is_same_v<EVG<RecStore<float>, RecF>, TreeVisitor<RecStore<float>, RecF>>,
               "EVG<Node, Children...> must be TreeVisitor<Node, Children...>");
 
 // ---------------------------------------------------------------------------------------------------------
@@ -247,8 +247,8 @@ static_assert(std::is_same_v<EVG<RecStore<float>, F>, TreeVisitor<RecStore<float
 
 // 0 Load; 1 A<-0; 2 B<-0; 3 C<-(1,2); 4 Store<-3; op 5 unreachable is not last... root is the last op.
 using Diamond = TopologicalVisitor<
-    tla::tuple<tla::seq<>, tla::seq<0>, tla::seq<0>, tla::seq<1, 2>, tla::seq<0>, tla::seq<3>>, F, F, F, F, F,
-    RecStore<float>>;
+    tla::tuple<tla::seq<>, tla::seq<0>, tla::seq<0>, tla::seq<1, 2>, tla::seq<0>, tla::seq<3>>, RecF, RecF,
+    RecF, RecF, RecF, RecStore<float>>;
 
 TEST(TopologicalVisitor, ArgumentsAreFlatInOpOrder) {
     static_assert(
@@ -277,8 +277,8 @@ TEST(TopologicalVisitor, EveryReachableOpOncePerStageInEdgeOrderAndUnreachableNe
 TEST(TopologicalVisitor, DuplicateEdgeFeedsTheSameValueTwiceAndVisitsOnce) {
     // Example 34: 0 AccLoad, 1 AuxLoad, 2 Plus<-(0,1), 3 Plus<-(2,2), 4 Store<-3.
     using T =
-        TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<>, tla::seq<0, 1>, tla::seq<2, 2>, tla::seq<3>>, F,
-                           F, F, F, RecStore<float>>;
+        TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<>, tla::seq<0, 1>, tla::seq<2, 2>, tla::seq<3>>,
+                           RecF, RecF, RecF, RecF, RecStore<float>>;
     uint32_t ub = 0;
     auto v = run_stages<T>({{0}, {1}, {2}, {3}, {4}}, 32, ub);
     EXPECT_EQ(ids_in_stage(v, VisitStage::COMPUTE), (std::vector<int>{0, 1, 2, 3, 4}));
@@ -287,8 +287,8 @@ TEST(TopologicalVisitor, DuplicateEdgeFeedsTheSameValueTwiceAndVisitsOnce) {
 
 // 0 Load; 1 Store<-0 (shared); 2 A<-1; 3 B<-1; 4 C<-(2,3) root.
 using SharedStore =
-    TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<0>, tla::seq<1>, tla::seq<1>, tla::seq<2, 3>>, F,
-                       RecStore<float>, F, F, F>;
+    TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<0>, tla::seq<1>, tla::seq<1>, tla::seq<2, 3>>, RecF,
+                       RecStore<float>, RecF, RecF, RecF>;
 
 TEST(TopologicalVisitor, SharedStoreRunsOncePerStageByDefault) {
     uint32_t ub = 0;
@@ -307,7 +307,7 @@ TEST(TopologicalVisitor, SharedStoreRunsOncePerConsumerWithTheL1Switch) {
 }
 
 TEST(TopologicalVisitor, NestsAsAnOpOfATree) {
-    using Topo = TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<0, 0>>, F, F>;
+    using Topo = TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<0, 0>>, RecF, RecF>;
     using T = TreeVisitor<RecStore<float>, Topo>;
     static_assert(std::is_same_v<T::ElementOutput, float>);
     uint32_t ub = 0;
@@ -549,9 +549,9 @@ TEST(MaxComputeLength, AtlasA2_MixedCastGraph_RoundsDownTo32) {
 }
 
 TEST(MaxComputeLength, TreeAndTopologicalAgreeOnTheSameNodes) {
-    using Tree = TreeVisitor<RecStore<float>, TreeVisitor<F, F, F>>;
-    using Topo = TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<>, tla::seq<0, 1>, tla::seq<2>>, F, F, F,
-                                    RecStore<float>>;
+    using Tree = TreeVisitor<RecStore<float>, TreeVisitor<RecF, RecF, RecF>>;
+    using Topo = TopologicalVisitor<tla::tuple<tla::seq<>, tla::seq<>, tla::seq<0, 1>, tla::seq<2>>, RecF,
+                                    RecF, RecF, RecStore<float>>;
     EXPECT_EQ((max_compute_length<Tree, Arch::Ascend950>()), 10560u);
     EXPECT_EQ((max_compute_length<Topo, Arch::Ascend950>()), 10560u);
 }

@@ -30,12 +30,12 @@ constexpr std::array<FunctorInfo, 22> kFunctors = {{
     {Functor::Clamp, "Clamp", 1, 1, 2, false, false, false},
 }};
 
-constexpr bool table_in_enum_order() {
+constexpr bool functors_in_enum_order() {
     for (std::size_t i = 0; i < kFunctors.size(); ++i)
         if (static_cast<std::size_t>(kFunctors[i].fn) != i) return false;
     return true;
 }
-static_assert(table_in_enum_order(), "kFunctors must list the functors in the order of enum Functor");
+static_assert(functors_in_enum_order(), "kFunctors must list the functors in the order of enum Functor");
 
 struct Alias {
     std::string_view name;

@@ -171,13 +171,13 @@ constexpr std::array<NodeKindInfo, 11> kKinds = {{
             "VisitorScalarReduce", 10),
 }};
 
-constexpr bool table_in_enum_order() {
+constexpr bool kinds_in_enum_order() {
     if (std::size(kAllNodeKinds) != kKinds.size()) return false;
     for (std::size_t i = 0; i < kKinds.size(); ++i)
         if (static_cast<std::size_t>(kKinds[i].kind) != i || kAllNodeKinds[i] != kKinds[i].kind) return false;
     return true;
 }
-static_assert(table_in_enum_order(), "kKinds must list the node kinds in the order of enum NodeKind");
+static_assert(kinds_in_enum_order(), "kKinds must list the node kinds in the order of enum NodeKind");
 
 // Every descriptor is consistent with itself: an input rule exactly when the kind takes inputs, and a tensor
 // exactly when the syntax names one, instructions exactly for the reduce rule, and one report row per kind

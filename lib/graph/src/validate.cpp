@@ -18,16 +18,18 @@
 namespace evg::graph {
 namespace {
 
-std::string dt(DType t) {
+std::string dtype_text(DType t) {
     return std::string(hw::dtype_name(t));
 }
 
 std::string label(const Node& n, int i) {
     if (node_kind_info(n.kind).syntax == NodeSyntax::Cast)
-        return fmt::format("%{} {} {} <- {}", i, node_kind_name(n.kind), dt(n.element), dt(n.from));
+        return fmt::format("%{} {} {} <- {}", i, node_kind_name(n.kind), dtype_text(n.element),
+                           dtype_text(n.from));
     if (has_functor(n.kind))
-        return fmt::format("%{} {} {} {}", i, node_kind_name(n.kind), functor_name(n.fn), dt(n.element));
-    return fmt::format("%{} {} {}", i, node_kind_name(n.kind), dt(n.element));
+        return fmt::format("%{} {} {} {}", i, node_kind_name(n.kind), functor_name(n.fn),
+                           dtype_text(n.element));
+    return fmt::format("%{} {} {}", i, node_kind_name(n.kind), dtype_text(n.element));
 }
 
 std::string plural(int n, std::string_view word) {
@@ -161,7 +163,7 @@ class Checker {
                 add(Severity::Error, "broadcast-dtype", i, n.pos,
                     fmt::format("{}: {} fills rows with Duplicate, which does not accept {} (it accepts {}); "
                                 "broadcast a wider type and Cast",
-                                label(n, i), node_kind_name(n.kind), dt(n.element),
+                                label(n, i), node_kind_name(n.kind), dtype_text(n.element),
                                 by_width([&](DType t) { return duplicate_dtype_legal(arch, t); })));
             const bool arithmetic = rule == ElementRule::Functor || rule == ElementRule::Reduce;
             if (!arithmetic) continue;
@@ -182,13 +184,13 @@ class Checker {
                     add(Severity::Error, "functor-dtype", i, n.pos,
                         fmt::format(
                             "{}: {} does not accept {} on {} (it accepts {})", label(n, i),
-                            functor_name(n.fn), dt(n.element), hw::arch_name(arch),
+                            functor_name(n.fn), dtype_text(n.element), hw::arch_name(arch),
                             accepted(arch, [&](DType t) { return functor_dtype_legal(arch, n.fn, t); })));
             } else if (!reduce_dtype_legal(arch, n.kind, n.element)) {
                 add(Severity::Error, "functor-dtype", i, n.pos,
                     fmt::format(
                         "{}: {} does not accept {} on {} (it accepts {})", label(n, i),
-                        node_kind_name(n.kind), dt(n.element), hw::arch_name(arch),
+                        node_kind_name(n.kind), dtype_text(n.element), hw::arch_name(arch),
                         accepted(arch, [&](DType t) { return reduce_dtype_legal(arch, n.kind, t); })));
             }
         }
@@ -223,8 +225,8 @@ class Checker {
             if (node_kind_info(n.kind).syntax == NodeSyntax::Workspace) {
                 if (n.element != p.c)
                     add(Severity::Error, "acc-dtype", i, n.pos,
-                        fmt::format("{}: the GEMM result C is {}; {} must read {}", label(n, i), dt(p.c),
-                                    node_kind_name(n.kind), dt(p.c)));
+                        fmt::format("{}: the GEMM result C is {}; {} must read {}", label(n, i),
+                                    dtype_text(p.c), node_kind_name(n.kind), dtype_text(p.c)));
                 const bool ub_path = p.path == WorkspacePath::UB;
                 if (n.use_ub != ub_path)
                     add(Severity::Error, "acc-path", i, n.pos,
@@ -265,7 +267,7 @@ class Checker {
     static std::string accepted(ArchId, Pred pred) {
         std::string list;
         for (DType t : hw::kAllDTypes)
-            if (pred(t)) list += (list.empty() ? "" : ", ") + dt(t);
+            if (pred(t)) list += (list.empty() ? "" : ", ") + dtype_text(t);
         return list.empty() ? std::string("nothing") : list;
     }
 
@@ -277,7 +279,7 @@ class Checker {
                                              DType::bf16, DType::i32, DType::f32, DType::i64};
         std::string list;
         for (DType t : kByWidth)
-            if (pred(t)) list += (list.empty() ? "" : ", ") + dt(t);
+            if (pred(t)) list += (list.empty() ? "" : ", ") + dtype_text(t);
         return list;
     }
 
@@ -422,7 +424,8 @@ class Checker {
                 for (double v : n.scalars)
                     if (!integral_in_range(v, n.element))
                         add(Severity::Error, "scalar-value", i, n.pos,
-                            fmt::format("{}: scalar {} is not an {} value", label(n, i), v, dt(n.element)));
+                            fmt::format("{}: scalar {} is not an {} value", label(n, i), v,
+                                        dtype_text(n.element)));
         }
         // Element types of the inputs.
         const DType want = info.input_type == InputType::From ? n.from : n.element;
@@ -432,12 +435,13 @@ class Checker {
             const DType t = g_.nodes[in].element;
             if (t != want)
                 add(Severity::Error, info.input_rule, i, n.pos,
-                    fmt::format(fmt::runtime(info.input_message), label(n, i), k + 1, in, dt(t), dt(want)));
+                    fmt::format(fmt::runtime(info.input_message), label(n, i), k + 1, in, dtype_text(t),
+                                dtype_text(want)));
         }
         if (info.element_rule == ElementRule::CastTable && n.from == n.element)
             add(Severity::Error, "cast-same-type", i, n.pos,
                 fmt::format("{}: source and destination are both {} (no need to cast)", label(n, i),
-                            dt(n.element)));
+                            dtype_text(n.element)));
         if (info.syntax == NodeSyntax::FunctorTensor && !functor_info(n.fn).reduce)
             add(Severity::Error, "reduce-functor", i, n.pos,
                 fmt::format("{}: the reduce functor must be Add, Max or Min, not {}", label(n, i),
@@ -489,7 +493,8 @@ class Checker {
                             tensor_role_name(t->role)));
         if (t->element != n.element)
             add(Severity::Error, "tensor-dtype", i, n.pos,
-                fmt::format("{} {} '{}', which holds {}", label(n, i), verb, t->name, dt(t->element)));
+                fmt::format("{} {} '{}', which holds {}", label(n, i), verb, t->name,
+                            dtype_text(t->element)));
     }
 
     void check_tensor_shape(const Problem& p, int i) {

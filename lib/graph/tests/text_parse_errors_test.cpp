@@ -127,8 +127,6 @@ const Malformed kCases[] = {
 
 class ParseErrors : public ::testing::TestWithParam<Malformed> {};
 
-}  // namespace
-
 TEST_P(ParseErrors, MessageNamesLineColumnAndExpectation) {
     const Malformed& c = GetParam();
     try {
@@ -157,3 +155,5 @@ TEST(ParseErrorsTable, ParseErrorIsAGraphErrorAndAnEvgError) {
     EXPECT_THROW((void)parse_graph("%0 = AuxLod half X\n"), GraphError);
     EXPECT_THROW((void)parse_graph("%0 = AuxLod half X\n"), evg::Error);
 }
+
+}  // namespace

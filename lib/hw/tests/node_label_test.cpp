@@ -14,7 +14,7 @@ namespace {
 using namespace AscendC;
 using evg::ascendc::NodeScope;
 
-bool has(const std::string& s, const std::string& part) {
+bool mentions(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
 }
 
@@ -89,17 +89,17 @@ TEST(NodeLabel, RaceLocationsSentenceTextAndJsonNameTheNodes) {
     ASSERT_EQ(v->locations.size(), 2u);
     EXPECT_EQ(v->locations[0].node, "%0 AuxLoad float X (g.evg:2:1)");
     EXPECT_EQ(v->locations[1].node, "%1 Compute Add float (g.evg:3:1)");
-    EXPECT_TRUE(has(v->message,
-                    "between MTE2 write #1 (DataCopy GM->UB, node %0 AuxLoad float X (g.evg:2:1)) and V "
-                    "read #2 (Adds, node %1 Compute Add float (g.evg:3:1))"))
+    EXPECT_TRUE(mentions(v->message,
+                         "between MTE2 write #1 (DataCopy GM->UB, node %0 AuxLoad float X (g.evg:2:1)) and V "
+                         "read #2 (Adds, node %1 Compute Add float (g.evg:3:1))"))
         << v->message;
     const std::string text = r.report.text();
-    EXPECT_TRUE(has(text, "issued at node_label_test.cpp:"));
-    EXPECT_TRUE(has(text, " by node %0 AuxLoad float X (g.evg:2:1)\n")) << text;
-    EXPECT_TRUE(has(text, " by node %1 Compute Add float (g.evg:3:1)\n")) << text;
+    EXPECT_TRUE(mentions(text, "issued at node_label_test.cpp:"));
+    EXPECT_TRUE(mentions(text, " by node %0 AuxLoad float X (g.evg:2:1)\n")) << text;
+    EXPECT_TRUE(mentions(text, " by node %1 Compute Add float (g.evg:3:1)\n")) << text;
     const std::string json = r.report.json();
-    EXPECT_TRUE(has(json, "\"node\": \"%0 AuxLoad float X (g.evg:2:1)\"")) << json;
-    EXPECT_TRUE(has(json, "\"node\": \"%1 Compute Add float (g.evg:3:1)\"")) << json;
+    EXPECT_TRUE(mentions(json, "\"node\": \"%0 AuxLoad float X (g.evg:2:1)\"")) << json;
+    EXPECT_TRUE(mentions(json, "\"node\": \"%1 Compute Add float (g.evg:3:1)\"")) << json;
 }
 
 // A location without an instruction (an issue-time check) names the node the core runs at that moment.

@@ -12,14 +12,6 @@ namespace {
 
 using namespace AscendC;
 
-Config adversarial(uint64_t seed, ArchId a = ArchId::AtlasA2) {
-    Config c;
-    c.arch = a;
-    c.scheduler = SchedulerKind::adversarial;
-    c.seed = seed;
-    return c;
-}
-
 // MTE2 loads `a`, sets MTE2_V, then V reads `a` BEFORE its WaitFlag<MTE2_V> (the wait sits one instruction
 // too late). The read is issued after the set but precedes the wait in its pipe: nothing orders the load
 // before it.

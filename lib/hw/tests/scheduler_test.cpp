@@ -7,14 +7,6 @@
 namespace evg::hw::testing {
 namespace {
 
-Config adversarial(uint64_t seed, ArchId a = ArchId::AtlasA2) {
-    Config c;
-    c.arch = a;
-    c.scheduler = SchedulerKind::adversarial;
-    c.seed = seed;
-    return c;
-}
-
 constexpr uint32_t kTotal = 6 * 256, kTile = 256;
 
 TEST(AdversarialScheduler, ThousandSeedsMatchInOrderOnTheSynchronisedKernel) {

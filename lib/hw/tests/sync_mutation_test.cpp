@@ -10,7 +10,7 @@ namespace {
 
 using namespace AscendC;
 
-constexpr uint32_t kTotal = 4 * 256, kTile = 256;
+constexpr uint32_t kStreamTotal = 4 * 256, kStreamTile = 256;
 
 // The double-buffered kernel on one AIV ("AIV0"). Stream positions: 1-4 the initial sets; tile t (base 4 +
 // 13t): +1 WaitFlag<V_MTE2>, +2 DataCopy in, +3 SetFlag<MTE2_V>, +4 WaitFlag<MTE2_V>, +5 WaitFlag<MTE3_V>, +6
@@ -22,11 +22,11 @@ DbRun mutated(const std::string& plan, ArchId arch = ArchId::AtlasA2) {
     Config c;
     c.arch = arch;
     c.mutations = parse_sync_mutations(plan);
-    return run_double_buffered(c, kTotal, kTile);
+    return run_double_buffered(c, kStreamTotal, kStreamTile);
 }
 
 const DbRun& reference() {
-    static const DbRun r = run_double_buffered(Config{}, kTotal, kTile);
+    static const DbRun r = run_double_buffered(Config{}, kStreamTotal, kStreamTile);
     return r;
 }
 
@@ -284,7 +284,7 @@ TEST(SyncMutationRun, EveryListedPointApplies) {
     for (const auto& m : points) {
         Config c;
         c.mutations = {m};
-        auto r = run_double_buffered(c, kTotal, kTile);
+        auto r = run_double_buffered(c, kStreamTotal, kStreamTile);
         EXPECT_TRUE(r.report.mutations_unapplied.empty())
             << to_string(m) << ": " << r.report.mutations_unapplied[0];
         if (m.op == SyncOp::insert_barrier || m.op == SyncOp::insert_pair) {

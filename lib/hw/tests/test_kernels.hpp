@@ -13,6 +13,15 @@ namespace evg::hw::testing {
 using AscendC::samples::DbFaults;
 using AscendC::samples::double_buffered_kernel;
 
+// The adversarial scheduler with `seed` on chip `a`.
+inline Config adversarial(uint64_t seed, ArchId a = ArchId::AtlasA2) {
+    Config c;
+    c.arch = a;
+    c.scheduler = SchedulerKind::adversarial;
+    c.seed = seed;
+    return c;
+}
+
 // Runs the double-buffered kernel on a fresh device and returns (report, output bits).
 struct DbRun {
     Report report;
