@@ -49,8 +49,51 @@ def preprocess_command(clean):
     return pp + ["-E", "-o", "-"]
 
 
+# A unity batch (EVG_UNITY_BUILD, CMakeLists.txt) is a file in the build folder that includes a target's sources;
+# clang-tidy checks each source as its own unit, with the command CMake gives it in a build without batches
+# (the same flags, its own object): so a source's key is the same in either build, and .ci/tidy-clean.txt
+# serves both. The object of a source is the batch's object folder (<binary subdir>/CMakeFiles/<target>.dir/)
+# and the source's path (below), the target's source folder mirroring the binary subdir.
+UNITY_OBJECT = re.compile(r"^(?P<dir>(?:(?P<sub>.*)/)?CMakeFiles/[^/]+\.dir/)Unity/unity_\d+_cxx\.cxx\.o$")
+UNITY_INCLUDE = re.compile(r'^#include "(?P<path>[^"]+)"$', re.M)
+
+
+def unity_sources(e):
+    """The entries of the sources a unity batch includes, or None when e is not a batch."""
+    args = shlex.split(e["command"])
+    if "-o" not in args or "-c" not in args:
+        return None
+    o, c = args.index("-o") + 1, args.index("-c") + 1
+    m = UNITY_OBJECT.match(args[o]) if o < len(args) else None
+    if m is None or c >= len(args):
+        return None
+    source_dir = os.path.join(root, m["sub"]) if m["sub"] else root
+    binary_dir = os.path.join(e["directory"], m["sub"]) if m["sub"] else e["directory"]
+    out = []
+    for inc in UNITY_INCLUDE.finditer(open(args[c]).read()):
+        f = inc["path"]
+        # CMake's naming: from the target's binary folder for a generated file, from its source folder for a
+        # file of the project (a parent folder written "__"), the whole path for a file outside both.
+        if f.startswith(e["directory"] + "/"):
+            rel = os.path.relpath(f, binary_dir)
+        elif f.startswith(root + "/"):
+            rel = os.path.relpath(f, source_dir)
+        else:
+            rel = f.lstrip("/")
+        rel = "/".join("__" if part == ".." else part for part in rel.split("/"))
+        one = list(args)
+        one[o], one[c] = m["dir"] + rel + ".o", f
+        out.append(dict(e, file=f, command=shlex.join(one)))
+    return out
+
+
+def compile_entries():
+    for e in json.load(open(os.path.join(build, "compile_commands.json"))):
+        yield from unity_sources(e) or [e]
+
+
 entries, seen = [], set()
-for e in json.load(open(os.path.join(build, "compile_commands.json"))):
+for e in compile_entries():
     f = e["file"]
     if not f.startswith(root + "/") or "/build/" in f[len(root):] or f in seen:
         continue

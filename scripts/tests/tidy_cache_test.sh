@@ -7,7 +7,7 @@
 #   5. the header restored is the cached clean version again; 6. a changed .clang-tidy checks it again;
 #   7. --record writes the unit's key to .ci/tidy-clean.txt; 8. with the build's cache gone, the record
 #   vouches for it; 9. a finding planted again is found despite the record; 10. the same tree in another
-#   folder (another clone) finds its unit in the record too.
+#   folder (another clone) finds its unit in the record too; 11-13. the sources of a unity batch (below).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -60,5 +60,24 @@ tmp_saved=$tmp
 tmp=$moved
 step "another clone finds the record" 0 "(1 of them recorded"
 tmp=$tmp_saved
-[ "$fail" -eq 0 ] && echo "tidy cache: 10 steps as expected"
+# A unity batch (EVG_UNITY_BUILD): the unit of a.cpp compiled alone, recorded clean, then the same source with
+# b.cpp in one batch in the build folder: 11. each source of the batch is checked as its own unit, and a.cpp
+# keeps its key (the record vouches for it) while b.cpp's planted finding is found and named.
+unity=$tmp/out/CMakeFiles/t.dir/Unity
+mkdir -p "$unity"
+printf 'int* other() { return 0; }\n' >"$tmp/lib/b.cpp"
+printf '#include "%s"\n\n#include "%s"\n' "$tmp/lib/a.cpp" "$tmp/lib/b.cpp" >"$unity/unity_0_cxx.cxx"
+alone="c++ -std=c++20 -I$tmp/lib -o CMakeFiles/t.dir/lib/a.cpp.o -c $tmp/lib/a.cpp"
+cat >"$tmp/out/compile_commands.json" <<JSON
+[{"directory": "$tmp/out", "file": "$tmp/lib/a.cpp", "command": "$alone"}]
+JSON
+step "a unit alone recorded" 0 "1 checked, 0 unchanged" --record
+rm -rf "$tmp/out/tidy-cache"
+cat >"$tmp/out/compile_commands.json" <<JSON
+[{"directory": "$tmp/out", "file": "$unity/unity_0_cxx.cxx",
+  "command": "c++ -std=c++20 -I$tmp/lib -o CMakeFiles/t.dir/Unity/unity_0_cxx.cxx.o -c $unity/unity_0_cxx.cxx"}]
+JSON
+step "a batch's sources checked one by one" 1 "b.cpp:1:"
+step "a batch's source keeps its key" 1 "1 checked, 1 unchanged since a clean run (1 of them recorded"
+[ "$fail" -eq 0 ] && echo "tidy cache: 13 steps as expected"
 exit "$fail"
