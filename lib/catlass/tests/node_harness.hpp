@@ -29,7 +29,7 @@ using Catlass::Arch::AtlasA2;
 using evg::hw::ViolationKind;
 using F::VisitStage;
 using Ops = std::vector<std::string>;
-const std::string kBar = "PipeBarrier<PIPE_V>";  // the barrier as a stage's ops name it
+inline const std::string kBar = "PipeBarrier<PIPE_V>";  // the barrier as a stage's ops name it
 
 // ---- the event dance of one tile (BlockEpilogue::run_tile) --------------------------------------------
 
