@@ -109,10 +109,16 @@ namespace {
 TEST_F(Acl, BuffersAreNamedAsTheHostCodeNamesThem) {
     void *deviceX = nullptr, *deviceY = nullptr, *deviceZ = nullptr;
     void** passed = &deviceZ;
-    // deviceX's call is broken over two lines, inside the macro, whose line the compiler gives the call.
-    const int line = __LINE__ + 1;
+    // deviceX's call is broken over two lines, inside the macro. The buffer is named with the line the
+    // compiler gives the call: GCC the macro's line, clang the line the call is spelled on.
+    const int macro_line = __LINE__ + 1;
     ACL_CHECK(
         aclrtMalloc((void**)&deviceX, 256, ACL_MEM_MALLOC_HUGE_FIRST));  // NOLINT(google-readability-casting)
+#if defined(__clang__)
+    const int line = macro_line + 1;
+#else
+    const int line = macro_line;
+#endif
     const int y_line = __LINE__ + 1;
     ACL_CHECK(aclrtMalloc(reinterpret_cast<void**>(&deviceY), 128, ACL_MEM_MALLOC_HUGE_FIRST));
     const int z_line = __LINE__ + 1;
