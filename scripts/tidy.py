@@ -69,8 +69,14 @@ def unity_sources(e):
         return None
     source_dir = os.path.join(root, m["sub"]) if m["sub"] else root
     binary_dir = os.path.join(e["directory"], m["sub"]) if m["sub"] else e["directory"]
+    try:
+        batch = open(args[c]).read()
+    except OSError as err:
+        print(f"tidy: the unity batch {args[c]} of compile_commands.json cannot be read ({err.strerror}): "
+              "configure the build again", file=sys.stderr)
+        sys.exit(2)
     out = []
-    for inc in UNITY_INCLUDE.finditer(open(args[c]).read()):
+    for inc in UNITY_INCLUDE.finditer(batch):
         f = inc["path"]
         # CMake's naming: from the target's binary folder for a generated file, from its source folder for a
         # file of the project (a parent folder written "__"), the whole path for a file outside both.
