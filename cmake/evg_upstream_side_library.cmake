@@ -8,8 +8,9 @@
 #   evg_upstream_side_library(<target> SOURCES <file>... [ROOT <checkout>] [KERNEL_COMPILER <Clang|GCC>]
 #                             [CORPUS [OPTIMIZE <0|1>]])
 #     ROOT defaults to EVG_CATLASS_ROOT; KERNEL_COMPILER to evgcheck_use_catlass's default. CORPUS: a library of
-#     corpus instances (generated files of upstream/corpus/corpus_emit.hpp): adds the registry and the harness's
-#     folder, at -O<OPTIMIZE> (default 1), whatever the build type (the model itself is the build's own). At
+#     corpus instances (generated files of upstream/corpus/corpus_emit.hpp): adds the registry's object (compiled
+#     once, with the ABI stamp of the build that compiled it) and the harness's folder, at -O<OPTIMIZE>
+#     (default 1), whatever the build type (the model itself is the build's own). At
 #     -O0 Clang compiles a file of instances 3 to 5 times faster than at -O1 (GCC a quarter faster), and
 #     upstream's kernel code runs slower: a corpus case by about a quarter, and the shrink of a kernel that does
 #     not end (a million instructions a case) took 75 s instead of 48. OPTIMIZE 0 is for libraries compiled
@@ -51,11 +52,21 @@ function(evg_upstream_side_library target)
   elseif(NOT ARG_CORPUS OR NOT ARG_OPTIMIZE MATCHES "^[01]$")
     message(FATAL_ERROR "evg_upstream_side_library(${target}): OPTIMIZE takes 0 or 1, with CORPUS")
   endif()
-  set(sources ${ARG_SOURCES})
+  add_library(${target} SHARED ${ARG_SOURCES})
+  # The registry (upstream/corpus/registry.cpp) is compiled once, by the build whose package this is, and its
+  # object linked into every corpus library: it reads nothing of the checkout, and it was half of a
+  # one-instance library's compile (docs/build-cost.md). In evgcheck's own build it is the target; in a
+  # project of the package, the object file the package names (evgcheckBuildTreeConfig.cmake.in).
   if(ARG_CORPUS)
-    list(PREPEND sources ${EVG_UPSTREAM_CORPUS_DIR}/registry.cpp)
+    if(TARGET evg_corpus_registry)
+      target_sources(${target} PRIVATE $<TARGET_OBJECTS:evg_corpus_registry>)
+    elseif(EVG_CORPUS_REGISTRY_OBJECT)
+      target_sources(${target} PRIVATE ${EVG_CORPUS_REGISTRY_OBJECT})
+    else()
+      message(FATAL_ERROR "evg_upstream_side_library(${target} CORPUS): no corpus registry object: the "
+                          "package must be an evgcheck build folder's (build/<preset>/package)")
+    endif()
   endif()
-  add_library(${target} SHARED ${sources})
   evgcheck_use_catlass(${target} ARCH Ascend950 CATLASS_ROOT "${ARG_ROOT}" KERNEL_COMPILER "${ARG_KERNEL_COMPILER}")
   target_compile_definitions(${target} PRIVATE K_MAX_SHAPE_DIM=0)
   # Never batched (EVG_UNITY_BUILD): the files of a side library are already sized to their compile cost.
@@ -65,6 +76,5 @@ function(evg_upstream_side_library target)
   if(ARG_CORPUS)
     target_include_directories(${target} PUBLIC ${EVG_UPSTREAM_CORPUS_DIR})
     target_compile_options(${target} PRIVATE -O${ARG_OPTIMIZE})
-    evg_corpus_abi_stamp(${target})
   endif()
 endfunction()
