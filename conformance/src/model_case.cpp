@@ -15,6 +15,7 @@
 #include "evg/hw/rules.hpp"
 #include "evg/oracle/evaluate.hpp"
 #include "evg/verify/compare.hpp"
+#include "evg/verify/data.hpp"
 #include "evg/verify/judge.hpp"
 #include "evg/verify/trace.hpp"
 
@@ -105,11 +106,7 @@ Measurement measure(const CaseSpec& spec, const ModelCase& c) {
     const graph::Problem& p = c.problem;
     m.result.graph_text = graph::print(p);
     const verify::CaseData data = verify::make_case_data(p, c.data, c.data_seed, c.input_sign);
-    graph::RunInputs in;
-    for (const auto& [name, t] : data.inputs) {
-        const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-        in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
-    }
+    const graph::RunInputs in = verify::run_inputs(data.inputs);
     graph::RunOptions opt;
     opt.block_dim = c.cores;
     opt.config.arch = p.arch;

@@ -223,11 +223,7 @@ CaseResult run_control(const CaseSpec& meta, const JudgeControl& jc, graph::Arch
     p.compute_length = 256;
     p.tile = graph::kRunTiles[2];  // 32x64x64
     const verify::CaseData data = verify::make_case_data(p, verify::DataMode::Exact, 5, jc.sign);
-    graph::RunInputs in;
-    for (const auto& [name, t] : data.inputs) {
-        const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-        in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
-    }
+    const graph::RunInputs in = verify::run_inputs(data.inputs);
     graph::RunOptions opt;
     opt.config.arch = arch;
     opt.config.keep_trace = false;  // the judge balances flags from the report's counts

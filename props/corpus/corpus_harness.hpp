@@ -21,6 +21,7 @@
 #include "evg/hw/device.hpp"
 #include "evg/props/generators.hpp"
 #include "evg/props/spec.hpp"
+#include "evg/verify/data.hpp"
 
 namespace evg_corpus {
 
@@ -49,12 +50,7 @@ struct Register {
 
 // The bytes run_on_model takes for a case: make_inputs (A, B, every input, the initial outputs).
 inline evg::graph::RunInputs run_inputs(const evg::props::Case& c) {
-    evg::graph::RunInputs in;
-    for (const auto& [name, t] : evg::props::make_inputs(c)) {
-        const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-        in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
-    }
-    return in;
+    return evg::verify::run_inputs(evg::props::make_inputs(c));
 }
 
 // The device Config both runs use (run_on_model sets the arch from the problem).

@@ -18,11 +18,7 @@ CaseRun run_case(const Case& c, uint32_t cores, uint64_t sched_seed, const graph
     verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
     r.inputs = std::move(data.inputs);
     r.exact_data = data.exact_data;
-    graph::RunInputs in;
-    for (const auto& [name, t] : r.inputs) {
-        const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
-        in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
-    }
+    const graph::RunInputs in = verify::run_inputs(r.inputs);
     graph::RunOptions opt;
     opt.block_dim = cores;
     opt.swizzle = swizzle;

@@ -1,9 +1,8 @@
 #include "model.hpp"
 
-#include <cstring>
-
 #include "evg/graph/run.hpp"
 #include "evg/hw/checker.hpp"
+#include "evg/verify/data.hpp"
 
 namespace evgcheck {
 
@@ -11,13 +10,7 @@ namespace g = evg::graph;
 namespace o = evg::oracle;
 
 ModelRun run_model(const g::Problem& problem, const o::Inputs& inputs, const ModelOptions& options) {
-    g::RunInputs in;
-    for (const auto& [name, tensor] : inputs) {
-        const auto bytes = tensor.bytes();
-        std::vector<uint8_t>& dst = in.tensors[name];
-        dst.resize(bytes.size());
-        std::memcpy(dst.data(), bytes.data(), bytes.size());
-    }
+    const g::RunInputs in = evg::verify::run_inputs(inputs);
     g::RunOptions ro;
     ro.block_dim = options.block_dim;
     ro.config.arch = problem.arch;

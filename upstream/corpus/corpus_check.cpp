@@ -18,6 +18,7 @@
 #include "evg/oracle/evaluate.hpp"
 #include "evg/props/require.hpp"
 #include "evg/verify/compare.hpp"
+#include "evg/verify/data.hpp"
 #include "evg/verify/judge.hpp"
 
 namespace evg::upstream::corpus {
@@ -57,8 +58,7 @@ class StepTimer {
 // and that read is a finding of evgcheck's own properties.) Upstream's run is the one judged, with every
 // checker, under the case's schedule.
 graph::ModelRun run_evgcheck_copy(const props::Case& c, const verify::CaseData& data) {
-    graph::RunInputs in;
-    for (const auto& [name, t] : data.inputs) in.tensors[name] = bytes_of(t);
+    const graph::RunInputs in = verify::run_inputs(data.inputs);
     graph::RunOptions opt;
     opt.block_dim = c.cores;
     opt.config.scheduler = hw::SchedulerKind::in_order;

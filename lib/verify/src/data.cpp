@@ -147,4 +147,13 @@ CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed, I
     return d;
 }
 
+graph::RunInputs run_inputs(const oracle::Inputs& inputs) {
+    graph::RunInputs in;
+    for (const auto& [name, t] : inputs) {
+        const auto* b = reinterpret_cast<const uint8_t*>(t.bytes().data());
+        in.tensors[name] = std::vector<uint8_t>(b, b + t.bytes().size());
+    }
+    return in;
+}
+
 }  // namespace evg::verify

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "evg/graph/graph.hpp"
+#include "evg/graph/run.hpp"
 #include "evg/oracle/evaluate.hpp"
 
 namespace evg::verify {
@@ -55,6 +56,10 @@ struct CaseData {
 // this generator was shared (the per-tensor seed stream is seed * 7919 + 1, then + 1 per tensor).
 CaseData make_case_data(const graph::Problem& p, DataMode mode, uint64_t seed,
                         InputSign sign = InputSign::mixed);
+
+// The bytes graph::run_on_model takes for `inputs` (a CaseData's, or any other): each tensor's bytes as they
+// are, under its name.
+graph::RunInputs run_inputs(const oracle::Inputs& inputs);
 
 // The never-written pattern of an element of `t` (zero-extended, as oracle::HostTensor::bits): a NaN whose
 // payload no generator and no arithmetic produces for the float types (f32 0x7FA5A5A5, f16 0x7D5A, bf16
