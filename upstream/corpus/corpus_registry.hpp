@@ -1,6 +1,6 @@
 // The registry the generated instances of the upstream corpus add themselves to (corpus_gen.cpp writes one
-// `Register` per instance), apart from upstream_harness.hpp: registry.cpp, compiled once per evgcheck build and
-// linked into every corpus library, reads it without upstream's Catlass headers.
+// `Register` per instance), apart from upstream_harness.hpp: registry.cpp, compiled once per evgcheck build
+// and linked into every corpus library, reads it without upstream's Catlass headers.
 #pragma once
 #include <vector>
 

@@ -204,8 +204,8 @@ TEST(EvgcheckCheckUpstream, AKernelThatNeverEndsFailsItsCaseAndShrinks) {
         << r.out;
     EXPECT_NE(r.out.find("Where each core was: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("block_epilogue_visitor.hpp:"), std::string::npos) << r.out;
-    // The graph shrank: seed 1's graph 0 has 5 nodes (a small graph: each shrink step is a compile), and every
-    // graph hangs, so the shrink ends at the smallest, AccLoad and its store.
+    // The graph shrank: seed 1's graph 0 has 5 nodes (a small graph: each shrink step is a compile), and
+    // every graph hangs, so the shrink ends at the smallest, AccLoad and its store.
     EXPECT_NE(r.out.find(", 5 nodes)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("  step 1: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("minimal failing case (2 nodes;"), std::string::npos) << r.out;
