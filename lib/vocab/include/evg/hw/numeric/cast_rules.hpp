@@ -78,14 +78,23 @@ constexpr const Rule* find_rule(DType from, DType to) {
     return nullptr;
 }
 
+// The modes `arch` allows from `from` to `to` (0: the pair does not exist there). By value, not through
+// find_rule's pointer: GCC 12 with UBSan does not take a pointer's comparison with null as a constant
+// expression, and cast_mode_legal is evaluated at compile time.
+constexpr ModeSet modes_of(ArchId arch, DType from, DType to) {
+    for (const Rule& r : kRules) {
+        if (r.from == from && r.to == to) return modes_on(r, arch);
+    }
+    return 0;
+}
+
 }  // namespace cast_table
 
 // Whether `arch`'s vector Cast converts `from` to `to` with `m` (the `legal` of cast_rule, without its
 // reason).
 constexpr bool cast_mode_legal(ArchId arch, DType from, DType to, RoundMode m) {
     if (static_cast<unsigned>(m) > static_cast<unsigned>(RoundMode::CAST_ODD)) return false;
-    const cast_table::Rule* rule = cast_table::find_rule(from, to);
-    return rule != nullptr && (cast_table::modes_on(*rule, arch) & cast_table::bit(m)) != 0;
+    return (cast_table::modes_of(arch, from, to) & cast_table::bit(m)) != 0;
 }
 
 struct CastRule {
