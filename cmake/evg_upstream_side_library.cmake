@@ -54,7 +54,7 @@ function(evg_upstream_side_library target)
   endif()
   add_library(${target} SHARED ${ARG_SOURCES})
   # The registry (upstream/corpus/registry.cpp) is compiled once, by the build whose package this is, and its
-  # object linked into every corpus library: it reads nothing of the checkout, and it was half of a
+  # object linked into every corpus library: it reads nothing of the checkout, and it was a third to a half of a
   # one-instance library's compile (docs/build-cost.md). In evgcheck's own build it is the target; in a
   # project of the package, the object file the package names (evgcheckBuildTreeConfig.cmake.in).
   if(ARG_CORPUS)
