@@ -4,7 +4,10 @@
 #   evgcheck_kernel_cxx.sh <kernel compiler> [<launcher>...] -- <project compiler> <arguments...>
 # and this runs `[<launcher>...] <kernel compiler> <arguments...>`, leaving out the flags the kernel compiler does
 # not know (GCC's -fno-tree-sra, which evgcheck_use_catlass only adds for GCC; a project's own GCC-only warning
-# flags are silenced by -Wno-unknown-warning-option when the kernel compiler is Clang).
+# flags are silenced by -Wno-unknown-warning-option when the kernel compiler is Clang). For GCC it leaves out
+# Clang's libFuzzer instrumentation (the fuzz preset's -fsanitize=fuzzer-no-link and its
+# -fsanitize-coverage-* options): GCC has none, and kernel code it builds is a second build for comparison,
+# never a fuzz target; the other sanitizers stay.
 set -eu
 if [ "$#" -lt 3 ]; then
   echo "evgcheck_kernel_cxx.sh: usage: <kernel compiler> [<launcher>...] -- <project compiler> <arguments...>" >&2
@@ -31,6 +34,14 @@ for a in "$@"; do
   shift
   case "$a" in
     -fno-tree-sra) [ "$is_clang" = 1 ] && continue ;;
+    -fsanitize-coverage-*) [ "$is_clang" = 0 ] && continue ;;
+    -fsanitize=*)
+      if [ "$is_clang" = 0 ]; then
+        kept=$(printf '%s\n' "${a#-fsanitize=}" | tr ',' '\n' | grep -v '^fuzzer' | paste -sd, -) || true
+        [ -z "$kept" ] && continue
+        a="-fsanitize=$kept"
+      fi
+      ;;
   esac
   set -- "$@" "$a"
 done
