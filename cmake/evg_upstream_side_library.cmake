@@ -72,7 +72,13 @@ function(evg_upstream_side_library target)
   # Never batched (EVG_UNITY_BUILD): the files of a side library are already sized to their compile cost.
   set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON UNITY_BUILD OFF)
   target_compile_options(${target} PRIVATE -Wno-error)
-  target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined)
+  target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL)
+  # Every symbol resolved at link time, but in a Clang build with sanitizers (the fuzz preset): Clang links the
+  # sanitizers' runtime into executables only, so a sanitized shared library's __asan_* and __ubsan_* calls are
+  # resolved when the program that loads it starts.
+  if(NOT (CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND (EVG_FUZZ OR EVG_SANITIZE OR EVGCHECK_SANITIZE)))
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
   if(ARG_CORPUS)
     target_include_directories(${target} PUBLIC ${EVG_UPSTREAM_CORPUS_DIR})
     target_compile_options(${target} PRIVATE -O${ARG_OPTIMIZE})
