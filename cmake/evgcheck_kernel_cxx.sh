@@ -4,7 +4,9 @@
 #   evgcheck_kernel_cxx.sh <kernel compiler> [<launcher>...] -- <project compiler> <arguments...>
 # and this runs `[<launcher>...] <kernel compiler> <arguments...>`, leaving out the flags the kernel compiler does
 # not know (GCC's -fno-tree-sra, which evgcheck_use_catlass only adds for GCC; a project's own GCC-only warning
-# flags are silenced by -Wno-unknown-warning-option when the kernel compiler is Clang). For GCC it leaves out
+# flags are silenced by -Wno-unknown-warning-option when the kernel compiler is Clang) and giving Clang GCC's
+# -fmax-errors=N as its own -ferror-limit=N (Clang takes GCC's spelling without a word and keeps its limit of
+# 20 errors; evgcheck's LibraryCache::report_every_error asks for no limit). For GCC it leaves out
 # Clang's libFuzzer instrumentation (the fuzz preset's -fsanitize=fuzzer-no-link and its
 # -fsanitize-coverage-* options): GCC has none, and kernel code it builds is a second build for comparison,
 # never a fuzz target; the other sanitizers stay.
@@ -34,6 +36,7 @@ for a in "$@"; do
   shift
   case "$a" in
     -fno-tree-sra) [ "$is_clang" = 1 ] && continue ;;
+    -fmax-errors=*) [ "$is_clang" = 1 ] && a="-ferror-limit=${a#-fmax-errors=}" ;;
     -fsanitize-coverage-*) [ "$is_clang" = 0 ] && continue ;;
     -fsanitize=*)
       if [ "$is_clang" = 0 ]; then

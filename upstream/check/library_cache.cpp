@@ -70,6 +70,11 @@ LibraryCache::LibraryCache(fs::path work, std::string root, double budget, Clock
       stop_(stop),
       optimize_(optimize) {}
 
+void LibraryCache::report_every_error() {
+    if (!every_error_) identity_ += "every error\n";
+    every_error_ = true;
+}
+
 LibraryCache::Result LibraryCache::build(const std::string& source) {
     return build(std::vector<std::string>{source});
 }
@@ -124,6 +129,7 @@ LibraryCache::Result LibraryCache::build(const std::vector<std::string>& sources
                                          "-DCMAKE_BUILD_TYPE=Release",
                                          "-Devgcheck_DIR=" + package_dir()};
         if (!cxx_compiler().empty()) args.push_back("-DCMAKE_CXX_COMPILER=" + cxx_compiler());
+        if (every_error_) args.push_back("-DCMAKE_CXX_FLAGS=-fmax-errors=0");
         const evg::process::ProcessResult cfg =
             evg::process::run_process(cmake_program(), args, {}, deadline);
         stop_if_past(stop_);
@@ -155,6 +161,7 @@ LibraryCache::Result LibraryCache::build(const std::vector<std::string>& sources
         return r;
     }
     if (b.exit_code != 0 || !fs::exists(lib)) {
+        r.output = b.output;
         // The compiler's errors first (at most 25), else the build's last lines.
         std::istringstream lines(b.output);
         int errors = 0;

@@ -30,7 +30,8 @@ class LibraryCache {
 
     struct Result {
         std::optional<std::filesystem::path> library;
-        std::string error;  // the compiler's words (tail) when it failed
+        std::string error;   // the compiler's words (tail) when it failed
+        std::string output;  // the build's whole output when it failed (every note of every error)
         bool budget_spent = false;
         bool cached = false;
     };
@@ -39,6 +40,11 @@ class LibraryCache {
     Result build(const std::string& source);
     // The same of several files of instances (instance indices distinct across them), compiled side by side.
     Result build(const std::vector<std::string>& sources);
+    // Compiles with no limit on the errors a compile reports (-fmax-errors=0, which the kernel compiler's
+    // launcher passes to Clang as -ferror-limit=0; Clang stops at 20 by default): a library of several
+    // instances that each fail reports every one's failure in one compile (upstream/kernel_rules). Call it
+    // before the first build; its libraries are not those of a cache without it.
+    void report_every_error();
     // A library the runner refused as stale (its ABI stamp is not the runner's: runner_protocol.hpp's
     // kExitStale), built again from nothing: its build folder is removed, its source compiled anew.
     Result rebuild(const std::filesystem::path& library);
@@ -54,6 +60,7 @@ class LibraryCache {
     double budget_, spent_ = 0;
     std::chrono::steady_clock::time_point stop_;
     int optimize_;
+    bool every_error_ = false;
     int compiles_ = 0, cached_ = 0;
 };
 

@@ -9,7 +9,7 @@ printf '#!/bin/sh\nprintf "%%s\\n" "$@"\n' >"$dir/print"
 chmod +x "$dir/print"
 ln -s "$dir/print" "$dir/g++-12"
 ln -s "$dir/print" "$dir/clang++-14"
-flags="-O2 -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=x.txt -fno-tree-sra -c a.cpp"
+flags="-O2 -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=x.txt -fno-tree-sra -fmax-errors=0 -c a.cpp"
 fail=0
 expect() {  # expect <kernel compiler> <the arguments it must get, one line>
   # shellcheck disable=SC2086 # the flags are words
@@ -21,9 +21,10 @@ expect() {  # expect <kernel compiler> <the arguments it must get, one line>
 }
 # GCC: no libFuzzer instrumentation (its sanitizer list loses fuzzer-no-link, the coverage options go), the rest
 # kept.
-expect g++-12 "-O2 -fsanitize=address,undefined -fno-tree-sra -c a.cpp"
-# Clang: everything but GCC's -fno-tree-sra, and unknown warning options silenced.
-expect clang++-14 "-Wno-unknown-warning-option -O2 -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=x.txt -c a.cpp"
+expect g++-12 "-O2 -fsanitize=address,undefined -fno-tree-sra -fmax-errors=0 -c a.cpp"
+# Clang: everything but GCC's -fno-tree-sra, the error limit in Clang's spelling, and unknown warning options
+# silenced.
+expect clang++-14 "-Wno-unknown-warning-option -O2 -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=x.txt -ferror-limit=0 -c a.cpp"
 # A sanitizer list of libFuzzer alone leaves nothing for GCC.
 flags="-fsanitize=fuzzer-no-link -c a.cpp"
 expect g++-12 "-c a.cpp"
