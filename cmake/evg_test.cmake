@@ -1,7 +1,14 @@
-# A test's own sources are compiled at -O1 in a Release build: the code under test is in the libraries, built
-# at the build type's -O3, and -O3 on gtest bodies and their template instantiations took about 40% more
-# compile time (the largest share of a fresh build) for no run time that matters. Bench binaries keep -O3.
-function(evg_test_compile_options target)
+# Code whose host speed no run depends on is compiled at -O1 in a Release build, where -O3 would cost compile
+# time for nothing:
+# - a test's own sources: the code under test is in the libraries, built at the build type's -O3, and -O3 on
+#   gtest bodies and their template instantiations took about 40% more compile time (the largest share of a
+#   fresh build) for no run time that matters. Bench binaries keep -O3.
+# - the libraries that write reports (reports/), emit C++ (the upstream corpus's emitter), and drive `evgcheck
+#   check --catlass-root` (compiles, processes, shrinking: the cases themselves run in evg_upstream_runner and
+#   the model's libraries, at -O3), and the command line's own files (tools/evgcheck). At -O3 their units took
+#   about 100 CPU-s of a fresh build; at -O1 a third less (the report writers' largest unit and the check's:
+#   30 -> 16 and 19 -> 12 CPU-s, two compiles at a time).
+function(evg_quick_compile target)
   if(CMAKE_BUILD_TYPE STREQUAL "Release")
     target_compile_options(${target} PRIVATE -O1)
   endif()
@@ -14,7 +21,7 @@ endfunction()
 # unnoticed.
 add_library(evg_test_pch STATIC ${CMAKE_CURRENT_LIST_DIR}/evg_test_pch.cpp)
 target_link_libraries(evg_test_pch PRIVATE GTest::gtest fmt::fmt Threads::Threads)
-evg_test_compile_options(evg_test_pch)
+evg_quick_compile(evg_test_pch)
 target_precompile_headers(evg_test_pch PRIVATE
   <gtest/gtest.h> <fmt/format.h>
   <algorithm> <cmath> <cstdint> <cstring> <filesystem> <fstream> <map> <set> <sstream> <string> <vector>)
@@ -40,7 +47,7 @@ function(evg_add_gtest target)
   add_executable(${target} ${ARG_SOURCES})
   # fmt for every test binary: the precompiled header holds fmt, whose shared-library macro must match.
   target_link_libraries(${target} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main fmt::fmt Threads::Threads)
-  evg_test_compile_options(${target})
+  evg_quick_compile(${target})
   target_precompile_headers(${target} REUSE_FROM evg_test_pch)
   # GCC 12 reports its known false positives on std::string concatenation (-Warray-bounds,
   # -Wstringop-overflow, -Wstringop-overread on the memcpy in char_traits.h, inlined into
