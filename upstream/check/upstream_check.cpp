@@ -279,6 +279,20 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
     const fs::path verdict_file = scratch_file(o.work_dir, "verdict");
     const fs::path case_file = scratch_file(o.work_dir, "candidate");
     int uncompiled = 0;  // candidates the checkout does not compile
+    // The shrink library's instance that the current case failed on, and the problem it was compiled for. A
+    // candidate of the same problem (it differs from the current case in its runtime parameters only: cores,
+    // schedule, data) runs on that instance without a compile: an instance's code is its problem's
+    // (instance_functions), and the runner runs the case file's case on it. Not the check's own library,
+    // whose instances may have a TopologicalVisitor twin that a shrink candidate's has not.
+    struct Compiled {
+        fs::path library;
+        int index;
+        graph::Problem problem;
+    };
+    std::optional<Compiled> compiled;
+    const auto compiled_already = [&](const props::Case& candidate) {
+        return compiled && compiled->problem == candidate.problem;
+    };
     // Runs instance `index` of `library`, the case `candidate`: whether it fails the same way (it is then the
     // current case).
     const auto fails_the_same = [&](const fs::path& library, int index, const props::Case& candidate) {
@@ -289,6 +303,7 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
         if (v.pass || v.tag != tag) return false;
         current = candidate;
         verdict = v;
+        compiled = Compiled{library, index, candidate.problem};
         ++steps;
         out << fmt::format("  step {}: {} nodes ({})\n", steps, props::node_count(current),
                            props::summary(current))
@@ -300,7 +315,8 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
     // then kShrinkBatch), whose instances share one parse of upstream's headers: a library's fixed part
     // (configure, the registry, the headers, the link) is most of a one-instance library's time, an instance
     // a few seconds more (upstream/CMakeLists.txt). A batch the checkout does not compile is tried one
-    // candidate at a time, so that the one it refuses leaves out only itself.
+    // candidate at a time, so that the one it refuses leaves out only itself. A candidate compiled already
+    // (above) runs in its turn, and a batch stops before it.
     const auto first_failing = [&](const std::vector<props::Case>& candidates) -> std::optional<std::size_t> {
         std::vector<std::size_t> runnable;  // indices into candidates
         for (std::size_t i = 0; i < candidates.size(); ++i)
@@ -316,9 +332,17 @@ int shrink_and_report(const UpstreamCheckOptions& o, std::ostream& out, LibraryC
             return lib;
         };
         std::size_t size = 2;
-        for (std::size_t at = 0; at < runnable.size() && !budget_spent;
-             at += size, size = std::min(size * 2, kShrinkBatch)) {
-            const std::size_t end = std::min(runnable.size(), at + size);
+        for (std::size_t at = 0, end = 0; at < runnable.size() && !budget_spent; at = end) {
+            if (const props::Case& next = candidates[runnable[at]]; compiled_already(next)) {
+                end = at + 1;
+                const Compiled on = *compiled;
+                if (fails_the_same(on.library, on.index, next)) return runnable[at];
+                continue;
+            }
+            end = at;
+            while (end < runnable.size() && end - at < size && !compiled_already(candidates[runnable[end]]))
+                ++end;
+            size = std::min(size * 2, kShrinkBatch);
             std::vector<props::Case> batch;
             for (std::size_t i = at; i < end; ++i) batch.push_back(candidates[runnable[i]]);
             if (const LibraryCache::Result lib = build(batch); lib.library) {
