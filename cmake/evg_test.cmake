@@ -3,12 +3,11 @@
 # - a test's own sources: the code under test is in the libraries, built at the build type's -O3, and -O3 on
 #   gtest bodies and their template instantiations took about 40% more compile time (the largest share of a
 #   fresh build) for no run time that matters. Bench binaries keep -O3.
-# - the libraries that write reports (reports/), emit C++ (the upstream corpus's emitter, and the two corpus
-#   generators, which run once a build) and drive `evgcheck check --catlass-root` (compiles, processes,
-#   shrinking: the cases themselves run in evg_upstream_runner and the model's libraries, at -O3), and the
-#   command line's own files (tools/evgcheck). At -O3 their units took about 110 CPU-s of a fresh build; at -O1
-#   a third less (the report writers' largest unit and the check's: 30 -> 16 and 19 -> 12 CPU-s, two compiles
-#   at a time).
+# - the two corpus generators, which run once a build to write C++.
+# Not a library or program whose objects are linked beside the model's: an inline function (the model's headers,
+# AscendC's, fmt's) instantiated in an -O1 object may be the copy the linker keeps for the whole program. The
+# command line's own files and the report writers at -O1 made `evgcheck sync-table --small --graphs 6` take 49-60
+# CPU-s instead of 39-42.
 function(evg_quick_compile target)
   if(CMAKE_BUILD_TYPE STREQUAL "Release")
     target_compile_options(${target} PRIVATE -O1)
