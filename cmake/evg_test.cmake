@@ -4,10 +4,11 @@
 #   gtest bodies and their template instantiations took about 40% more compile time (the largest share of a
 #   fresh build) for no run time that matters. Bench binaries keep -O3.
 # - the two corpus generators, which run once a build to write C++.
-# Not a library or program whose objects are linked beside the model's: an inline function (the model's headers,
-# AscendC's, fmt's) instantiated in an -O1 object may be the copy the linker keeps for the whole program. The
-# command line's own files and the report writers at -O1 made `evgcheck sync-table --small --graphs 6` take 49-60
-# CPU-s instead of 39-42.
+# Cold code in a program whose run time matters stays at -O3 all the same: an inline function (the model's
+# headers, AscendC's, fmt's) instantiated in an -O1 object can be the copy the linker keeps for the whole
+# program. The command line's own files and the report writers at -O1 made `evgcheck sync-table --small
+# --graphs 6` take 49-60 CPU-s instead of 39-42. (A test binary pays the same, by choice: its compile time counts
+# for more than its run time.)
 function(evg_quick_compile target)
   if(CMAKE_BUILD_TYPE STREQUAL "Release")
     target_compile_options(${target} PRIVATE -O1)
