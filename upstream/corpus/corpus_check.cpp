@@ -74,6 +74,19 @@ oracle::OracleResult golden_of(const graph::Problem& p, const verify::CaseData& 
     return oracle::evaluate(p, data.inputs, verify::values_the_judge_reads(p));
 }
 
+// The TopologicalVisitor twin's request: the case's, with the checkers that only watch turned off. The
+// property reads the twin's trace (its synchronisation) and its outputs' bytes, never its report, and a
+// checker that only watches (race, dcache, fp and the opt-in ones) changes neither: it is called on the
+// machine's events and decides nothing the kernel or the scheduler does. The checkers that decide what runs
+// stay as the case has them: `flags` (a flag call on a pipe the core does not have compiles to nothing and is
+// not issued), `memory` (an access it refuses is not executed) and `uninit` (a core's stack is refilled with
+// the fill, so that a variable read before it is set reads what it reads in the TreeVisitor's run).
+RunRequest twin_request(RunRequest rq) {
+    hw::CheckerConfig& c = rq.config.checks;
+    c.race = c.dcache = c.fp = c.redundant_waits = c.portable_v_order = c.node_slots = false;
+    return rq;
+}
+
 }  // namespace
 
 RunRequest make_request(const props::Case& c, const verify::CaseData& data) {
@@ -278,7 +291,7 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
     // flags).
     if (instance.run_topological) {
         const StepTimer timer(&PropertySteps::twin);
-        InstanceRun topo = instance.run_topological(twin_rq);
+        InstanceRun topo = instance.run_topological(twin_request(twin_rq));
         adopt_trace(topo);
         if (const std::string sync = first_sync_difference(theirs.run.trace, topo.trace); !sync.empty())
             RC_FAIL(fmt::format("upstream's TreeVisitor and TopologicalVisitor synchronise differently: {}",
