@@ -5,12 +5,12 @@
 // (flag_left_set, counter_left_nonzero, a round not every member set, atomic_left_on).
 #include <fmt/format.h>
 
-#include <deque>
 #include <map>
 #include <utility>
 
 #include "evg/hw/checker.hpp"
 #include "evg/hw/cube_state.hpp"
+#include "evg/hw/fifo.hpp"
 
 namespace evg::hw {
 
@@ -20,9 +20,9 @@ namespace {
 // one wait, and later sets against later ones, so older epochs are dropped (bounded however many waits a
 // long kernel executes).
 struct WaitEpochs {
-    std::deque<Epoch> epochs;  // waits base, base + 1, ...
-    uint64_t base = 0;         // index of epochs.front()
-    uint64_t count = 0;        // executed waits
+    Fifo<Epoch> epochs;  // waits base, base + 1, ...
+    uint64_t base = 0;   // index of epochs.front()
+    uint64_t count = 0;  // executed waits
     void add(Epoch e) {
         epochs.push_back(e);
         ++count;

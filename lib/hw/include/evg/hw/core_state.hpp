@@ -4,7 +4,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <utility>
@@ -12,14 +11,15 @@
 
 #include "evg/hw/arch.hpp"
 #include "evg/hw/clock.hpp"
+#include "evg/hw/fifo.hpp"
 #include "evg/hw/flag_key.hpp"
 #include "evg/hw/instruction.hpp"
 
 namespace evg::hw {
 
 struct PipeQueue {
-    std::deque<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
-    uint32_t issued = 0;                       // epochs handed out
+    Fifo<std::unique_ptr<Instr>> queue;  // issued, not yet executed, in issue order
+    uint32_t issued = 0;                 // epochs handed out
     VectorClock known;  // what every not-yet-executed instruction of this pipe happens-after, except those in
                         // `frozen`
     // Knowledge of queued instructions that a later wait of the pipe overtook (epoch -> knowledge): what an
@@ -46,9 +46,9 @@ struct FlagState {
         VectorClock clock;
         uint64_t instr;
     };
-    std::deque<Set> pending;  // sets not yet consumed
-    WaitLog waits;            // executed waits
-    uint64_t sets = 0;        // executed sets
+    Fifo<Set> pending;  // sets not yet consumed
+    WaitLog waits;      // executed waits
+    uint64_t sets = 0;  // executed sets
 };
 
 // A cross-core flag counter of one core.
@@ -57,8 +57,8 @@ struct CounterState {
         VectorClock clock;  // what the set (for a mode 0/1/2 round: every set of the round) knew
         uint64_t instr;     // the set that delivered it (for a round: the set that completed it)
     };
-    std::deque<Increment> pending;  // increments not yet consumed
-    WaitLog waits;                  // executed waits
+    Fifo<Increment> pending;  // increments not yet consumed
+    WaitLog waits;            // executed waits
     uint64_t increments = 0;
 };
 
