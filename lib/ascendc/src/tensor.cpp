@@ -66,8 +66,11 @@ void scalar_read(const LocalRef& t, uint64_t byte_off, void* out, uint32_t size,
 void scalar_write(const LocalRef& t, uint64_t byte_off, const void* in, uint32_t size, Site site) {
     Core& c = evg::hw::current_core();
     if (c.aborting()) return;
-    scalar_access(c, scalar_place(c, t, byte_off, size, "SetValue", site), const_cast<void*>(in), size, true,
-                  "SetValue", site);
+    const std::optional<Place> p = scalar_place(c, t, byte_off, size, "SetValue", site);
+    // The pages it writes go back to the pool cleared (Memory::note_pages); the UB peak counts no scalar
+    // access.
+    if (p) p->mem->note_pages(p->off, p->off + size);
+    scalar_access(c, p, const_cast<void*>(in), size, true, "SetValue", site);
 }
 
 void gm_scalar_read(const void* addr, void* out, uint32_t size, Site site) {

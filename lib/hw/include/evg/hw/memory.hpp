@@ -63,10 +63,13 @@ class Memory {
 
     // Highest byte end any instruction touched (UB peak).
     uint64_t peak() const { return peak_; }
-    // An instruction touches [begin, end): raises the peak, and notes the pages, so that the storage goes
-    // back to the pool clearing only them (whatever else was written is cleared too, only slower).
+    // An instruction touches [begin, end): raises the peak, and notes the pages (note_pages).
     void note_touch(uint64_t begin, uint64_t end);
     void note_touch(uint64_t end) { note_touch(0, end); }
+    // Notes the pages of [begin, end) as written, without raising the peak (a scalar SetValue, which the UB
+    // peak does not count): a core's local memory goes back to the pool clearing the pages noted and no
+    // other, so every write to one must be noted (lib/hw/src/memory.cpp, BlockPool).
+    void note_pages(uint64_t begin, uint64_t end);
 
   private:
     // A core's local memory: its storage is recycled for the next launch's (GM allocations, which the host
@@ -87,6 +90,7 @@ class Memory {
     // Bit c: every byte of chunk c (bytes [256c, 256c + 256) within size_) is written.
     std::vector<uint64_t> full_;
     uint64_t peak_ = 0;
+    uint64_t noted_end_ = 0;  // the highest end note_pages was given
     static constexpr unsigned kChunkShift = 8;
     static constexpr uint64_t kChunk = uint64_t{1} << kChunkShift;
     bool chunk_full(uint64_t c) const { return ((full_[c >> 6] >> (c & 63)) & 1) != 0; }
