@@ -168,11 +168,23 @@ void print_findings(const evg::hw::Report& r) {
     std::fputs(r.text().c_str(), stderr);
 }
 
-// EVG_REPORT holds every launch of the process synchronised so far, in launch order.
+// Where EVG_REPORT says the reports go; empty when it is not set.
+std::string_view report_file() {
+    const char* path = std::getenv(env_name(ProgramEnv::report));
+    return path ? std::string_view(path) : std::string_view();
+}
+
+// Keeps report `r` for EVG_REPORT, when it is set: a process that writes no report file keeps none (a
+// property run launches tens of thousands of kernels in one process, each report a few kilobytes of JSON).
+void keep_for_report_file(const evg::hw::Report& r) {
+    if (!report_file().empty()) process().report_jsons.push_back(r.json());
+}
+
+// EVG_REPORT holds every launch of the process synchronised while it was set, in launch order.
 void write_report_file() {
     const std::vector<std::string>& reports = process().report_jsons;
-    if (const char* path = std::getenv(env_name(ProgramEnv::report)); path && *path) {
-        std::ofstream out(path);
+    if (const std::string_view path = report_file(); !path.empty()) {
+        std::ofstream out{std::string(path)};
         out << "[";
         for (size_t i = 0; i < reports.size(); ++i) out << (i ? ",\n" : "") << reports[i];
         out << "]\n";
@@ -187,7 +199,7 @@ void fault_sink(const evg::hw::Report& report) {
     std::fflush(stdout);
     print_findings(r);
     std::fflush(stderr);
-    process().report_jsons.push_back(r.json());
+    keep_for_report_file(r);
     write_report_file();
     if (process().launches == 0) (void)write_about();  // the launch that faulted was the first
 }
@@ -318,7 +330,7 @@ void check_copied_out(const void* src, size_t count, const evg::hw::Site& site) 
     rep.set_launch_site(site);  // the copy's own line heads it
     ++process().host_findings;
     print_findings(rep);
-    process().report_jsons.push_back(rep.json());
+    keep_for_report_file(rep);
     write_report_file();
 }
 }  // namespace
@@ -388,7 +400,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
             clean = false;
             print_findings(r);
         }
-        process().report_jsons.push_back(r.json());
+        keep_for_report_file(r);
     }
     if (!stream->reports.empty()) write_report_file();
     stream->reports.clear();

@@ -88,6 +88,53 @@ TEST_F(Acl, SynchronizeFailsAndWritesTheJsonReportOnViolations) {
     aclrtDestroyStream(stream);
 }
 
+// EVG_REPORT holds the launches synchronised while it is set: a process that writes no report file keeps no
+// report (a property run synchronises tens of thousands of launches).
+TEST_F(Acl, TheReportFileHoldsTheLaunchesSynchronisedWhileItIsSet) {
+    unsetenv("EVG_REPORT");
+    const std::string path = ::testing::TempDir() + "evg_acl_report_while_set.json";
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    void *dx = nullptr, *dy = nullptr;
+    aclrtMalloc(&dx, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&dy, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::vector<float> hx(64, 1.0f);
+    aclrtMemcpy(dx, 256, hx.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE);
+    auto x = static_cast<GM_ADDR>(dx), y = static_cast<GM_ADDR>(dy);
+    const auto launch_and_sync = [&] {
+        ASSERT_EQ(
+            evg::acl::launch(stream, 1, evg::hw::KernelType::aiv_only, [&] { scale_kernel(x, y, false); }),
+            ACL_SUCCESS);
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    };
+    // The reports in the file: the process's launches synchronised while it was set, earlier tests' too.
+    const auto reports_in_file = [&] {
+        std::ifstream in(path);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::string text = ss.str();
+        size_t n = 0;
+        for (size_t at = text.find("\"stats\""); at != std::string::npos; at = text.find("\"stats\"", at + 1))
+            ++n;
+        return n;
+    };
+    setenv("EVG_REPORT", path.c_str(), 1);
+    launch_and_sync();
+    const size_t before = reports_in_file();
+    unsetenv("EVG_REPORT");
+    launch_and_sync();
+    launch_and_sync();
+    setenv("EVG_REPORT", path.c_str(), 1);
+    launch_and_sync();
+    unsetenv("EVG_REPORT");
+    EXPECT_GE(before, 1u);
+    EXPECT_EQ(reports_in_file(),
+              before + 1);  // the two launches synchronised while it was unset are not kept
+    aclrtFree(dx);
+    aclrtFree(dy);
+    aclrtDestroyStream(stream);
+}
+
 TEST_F(Acl, MisuseReturnsErrorsNotCrashes) {
     void* p = nullptr;
     EXPECT_NE(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
