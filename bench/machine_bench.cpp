@@ -460,6 +460,28 @@ void BM_Ratios(benchmark::State& st) {
     st.counters["bit_identical"] = 1;
 }
 
+// The fixed cost of a launch: a mixed (1:2) launch of state.range(0) blocks whose kernel issues one flag pair
+// on each core, with every checker on (range(1) = 1) or none. What a small property case pays three times
+// (upstream's run, its twin and evgcheck's copy) before its kernel does anything: the cores, their memories,
+// their fibers, the checkers, the report. Reports microseconds of CPU per launch.
+void BM_LaunchOverhead(benchmark::State& st) {
+    evg::hw::Config cfg;
+    cfg.arch = evg::hw::ArchId::Ascend950;
+    if (st.range(1) == 0) cfg.checks = evg::hw::CheckerConfig::none();
+    evg::hw::Device dev(cfg);
+    const std::clock_t cpu0 = std::clock();
+    for (auto _ : st) {
+        const auto& r = dev.launch(static_cast<int>(st.range(0)), evg::hw::KernelType::mix_aic_1_2, [] {
+            SetFlag<HardEvent::S_MTE2>(0);
+            WaitFlag<HardEvent::S_MTE2>(0);
+        });
+        if (!r.clean()) st.SkipWithError("the empty kernel reported violations");
+    }
+    const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    st.counters["cpu_us_per_launch"] = 1e6 * cpu / static_cast<double>(st.iterations());
+}
+BENCHMARK(BM_LaunchOverhead)->ArgsProduct({{1, 8}, {0, 1}})->Unit(benchmark::kMicrosecond)->UseRealTime();
+
 constexpr int64_t kFull = int64_t(1) << 24;   // 16M halves: the issue's figure
 constexpr int64_t kSmoke = int64_t(1) << 16;  // for the bench-smoke ctest label
 

@@ -81,6 +81,9 @@ void BM_UpstreamCorpusSteps(benchmark::State& state) {
     state.counters["oracle_ms"] = steps.oracle * per_case_ms;
     state.counters["judge_ms"] = steps.judge * per_case_ms;
     state.counters["twin_ms"] = steps.twin * per_case_ms;
+    const double per_case = cases > 0 ? 1.0 / static_cast<double>(cases) : 0.0;
+    state.counters["ours_instr"] = static_cast<double>(steps.ours_instructions) * per_case;
+    state.counters["theirs_instr"] = static_cast<double>(steps.theirs_instructions) * per_case;
 }
 BENCHMARK(BM_UpstreamCorpusSteps)->Args({10, 0})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 

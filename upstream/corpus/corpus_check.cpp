@@ -258,6 +258,10 @@ std::vector<const verify::KnownFinding*> upstream_matches_oracle_and_evgcheck(co
         return instance.run(request);
     };
     UpstreamVerdict theirs = judge_run(run_theirs(rq), c, data, &known);
+    if (PropertySteps::sink) {
+        PropertySteps::sink->ours_instructions += ours.report.stats.instructions;
+        PropertySteps::sink->theirs_instructions += theirs.run.report.stats.instructions;
+    }
     RunRequest twin_rq = rq;  // the twin's outputs compare with the values judged: in order, below
     if (!theirs.excused.empty() && rq.config.scheduler == hw::SchedulerKind::adversarial &&
         !theirs.verdict.clean()) {

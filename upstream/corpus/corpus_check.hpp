@@ -101,6 +101,8 @@ struct PropertySteps {
     double oracle = 0;  // oracle::evaluate
     double judge = 0;   // adopting the trace, taking out known findings, verify::judge
     double twin = 0;    // the TopologicalVisitor twin's run, and the comparisons of synchronisation and bytes
+    uint64_t ours_instructions = 0;    // the instructions evgcheck's copy issued, summed over the cases
+    uint64_t theirs_instructions = 0;  // and upstream's run (the first, judged one)
     static thread_local PropertySteps* sink;
 };
 

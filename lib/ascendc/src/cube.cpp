@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -260,6 +262,10 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         const uint8_t* ad = A.mem->data() + A.off;
         const uint8_t* bd = B.mem->data() + B.off;
         uint8_t* cd = C.mem->data() + C.off;
+        // Both operands keep K in groups of c0 contiguous elements (32 bytes): row i of A holds its group g
+        // at a_off(i, g * c0), column j of B at b_off(g * c0, j). A group's k elements are read as a run.
+        const uint64_t groups = (k + c0 - 1) / c0;
+        const auto group_len = [&](uint64_t g) { return std::min(c0, k - g * c0); };
         // Written-shadow: C(i, j) is written iff the k elements of row i of A, of column j of B and (when
         // accumulating) C(i, j) were.
         const bool all_ok = all_written(A.mem, A.off, mp * kp * es) &&
@@ -268,11 +274,11 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         std::vector<uint8_t> row_ok(mp, 1), col_ok(np, 1);
         if (!all_ok) {
             for (uint64_t i = 0; i < mp; ++i)
-                for (uint64_t kk = 0; kk < k && row_ok[i]; ++kk)
-                    row_ok[i] = all_written(A.mem, A.off + a_off(i, kk) * es, es);
+                for (uint64_t g = 0; g < groups && row_ok[i]; ++g)
+                    row_ok[i] = all_written(A.mem, A.off + a_off(i, g * c0) * es, group_len(g) * es);
             for (uint64_t j = 0; j < np; ++j)
-                for (uint64_t kk = 0; kk < k && col_ok[j]; ++kk)
-                    col_ok[j] = all_written(B.mem, B.off + b_off(kk, j) * es, es);
+                for (uint64_t g = 0; g < groups && col_ok[j]; ++g)
+                    col_ok[j] = all_written(B.mem, B.off + b_off(g * c0, j) * es, group_len(g) * es);
         }
         // Decoded operands: A row-major (mp x k), B k-major (k x np). A row of C is computed whole, each
         // element with its own accumulator and its products added in ascending k: the same sums as one
@@ -281,22 +287,31 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
         std::vector<float> af, bf, facc;
         std::vector<int32_t> ai, bi;
         std::vector<uint32_t> iacc;
+        const auto decode = [&](auto* a_out, auto* b_out, auto element) {
+            for (uint64_t i = 0; i < mp; ++i)
+                for (uint64_t g = 0; g < groups; ++g) {
+                    const uint8_t* src = ad + a_off(i, g * c0) * es;
+                    for (uint64_t t = 0, len = group_len(g); t < len; ++t)
+                        a_out[i * k + g * c0 + t] = element(src + t * es);
+                }
+            for (uint64_t g = 0; g < groups; ++g)
+                for (uint64_t t = 0, len = group_len(g); t < len; ++t) {
+                    const uint8_t* src = bd + b_off(g * c0, 0) * es + t * es;  // column j at + j * c0 * es
+                    auto* out = b_out + (g * c0 + t) * np;
+                    for (uint64_t j = 0; j < np; ++j) out[j] = element(src + j * c0 * es);
+                }
+        };
         if (at == DType::i8) {
             ai.resize(mp * k);
             bi.resize(k * np);
             iacc.resize(np);
-            for (uint64_t i = 0; i < mp; ++i)
-                for (uint64_t kk = 0; kk < k; ++kk) ai[i * k + kk] = static_cast<int8_t>(ad[a_off(i, kk)]);
-            for (uint64_t kk = 0; kk < k; ++kk)
-                for (uint64_t j = 0; j < np; ++j) bi[kk * np + j] = static_cast<int8_t>(bd[b_off(kk, j)]);
+            decode(ai.data(), bi.data(),
+                   [](const uint8_t* e) { return static_cast<int32_t>(static_cast<int8_t>(*e)); });
         } else {
             af.resize(mp * k);
             bf.resize(k * np);
             facc.resize(np);
-            for (uint64_t i = 0; i < mp; ++i)
-                for (uint64_t kk = 0; kk < k; ++kk) af[i * k + kk] = load_float(ad + a_off(i, kk) * es, at);
-            for (uint64_t kk = 0; kk < k; ++kk)
-                for (uint64_t j = 0; j < np; ++j) bf[kk * np + j] = load_float(bd + b_off(kk, j) * es, at);
+            decode(af.data(), bf.data(), [at](const uint8_t* e) { return load_float(e, at); });
         }
         const uint64_t row_bytes = 16 * cs;  // one row of one fractal
         for (uint64_t i = 0; i < mp; ++i) {
@@ -334,11 +349,20 @@ void mmad(const LocalRef& cref, DType ct, const LocalRef& a, const LocalRef& b, 
                 for (uint64_t j0 = 0; j0 < np; j0 += 16)
                     std::memcpy(cd + c_off(i, j0) * cs, acc + j0, row_bytes);
             }
-            if (!all_ok)
-                for (uint64_t j = 0; j < np; ++j) {
-                    const uint64_t co = c_off(i, j) * cs;
-                    const bool w = row_ok[i] && col_ok[j] && (init || all_written(C.mem, C.off + co, cs));
-                    C.mem->mark_written(C.off + co, cs, w);
+            if (!all_ok)  // row i of each fractal: 16 contiguous elements, marked as one run where they agree
+                for (uint64_t j0 = 0; j0 < np; j0 += 16) {
+                    const uint64_t run = C.off + c_off(i, j0) * cs;
+                    const bool cols = std::all_of(col_ok.begin() + static_cast<std::ptrdiff_t>(j0),
+                                                  col_ok.begin() + static_cast<std::ptrdiff_t>(j0 + 16),
+                                                  [](uint8_t ok) { return ok != 0; });
+                    if (!row_ok[i] || (cols && (init || all_written(C.mem, run, row_bytes)))) {
+                        C.mem->mark_written(run, row_bytes, row_ok[i] != 0);
+                        continue;
+                    }
+                    for (uint64_t j = j0; j < j0 + 16; ++j) {
+                        const bool w = col_ok[j] && (init || all_written(C.mem, run + (j - j0) * cs, cs));
+                        C.mem->mark_written(run + (j - j0) * cs, cs, w);
+                    }
                 }
         }
         if (all_ok) C.mem->mark_written(C.off, mp * np * cs);
