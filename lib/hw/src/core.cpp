@@ -116,6 +116,7 @@ void Core::push(std::unique_ptr<Instr> in) {
     in->issued = scalar_snapshot();
     q.queue.push_back(std::move(in));
     ++state_.queued;
+    state_.changed = true;
     host_.after_issue(*this);
 }
 

@@ -90,6 +90,7 @@ bool Machine::cross_core_legal(Core& c, uint8_t mode, Pipe p, uint16_t& flag, Si
 
 void Machine::deliver(Core& target, int ns, int flag, const VectorClock& clock, const Instr& set,
                       const std::vector<SyncRecord>& sources) {
+    state(target).changed = true;
     auto& st = state(target).counters[{ns, flag}];
     ++st.increments;
     const SyncRecord me = record(*set.core, set);

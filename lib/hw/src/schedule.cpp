@@ -79,6 +79,7 @@ void Machine::execute(Core& c, int slot, size_t pos) {
     else
         q.queue.erase(q.queue.begin() + static_cast<std::ptrdiff_t>(pos));
     --st.queued;
+    st.changed = true;
     AgentId me = c.agent(in->pipe);
     Pipe p = in->pipe;
     bool ordered = p == Pipe::S || (p == Pipe::V && arch().v_pipe_ordered);
@@ -124,7 +125,9 @@ bool Machine::drain_in_order() {
     while (progress) {
         progress = false;
         for (size_t i = 0; i < cores_.size(); ++i) {
-            if (states_[i].queued == 0) continue;
+            CoreState& st = states_[i];
+            if (st.queued == 0 || !st.changed) continue;  // nothing of it can run (CoreState::changed)
+            st.changed = false;  // an execution below sets it again: the core is looked at on the next pass
             Core& c = *cores_[i];
             for (int s = 0; s < kPipeSlots; ++s)
                 while (executable(c, s, 0)) {
@@ -140,14 +143,20 @@ bool Machine::random_step() {
     std::vector<Cand>& cands = step_cands_;  // a member: its storage is reused
     cands.clear();
     for (size_t i = 0; i < cores_.size(); ++i) {
-        if (states_[i].queued == 0) continue;
+        CoreState& st = states_[i];
+        if (st.queued == 0) continue;
         Core* c = cores_[i].get();
-        for (int s = 0; s < kPipeSlots; ++s) {
-            size_t n =
-                std::min<size_t>(states_[i].pipes[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
-            for (size_t pos = 0; pos < n; ++pos)
-                if (executable(*c, s, pos)) cands.push_back({c, s, pos});
+        if (st.changed) {  // its candidates are looked for again; another core's are as they were
+            st.changed = false;
+            st.candidates.clear();
+            for (int s = 0; s < kPipeSlots; ++s) {
+                size_t n =
+                    std::min<size_t>(st.pipes[static_cast<size_t>(s)].queue.size(), cfg_.reorder_window);
+                for (size_t pos = 0; pos < n; ++pos)
+                    if (executable(*c, s, pos)) st.candidates.emplace_back(s, pos);
+            }
         }
+        for (const auto& [s, pos] : st.candidates) cands.push_back({c, s, pos});
     }
     if (cands.empty()) return false;
     auto& pick = cands[std::uniform_int_distribution<size_t>(0, cands.size() - 1)(rng_)];

@@ -68,6 +68,14 @@ struct CoreState {
     std::map<FlagKey, FlagState> flags;           // flag_key (flag_key.hpp)
     std::map<CounterKey, CounterState> counters;  // counter_key
     uint32_t queued = 0;  // instructions the pipes hold (the schedulers skip cores with none)
+    // Whether what the core's pipes may execute can have changed since the scheduler last looked: set when an
+    // instruction is queued on the core, one of its instructions executes, or a cross-core increment is
+    // delivered to it (what executable() reads: its queues, flags and counters, nothing of another core).
+    // The schedulers look again only at such a core: the in-order one skips the others (nothing of theirs
+    // can run), the adversarial one reuses their candidates (`candidates`), so both execute what they did
+    // when they looked at every core each time.
+    bool changed = true;
+    std::vector<std::pair<int, size_t>> candidates;  // (pipe slot, position): executable when last looked
     // The CrossCoreWaitFlag the scalar unit is blocked in, if any (a deadlock names who took its increment).
     const Instr* blocked_cross_wait = nullptr;
     bool aborting = false;    // the launch was stopped: the core's API calls do nothing
