@@ -73,7 +73,15 @@ Memory* Core::local(MemKind k) {
     return it == local_.end() ? nullptr : it->second.get();
 }
 
+void Core::keep_no_clocks() {
+    clocks_ = false;
+    s_known_ = VectorClock();
+    for (auto& p : state_.pipes) p.known = VectorClock();
+    s_snapshot_.reset();
+}
+
 std::shared_ptr<const VectorClock> Core::scalar_snapshot() {
+    if (!clocks_) return nullptr;
     if (!s_snapshot_) s_snapshot_ = std::make_shared<const VectorClock>(s_known_);
     return s_snapshot_;
 }
@@ -128,8 +136,10 @@ bool Core::on_scalar(Instr& in) {
     if (!host_.register_instr(in)) return false;
     host_.notify_issue(*this, in);
     q.issued = in.epoch;
-    s_known_.set(agent(Pipe::S), in.epoch);  // the scalar unit is in order: it knows all it did before
-    s_snapshot_.reset();
+    if (clocks_) {
+        s_known_.set(agent(Pipe::S), in.epoch);  // the scalar unit is in order: it knows all it did before
+        s_snapshot_.reset();
+    }
     return true;
 }
 
@@ -407,11 +417,13 @@ void Core::do_barrier(Pipe p, Site site) {
     auto& q = state_.pipes[static_cast<size_t>(pipe_slot(Pipe::S))];
     in->epoch = q.issued + 1;
     if (!host_.register_instr(*in)) return;
+    ++q.issued;
+    if (!clocks_) return;
     for (int s = 0; s < kPipeSlots; ++s) {
         s_known_.join(state_.pipes[static_cast<size_t>(s)].known);
         s_known_.raise(agent(slot_pipe(s)), state_.pipes[static_cast<size_t>(s)].issued);
     }
-    s_known_.set(agent(Pipe::S), ++q.issued);
+    s_known_.set(agent(Pipe::S), q.issued);
     s_snapshot_.reset();
 }
 

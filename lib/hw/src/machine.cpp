@@ -69,7 +69,10 @@ Machine::Machine(Device& dev, const Config& cfg, int block_dim, KernelType type)
         if (ch->events() & Checker::kExecute) on_execute_.push_back(ch.get());
         if (ch->events() & Checker::kSync) on_sync_.push_back(ch.get());
         if (ch->events() & Checker::kResult) on_result_.push_back(ch.get());
+        clocks_ |= (ch->events() & Checker::kClocks) != 0;
     }
+    if (!clocks_)
+        for (auto& c : cores_) c->keep_no_clocks();
     plan_mutations();
     next_compact_ = cfg_.record_floor;
 }

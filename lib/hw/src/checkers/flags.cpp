@@ -47,7 +47,7 @@ struct History {
 class FlagChecker final : public Checker {
   public:
     explicit FlagChecker(CheckerHost& host) : host_(host) {}
-    unsigned events() const override { return kSync | kKernelEnd; }
+    unsigned events() const override { return kSync | kKernelEnd | kClocks; }
 
     void on_sync(const SyncEvent& e) override;
     void on_kernel_end(const KernelEndEvent& e) override;

@@ -32,7 +32,7 @@ namespace {
 class PortableVOrderChecker final : public Checker {
   public:
     explicit PortableVOrderChecker(CheckerHost& host) : host_(host) {}
-    unsigned events() const override { return kIssue | kExecute | kSync; }
+    unsigned events() const override { return kIssue | kExecute | kSync | kClocks; }
 
     void on_issue(const IssueEvent& e) override {
         if (!host_.arch().v_pipe_ordered || e.in.pipe != Pipe::V || e.in.kind != InstrKind::barrier) return;

@@ -21,7 +21,7 @@ namespace {
 class RaceChecker final : public Checker {
   public:
     explicit RaceChecker(CheckerHost& host) : host_(host) {}
-    unsigned events() const override { return kExecute | kSync; }
+    unsigned events() const override { return kExecute | kSync | kClocks; }
 
     void on_execute(const ExecuteEvent& e) override;
     void on_sync(const SyncEvent& e) override;

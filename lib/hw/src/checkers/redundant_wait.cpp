@@ -32,7 +32,7 @@ namespace {
 class RedundantWaitChecker final : public Checker {
   public:
     explicit RedundantWaitChecker(CheckerHost& host) : host_(host) {}
-    unsigned events() const override { return kSync | kKernelEnd; }
+    unsigned events() const override { return kSync | kKernelEnd | kClocks; }
 
     void on_sync(const SyncEvent& e) override {
         if (e.kind != SyncKind::flag_wait || e.in->event_id == kUnitFlagId)

@@ -183,8 +183,17 @@ class Checker {
   public:
     // The events a checker is told of (a bit per kind): the engine calls only the checkers that want an
     // event, so an instruction costs nothing to a checker that does not look at it. kResult brings on_move
-    // as well.
-    enum Events : unsigned { kIssue = 1, kExecute = 2, kSync = 4, kKernelEnd = 8, kResult = 16 };
+    // as well. kClocks is no event: the checker reads the happens-before clocks the events carry
+    // (ExecuteEvent::known, SyncEvent::clock and matched_clock, an instruction's `issued`); a launch none of
+    // whose checkers reads them keeps none (they stay empty), and its instructions cost no clock work.
+    enum Events : unsigned {
+        kIssue = 1,
+        kExecute = 2,
+        kSync = 4,
+        kKernelEnd = 8,
+        kResult = 16,
+        kClocks = 32
+    };
     virtual ~Checker() = default;
     virtual unsigned events() const = 0;
     virtual void on_issue(const IssueEvent&) {}

@@ -173,6 +173,9 @@ class Core final : private SyncIssuer {
     bool aborting() const override { return state_.aborting; }
     // What the scalar unit knows (it has issued, or learned from the waits it ran).
     const VectorClock& scalar_known() const { return s_known_; }
+    // No checker of the launch reads clocks (Checker::kClocks): the core's stay empty, and its instructions
+    // carry no snapshot (`issued` null).
+    void keep_no_clocks();
 
     // Runs the kernel body on this core; then the moved WaitFlags still pending are issued.
     void run_kernel(const std::function<void()>& kernel);
@@ -197,6 +200,7 @@ class Core final : private SyncIssuer {
     // Scalar unit: its knowledge, shared copy-on-write with the instructions it issues.
     VectorClock s_known_;
     std::shared_ptr<const VectorClock> s_snapshot_;
+    bool clocks_ = true;  // keep_no_clocks
     AtomicOp atomic_ = AtomicOp::none;
     CubeState cube_;
     VectorMask vector_mask_;

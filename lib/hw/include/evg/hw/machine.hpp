@@ -141,6 +141,7 @@ class Machine final : private CheckerHost, private CoreHost {
     std::map<std::string, size_t> violation_index_;
     uint64_t dropped_violations_ = 0;
     bool deadlocked_ = false;
+    bool clocks_ = false;  // a checker of the launch reads the happens-before clocks (Checker::kClocks)
     std::mt19937_64 rng_;
 
     // ---- cross-core rounds ----
