@@ -59,9 +59,11 @@ std::vector<Launch> launches() {
                                                    {"no V->MTE3 wait", {.drop_wait_v_mte3 = true}},
                                                    {"no V barrier", {.drop_barrier_v = true}},
                                                    {"a flag left set", {.leave_mte3_v = true}}};
-    for (const auto& [name, f] : db)
-        out.push_back({fmt::format("double-buffered, {}", name),
+    for (const auto& entry : db) {
+        const DbFaults f = entry.second;
+        out.push_back({fmt::format("double-buffered, {}", entry.first),
                        [f](const Config& c) { return run_double_buffered(c, 4096, 1024, f).report; }});
+    }
     out.push_back({"cross-core, waited", [](const Config& c) { return run_cross_core(c, true); }});
     out.push_back({"cross-core, no wait", [](const Config& c) { return run_cross_core(c, false); }});
     return out;
