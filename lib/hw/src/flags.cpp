@@ -11,6 +11,10 @@
 namespace evg::hw {
 
 void Machine::flag_set(Core& c, const Instr& in, const VectorClock& clock) {
+    // A pending set can make a queued wait of the core executable (CoreState::changed). A set that executes
+    // on a pipe comes through execute(), which marks the core; a SetFlag whose source is the scalar unit runs
+    // in Core::do_set and comes here directly, and nothing else would tell the scheduler to look again.
+    state(c).changed = true;
     auto& f = state(c).flags[flag_key(in.event, in.event_id)];
     ++f.sets;
     notify_sync({.kind = SyncKind::flag_set,

@@ -69,8 +69,8 @@ struct CoreState {
     std::map<CounterKey, CounterState> counters;  // counter_key
     uint32_t queued = 0;  // instructions the pipes hold (the schedulers skip cores with none)
     // Whether what the core's pipes may execute can have changed since the scheduler last looked: set when an
-    // instruction is queued on the core, one of its instructions executes, or a cross-core increment is
-    // delivered to it (what executable() reads: its queues, flags and counters, nothing of another core).
+    // instruction is queued, one of its instructions executes, a set reaches a flag (a scalar SetFlag too) or
+    // a cross-core increment is delivered to it (what executable() reads: its queues, flags and counters).
     // The schedulers look again only at such a core: the in-order one skips the others (nothing of theirs
     // can run), the adversarial one reuses their candidates (`candidates`), so both execute what they did
     // when they looked at every core each time.
