@@ -170,10 +170,13 @@ bool inc_before(const Graph& g, const Increment& a, const Increment& b) {
 namespace {
 
 // What earlier attempts learned: per round set (instruction index), the first round it may join; and the
-// waits that never execute in any schedule (a resolved counter has no increment left for them).
+// waits that never execute in any schedule (a resolved counter has no increment left for them). Learning
+// waits is given up (`learn_never` false) once the last attempt found a learned wait that has an increment
+// left after all (Decider::learned_waits_still_never_run).
 struct Learned {
     std::map<int, size_t> min_round;
     std::set<int> never;
+    bool learn_never = true;
 };
 
 // An intra-core flag: one source pipe, one sink pipe; the k-th wait takes the k-th set.
@@ -226,6 +229,11 @@ class Decider {
         hold_back_sets_on_cycles();
         learn_waits_that_never_run();
         if (retry_ && learn_) return std::nullopt;
+        if (!retry_ && !learned_waits_still_never_run()) {
+            learned_ = Learned{.min_round = {}, .never = {}, .learn_never = false};
+            if (learn_) return std::nullopt;
+            retry_ = true;  // no attempt left to decide without them: a give-up
+        }
         v_.complete = !retry_;
         name_shapes();
         find_round_ambiguity();
@@ -355,11 +363,8 @@ class Decider {
     bool inc_may(const Increment& inc) const {
         return std::all_of(inc.sources.begin(), inc.sources.end(), [&](int s) { return may(s); });
     }
-    // How many times a round may fire: as often as its member with the fewest sets that may execute sets.
-    size_t round_times(const Round& r) const {
-        return round_times(r, [&](int s) { return may(s); });
-    }
-    // How many times it may fire counting only the sets `counts` accepts.
+    // How many times a round may fire, counting only the sets `counts` accepts: as often as its member with
+    // the fewest such sets sets.
     template <class Counts>
     size_t round_times(const Round& r, Counts counts) const {
         size_t times = SIZE_MAX;
@@ -378,31 +383,45 @@ class Decider {
     // than there are waits on that counter ordered before it, each of which takes one first. Increments and
     // waits that can never execute compete for nothing, so they make no counter ambiguous. A wait an earlier
     // attempt found to never execute does not.
-    void judge_what_may_run() {
+    void judge_what_may_run() { may_ = what_may_run(-1); }
+    // The same judgement in the schedules that have not yet run `held` (-1: none), nor anything after it.
+    std::vector<char> what_may_run(int held) const {
+        std::vector<char> m(static_cast<size_t>(n_), 0);
+        auto in = [&](int i) { return m[static_cast<size_t>(i)] != 0; };
         for (bool changed = true; changed;) {
             changed = false;
             for (int i = 0; i < n_; ++i) {
-                if (may(i) || learned_.never.count(i)) continue;
+                if (in(i) || learned_.never.count(i)) continue;
+                if (held >= 0 && (i == held || g_.hb(held, i))) continue;
                 if (instr(i).kind == Kind::wait && !is_matched(i)) continue;
-                if (instr(i).kind == Kind::cross_wait && !has_increment_left(i)) continue;
+                if (instr(i).kind == Kind::cross_wait && !has_increment_left(i, in)) continue;
                 const auto& ps = g_.preds(i);
-                if (std::all_of(ps.begin(), ps.end(), [&](int p) { return may(p); })) {
-                    may_[static_cast<size_t>(i)] = 1;
+                if (std::all_of(ps.begin(), ps.end(), in)) {
+                    m[static_cast<size_t>(i)] = 1;
                     changed = true;
                 }
             }
         }
+        return m;
     }
-    bool has_increment_left(int wait) const {
+    template <class May>
+    bool has_increment_left(int wait, May may_run) const {
         const CounterKey k = wait_counter(instr(wait).core, instr(wait).mode, instr(wait).flag);
         size_t incs = 0, waits_before = 0;
         if (auto it = counters_.find(k); it != counters_.end()) {
-            for (const auto& inc : it->second.incs) incs += inc_may(inc) ? 1 : 0;
+            for (const auto& inc : it->second.incs)  // direct sets; rounds are counted below
+                incs += !inc.round && std::all_of(inc.sources.begin(), inc.sources.end(), may_run) ? 1 : 0;
             for (int w : it->second.waits) waits_before += g_.hb(w, wait) ? 1 : 0;
         }
         if (auto it = rounds_into_.find(k); it != rounds_into_.end())
-            for (const Round* r : it->second) incs += round_times(*r);
+            for (const Round* r : it->second) incs += round_times(*r, may_run);
         return incs > waits_before;
+    }
+    // What may run before `w` does (what_may_run(w)), once per wait and attempt.
+    const std::vector<char>& may_run_before(int w) {
+        auto it = may_before_.find(w);
+        if (it == may_before_.end()) it = may_before_.emplace(w, what_may_run(w)).first;
+        return it->second;
     }
 
     // The first round (0-based) set s of round r may join: when j waits on a counter the round increments
@@ -419,9 +438,15 @@ class Decider {
             for (int w : counters_[t].waits)
                 if (g_.hb(w, s)) waits_before.push_back(w);
             if (waits_before.empty()) continue;
+            // In time: it may run while one of those waits has not yet run, and so may be what it takes. Not
+            // only what no wait orders before it: an increment whose set follows one of the waits through
+            // another counter (the AIC sets behind its own wait for a round this set's member joins only
+            // after the waits) cannot be taken by them, and counting it would let the set join a round it
+            // never joins.
             auto in_time = [&](int x) {
-                return may(x) && !std::all_of(waits_before.begin(), waits_before.end(),
-                                              [&](int w) { return g_.hb(w, x); });
+                return may(x) && std::any_of(waits_before.begin(), waits_before.end(), [&](int w) {
+                           return may_run_before(w)[static_cast<size_t>(x)] != 0;
+                       });
             };
             size_t others = 0;
             for (const Increment& inc : counters_[t].incs)
@@ -709,6 +734,7 @@ class Decider {
             if (learn_) learned_.never.clear();
             return;
         }
+        if (!learned_.learn_never) return;
         auto learn = [&](int i) {
             if (learned_.never.count(i)) return;
             if (learn_) learned_.never.insert(i);
@@ -718,6 +744,36 @@ class Decider {
         // What the graph puts on a cycle never executes either: an increment with such a source never lands.
         for (int i = 0; i < n_; ++i)
             if (g_.cyclic(i) && may(i)) learn(i);
+    }
+
+    // Whether each wait learned never to run still has no increment left for it in this attempt's graph: no
+    // more increments that may land without following it than waits of its counter before it, each of which
+    // takes one first (the count that found most of them, order_waits_behind_every_increment). A wait is
+    // learned from one attempt's rounds and resolved counters, and an attempt that knows it may take other
+    // choices: which of a member's unordered sets joins a round (place_round_sets takes the first that may),
+    // which increment a wait takes. When the learned wait's increments are then free of it, the fact rested
+    // on a choice no schedule has to make, and was used to make another. (A mode-0 set from M and one from
+    // MTE2 behind a wait on the same flag: with the MTE2 set placed first the wait resolved to a mode-2
+    // round that an AIV wait precedes, so that AIV wait was learned never to run; the next attempt, knowing
+    // it, placed the M set first, and the AIV wait's increments came free, but it stayed learned, the
+    // verdict a deadlock no schedule has.) Then the run is decided again without learning waits, and what
+    // the choices leave open is named ambiguous, not decided by a guess.
+    bool learned_waits_still_never_run() const {
+        for (int w : learned_.never) {
+            if (instr(w).kind != Kind::cross_wait) continue;  // others were learned on a cycle
+            const auto it = counters_.find(wait_counter(instr(w).core, instr(w).mode, instr(w).flag));
+            if (it == counters_.end()) continue;
+            const Counter& c = it->second;
+            const auto before = static_cast<size_t>(
+                std::count_if(c.waits.begin(), c.waits.end(), [&](int x) { return may(x) && g_.hb(x, w); }));
+            const auto free =
+                static_cast<size_t>(std::count_if(c.incs.begin(), c.incs.end(), [&](const Increment& inc) {
+                    return inc_may(inc) && std::none_of(inc.sources.begin(), inc.sources.end(),
+                                                        [&](int s) { return g_.hb(w, s); });
+                }));
+            if (free > before) return false;
+        }
+        return true;
     }
 
     // Shapes for the fuzzers' pattern counters: of each round increment and each increment of another mode on
@@ -1042,6 +1098,7 @@ class Decider {
     std::map<std::tuple<int, int, int>, Round> rounds_;
     std::map<CounterKey, std::vector<const Round*>> rounds_into_;  // the rounds that increment each counter
     std::vector<char> may_;
+    std::map<int, std::vector<char>> may_before_;  // may_run_before's answers (the graph is fixed by then)
     std::vector<Finding> round_left_;
     std::set<EventPair> known_before_;
     std::vector<char> tainted_;

@@ -305,6 +305,65 @@ TEST(CrossCore, ASetBehindAWaitForItsRoundJoinsTheNextRound) {
     }
 }
 
+// AIV0.1's mode-1 sets of flag 2: one from MTE2 behind its wait on flag 2, one from MTE3 with nothing before
+// it. The wait can take the AIC's mode-2 increment only if the AIC's wait on flag 1 passes first, and that
+// needs a mode-2 round AIV0.1 joins only behind the wait: so the wait takes the first mode-1 round, which the
+// MTE3 set joins. Counting the AIC's set as "not after the wait" (no edge says it follows) let the MTE2 set
+// join the first round, and the attempts that followed learned the AIC's wait and AIV0.1's wait never to run
+// (found by the sync_program fuzzer: deadlocks no schedule has).
+TEST(CrossCore, AnIncrementThatFollowsTheWaitsThroughAnotherCounterIsNotInTimeForThem) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    b.cross_wait(kAic, 2, FIX, 1);
+    b.cross_set(kAic, 2, FIX, 2);
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    b.cross_set(kAiv0, 2, MTE2, 1);
+    b.cross_wait(kAiv1, 1, MTE2, 2);
+    b.cross_set(kAiv1, 2, MTE2, 1);
+    b.cross_set(kAiv1, 1, MTE2, 2);  // behind the wait: the second round
+    b.cross_set(kAiv1, 1, MTE3, 2);  // the first round
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_FALSE(e.has(FindingKind::deadlock)) << e.text();
+    for (uint64_t seed : {1, 2, 3}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_FALSE(a.has(FindingKind::ambiguous)) << a.text();
+        expect_same(a, e);
+    }
+}
+
+// The AIC waits on flag 1 from MTE2 and from FIX, unordered; a mode-0 set from M and a mode-2 round (AIV0.1's
+// set behind its wait on flag 2) increment it, so which wait takes the M set's increment depends on the
+// schedule. The attempts chose: AIV0.1's MTE2 set joined the first mode-1 round, its wait so resolved that
+// the FIX wait and AIV0.1's wait were learned never to run. Yet an attempt knowing that has the FIX wait's
+// increment free (the M set follows neither). A learned wait whose increments come free is a choice taken for
+// a fact: the run is decided again without learning waits, and the verdict names the ambiguity instead of a
+// deadlock that no schedule has (found by the sync_program fuzzer: the machine reported the ambiguity, the
+// explorer a deadlock).
+TEST(CrossCore, AWaitLearnedOnAChoiceWhoseIncrementsComeFreeIsNotADeadlock) {
+    ProgramBuilder b(Chip::Ascend950, true, 1);
+    b.cross_wait(kAic, 0, FIX, 0);
+    b.cross_wait(kAic, 2, MTE2, 1);
+    b.cross_set(kAic, 0, MTE2, 0);
+    b.cross_wait(kAic, 2, FIX, 1);
+    b.cross_set(kAic, 0, M, 1);
+    b.cross_set(kAic, 2, FIX, 2);
+    b.cross_set(kAiv0, 2, MTE2, 1);
+    b.cross_set(kAiv0, 1, MTE2, 2);
+    const int wait = b.id(kAiv1, b.cross_wait(kAiv1, 1, MTE2, 2));
+    b.cross_set(kAiv1, 2, MTE2, 1);
+    b.cross_set(kAiv1, 1, MTE2, 2);
+    b.cross_set(kAiv1, 1, MTE3, 2);
+    Verdict e = explore(b.program());
+    ASSERT_TRUE(e.complete);
+    EXPECT_FALSE(e.has(FindingKind::deadlock)) << e.text();
+    for (uint64_t seed : {1, 2, 3}) {
+        Verdict a = decide(record(b.program(), seed));
+        EXPECT_TRUE(a.complete) << a.text();
+        EXPECT_TRUE(a.has(FindingKind::ambiguous)) << a.text();
+        EXPECT_FALSE(ids(a, FindingKind::deadlock).count(wait)) << a.text();
+    }
+}
+
 // AtlasA2: AIV0.0's first wait on flag 2 (it blocks the core) can only take the AIC's mode-2 increment, since
 // both mode-1 rounds need AIV0.0's sets behind it. So the AIC's increment lands before the first round and,
 // the rounds landing in order, before the second: one flag id in two modes, but in an order every schedule

@@ -517,6 +517,22 @@ TEST(SyncProgramRegressions, TwoRoundsWhoseMembersEachSetInOrderAreOrdered) {
     EXPECT_EQ(compare_verdicts(p, m.report, e, false), "");
 }
 
+// Three inputs on which the machine reported ambiguous cross-core matching and the explorer a deadlock no
+// schedule has (the first from a fuzz session, the others from campaigns of `--mutate 30000`). In each, a
+// core sets one round flag from a pipe with nothing before it and from one behind a wait the round could
+// satisfy:
+// - the explorer let the set behind the wait join the first round because another increment of the waited
+//   counter (the AIC's set behind its own wait, which needs a round the AIVs join only after that wait) was
+//   not ordered after the wait, and learned from the rounds so paired that an AIV wait never runs;
+// - a wait so learned kept its place although the next attempt, knowing it, paired the rounds the other way
+//   and left that wait's increments free.
+// Each input fails on the explorer before its fix (fuzz/explorer/README.md, engine a).
+TEST(SyncProgramRegressions, ASetJoinsNoRoundBeforeItsWaitsCanPassAndALearnedWaitMustStayUnfed) {
+    expect_engines_agree("explorer-a-set-joins-no-round-before-what-can-satisfy-the-waits-it-follows.bin");
+    expect_engines_agree("explorer-a-set-joins-no-round-before-what-can-satisfy-the-waits-it-follows-2.bin");
+    expect_engines_agree("explorer-a-learned-wait-whose-increments-come-free-is-unlearned.bin");
+}
+
 // Mutants decode to programs within the limits, and the mutator edits rather than copies.
 TEST(SyncProgramMutate, MutantsAreValidProgramsThatDiffer) {
     int changed = 0, made = 0;
