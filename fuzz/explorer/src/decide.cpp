@@ -596,20 +596,11 @@ class Decider {
     // before the counter itself can be resolved.) True when it added an edge.
     bool order_waits_behind_every_increment(const Counter& c) {
         if (c.resolved) return false;
-        std::vector<const Increment*> incs;
-        for (const Increment& inc : c.incs)
-            if (inc_may(inc)) incs.push_back(&inc);
         bool added = false;
         for (int w : c.waits) {
             if (!may(w)) continue;
-            const auto before = static_cast<size_t>(
-                std::count_if(c.waits.begin(), c.waits.end(), [&](int x) { return may(x) && g_.hb(x, w); }));
-            // Only an increment none of whose sources follows w can land before w runs.
-            std::vector<const Increment*> can;
-            std::copy_if(incs.begin(), incs.end(), std::back_inserter(can), [&](const Increment* inc) {
-                return std::none_of(inc->sources.begin(), inc->sources.end(),
-                                    [&](int s) { return g_.hb(w, s); });
-            });
+            const size_t before = waits_before(c, w);
+            const std::vector<const Increment*> can = free_of(c, w);
             if (can.size() < before + 1) {  // fewer can land before it than it needs: it never passes
                 never_found_.push_back(w);
                 continue;
@@ -623,6 +614,21 @@ class Decider {
                     }
         }
         return added;
+    }
+    // The waits of counter c that may run and come before wait w: each takes an increment before w does.
+    size_t waits_before(const Counter& c, int w) const {
+        return static_cast<size_t>(
+            std::count_if(c.waits.begin(), c.waits.end(), [&](int x) { return may(x) && g_.hb(x, w); }));
+    }
+    // The increments of counter c that may land before wait w runs: they may land, and none of their sets
+    // follows w.
+    std::vector<const Increment*> free_of(const Counter& c, int w) const {
+        std::vector<const Increment*> out;
+        for (const Increment& inc : c.incs)
+            if (inc_may(inc) &&
+                std::none_of(inc.sources.begin(), inc.sources.end(), [&](int s) { return g_.hb(w, s); }))
+                out.push_back(&inc);
+        return out;
     }
     // One counter: records why it is unresolved, or matches its waits to its increments. True when it learned
     // something (a landing order, a resolution).
@@ -763,15 +769,7 @@ class Decider {
             if (instr(w).kind != Kind::cross_wait) continue;  // others were learned on a cycle
             const auto it = counters_.find(wait_counter(instr(w).core, instr(w).mode, instr(w).flag));
             if (it == counters_.end()) continue;
-            const Counter& c = it->second;
-            const auto before = static_cast<size_t>(
-                std::count_if(c.waits.begin(), c.waits.end(), [&](int x) { return may(x) && g_.hb(x, w); }));
-            const auto free =
-                static_cast<size_t>(std::count_if(c.incs.begin(), c.incs.end(), [&](const Increment& inc) {
-                    return inc_may(inc) && std::none_of(inc.sources.begin(), inc.sources.end(),
-                                                        [&](int s) { return g_.hb(w, s); });
-                }));
-            if (free > before) return false;
+            if (free_of(it->second, w).size() > waits_before(it->second, w)) return false;
         }
         return true;
     }
