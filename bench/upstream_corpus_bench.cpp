@@ -102,4 +102,44 @@ BENCHMARK(BM_UpstreamCorpusRunOnly)
     ->UseRealTime()
     ->Iterations(1);
 
+// evgcheck's copy alone, as the property runs it (corpus_check.cpp, run_evgcheck_copy: in issue order, no
+// checker, no trace), with the case's data made first.
+void BM_UpstreamCorpusOursOnly(benchmark::State& state) {
+    run_cases(state, [](const Instance&, const props::Case& c) {
+        const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
+        benchmark::DoNotOptimize(run_evgcheck_copy(c, data));
+    });
+}
+BENCHMARK(BM_UpstreamCorpusOursOnly)
+    ->Args({10, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+// Upstream's run alone with one checker off (state.range(2): 0 none off, as the property runs it; 1 race,
+// 2 uninit, 3 fp, 4 dcache, 5 flags, 6 memory; 7 every checker off): what each checker costs a corpus case,
+// the difference of its figure from the first. A checker that decides what runs (flags, memory, uninit:
+// twin_request in corpus_check.cpp) changes the run a little as well as its cost.
+void BM_UpstreamCorpusRunChecks(benchmark::State& state) {
+    const int64_t off = state.range(2);
+    run_cases(state, [off](const Instance& i, const props::Case& c) {
+        const verify::CaseData data = verify::make_case_data(c.problem, c.data, c.data_seed, c.sign);
+        RunRequest rq = make_request(c, data);
+        hw::CheckerConfig& k = rq.config.checks;
+        if (off == 1) k.race = false;
+        if (off == 2) k.uninit = false;
+        if (off == 3) k.fp = false;
+        if (off == 4) k.dcache = false;
+        if (off == 5) k.flags = false;
+        if (off == 6) k.memory = false;
+        if (off == 7) k = hw::CheckerConfig::none();
+        benchmark::DoNotOptimize(i.run(rq));
+    });
+}
+BENCHMARK(BM_UpstreamCorpusRunChecks)
+    ->ArgsProduct({{10}, {0}, {0, 1, 2, 3, 4, 5, 6, 7}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
 }  // namespace

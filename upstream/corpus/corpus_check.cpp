@@ -49,24 +49,6 @@ class StepTimer {
     double start_;
 };
 
-// evgcheck's copy of case `c` on its data (the property's: made once for both runs), as the property reads
-// it: the bytes of its outputs and the count of its instructions, nothing of its report. So it runs as a
-// reference computation, in issue order with every checker off: evgcheck's own properties judge its copy
-// with every checker under both schedulers (props/, "model_matches_oracle_and_is_clean"), and the outputs of
-// a run without a race are the same under every schedule. (Without the uninit checker a core's stack is not
-// refilled with the fill (fiber.hpp): a kernel variable read before it is set would read something else,
-// and that read is a finding of evgcheck's own properties.) Upstream's run is the one judged, with every
-// checker, under the case's schedule.
-graph::ModelRun run_evgcheck_copy(const props::Case& c, const verify::CaseData& data) {
-    const graph::RunInputs in = verify::run_inputs(data.inputs);
-    graph::RunOptions opt;
-    opt.block_dim = c.cores;
-    opt.config.scheduler = hw::SchedulerKind::in_order;
-    opt.config.checks = hw::CheckerConfig::none();
-    opt.config.keep_trace = false;
-    return graph::run_on_model(evgcheck_copy(c).problem, in, opt);
-}
-
 // The oracle's values of `p` on the case's data, as the judge reads them: a node's values the judge does not
 // read (verify::values_the_judge_reads) are released once every node that needs them is computed, which
 // spares the oracle a sixth of its time on a corpus case (judge_case does the same for evgcheck's own cases).
@@ -88,6 +70,16 @@ RunRequest twin_request(RunRequest rq) {
 }
 
 }  // namespace
+
+graph::ModelRun run_evgcheck_copy(const props::Case& c, const verify::CaseData& data) {
+    const graph::RunInputs in = verify::run_inputs(data.inputs);
+    graph::RunOptions opt;
+    opt.block_dim = c.cores;
+    opt.config.scheduler = hw::SchedulerKind::in_order;
+    opt.config.checks = hw::CheckerConfig::none();
+    opt.config.keep_trace = false;
+    return graph::run_on_model(evgcheck_copy(c).problem, in, opt);
+}
 
 RunRequest make_request(const props::Case& c, const verify::CaseData& data) {
     const graph::Problem& p = c.problem;

@@ -42,6 +42,16 @@ inline props::Case evgcheck_copy(props::Case c) {
     return c;
 }
 
+// evgcheck's copy of case `c` on its data (the property's: made once for both runs), as the property reads
+// it: the bytes of its outputs and the count of its instructions, nothing of its report. So it runs as a
+// reference computation, in issue order with every checker off: evgcheck's own properties judge its copy
+// with every checker under both schedulers (props/, "model_matches_oracle_and_is_clean"), and the outputs of
+// a run without a race are the same under every schedule. (Without the uninit checker a core's stack is not
+// refilled with the fill (fiber.hpp): a kernel variable read before it is set would read something else,
+// and that read is a finding of evgcheck's own properties.) Upstream's run is the one judged, with every
+// checker, under the case's schedule.
+graph::ModelRun run_evgcheck_copy(const props::Case& c, const verify::CaseData& data);
+
 // The request of case `c` on `data` (make_case_data of the case): its shape, cores and schedule, A, B and
 // every tensor of the graph with its contents.
 RunRequest make_request(const props::Case& c, const verify::CaseData& data);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "evg/hw/device.hpp"
 #include "evg/hw/memory.hpp"
 
 namespace evg::hw {
@@ -67,14 +68,22 @@ TEST(MemoryReuseDeathTest, AWriteNobodyNotedStopsTheProcess) {
         "Memory::note_touch");
 }
 
-TEST(MemoryReuse, GlobalMemoryIsNotRecycled) {
-    // GM allocations come and go with the host's malloc/free; only core-local memories are pooled.
-    {
-        Memory gm(MemKind::GM, "gm", kUb);
-        std::memset(gm.data(), 0x5a, kUb);
+TEST(MemoryReuse, GlobalMemoryStartsZeroAndNeverWrittenWhateverTheLastOneWrote) {
+    // GM storage is not pooled: it comes from the heap (calloc, which clears a recycled chunk) up to 32 MiB,
+    // and is mapped above, whatever the last memory of that size wrote and whether or not it noted it. A
+    // device keeps the heap between launches (device.cpp), so that the heap, not a fresh mapping, serves
+    // them.
+    const Device device{Config{}};
+    for (const uint64_t bytes : {kUb, uint64_t{3} << 20, uint64_t{40} << 20}) {
+        {
+            Memory gm(MemKind::GM, "gm", bytes);
+            std::memset(gm.data(), 0x5a, bytes);
+            gm.mark_written(0, bytes);
+        }
+        Memory again(MemKind::GM, "gm", bytes);
+        EXPECT_TRUE(all_zero(again.data(), bytes)) << bytes;
+        EXPECT_EQ(again.first_unwritten(0, bytes), 0) << bytes;
     }
-    Memory again(MemKind::GM, "gm", kUb);
-    EXPECT_TRUE(all_zero(again.data(), kUb));
 }
 
 }  // namespace
