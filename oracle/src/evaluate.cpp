@@ -63,6 +63,12 @@ class ValueLifetimes {
         }
         return gone;
     }
+    // Whether computing n releases its input e: n is its last reader and nobody asked to keep it.
+    bool released_by(const Node& n, int e) const {
+        const auto v = static_cast<std::size_t>(e);
+        if (keep_.empty() || (v < keep_.size() && keep_[v])) return false;
+        return readers_[v] == static_cast<int>(std::count(n.inputs.begin(), n.inputs.end(), e));
+    }
     std::size_t peak() const { return peak_; }
 
   private:
@@ -231,7 +237,7 @@ class Evaluator {
                 expect_inputs(idx, in, 1, n.element);
                 const graph::Tensor& t = tensor_of(idx, m, nn);
                 write_matrix(output(idx, t), in[0]->values, t.row_stride);
-                return in[0]->values;
+                return pass_on(n);
             }
 
             case NodeKind::Cast:
@@ -255,10 +261,19 @@ class Evaluator {
             case NodeKind::ScalarReduce: {
                 expect_inputs(idx, in, 1, n.element);
                 reduce(idx, n, in[0]->values);
-                return in[0]->values;
+                return pass_on(n);
             }
         }
         fail(idx, "unknown node kind");
+    }
+
+    // The values of n's one input, as n's own (a store or a reduction passes them on): moved when computing
+    // n releases the input (release_inputs, right after), copied otherwise.
+    Values pass_on(const Node& n) {
+        const int e = n.inputs[0];
+        Values& v = result_.nodes[static_cast<std::size_t>(e)].values;
+        if (lifetimes_.released_by(n, e)) return std::move(v);
+        return v;
     }
 
     HostTensor& output(int idx, const graph::Tensor& t) {

@@ -285,6 +285,33 @@ TEST(Oracle_Evaluate, KeepValuesReleasesWhatNobodyReadsAnyMore) {
     EXPECT_EQ(all.live_values_peak, 6u);  // every node
 }
 
+// A store and a reduction pass their input's values on: taken over when they are its last reader (keep_values
+// releases it right after), copied when another node reads it later, with the same outputs either way.
+TEST(Oracle_Evaluate, AStoreOrAReductionTakesOverItsInputOnlyFromItsLastReader) {
+    ProblemBuilder b(2, 3, 1, F32, F32, F32);
+    b.output("S", F32, 2, 3);
+    b.output("rowOut", F32, 1, 3);
+    b.output("D", F32, 2, 3);
+    const int x1 = b.compute(Functor::Adds, F32, {b.acc()}, {1});
+    const int s = b.store(F32, "S", x1);                          // x1 is read again below: copied
+    const int x2 = b.compute(Functor::Add, F32, {s, x1});         // 2 x1
+    const int r = b.row_reduce(Functor::Add, F32, "rowOut", x2);  // its last reader: taken over
+    b.store(F32, "D", r);
+    std::vector<bool> keep(b.p.graph.nodes.size(), false);
+    const OracleResult all = evaluate(b.p, small_gemm(F32));
+    const OracleResult some = evaluate(b.p, small_gemm(F32), keep);
+    // C = [1 2 3; 2 4 6], x1 = C + 1 = [2 3 4; 3 5 7], x2 = D = 2 x1, rowOut = column sums of x2
+    EXPECT_EQ(values_of(some.output("S")), (Vec{2, 3, 4, 3, 5, 7}));
+    EXPECT_EQ(values_of(some.output("D")), (Vec{4, 6, 8, 6, 10, 14}));
+    EXPECT_EQ(values_of(some.output("rowOut")), (Vec{10, 16, 22}));
+    for (const char* out : {"S", "D", "rowOut"})
+        EXPECT_EQ(values_of(some.output(out)), values_of(all.output(out))) << out;
+    EXPECT_TRUE(some.nodes[static_cast<std::size_t>(x2)].released);
+    EXPECT_TRUE(
+        (all.nodes[static_cast<std::size_t>(r)].values == all.nodes[static_cast<std::size_t>(x2)].values)
+            .all());
+}
+
 TEST(Oracle_RowReduce, MaxWithInitAndZeroDefault) {
     // column maxima of -C = [-1 -2 -3]; without an initial buffer the output starts at +0 (a memset-0
     // buffer) -> [0 0 0]; with init [-5 -inf 7] -> [-1 -2 7]
