@@ -57,7 +57,7 @@ class ValueLifetimes {
         if (keep_.empty()) return gone;
         for (int e : n.inputs) {
             const auto v = static_cast<std::size_t>(e);
-            if (--readers_[v] > 0 || (v < keep_.size() && keep_[v])) continue;
+            if (--readers_[v] > 0 || kept(v)) continue;
             gone.push_back(e);
             --live_;
         }
@@ -66,12 +66,13 @@ class ValueLifetimes {
     // Whether computing n releases its input e: n is its last reader and nobody asked to keep it.
     bool released_by(const Node& n, int e) const {
         const auto v = static_cast<std::size_t>(e);
-        if (keep_.empty() || (v < keep_.size() && keep_[v])) return false;
+        if (keep_.empty() || kept(v)) return false;
         return readers_[v] == static_cast<int>(std::count(n.inputs.begin(), n.inputs.end(), e));
     }
     std::size_t peak() const { return peak_; }
 
   private:
+    bool kept(std::size_t v) const { return v < keep_.size() && keep_[v]; }  // asked to be kept
     const std::vector<bool>& keep_;
     std::vector<int> readers_;  // unread input edges per node
     std::size_t live_ = 0, peak_ = 0;
