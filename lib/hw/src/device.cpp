@@ -14,6 +14,7 @@
 #endif
 
 #include "evg/hw/error.hpp"
+#include "heap_settings.hpp"
 
 namespace evg::hw {
 
@@ -32,8 +33,8 @@ void keep_heap_between_launches() {
     std::call_once(once, [] {
         const char* tunables = std::getenv("GLIBC_TUNABLES");
         if (tunables && std::strstr(tunables, "glibc.malloc.")) return;
-        mallopt(M_MMAP_THRESHOLD, 32 << 20);
-        mallopt(M_TRIM_THRESHOLD, 64 << 20);
+        mallopt(M_MMAP_THRESHOLD, static_cast<int>(detail::kHeapMmapThreshold));
+        mallopt(M_TRIM_THRESHOLD, static_cast<int>(detail::kHeapTrimThreshold));
     });
 #endif
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "evg/hw/error.hpp"
+#include "heap_settings.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -148,15 +149,13 @@ BlockPool& block_pool() {
     return pool;
 }
 
-// GM blocks (not pooled) come from the heap below kGmMapFrom, which is M_MMAP_THRESHOLD (device.cpp: the heap
-// is kept between launches): a launch's GM is written whole by the host before the kernel runs (its tensors
+// GM blocks (not pooled) come from the heap below M_MMAP_THRESHOLD (heap_settings.hpp: the heap is kept
+// between launches): a launch's GM is written whole by the host before the kernel runs (its tensors
 // are uploaded), so calloc's clearing of a recycled chunk costs a memset of bytes that are used anyway, where
 // a fresh mapping costs a page fault per page and an unmapping per buffer. Mapping and unmapping 477 GM
 // buffers an upstream corpus pass (54,500 page faults) was a twentieth of its CPU under a hypervisor.
-constexpr size_t kGmMapFrom = size_t{32} << 20;
-
 bool from_heap(size_t bytes, bool pooled) {
-    return bytes < kMapFrom || (!pooled && bytes < kGmMapFrom);
+    return bytes < kMapFrom || (!pooled && bytes < detail::kHeapMmapThreshold);
 }
 
 void* zeroed_block(size_t bytes, bool pooled) {
